@@ -1,0 +1,129 @@
+package lazycg
+
+import (
+	"context"
+	"math"
+)
+
+// LMO is a linear minimization oracle over a polytope P ⊂ R^n.
+type LMO interface {
+	// Dim is the ambient dimension n.
+	Dim() int
+	// Minimize stores a vertex v of P minimizing c·v (or, for inexact
+	// oracles, a vertex that is good enough) in dst and describes it.
+	// Combinatorial oracles return errors only for invalid input
+	// (NaN or Inf in c); solver-backed ones also for solver failure,
+	// time limits without a solution and cancellation.
+	Minimize(ctx context.Context, dst, c []float64) (LinearResult, error)
+}
+
+// LinearResult describes the answer of an LMO call.
+type LinearResult struct {
+	// Found reports whether dst holds a vertex of P. It is always true for
+	// Minimize; MinimizeUntil may stop with a certificate and no vertex.
+	Found bool
+	// Value is c·dst when Found, +Inf otherwise.
+	Value float64
+	// Bound is a proven lower bound on min over P of c·v. It equals Value
+	// when the oracle solved the problem to optimality and is -Inf when
+	// nothing is known.
+	Bound float64
+	// Reason says why the oracle stopped.
+	Reason StopReason
+	// Nodes is the number of branch-and-bound nodes for solver-backed
+	// oracles, 0 otherwise.
+	Nodes int64
+}
+
+// Exact returns the result of an oracle that solved min c·v to optimality
+// with optimum value v.
+func Exact(v float64) LinearResult {
+	return LinearResult{Found: true, Value: v, Bound: v, Reason: StopOptimal}
+}
+
+// Optimal reports whether the result is proven optimal.
+func (r LinearResult) Optimal() bool { return r.Found && r.Bound >= r.Value }
+
+// StopReason says why an oracle call ended.
+type StopReason int
+
+const (
+	// StopOptimal: the returned vertex is proven optimal.
+	StopOptimal StopReason = iota
+	// StopGap: the relative gap of an inexact oracle was reached.
+	StopGap
+	// StopImproving: early termination, a vertex with c·v < Improve was found.
+	StopImproving
+	// StopCertified: early termination, the bound proved c·v ≥ Certify for
+	// every vertex v.
+	StopCertified
+	// StopTimeLimit: the per-call time limit was reached.
+	StopTimeLimit
+	// StopCanceled: the context was canceled.
+	StopCanceled
+)
+
+var stopReasonNames = [...]string{"optimal", "gap", "improving", "certified", "time-limit", "canceled"}
+
+func (r StopReason) String() string {
+	if r < 0 || int(r) >= len(stopReasonNames) {
+		return "unknown"
+	}
+	return stopReasonNames[r]
+}
+
+// StopRule tells an early-stopping oracle when it may stop.
+type StopRule struct {
+	// Improve: stop as soon as a vertex v with c·v < Improve is known
+	// (the weak separation oracle uses c·x − Φ/K).
+	Improve float64
+	// Certify: stop as soon as the solver proves c·v ≥ Certify for every v
+	// in P (the weak separation oracle uses c·x − Φ).
+	Certify float64
+}
+
+// EarlyStopper is an optional interface of LMOs that can end a solve as soon
+// as the answer of a weak separation call is known.
+type EarlyStopper interface {
+	// MinimizeUntil is Minimize with early termination by rule. When it
+	// stops with StopCertified, Found may be false and dst is unspecified;
+	// Bound ≥ rule.Certify then holds.
+	MinimizeUntil(ctx context.Context, dst, c []float64, rule StopRule) (LinearResult, error)
+}
+
+// FaceMinimizer is an optional interface of LMOs over 0/1 polytopes that can
+// minimize over the face {v ∈ P : v_i = 0 for every i with zero[i]}. It
+// realizes the "−∞ gradient entries" of the decomposition-invariant pairwise
+// method. The face must be non-empty; callers guarantee that by passing the
+// zero set of a point of P.
+type FaceMinimizer interface {
+	MinimizeFace(ctx context.Context, dst, c []float64, zero []bool) (LinearResult, error)
+}
+
+// Augmenter is an augmentation oracle AUG(c, x) over a 0/1 polytope
+// (Oracle 2 of the paper).
+type Augmenter interface {
+	// Dim is the ambient dimension n.
+	Dim() int
+	// Augment stores in dst a vertex y with c·y < c·x and returns true, or
+	// returns false when x is optimal for c (dst is then a copy of x).
+	// x must be a vertex of P.
+	Augment(ctx context.Context, dst, c, x []float64) (bool, error)
+}
+
+// Diameter1 is an optional interface of 0/1 polytopes that know an upper
+// bound k on their ℓ1-diameter max ‖y1 − y2‖₁ (used by augmenting weak
+// separation).
+type Diameter1 interface {
+	L1Diameter() int
+}
+
+// checkFinite reports whether every entry of v is finite.
+func checkFinite(v []float64) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}
