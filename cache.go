@@ -1,0 +1,273 @@
+package lazycg
+
+import (
+	"math"
+	"slices"
+)
+
+// SearchMode selects how a Cache is scanned.
+type SearchMode int
+
+const (
+	// FirstFit returns the first cached vertex that is good enough, scanning
+	// cyclically from the most recent hit (cheap; the paper's choice).
+	FirstFit SearchMode = iota
+	// BestFit scans the whole cache and returns the vertex with the smallest
+	// c·y if it is good enough.
+	BestFit
+)
+
+// CachePolicy bounds the size of a Cache. The zero value is an unbounded
+// first-fit cache.
+type CachePolicy struct {
+	// MaxSize bounds the number of stored vertices; when full, adding a
+	// vertex evicts the least used one. 0 means unbounded.
+	MaxSize int
+	// PruneEvery and PruneKeep realize the paper's pruning: every PruneEvery
+	// steps (calls to Tick) only the PruneKeep most used vertices are kept.
+	// The paper used 100 and 100. 0 disables pruning.
+	PruneEvery int
+	PruneKeep  int
+	// Search selects first-fit or best-fit scanning.
+	Search SearchMode
+}
+
+// PaperPruning is the pruning policy of the paper's experiments: every 100
+// steps keep the 100 most used vertices.
+var PaperPruning = CachePolicy{PruneEvery: 100, PruneKeep: 100}
+
+// Cache stores previously returned vertices of a polytope, deduplicated,
+// with usage counts. Vertices with few nonzeros are stored sparsely. A Cache
+// is not safe for concurrent use.
+type Cache struct {
+	n       int
+	policy  CachePolicy
+	entries []cacheEntry
+	next    int // first-fit scan start
+	ticks   int
+	order   []int // scratch for pruning
+}
+
+type cacheEntry struct {
+	idx  []int32   // nil for dense entries
+	val  []float64 // nonzero values (sparse) or the whole vector (dense)
+	hash uint64
+	uses int64
+}
+
+// NewCache returns an empty cache for vertices of dimension n.
+func NewCache(n int, policy CachePolicy) *Cache {
+	return &Cache{n: n, policy: policy}
+}
+
+// Len returns the number of cached vertices.
+func (c *Cache) Len() int { return len(c.entries) }
+
+// Dim returns the vertex dimension.
+func (c *Cache) Dim() int { return c.n }
+
+// Policy returns the cache policy.
+func (c *Cache) Policy() CachePolicy { return c.policy }
+
+// Reset empties the cache.
+func (c *Cache) Reset() {
+	c.entries = c.entries[:0]
+	c.next = 0
+	c.ticks = 0
+}
+
+func (e *cacheEntry) dot(c []float64) float64 {
+	if e.idx == nil {
+		return dot(e.val, c)
+	}
+	var s float64
+	for k, i := range e.idx {
+		s += e.val[k] * c[i]
+	}
+	return s
+}
+
+func (e *cacheEntry) copyTo(dst []float64) {
+	if e.idx == nil {
+		copy(dst, e.val)
+		return
+	}
+	clear(dst)
+	for k, i := range e.idx {
+		dst[i] = e.val[k]
+	}
+}
+
+// Search looks for a cached vertex y with c·y < target. If one is found it
+// is copied into dst, its usage count is incremented and Search returns
+// (c·y, true). It allocates nothing.
+func (c *Cache) Search(dst, cost []float64, target float64) (float64, bool) {
+	m := len(c.entries)
+	if m == 0 {
+		return 0, false
+	}
+	if len(cost) != c.n || len(dst) != c.n {
+		panic("lazycg: cache: dimension mismatch")
+	}
+	best, bestVal := -1, math.Inf(1)
+	if c.policy.Search == BestFit {
+		for k := range c.entries {
+			if v := c.entries[k].dot(cost); v < bestVal {
+				best, bestVal = k, v
+			}
+		}
+		if !(bestVal < target) {
+			return 0, false
+		}
+	} else {
+		start := c.next
+		if start >= m {
+			start = 0
+		}
+		for j := 0; j < m; j++ {
+			k := start + j
+			if k >= m {
+				k -= m
+			}
+			if v := c.entries[k].dot(cost); v < target {
+				best, bestVal = k, v
+				break
+			}
+		}
+		if best < 0 {
+			return 0, false
+		}
+		c.next = best
+	}
+	e := &c.entries[best]
+	e.uses++
+	e.copyTo(dst)
+	return bestVal, true
+}
+
+// Add stores a copy of vertex v unless it is already cached; it reports
+// whether v was added. When the policy's MaxSize is reached the least used
+// vertex is evicted first.
+func (c *Cache) Add(v []float64) bool {
+	if len(v) != c.n {
+		panic("lazycg: cache: dimension mismatch")
+	}
+	h, nnz := hashVector(v)
+	for k := range c.entries {
+		if c.entries[k].hash == h && c.entries[k].equal(v) {
+			return false
+		}
+	}
+	if c.policy.MaxSize > 0 && len(c.entries) >= c.policy.MaxSize {
+		c.evictLeastUsed()
+	}
+	var e cacheEntry
+	e.hash = h
+	if nnz*3 <= c.n {
+		e.idx = make([]int32, 0, nnz)
+		e.val = make([]float64, 0, nnz)
+		for i, x := range v {
+			if x != 0 {
+				e.idx = append(e.idx, int32(i))
+				e.val = append(e.val, x)
+			}
+		}
+	} else {
+		e.val = slices.Clone(v)
+	}
+	c.entries = append(c.entries, e)
+	return true
+}
+
+func (e *cacheEntry) equal(v []float64) bool {
+	if e.idx == nil {
+		return slices.Equal(e.val, v)
+	}
+	k := 0
+	for i, x := range v {
+		if k < len(e.idx) && int(e.idx[k]) == i {
+			if e.val[k] != x {
+				return false
+			}
+			k++
+		} else if x != 0 {
+			return false
+		}
+	}
+	return k == len(e.idx)
+}
+
+func (c *Cache) evictLeastUsed() {
+	worst := 0
+	for k := range c.entries {
+		if c.entries[k].uses < c.entries[worst].uses {
+			worst = k
+		}
+	}
+	last := len(c.entries) - 1
+	c.entries[worst] = c.entries[last]
+	c.entries[last] = cacheEntry{}
+	c.entries = c.entries[:last]
+	c.next = 0
+}
+
+// Tick records one algorithm step and applies the pruning policy.
+func (c *Cache) Tick() {
+	p := c.policy
+	if p.PruneEvery <= 0 {
+		return
+	}
+	c.ticks++
+	if c.ticks%p.PruneEvery != 0 || len(c.entries) <= p.PruneKeep {
+		return
+	}
+	c.order = c.order[:0]
+	for k := range c.entries {
+		c.order = append(c.order, k)
+	}
+	slices.SortStableFunc(c.order, func(a, b int) int {
+		ua, ub := c.entries[a].uses, c.entries[b].uses
+		switch {
+		case ua > ub:
+			return -1
+		case ua < ub:
+			return 1
+		}
+		return 0
+	})
+	keep := c.order[:p.PruneKeep]
+	slices.Sort(keep)
+	for j, k := range keep {
+		c.entries[j] = c.entries[k]
+	}
+	for j := len(keep); j < len(c.entries); j++ {
+		c.entries[j] = cacheEntry{}
+	}
+	c.entries = c.entries[:len(keep)]
+	c.next = 0
+}
+
+// Uses returns the usage count of the k-th cached vertex (for tests and
+// reports).
+func (c *Cache) Uses(k int) int64 { return c.entries[k].uses }
+
+// Vertex copies the k-th cached vertex into dst.
+func (c *Cache) Vertex(dst []float64, k int) { c.entries[k].copyTo(dst) }
+
+// hashVector returns an FNV-1a style hash of the nonzero pattern and values
+// of v, and the number of nonzeros.
+func hashVector(v []float64) (uint64, int) {
+	h := uint64(14695981039346656037)
+	nnz := 0
+	for i, x := range v {
+		if x == 0 {
+			continue
+		}
+		nnz++
+		h ^= uint64(i)
+		h *= 1099511628211
+		h ^= math.Float64bits(x)
+		h *= 1099511628211
+	}
+	return h, nnz
+}

@@ -1,0 +1,527 @@
+package lazycg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+)
+
+// Problem is a smooth convex objective over a polytope given by an LMO.
+type Problem struct {
+	// Objective is the function to minimize.
+	Objective Objective
+	// LMO is the linear minimization oracle of the feasible polytope.
+	LMO LMO
+	// Separator is the weak separation oracle used by lazy methods. When nil,
+	// Minimize uses a CachedSeparator over LMO configured by Settings.
+	Separator WeakSeparator
+	// X0 is the starting point, a vertex of P for most methods. When nil,
+	// Minimize uses the LMO vertex minimizing ∇f(0)·v.
+	X0 []float64
+}
+
+// Settings control a run. The zero value is usable: it runs at most
+// DefaultMaxIterations iterations with a first-fit unbounded cache.
+type Settings struct {
+	// MaxIterations bounds the number of iterations (0: no bound unless all
+	// limits are 0, then DefaultMaxIterations).
+	MaxIterations int
+	// MaxLMOCalls bounds the number of LMO calls (0: none).
+	MaxLMOCalls int
+	// TimeLimit bounds the wall-clock time (0: none). Oracle calls receive a
+	// context with the corresponding deadline.
+	TimeLimit time.Duration
+	// GapTolerance stops the run once f(x) − dual bound ≤ GapTolerance.
+	GapTolerance float64
+	// RelGapTolerance stops the run once f(x) − dual ≤ RelGapTolerance·max(1, |f(x)|).
+	RelGapTolerance float64
+	// Callback, when set, is called after every iteration; returning false
+	// stops the run with status CallbackStop.
+	Callback func(Progress) bool
+	// TraceEvery records a trace point every TraceEvery iterations. When 0,
+	// points are recorded at geometrically spaced iterations (about 20 per
+	// decade) and whenever TraceInterval has passed since the last one.
+	TraceEvery int
+	// TraceInterval is the time-based trace cadence when TraceEvery is 0
+	// (default 50ms; negative disables time-based points).
+	TraceInterval time.Duration
+	// NoTrace disables the trace.
+	NoTrace bool
+	// Cache is the policy of the default separator's cache.
+	Cache CachePolicy
+	// DisableCache turns the default separator's cache off.
+	DisableCache bool
+	// NoEarlyStop makes the default separator solve LMO calls fully.
+	NoEarlyStop bool
+}
+
+// DefaultMaxIterations is the iteration limit used when Settings sets no limit.
+const DefaultMaxIterations = 10000
+
+// Status says why a run stopped.
+type Status int
+
+const (
+	// NotTerminated: the run has not stopped.
+	NotTerminated Status = iota
+	// GapConverged: the proven gap f(x) − dual bound reached the tolerance
+	// (or zero).
+	GapConverged
+	// IterationLimit: the iteration limit was reached.
+	IterationLimit
+	// LMOCallLimit: the LMO call limit was reached.
+	LMOCallLimit
+	// TimeLimit: the wall-clock limit was reached.
+	TimeLimit
+	// Canceled: the context was canceled.
+	Canceled
+	// CallbackStop: the callback asked to stop.
+	CallbackStop
+	// Failure: an oracle or the method failed; Result.Err says why.
+	Failure
+	// Stalled: the method cannot make further progress in floating point.
+	Stalled
+)
+
+var statusNames = [...]string{"not-terminated", "gap-converged", "iteration-limit", "lmo-call-limit",
+	"time-limit", "canceled", "callback-stop", "failure", "stalled"}
+
+func (s Status) String() string {
+	if s < 0 || int(s) >= len(statusNames) {
+		return "unknown"
+	}
+	return statusNames[s]
+}
+
+// Stats counts the work of a run.
+type Stats struct {
+	Iterations int
+	// FuncGradEvals counts evaluations of f and ∇f (a combined call counts once);
+	// FuncEvals counts evaluations of f alone (line searches).
+	FuncGradEvals int
+	FuncEvals     int
+	// LMOCalls counts calls to the underlying LMO, direct or through the
+	// weak separation oracle.
+	LMOCalls int
+	// CacheHits counts weak separation calls answered from the cache.
+	CacheHits int
+	// PositiveCalls and NegativeCalls count weak separation answers.
+	PositiveCalls int
+	NegativeCalls int
+	// EarlyStops counts LMO calls that ended early.
+	EarlyStops int
+	// OracleTime is the time spent in LMO calls.
+	OracleTime time.Duration
+	// Runtime is the wall-clock time of the run.
+	Runtime time.Duration
+}
+
+// CacheHitRate returns cache hits over weak separation calls (0 when none).
+func (s Stats) CacheHitRate() float64 {
+	n := s.PositiveCalls + s.NegativeCalls
+	if n == 0 {
+		return 0
+	}
+	return float64(s.CacheHits) / float64(n)
+}
+
+// TracePoint is one recorded state of a run.
+type TracePoint struct {
+	Time      time.Duration
+	Iteration int
+	LMOCalls  int
+	CacheHits int
+	Primal    float64
+	DualBound float64
+}
+
+// Progress is passed to Settings.Callback.
+type Progress struct {
+	Iteration int
+	Time      time.Duration
+	// F is f at the current iterate; Primal is the best value so far.
+	F         float64
+	Primal    float64
+	DualBound float64
+	Stats     Stats
+}
+
+// Result is the outcome of Minimize.
+type Result struct {
+	// X is the best point found (a point of P) and F its value.
+	X []float64
+	F float64
+	// DualBound is a proven lower bound on min f over P (−Inf if none).
+	DualBound float64
+	Status    Status
+	// Err is the error behind Status Failure.
+	Err   error
+	Stats Stats
+	Trace []TracePoint
+}
+
+// Gap returns F − DualBound.
+func (r *Result) Gap() float64 { return r.F - r.DualBound }
+
+// Method is an optimization algorithm run by Minimize. A method owns its
+// steps; the driver owns limits, statistics, the dual bound and the trace.
+type Method interface {
+	// Init prepares a run from s.X, s.F and s.Grad (valid on entry).
+	Init(ctx context.Context, s *State) error
+	// Step performs one iteration. On return s.X, s.F and s.Grad must be
+	// consistent (Grad = ∇f(X), F = f(X)).
+	Step(ctx context.Context, s *State) error
+}
+
+// Monotone is an optional interface of methods whose iterates never
+// increase f; the driver then does not keep a copy of the best point.
+type Monotone interface {
+	Monotone() bool
+}
+
+// State is the working state shared by the driver and a method.
+type State struct {
+	// X is the current iterate, F = f(X) and Grad = ∇f(X).
+	X    []float64
+	F    float64
+	Grad []float64
+	// Iter is the number of completed iterations.
+	Iter int
+	// Obj is the objective; Oracle gives counted access to the LMO and the
+	// weak separation oracle.
+	Obj    Objective
+	Oracle *Oracle
+	// Converged may be set by a method that certified optimality (zero gap).
+	Converged bool
+	// Stalled may be set by a method that cannot make progress anymore.
+	Stalled bool
+
+	stats *Stats
+	dual  float64
+	fg    FuncGrader
+}
+
+// Eval recomputes F and Grad at X.
+func (s *State) Eval() {
+	s.stats.FuncGradEvals++
+	if s.fg != nil {
+		s.F = s.fg.FuncGrad(s.Grad, s.X)
+		return
+	}
+	s.F = s.Obj.Func(s.X)
+	s.Obj.Grad(s.Grad, s.X)
+}
+
+// Func evaluates f at y (counted).
+func (s *State) Func(y []float64) float64 {
+	s.stats.FuncEvals++
+	return s.Obj.Func(y)
+}
+
+// ReportGap records that the Wolfe gap at a point with value f is at most
+// gapBound, which proves the dual bound f − gapBound.
+func (s *State) ReportGap(f, gapBound float64) {
+	if math.IsNaN(gapBound) || math.IsInf(gapBound, 1) {
+		return
+	}
+	if d := f - gapBound; d > s.dual {
+		s.dual = d
+	}
+}
+
+// ReportDual records a proven lower bound on min f over P.
+func (s *State) ReportDual(d float64) {
+	if d > s.dual {
+		s.dual = d
+	}
+}
+
+// DualBound returns the best proven dual bound so far.
+func (s *State) DualBound() float64 { return s.dual }
+
+// Stats returns the counters so far.
+func (s *State) Stats() Stats { return *s.stats }
+
+// Oracle gives methods counted access to the LMO and the weak separator.
+type Oracle struct {
+	lmo   LMO
+	sep   WeakSeparator
+	stats *Stats
+}
+
+// NewOracle returns an oracle counting into stats (for methods run outside
+// Minimize, e.g. by the online driver).
+func NewOracle(lmo LMO, sep WeakSeparator, stats *Stats) *Oracle {
+	return &Oracle{lmo: lmo, sep: sep, stats: stats}
+}
+
+// LMO returns the underlying LMO (uncounted; use for capability checks).
+func (o *Oracle) LMO() LMO { return o.lmo }
+
+// Separator returns the weak separation oracle.
+func (o *Oracle) Separator() WeakSeparator { return o.sep }
+
+// Minimize calls the LMO, counting the call and its time.
+func (o *Oracle) Minimize(ctx context.Context, dst, c []float64) (LinearResult, error) {
+	start := time.Now()
+	res, err := o.lmo.Minimize(ctx, dst, c)
+	o.stats.LMOCalls++
+	o.stats.OracleTime += time.Since(start)
+	if err == nil && (res.Reason == StopImproving || res.Reason == StopCertified) {
+		o.stats.EarlyStops++
+	}
+	return res, err
+}
+
+// MinimizeFace calls the LMO restricted to a face (FaceMinimizer), counted.
+func (o *Oracle) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool) (LinearResult, error) {
+	fm, ok := o.lmo.(FaceMinimizer)
+	if !ok {
+		return LinearResult{}, fmt.Errorf("lazycg: the LMO (%T) cannot minimize over faces", o.lmo)
+	}
+	start := time.Now()
+	res, err := fm.MinimizeFace(ctx, dst, c, zero)
+	o.stats.LMOCalls++
+	o.stats.OracleTime += time.Since(start)
+	return res, err
+}
+
+// Separate calls the weak separation oracle and counts its answer.
+func (o *Oracle) Separate(ctx context.Context, dst, c, x []float64, phi, k float64) (Separation, error) {
+	sep, err := o.sep.Separate(ctx, dst, c, x, phi, k)
+	o.Count(sep, err)
+	return sep, err
+}
+
+// Count adds the counters of a separation answer made outside Separate.
+func (o *Oracle) Count(sep Separation, err error) {
+	o.stats.LMOCalls += sep.LMOCalls
+	o.stats.OracleTime += sep.LMOTime
+	if sep.EarlyStop {
+		o.stats.EarlyStops++
+	}
+	if err != nil {
+		return
+	}
+	if sep.CacheHit {
+		o.stats.CacheHits++
+	}
+	if sep.Positive {
+		o.stats.PositiveCalls++
+	} else {
+		o.stats.NegativeCalls++
+	}
+}
+
+// Minimize runs method on p. It returns an error without a result for an
+// invalid problem; when an oracle or the method fails mid-run it returns
+// both the result so far (Status Failure, valid point and bound) and the
+// error.
+func Minimize(ctx context.Context, p Problem, settings *Settings, method Method) (*Result, error) {
+	if settings == nil {
+		settings = &Settings{}
+	}
+	if p.Objective == nil || p.LMO == nil {
+		return nil, errors.New("lazycg: problem needs an Objective and an LMO")
+	}
+	n := p.Objective.Dim()
+	if p.LMO.Dim() != n {
+		return nil, fmt.Errorf("lazycg: objective dimension %d differs from polytope dimension %d", n, p.LMO.Dim())
+	}
+	if p.Separator != nil && p.Separator.Dim() != n {
+		return nil, fmt.Errorf("lazycg: separator dimension %d differs from objective dimension %d", p.Separator.Dim(), n)
+	}
+	if method == nil {
+		return nil, errors.New("lazycg: no method")
+	}
+	start := time.Now()
+	runCtx := ctx
+	if settings.TimeLimit > 0 {
+		var cancel context.CancelFunc
+		runCtx, cancel = context.WithDeadline(ctx, start.Add(settings.TimeLimit))
+		defer cancel()
+	}
+	stats := &Stats{}
+	sep := p.Separator
+	if sep == nil {
+		cs := &CachedSeparator{LMO: p.LMO, NoEarlyStop: settings.NoEarlyStop}
+		if !settings.DisableCache {
+			cs.Cache = NewCache(n, settings.Cache)
+		}
+		sep = cs
+	}
+	s := &State{
+		X:      make([]float64, n),
+		Grad:   make([]float64, n),
+		Obj:    p.Objective,
+		Oracle: &Oracle{lmo: p.LMO, sep: sep, stats: stats},
+		stats:  stats,
+		dual:   math.Inf(-1),
+	}
+	s.fg, _ = p.Objective.(FuncGrader)
+	res := &Result{DualBound: math.Inf(-1)}
+	finish := func(st Status, err error) (*Result, error) {
+		stats.Runtime = time.Since(start)
+		stats.Iterations = s.Iter
+		res.Status, res.Err, res.Stats, res.DualBound = st, err, *stats, s.dual
+		return res, err
+	}
+	if p.X0 != nil {
+		if len(p.X0) != n {
+			return nil, fmt.Errorf("lazycg: start point has dimension %d, want %d", len(p.X0), n)
+		}
+		if !checkFinite(p.X0) {
+			return nil, errors.New("lazycg: start point has NaN or Inf entries")
+		}
+		copy(s.X, p.X0)
+	} else {
+		s.Eval() // ∇f(0)
+		if !checkFinite(s.Grad) {
+			return nil, errors.New("lazycg: gradient at 0 is not finite")
+		}
+		if _, err := s.Oracle.Minimize(runCtx, s.X, s.Grad); err != nil {
+			return nil, fmt.Errorf("lazycg: computing a start vertex: %w", err)
+		}
+	}
+	s.Eval()
+	if math.IsNaN(s.F) || math.IsInf(s.F, 0) || !checkFinite(s.Grad) {
+		return nil, fmt.Errorf("lazycg: f or ∇f is not finite at the start point (f=%g)", s.F)
+	}
+	_, monotone := method.(Monotone)
+	if monotone {
+		monotone = method.(Monotone).Monotone()
+	}
+	res.X = s.X
+	res.F = s.F
+	var best []float64
+	if !monotone {
+		best = make([]float64, n)
+		copy(best, s.X)
+		res.X = best
+	}
+	saveBest := func() {
+		if s.F <= res.F || math.IsNaN(res.F) {
+			res.F = s.F
+			if best != nil {
+				copy(best, s.X)
+			}
+		}
+	}
+	tr := newTracer(settings)
+	record := func(force bool) {
+		if tr != nil && (force || tr.due(s.Iter)) {
+			res.Trace = append(res.Trace, TracePoint{Time: time.Since(start), Iteration: s.Iter,
+				LMOCalls: stats.LMOCalls, CacheHits: stats.CacheHits, Primal: res.F, DualBound: s.dual})
+			tr.recorded(s.Iter)
+		}
+	}
+	ctxStatus := func(err error) (Status, bool) {
+		switch {
+		case ctx.Err() != nil:
+			return Canceled, true
+		case runCtx.Err() != nil || (settings.TimeLimit > 0 && time.Since(start) >= settings.TimeLimit):
+			return TimeLimit, true
+		}
+		return Failure, false
+	}
+	maxIter := settings.MaxIterations
+	if maxIter == 0 && settings.MaxLMOCalls == 0 && settings.TimeLimit == 0 {
+		maxIter = DefaultMaxIterations
+	}
+	if err := method.Init(runCtx, s); err != nil {
+		saveBest()
+		record(true)
+		if st, ok := ctxStatus(err); ok {
+			return finish(st, nil)
+		}
+		return finish(Failure, fmt.Errorf("lazycg: init: %w", err))
+	}
+	saveBest()
+	record(true)
+	for {
+		if st, stop := checkStop(s, res, settings, stats, maxIter); stop {
+			record(true)
+			return finish(st, nil)
+		}
+		if st, ok := ctxStatus(nil); ok {
+			record(true)
+			return finish(st, nil)
+		}
+		err := method.Step(runCtx, s)
+		if err == nil && (math.IsNaN(s.F) || math.IsInf(s.F, 0)) {
+			err = fmt.Errorf("lazycg: f is not finite (%g) after iteration %d", s.F, s.Iter+1)
+		}
+		if err != nil {
+			if st, ok := ctxStatus(err); ok {
+				record(true)
+				return finish(st, nil)
+			}
+			record(true)
+			return finish(Failure, err)
+		}
+		s.Iter++
+		saveBest()
+		record(false)
+		if settings.Callback != nil && !settings.Callback(Progress{Iteration: s.Iter, Time: time.Since(start),
+			F: s.F, Primal: res.F, DualBound: s.dual, Stats: *stats}) {
+			record(true)
+			return finish(CallbackStop, nil)
+		}
+	}
+}
+
+func checkStop(s *State, res *Result, st *Settings, stats *Stats, maxIter int) (Status, bool) {
+	gap := res.F - s.dual
+	if s.Converged || gap <= 0 || gap <= st.GapTolerance ||
+		gap <= st.RelGapTolerance*math.Max(1, math.Abs(res.F)) {
+		return GapConverged, true
+	}
+	if s.Stalled {
+		return Stalled, true
+	}
+	if maxIter > 0 && s.Iter >= maxIter {
+		return IterationLimit, true
+	}
+	if st.MaxLMOCalls > 0 && stats.LMOCalls >= st.MaxLMOCalls {
+		return LMOCallLimit, true
+	}
+	return NotTerminated, false
+}
+
+// tracer decides when to record trace points.
+type tracer struct {
+	every    int
+	interval time.Duration
+	nextIter int
+	last     time.Time
+}
+
+func newTracer(st *Settings) *tracer {
+	if st.NoTrace {
+		return nil
+	}
+	t := &tracer{every: st.TraceEvery, interval: st.TraceInterval, last: time.Now()}
+	if t.interval == 0 {
+		t.interval = 50 * time.Millisecond
+	}
+	return t
+}
+
+func (t *tracer) due(iter int) bool {
+	if t.every > 0 {
+		return iter%t.every == 0
+	}
+	if iter >= t.nextIter {
+		return true
+	}
+	return t.interval > 0 && time.Since(t.last) >= t.interval
+}
+
+func (t *tracer) recorded(iter int) {
+	t.last = time.Now()
+	if t.every == 0 {
+		t.nextIter = max(iter+1, int(float64(iter)*1.12))
+	}
+}

@@ -1,0 +1,194 @@
+package lazycg
+
+import (
+	"context"
+	"math"
+	"testing"
+)
+
+// simplexProblem returns min ‖x − b‖² over the simplex with b scaled so that
+// the optimum lies in the relative interior of a face, and its optimum.
+func simplexProblem(n int, seed uint64) (Problem, float64) {
+	b := randomVector(n, seed, 2.0/float64(n)*3)
+	obj := testDistance{b}
+	fstar := obj.Func(projectSimplex(b))
+	return Problem{Objective: obj, LMO: testSimplex{n}, X0: e0(n)}, fstar
+}
+
+func TestMethodsReachOptimum(t *testing.T) {
+	cases := []struct {
+		name   string
+		method func() Method
+	}{
+		{"cg", func() Method { return &FrankWolfe{Rule: StepAgnostic} }},
+		{"cg-ls", func() Method { return &FrankWolfe{} }},
+		{"lcg", func() Method { return &LazyCG{} }},
+		{"lcg-K1.1", func() Method { return &LazyCG{K: 1.1} }},
+		{"lcg-bisect", func() Method { return &LazyCG{Phi0Rule: Phi0BinarySearch} }},
+		{"lcg-improved", func() Method { return &LazyCG{ImprovedPhi: true} }},
+		{"lcg-curv", func() Method { return &LazyCG{Rule: StepCurvature, C: 4} }},
+		{"lcg-textbook", func() Method { return &LazyTextbook{C: 4, K: 1} }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for seed := uint64(1); seed <= 3; seed++ {
+				p, fstar := simplexProblem(40, seed)
+				res, err := Minimize(context.Background(), p, &Settings{MaxIterations: 20000, GapTolerance: 1e-6}, tc.method())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.F-fstar > 2e-3 {
+					t.Errorf("seed %d: f = %.8g, f* = %.8g, status %v", seed, res.F, fstar, res.Status)
+				}
+				if res.DualBound > fstar+1e-9 {
+					t.Errorf("seed %d: dual bound %.12g exceeds f* %.12g", seed, res.DualBound, fstar)
+				}
+				for _, tp := range res.Trace {
+					if tp.DualBound > fstar+1e-9 {
+						t.Fatalf("seed %d: trace dual bound %.12g exceeds f* %.12g", seed, tp.DualBound, fstar)
+					}
+				}
+				var sum float64
+				for _, v := range res.X {
+					if v < -1e-12 {
+						t.Fatalf("iterate leaves the simplex: %g", v)
+					}
+					sum += v
+				}
+				if math.Abs(sum-1) > 1e-9 {
+					t.Fatalf("iterate leaves the simplex: sum %g", sum)
+				}
+			}
+		})
+	}
+}
+
+// Theorem 3.1: along textbook lazy CG, f(x_t) − f* ≤ Φ_{t−1}.
+func TestTextbookTheorem31(t *testing.T) {
+	for _, K := range []float64{1, 1.5} {
+		p, fstar := simplexProblem(30, 5)
+		// C = diam² · L with L = 2 (Hessian 2I) and diam² = 2 on the simplex.
+		m := &LazyTextbook{K: K, C: 4}
+		prevPhi := -1.0
+		checked := 0
+		cb := func(pr Progress) bool {
+			if prevPhi > 0 {
+				// pr.F is f(x_{t+1}); Theorem 3.1 bounds it by Φ_t, the value
+				// set in the step just made.
+				if pr.F-fstar > m.Phi()*(1+1e-12) {
+					t.Fatalf("K=%g iteration %d: f − f* = %g > Φ = %g", K, pr.Iteration, pr.F-fstar, m.Phi())
+				}
+				checked++
+			}
+			prevPhi = m.Phi()
+			return true
+		}
+		_, err := Minimize(context.Background(), p, &Settings{MaxIterations: 3000, Callback: cb}, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if checked < 1000 {
+			t.Fatalf("only %d iterations checked", checked)
+		}
+	}
+}
+
+// Theorem 3.1's explicit rate: Φ_{t−1} ≤ 2 max{C, Φ0}(K²+1)/(t+K²+2).
+func TestTextbookPhiRate(t *testing.T) {
+	p, _ := simplexProblem(30, 9)
+	m := &LazyTextbook{K: 1.2, C: 4}
+	var phi0 float64
+	cb := func(pr Progress) bool {
+		t1 := float64(pr.Iteration + 1) // Φ after iteration i is Φ_{t−1} for t = i+1
+		K := m.K
+		if bound := 2 * math.Max(m.C, phi0) * (K*K + 1) / (t1 + K*K + 2); m.Phi() > bound*(1+1e-12) {
+			t.Fatalf("iteration %d: Φ = %g exceeds the rate bound %g", pr.Iteration, m.Phi(), bound)
+		}
+		return true
+	}
+	s := &Settings{MaxIterations: 2000, Callback: cb}
+	phi0 = wolfeGapOf(p)
+	m.Phi0 = phi0
+	if _, err := Minimize(context.Background(), p, s, m); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func wolfeGapOf(p Problem) float64 {
+	n := p.Objective.Dim()
+	g := make([]float64, n)
+	p.Objective.Grad(g, p.X0)
+	v := make([]float64, n)
+	r, _ := p.LMO.Minimize(context.Background(), v, g)
+	return dot(g, p.X0) - r.Value
+}
+
+// Corollary 4.2: parameter-free lazy CG has at most ⌈log2(Φ0/ε)⌉ + 1
+// negative calls until f(x_t) − f* ≤ ε.
+func TestParameterFreeNegativeCalls(t *testing.T) {
+	for _, K := range []float64{1, 1.1, 2} {
+		for seed := uint64(1); seed <= 4; seed++ {
+			p, fstar := simplexProblem(50, seed)
+			phi0 := wolfeGapOf(p) / 2
+			for _, eps := range []float64{1e-2, 1e-3, 1e-4} {
+				m := &LazyCG{K: K}
+				reached := false
+				var negatives int
+				cb := func(pr Progress) bool {
+					if pr.F-fstar <= eps {
+						reached = true
+						negatives = pr.Stats.NegativeCalls
+						return false
+					}
+					return true
+				}
+				_, err := Minimize(context.Background(), p, &Settings{MaxIterations: 200000, Callback: cb}, m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reached {
+					t.Fatalf("K=%g seed %d: ε=%g not reached", K, seed, eps)
+				}
+				limit := int(math.Ceil(math.Log2(phi0/eps))) + 1
+				if negatives > limit {
+					t.Errorf("K=%g seed %d ε=%g: %d negative calls > ⌈log2(Φ0/ε)⌉+1 = %d", K, seed, eps, negatives, limit)
+				}
+			}
+		}
+	}
+}
+
+func TestVanillaAndLazyAgree(t *testing.T) {
+	p, fstar := simplexProblem(60, 11)
+	a, err := Minimize(context.Background(), p, &Settings{MaxIterations: 5000}, &FrankWolfe{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Minimize(context.Background(), p, &Settings{MaxIterations: 5000}, &LazyCG{K: 1.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(a.F-b.F) > 1e-5 || a.F-fstar > 1e-5 {
+		t.Fatalf("cg %g, lcg %g, f* %g", a.F, b.F, fstar)
+	}
+	if b.Stats.CacheHits == 0 || b.Stats.LMOCalls >= a.Stats.LMOCalls {
+		t.Errorf("lazy run made %d LMO calls with %d cache hits; vanilla %d", b.Stats.LMOCalls, b.Stats.CacheHits, a.Stats.LMOCalls)
+	}
+}
+
+func TestBacktrackingLineSearch(t *testing.T) {
+	b := randomVector(30, 3, 0.2)
+	obj := testDistanceNoLS{testDistance{b}}
+	fstar := obj.Func(projectSimplex(b))
+	p := Problem{Objective: obj, LMO: testSimplex{30}, X0: e0(30)}
+	for _, m := range []Method{&FrankWolfe{}, &LazyCG{}} {
+		res, err := Minimize(context.Background(), p, &Settings{MaxIterations: 5000, GapTolerance: 1e-7}, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Vanilla and lazy CG converge as O(C/t) here (optimum on a face).
+		if res.F-fstar > 4*4.0/float64(res.Stats.Iterations+2) {
+			t.Errorf("%T: f − f* = %g after %d iterations (status %v)", m, res.F-fstar, res.Stats.Iterations, res.Status)
+		}
+	}
+}

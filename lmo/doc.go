@@ -1,0 +1,80 @@
+// Package lmo provides exact linear minimization oracles for lazycg: small
+// combinatorial algorithms that solve min c·v over a polytope (or, for the
+// nuclear-norm ball, a convex body) directly, without a MIP solver.
+//
+// Non-graph oracles:
+//
+//   - ProbabilitySimplex and UnitSimplex: {x ≥ 0, Σx = r} and {x ≥ 0, Σx ≤ r}.
+//   - L1Ball, Box, Hypercube and KSparse: norm balls and boxes.
+//   - Birkhoff: doubly stochastic matrices, solved by the Hungarian method.
+//   - SpanningTree: the spanning tree polytope of a graph (Kruskal), which is
+//     also an augmentation oracle (lazycg.Augmenter).
+//   - NuclearBall: the nuclear-norm ball of matrices, solved by restarted
+//     Lanczos bidiagonalization; exact only up to a tolerance (see its doc).
+//
+// Every oracle is a pointer type built by a constructor that validates its
+// parameters and allocates all scratch space, so that Minimize allocates
+// nothing afterwards. An oracle is therefore not safe for concurrent use.
+// Minimize returns an error (never panics) when c or dst has the wrong
+// length or c contains NaN or ±Inf. Each oracle also has a Vertex method that
+// writes some vertex, a convenient starting point for the algorithms.
+//
+// Vertex values are computed as the dot product c·dst in index order, so the
+// reported Value is exactly what a caller recomputing c·dst obtains.
+package lmo
+
+import (
+	"fmt"
+	"math"
+)
+
+// basicCheckCost validates the lengths of dst and c against the dimension
+// dim and checks that every entry of c is finite. name prefixes the error.
+func basicCheckCost(name string, dim int, dst, c []float64) error {
+	if len(c) != dim {
+		return fmt.Errorf("lmo: %s: cost vector has length %d, want %d", name, len(c), dim)
+	}
+	if len(dst) != dim {
+		return fmt.Errorf("lmo: %s: destination has length %d, want %d", name, len(dst), dim)
+	}
+	for i, x := range c {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("lmo: %s: cost entry %d is %v, want a finite number", name, i, x)
+		}
+	}
+	return nil
+}
+
+// basicCheckZero validates the length of a face mask.
+func basicCheckZero(name string, dim int, zero []bool) error {
+	if len(zero) != dim {
+		return fmt.Errorf("lmo: %s: face mask has length %d, want %d", name, len(zero), dim)
+	}
+	return nil
+}
+
+// basicCheckRadius validates a radius-like parameter: finite and > 0.
+func basicCheckRadius(name, what string, r float64) error {
+	if math.IsNaN(r) || math.IsInf(r, 0) || r <= 0 {
+		return fmt.Errorf("lmo: %s: %s must be a finite positive number, got %v", name, what, r)
+	}
+	return nil
+}
+
+// basicDot returns a·b summed in index order.
+func basicDot(a, b []float64) float64 {
+	s := 0.0
+	for i, x := range a {
+		s += x * b[i]
+	}
+	return s
+}
+
+// basicCeilInt returns ⌈x⌉ as an int, saturating at math.MaxInt.
+func basicCeilInt(x float64) int {
+	c := math.Ceil(x)
+	if c >= math.MaxInt {
+		return math.MaxInt
+	}
+	return int(c)
+}

@@ -1,0 +1,550 @@
+package mip
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// TSPInstance is a symmetric traveling salesman instance in TSPLIB form.
+// Nodes are numbered 0..N−1 (TSPLIB numbers them 1..N).
+type TSPInstance struct {
+	// Name is the NAME entry of the file.
+	Name string
+	// Comment holds the COMMENT entries, joined by "; ".
+	Comment string
+	// N is the number of nodes (DIMENSION).
+	N int
+	// WeightType is the EDGE_WEIGHT_TYPE: "EUC_2D", "CEIL_2D", "GEO", "ATT"
+	// or "EXPLICIT".
+	WeightType string
+	// X and Y are the node coordinates (nil when the file has none). For
+	// GEO they are latitude and longitude in TSPLIB's DDD.MM notation.
+	X, Y []float64
+	// weights is the full N×N matrix for EXPLICIT instances.
+	weights []int
+}
+
+// maxTSPDim bounds DIMENSION; maxExplicitDim bounds it for explicit matrices,
+// which are stored in full.
+const (
+	maxTSPDim      = 10_000_000
+	maxExplicitDim = 20_000
+	maxTSPCoord    = 1e15
+	maxTSPWeight   = 1 << 50
+)
+
+// Dist returns the TSPLIB distance between nodes i and j (0-based), computed
+// with TSPLIB's rounding rules for the instance's edge weight type. Dist(i, i)
+// is 0.
+func (t *TSPInstance) Dist(i, j int) int {
+	if i < 0 || i >= t.N || j < 0 || j >= t.N {
+		panic(fmt.Sprintf("mip: TSPInstance.Dist(%d, %d) with %d nodes", i, j, t.N))
+	}
+	if i == j {
+		return 0
+	}
+	if t.WeightType == "EXPLICIT" {
+		return t.weights[i*t.N+j]
+	}
+	xd, yd := t.X[i]-t.X[j], t.Y[i]-t.Y[j]
+	switch t.WeightType {
+	case "EUC_2D":
+		return nint(math.Sqrt(xd*xd + yd*yd))
+	case "CEIL_2D":
+		return int(math.Ceil(math.Sqrt(xd*xd + yd*yd)))
+	case "ATT":
+		r := math.Sqrt((xd*xd + yd*yd) / 10)
+		d := nint(r)
+		if float64(d) < r {
+			d++
+		}
+		return d
+	case "GEO":
+		return geoDist(t.X[i], t.Y[i], t.X[j], t.Y[j])
+	}
+	panic("mip: TSPInstance: unknown weight type " + t.WeightType)
+}
+
+// nint is TSPLIB's rounding: (int)(x + 0.5).
+func nint(x float64) int { return int(x + 0.5) }
+
+// TSPLIB's constants for GEO distances.
+const (
+	tsplibPI  = 3.141592
+	tsplibRRR = 6378.388
+)
+
+// geoRadians converts TSPLIB's DDD.MM notation to radians with TSPLIB's
+// rounded π: the integer part counts degrees, the fractional part minutes.
+// The degrees are truncated toward zero, as in TSPLIB's reference code.
+func geoRadians(v float64) float64 {
+	deg := math.Trunc(v)
+	mins := v - deg
+	return tsplibPI * (deg + 5*mins/3) / 180
+}
+
+// geoDist is TSPLIB's GEO distance (km on the idealized sphere, truncated
+// after adding 1).
+func geoDist(xi, yi, xj, yj float64) int {
+	lati, longi := geoRadians(xi), geoRadians(yi)
+	latj, longj := geoRadians(xj), geoRadians(yj)
+	q1 := math.Cos(longi - longj)
+	q2 := math.Cos(lati - latj)
+	q3 := math.Cos(lati + latj)
+	a := 0.5 * ((1+q1)*q2 - (1-q1)*q3)
+	a = max(-1, min(1, a))
+	return int(tsplibRRR*math.Acos(a) + 1)
+}
+
+// TourLength returns the length of the closed tour visiting the nodes in the
+// given order. It returns an error unless tour is a permutation of 0..N−1.
+func (t *TSPInstance) TourLength(tour []int) (int, error) {
+	if len(tour) != t.N {
+		return 0, fmt.Errorf("mip: tour has %d nodes, instance %s has %d", len(tour), t.Name, t.N)
+	}
+	seen := make([]bool, t.N)
+	for _, v := range tour {
+		if v < 0 || v >= t.N || seen[v] {
+			return 0, fmt.Errorf("mip: tour is not a permutation of 0..%d (node %d)", t.N-1, v)
+		}
+		seen[v] = true
+	}
+	s := 0
+	for k, v := range tour {
+		s += t.Dist(v, tour[(k+1)%t.N])
+	}
+	return s, nil
+}
+
+// RandomTSP returns an EUC_2D instance with n nodes at independent uniformly
+// random integer points of [0, 1000]², drawn from a PCG generator seeded with
+// seed. It panics if n < 0.
+func RandomTSP(n int, seed uint64) *TSPInstance {
+	if n < 0 {
+		panic("mip: RandomTSP: negative node count")
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x7473706c6962))
+	t := &TSPInstance{
+		Name:       fmt.Sprintf("random%d-%d", n, seed),
+		N:          n,
+		WeightType: "EUC_2D",
+		X:          make([]float64, n),
+		Y:          make([]float64, n),
+	}
+	for i := range n {
+		t.X[i] = float64(rng.IntN(1001))
+		t.Y[i] = float64(rng.IntN(1001))
+	}
+	return t
+}
+
+// ReadTSPLIBFile reads a TSPLIB file with ReadTSPLIB; errors name the file.
+func ReadTSPLIBFile(path string) (*TSPInstance, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("mip: tsplib: %w", err)
+	}
+	defer f.Close()
+	t, err := readTSPLIB(f)
+	if err != nil {
+		return nil, fmt.Errorf("mip: tsplib: %s: %w", path, err)
+	}
+	return t, nil
+}
+
+// ReadTSPLIB reads a symmetric TSP instance in TSPLIB format: the keywords
+// NAME, TYPE (must be TSP), COMMENT, DIMENSION, EDGE_WEIGHT_TYPE (EUC_2D,
+// CEIL_2D, GEO, ATT or EXPLICIT), EDGE_WEIGHT_FORMAT (FUNCTION, FULL_MATRIX,
+// UPPER_ROW, LOWER_ROW, UPPER_DIAG_ROW, LOWER_DIAG_ROW and their column-wise
+// counterparts), NODE_COORD_TYPE, DISPLAY_DATA_TYPE, the sections
+// NODE_COORD_SECTION, EDGE_WEIGHT_SECTION, DISPLAY_DATA_SECTION (skipped) and
+// FIXED_EDGES_SECTION (skipped), and EOF. Section data may be spread over
+// lines freely. Explicit weights must be integers; a FULL_MATRIX must be
+// symmetric. Errors give the line number.
+func ReadTSPLIB(r io.Reader) (*TSPInstance, error) {
+	t, err := readTSPLIB(r)
+	if err != nil {
+		return nil, fmt.Errorf("mip: tsplib: %w", err)
+	}
+	return t, nil
+}
+
+// tspScanner splits the input into lines and, inside sections, into tokens
+// that may cross line boundaries.
+type tspScanner struct {
+	sc      *bufio.Scanner
+	line    int
+	pending []string // unread fields of the current line
+}
+
+func (s *tspScanner) nextLine() (string, bool, error) {
+	if !s.sc.Scan() {
+		if err := s.sc.Err(); err != nil {
+			return "", false, fmt.Errorf("line %d: %w", s.line+1, err)
+		}
+		return "", false, nil
+	}
+	s.line++
+	return s.sc.Text(), true, nil
+}
+
+// token returns the next whitespace-separated token of a section.
+func (s *tspScanner) token(section string) (string, error) {
+	for len(s.pending) == 0 {
+		l, ok, err := s.nextLine()
+		if err != nil {
+			return "", err
+		}
+		if !ok {
+			return "", fmt.Errorf("line %d: unexpected end of file in %s", s.line, section)
+		}
+		s.pending = strings.Fields(l)
+	}
+	tok := s.pending[0]
+	s.pending = s.pending[1:]
+	return tok, nil
+}
+
+// endSection checks that the section did not leave data on its last line.
+func (s *tspScanner) endSection(section string) error {
+	if len(s.pending) > 0 {
+		return fmt.Errorf("line %d: unexpected %q after the data of %s", s.line, s.pending[0], section)
+	}
+	return nil
+}
+
+func (s *tspScanner) float(section string) (float64, error) {
+	tok, err := s.token(section)
+	if err != nil {
+		return 0, err
+	}
+	v, err := strconv.ParseFloat(tok, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("line %d: %s: bad number %q", s.line, section, tok)
+	}
+	return v, nil
+}
+
+func (s *tspScanner) integer(section string) (int, error) {
+	tok, err := s.token(section)
+	if err != nil {
+		return 0, err
+	}
+	v, err := strconv.ParseInt(tok, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("line %d: %s: bad integer %q", s.line, section, tok)
+	}
+	return int(v), nil
+}
+
+// weightFormats maps EDGE_WEIGHT_FORMAT values of explicit matrices to the
+// row-wise format that lists the same numbers in the same order (by symmetry
+// a column-wise upper triangle is a row-wise lower triangle).
+var weightFormats = map[string]string{
+	"FULL_MATRIX":    "FULL_MATRIX",
+	"UPPER_ROW":      "UPPER_ROW",
+	"LOWER_ROW":      "LOWER_ROW",
+	"UPPER_DIAG_ROW": "UPPER_DIAG_ROW",
+	"LOWER_DIAG_ROW": "LOWER_DIAG_ROW",
+	"UPPER_COL":      "LOWER_ROW",
+	"LOWER_COL":      "UPPER_ROW",
+	"UPPER_DIAG_COL": "LOWER_DIAG_ROW",
+	"LOWER_DIAG_COL": "UPPER_DIAG_ROW",
+}
+
+func readTSPLIB(r io.Reader) (*TSPInstance, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<26)
+	s := &tspScanner{sc: sc}
+	t := &TSPInstance{N: -1}
+	var (
+		format    string // EDGE_WEIGHT_FORMAT
+		formatLn  int
+		weights   []int // tokens of EDGE_WEIGHT_SECTION
+		hasCoords bool
+		hasWeight bool
+		seenKey   = map[string]int{}
+	)
+	needDim := func(section string) error {
+		if t.N < 0 {
+			return fmt.Errorf("line %d: %s before DIMENSION", s.line, section)
+		}
+		return nil
+	}
+	for {
+		l, ok, err := s.nextLine()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		key, val, hasColon := strings.Cut(l, ":")
+		key = strings.ToUpper(strings.TrimSpace(key))
+		val = strings.TrimSpace(val)
+		if key == "EOF" {
+			break
+		}
+		if p, dup := seenKey[key]; dup && key != "COMMENT" {
+			return nil, fmt.Errorf("line %d: %s repeated (first on line %d)", s.line, key, p)
+		}
+		seenKey[key] = s.line
+		if strings.HasSuffix(key, "_SECTION") {
+			if hasColon && val != "" {
+				return nil, fmt.Errorf("line %d: unexpected %q after %s", s.line, val, key)
+			}
+		} else if !hasColon {
+			return nil, fmt.Errorf("line %d: expected \"KEYWORD : value\", got %q", s.line, l)
+		}
+		switch key {
+		case "NAME":
+			t.Name = val
+		case "COMMENT":
+			if t.Comment != "" {
+				t.Comment += "; "
+			}
+			t.Comment += val
+		case "TYPE":
+			if strings.ToUpper(val) != "TSP" {
+				return nil, fmt.Errorf("line %d: TYPE %q not supported (only TSP)", s.line, val)
+			}
+		case "DIMENSION":
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 1 || n > maxTSPDim {
+				return nil, fmt.Errorf("line %d: DIMENSION %q: want an integer in 1..%d", s.line, val, maxTSPDim)
+			}
+			t.N = n
+		case "EDGE_WEIGHT_TYPE":
+			switch v := strings.ToUpper(val); v {
+			case "EUC_2D", "CEIL_2D", "GEO", "ATT", "EXPLICIT":
+				t.WeightType = v
+			default:
+				return nil, fmt.Errorf("line %d: EDGE_WEIGHT_TYPE %q not supported (want EUC_2D, CEIL_2D, GEO, ATT or EXPLICIT)", s.line, val)
+			}
+		case "EDGE_WEIGHT_FORMAT":
+			v := strings.ToUpper(val)
+			if _, ok := weightFormats[v]; !ok && v != "FUNCTION" {
+				return nil, fmt.Errorf("line %d: EDGE_WEIGHT_FORMAT %q not supported", s.line, val)
+			}
+			format, formatLn = v, s.line
+		case "NODE_COORD_TYPE":
+			if v := strings.ToUpper(val); v != "TWOD_COORDS" && v != "NO_COORDS" {
+				return nil, fmt.Errorf("line %d: NODE_COORD_TYPE %q not supported (only TWOD_COORDS)", s.line, val)
+			}
+		case "DISPLAY_DATA_TYPE":
+			// Display hints do not affect distances.
+		case "NODE_COORD_SECTION", "DISPLAY_DATA_SECTION":
+			if err := needDim(key); err != nil {
+				return nil, err
+			}
+			if err := readCoords(s, t, key); err != nil {
+				return nil, err
+			}
+			hasCoords = hasCoords || key == "NODE_COORD_SECTION"
+		case "EDGE_WEIGHT_SECTION":
+			if err := needDim(key); err != nil {
+				return nil, err
+			}
+			if format == "" {
+				return nil, fmt.Errorf("line %d: EDGE_WEIGHT_SECTION before EDGE_WEIGHT_FORMAT", s.line)
+			}
+			rowFormat, ok := weightFormats[format]
+			if !ok {
+				return nil, fmt.Errorf("line %d: EDGE_WEIGHT_SECTION with EDGE_WEIGHT_FORMAT %s (line %d)", s.line, format, formatLn)
+			}
+			if t.N > maxExplicitDim {
+				return nil, fmt.Errorf("line %d: DIMENSION %d too large for an explicit matrix (at most %d)", s.line, t.N, maxExplicitDim)
+			}
+			weights, err = readWeights(s, t.N, rowFormat)
+			if err != nil {
+				return nil, err
+			}
+			hasWeight = true
+		case "FIXED_EDGES_SECTION":
+			if err := skipFixedEdges(s); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, fmt.Errorf("line %d: unknown keyword %q", s.line, key)
+		}
+	}
+	switch {
+	case t.N < 0:
+		return nil, errors.New("missing DIMENSION")
+	case t.WeightType == "":
+		return nil, errors.New("missing EDGE_WEIGHT_TYPE")
+	case t.WeightType == "EXPLICIT":
+		if !hasWeight {
+			return nil, errors.New("EDGE_WEIGHT_TYPE EXPLICIT without EDGE_WEIGHT_SECTION")
+		}
+		w, err := fillMatrix(t.N, weightFormats[format], weights)
+		if err != nil {
+			return nil, err
+		}
+		t.weights = w
+	default:
+		if !hasCoords {
+			return nil, fmt.Errorf("EDGE_WEIGHT_TYPE %s without NODE_COORD_SECTION", t.WeightType)
+		}
+		if hasWeight {
+			return nil, fmt.Errorf("EDGE_WEIGHT_SECTION given with EDGE_WEIGHT_TYPE %s", t.WeightType)
+		}
+		if format != "" && format != "FUNCTION" {
+			return nil, fmt.Errorf("line %d: EDGE_WEIGHT_FORMAT %s with EDGE_WEIGHT_TYPE %s", formatLn, format, t.WeightType)
+		}
+	}
+	return t, nil
+}
+
+// readCoords reads N lines "node x y" of a coordinate section. The
+// coordinates of NODE_COORD_SECTION are stored in t.
+func readCoords(s *tspScanner, t *TSPInstance, section string) error {
+	n := t.N
+	keep := section == "NODE_COORD_SECTION"
+	var xs, ys []float64
+	if keep {
+		xs = make([]float64, n)
+		ys = make([]float64, n)
+	}
+	seen := make(map[int]int, min(n, 1<<16))
+	for range n {
+		id, err := s.integer(section)
+		if err != nil {
+			return err
+		}
+		if id < 1 || id > n {
+			return fmt.Errorf("line %d: %s: node %d outside 1..%d", s.line, section, id, n)
+		}
+		if p, dup := seen[id]; dup {
+			return fmt.Errorf("line %d: %s: node %d repeated (first on line %d)", s.line, section, id, p)
+		}
+		seen[id] = s.line
+		x, err := s.float(section)
+		if err != nil {
+			return err
+		}
+		y, err := s.float(section)
+		if err != nil {
+			return err
+		}
+		if math.Abs(x) > maxTSPCoord || math.Abs(y) > maxTSPCoord {
+			return fmt.Errorf("line %d: %s: coordinate of node %d exceeds %g in absolute value", s.line, section, id, maxTSPCoord)
+		}
+		if keep {
+			xs[id-1], ys[id-1] = x, y
+		}
+	}
+	if keep {
+		t.X, t.Y = xs, ys
+	}
+	return s.endSection(section)
+}
+
+// weightCount returns how many numbers a row-wise format lists for n nodes.
+func weightCount(n int, format string) int {
+	switch format {
+	case "FULL_MATRIX":
+		return n * n
+	case "UPPER_ROW", "LOWER_ROW":
+		return n * (n - 1) / 2
+	default: // UPPER_DIAG_ROW, LOWER_DIAG_ROW
+		return n * (n + 1) / 2
+	}
+}
+
+func readWeights(s *tspScanner, n int, format string) ([]int, error) {
+	const section = "EDGE_WEIGHT_SECTION"
+	cnt := weightCount(n, format)
+	w := make([]int, 0, min(cnt, 1<<16))
+	for range cnt {
+		v, err := s.integer(section)
+		if err != nil {
+			return nil, err
+		}
+		if v > maxTSPWeight || v < -maxTSPWeight {
+			return nil, fmt.Errorf("line %d: %s: weight %d exceeds %d in absolute value", s.line, section, v, maxTSPWeight)
+		}
+		w = append(w, v)
+	}
+	return w, s.endSection(section)
+}
+
+// fillMatrix expands the numbers of a row-wise format into a symmetric n×n
+// matrix with zero diagonal.
+func fillMatrix(n int, format string, w []int) ([]int, error) {
+	m := make([]int, n*n)
+	set := func(i, j, v int) {
+		if i != j {
+			m[i*n+j], m[j*n+i] = v, v
+		}
+	}
+	k := 0
+	switch format {
+	case "FULL_MATRIX":
+		for i := range n {
+			for j := range n {
+				if j < i && w[k] != w[j*n+i] {
+					return nil, fmt.Errorf("FULL_MATRIX not symmetric: d(%d,%d) = %d but d(%d,%d) = %d", i+1, j+1, w[k], j+1, i+1, w[j*n+i])
+				}
+				set(i, j, w[k])
+				k++
+			}
+		}
+	case "UPPER_ROW":
+		for i := range n {
+			for j := i + 1; j < n; j++ {
+				set(i, j, w[k])
+				k++
+			}
+		}
+	case "LOWER_ROW":
+		for i := range n {
+			for j := range i {
+				set(i, j, w[k])
+				k++
+			}
+		}
+	case "UPPER_DIAG_ROW":
+		for i := range n {
+			for j := i; j < n; j++ {
+				set(i, j, w[k])
+				k++
+			}
+		}
+	case "LOWER_DIAG_ROW":
+		for i := range n {
+			for j := 0; j <= i; j++ {
+				set(i, j, w[k])
+				k++
+			}
+		}
+	}
+	return m, nil
+}
+
+// skipFixedEdges skips a FIXED_EDGES_SECTION, which ends with -1.
+func skipFixedEdges(s *tspScanner) error {
+	for {
+		tok, err := s.token("FIXED_EDGES_SECTION")
+		if err != nil {
+			return err
+		}
+		if tok == "-1" {
+			return s.endSection("FIXED_EDGES_SECTION")
+		}
+		if _, err := strconv.Atoi(tok); err != nil {
+			return fmt.Errorf("line %d: FIXED_EDGES_SECTION: bad node %q", s.line, tok)
+		}
+	}
+}

@@ -1,0 +1,25 @@
+// Package objective provides the smooth convex objectives of the paper's
+// experiments (section 7 of Braun, Pokutta and Zink, "Lazifying Conditional
+// Gradient Algorithms"), their exact line searches, seeded instance
+// generators and the loss streams of the online experiments.
+//
+// Objectives:
+//
+//   - LeastSquares: f(x) = ‖Ax − b‖² with a sparse (CSR) or dense matrix A,
+//     used for video colocalization and structured regression;
+//   - Distance: f(x) = Σ w_i (x_i − b_i)², the squared (weighted) Euclidean
+//     distance to a point;
+//   - MatrixCompletion: f(X) = Σ_{(i,j)∈Ω} (X_ij − A_ij)² over m×n matrices;
+//   - Linear: f(x) = c·x + b, the linear online losses;
+//   - Sum: a sum of objectives (the cumulative losses of online methods);
+//   - Func: an adapter for arbitrary functions given as closures.
+//
+// Every quadratic objective implements lazycg.Objective, lazycg.FuncGrader
+// and lazycg.LineMinimizer (exact line search) and evaluates without
+// allocating: scratch buffers are allocated at construction. As a
+// consequence an objective value is not safe for concurrent use.
+//
+// Generators (RandomLeastSquares, RandomDistance, RandomMatrixCompletion,
+// LinearLosses, QuadraticLosses) draw from math/rand/v2's PCG seeded with
+// (seed, seed^SeedMix), so equal seeds give identical instances.
+package objective

@@ -1,0 +1,125 @@
+package lazycg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+)
+
+// WeakSeparator is the weak separation oracle LPsep(c, x, Φ, K) (Oracle 1 of
+// the paper).
+type WeakSeparator interface {
+	// Dim is the ambient dimension.
+	Dim() int
+	// Separate either stores in dst a vertex y of P with c·(x−y) > Φ/K and
+	// reports Positive, or certifies c·(x−z) ≤ Φ for every z in P
+	// (a negative answer). phi > 0 and k ≥ 1.
+	Separate(ctx context.Context, dst, c, x []float64, phi, k float64) (Separation, error)
+}
+
+// Separation describes the answer of a weak separation call.
+type Separation struct {
+	// Positive reports that dst holds a vertex y with c·(x−y) > Φ/K.
+	Positive bool
+	// Improvement is c·(x−y) for positive answers.
+	Improvement float64
+	// GapBound is a proven upper bound on the Wolfe gap max_z c·(x−z)
+	// over P: at most Φ on negative answers, +Inf when nothing is known.
+	GapBound float64
+	// ExactGap reports that GapBound is the exact Wolfe gap (the LMO solved
+	// to optimality), which Remark 4.3's Φ update may use.
+	ExactGap bool
+	// CacheHit reports that the answer came from the cache.
+	CacheHit bool
+	// LMOCalls is the number of LMO calls made.
+	LMOCalls int
+	// EarlyStop reports that an LMO call ended early.
+	EarlyStop bool
+	// LMOTime is the time spent in LMO calls.
+	LMOTime time.Duration
+}
+
+// ErrInconclusive is returned (wrapped) by a weak separation oracle whose
+// LMO stopped (time limit, inexact gap) before it could either find an
+// improving vertex or certify the bound.
+var ErrInconclusive = errors.New("lazycg: weak separation inconclusive")
+
+// CachedSeparator realizes weak separation over an LMO (Algorithm 2 of the
+// paper): it scans the cache first and calls the LMO only when no cached
+// vertex is good enough; improving vertices found by the LMO are cached. When
+// the LMO implements EarlyStopper the call ends as soon as its answer is
+// decided.
+type CachedSeparator struct {
+	// LMO is the underlying linear minimization oracle.
+	LMO LMO
+	// Cache stores earlier vertices; nil disables caching.
+	Cache *Cache
+	// NoEarlyStop forces full LMO solves even for EarlyStoppers.
+	NoEarlyStop bool
+	// CacheAll adds every vertex returned by the LMO to the cache, not only
+	// improving ones.
+	CacheAll bool
+}
+
+// NewCachedSeparator returns a separator over lmo with a cache following
+// policy.
+func NewCachedSeparator(lmo LMO, policy CachePolicy) *CachedSeparator {
+	return &CachedSeparator{LMO: lmo, Cache: NewCache(lmo.Dim(), policy)}
+}
+
+// Dim returns the ambient dimension.
+func (s *CachedSeparator) Dim() int { return s.LMO.Dim() }
+
+// Separate implements WeakSeparator.
+func (s *CachedSeparator) Separate(ctx context.Context, dst, c, x []float64, phi, k float64) (Separation, error) {
+	if !(phi > 0) || !(k >= 1) || math.IsInf(phi, 0) {
+		return Separation{}, fmt.Errorf("lazycg: separate: need Φ > 0 finite and K ≥ 1, got Φ=%g K=%g", phi, k)
+	}
+	cx := dot(c, x)
+	improve := cx - phi/k
+	if s.Cache != nil {
+		s.Cache.Tick()
+		if v, ok := s.Cache.Search(dst, c, improve); ok {
+			return Separation{Positive: true, Improvement: cx - v, GapBound: math.Inf(1), CacheHit: true}, nil
+		}
+	}
+	var res LinearResult
+	var err error
+	start := time.Now()
+	es, canStop := s.LMO.(EarlyStopper)
+	if canStop && !s.NoEarlyStop {
+		res, err = es.MinimizeUntil(ctx, dst, c, StopRule{Improve: improve, Certify: cx - phi})
+	} else {
+		res, err = s.LMO.Minimize(ctx, dst, c)
+	}
+	sep := Separation{LMOCalls: 1, LMOTime: time.Since(start), GapBound: math.Inf(1)}
+	if err != nil {
+		return sep, err
+	}
+	sep.EarlyStop = res.Reason == StopImproving || res.Reason == StopCertified
+	if !math.IsInf(res.Bound, -1) && !math.IsNaN(res.Bound) {
+		sep.GapBound = cx - res.Bound
+		sep.ExactGap = res.Optimal()
+	}
+	if res.Found && res.Value < improve {
+		sep.Positive = true
+		sep.Improvement = cx - res.Value
+		if s.Cache != nil {
+			s.Cache.Add(dst)
+		}
+		return sep, nil
+	}
+	if res.Found && s.CacheAll && s.Cache != nil {
+		s.Cache.Add(dst)
+	}
+	if res.Bound >= cx-phi {
+		if sep.GapBound > phi {
+			sep.GapBound = phi
+		}
+		return sep, nil
+	}
+	return sep, fmt.Errorf("%w: LMO stopped (%v) with value %g and bound %g, need value < %g or bound ≥ %g",
+		ErrInconclusive, res.Reason, res.Value, res.Bound, improve, cx-phi)
+}
