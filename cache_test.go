@@ -20,7 +20,7 @@ func TestCacheSearchAndDedup(t *testing.T) {
 			verts := [][]float64{
 				{1, 0, 0, 0, 0, 0},
 				{0, 1, 0, 0, 0, 0},
-				{0.5, 0.5, 0.5, 0.5, 0.5, -1}, // dense
+				{0.5, 0.5, 0.5, 0.5, 0.5, -1.5}, // dense
 			}
 			for _, v := range verts {
 				if !c.Add(v) {
@@ -30,19 +30,19 @@ func TestCacheSearchAndDedup(t *testing.T) {
 			if c.Add([]float64{0, 1, 0, 0, 0, 0}) || c.Len() != 3 {
 				t.Fatal("duplicate added")
 			}
-			cost := []float64{3, 2, 1, 1, 1, 1}
+			cost := []float64{3, 2, 1, 1, 1, 3}
 			dst := make([]float64, 6)
-			v, ok := c.Search(dst, cost, 2.5) // vertex 2 (cost 2) and vertex 3 (1.5) qualify
+			v, ok := c.Search(dst, cost, 2.5) // vertex 2 (value 2) and vertex 3 (value 0) qualify
 			if !ok {
 				t.Fatal("no vertex found")
 			}
-			if tc.policy.Search == BestFit && v != 1.5 {
-				t.Fatalf("best fit returned %g, want 1.5", v)
+			if want := dot(verts[2], cost); tc.policy.Search == BestFit && v != want {
+				t.Fatalf("best fit returned %g, want %g", v, want)
 			}
 			if got := dot(dst, cost); got != v {
 				t.Fatalf("dst has value %g, reported %g", got, v)
 			}
-			if _, ok := c.Search(dst, cost, 1.5); ok {
+			if _, ok := c.Search(dst, cost, dot(verts[2], cost)); ok {
 				t.Fatal("found a vertex below the minimum")
 			}
 		})
