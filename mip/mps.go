@@ -87,9 +87,11 @@ func ReadMPSFile(path string) (*Model, error) {
 // (with 'MARKER' 'INTORG'/'INTEND' integer blocks), RHS (an entry on the
 // objective row is the negated objective constant), RANGES, BOUNDS (UP, LO,
 // FX, FR, MI, PL, BV, LI, UI) and ENDATA. Only the first RHS, RANGES and
-// BOUNDS set is used. Columns have default bounds [0, +Inf), integer ones
-// too; an UP or UI bound below zero on a column without an explicit lower
-// bound makes the lower bound −Inf. Values of magnitude 1e30 or more in RHS,
+// BOUNDS set is used. Columns have default bounds [0, +Inf), except that an
+// integer column of a 'MARKER' block without any BOUNDS entry is binary,
+// [0, 1] (the convention of MIPLIB and of COIN-OR's CoinMpsIO, under which
+// eil33-2 and eilB101 are 0/1 programs); an UP or UI bound below zero on a
+// column without an explicit lower bound makes the lower bound −Inf. Values of magnitude 1e30 or more in RHS,
 // RANGES and BOUNDS are infinite. Semi-continuous bounds (SC) and quadratic,
 // SOS or indicator sections are rejected.
 //
@@ -156,7 +158,8 @@ type mpsParser struct {
 	curCol  int   // current column, -1 before the first
 	objSeen bool  // the current column already has an objective entry
 	rowMark []int // rowMark[i] = last column with an entry in row i, -1 none
-	loSet   []bool
+	loSet   []bool // explicit lower bound given in BOUNDS
+	bndAny  []bool // any BOUNDS entry given
 
 	rhsSet, rngSet, bndSet       string
 	rhsSetOK, rngSetOK, bndSetOK bool
@@ -719,7 +722,9 @@ func (p *mpsParser) bound(typ, set, col, val []byte) error {
 	}
 	if p.loSet == nil {
 		p.loSet = make([]bool, len(p.m.ColLo))
+		p.bndAny = make([]bool, len(p.m.ColLo))
 	}
+	p.bndAny[j] = true
 	m := p.m
 	switch ut {
 	case "UP", "UI":
@@ -764,6 +769,11 @@ func (p *mpsParser) finish() error {
 	}
 	m := p.m
 	m.Start = append(m.Start, len(m.Index))
+	for j, isInt := range m.Integer {
+		if isInt && (p.bndAny == nil || !p.bndAny[j]) {
+			m.ColUp[j] = 1
+		}
+	}
 	nr := len(p.rowType)
 	m.RowLo = make([]float64, nr)
 	m.RowUp = make([]float64, nr)

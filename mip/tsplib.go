@@ -407,17 +407,17 @@ func readTSPLIB(r io.Reader) (*TSPInstance, error) {
 	return t, nil
 }
 
-// readCoords reads N lines "node x y" of a coordinate section. The
-// coordinates of NODE_COORD_SECTION are stored in t.
+// readCoords reads N entries "node x y" of a coordinate section. The
+// coordinates of NODE_COORD_SECTION are stored in t. Memory grows with the
+// data actually read, not with DIMENSION.
 func readCoords(s *tspScanner, t *TSPInstance, section string) error {
 	n := t.N
-	keep := section == "NODE_COORD_SECTION"
-	var xs, ys []float64
-	if keep {
-		xs = make([]float64, n)
-		ys = make([]float64, n)
+	type entry struct {
+		id   int
+		x, y float64
 	}
-	seen := make(map[int]int, min(n, 1<<16))
+	entries := make([]entry, 0, min(n, 1<<12))
+	seen := make(map[int]int, min(n, 1<<12))
 	for range n {
 		id, err := s.integer(section)
 		if err != nil {
@@ -441,14 +441,18 @@ func readCoords(s *tspScanner, t *TSPInstance, section string) error {
 		if math.Abs(x) > maxTSPCoord || math.Abs(y) > maxTSPCoord {
 			return fmt.Errorf("line %d: %s: coordinate of node %d exceeds %g in absolute value", s.line, section, id, maxTSPCoord)
 		}
-		if keep {
-			xs[id-1], ys[id-1] = x, y
+		entries = append(entries, entry{id, x, y})
+	}
+	if err := s.endSection(section); err != nil {
+		return err
+	}
+	if section == "NODE_COORD_SECTION" {
+		t.X, t.Y = make([]float64, n), make([]float64, n)
+		for _, e := range entries {
+			t.X[e.id-1], t.Y[e.id-1] = e.x, e.y
 		}
 	}
-	if keep {
-		t.X, t.Y = xs, ys
-	}
-	return s.endSection(section)
+	return nil
 }
 
 // weightCount returns how many numbers a row-wise format lists for n nodes.

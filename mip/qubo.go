@@ -1,0 +1,217 @@
+package mip
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// maxQUBOVars bounds the variable indices accepted by ReadQUBO.
+const maxQUBOVars = 1 << 20
+
+// QUBO is a quadratic unconstrained binary optimization problem:
+//
+//	minimize Σ_i Linear[i]·x_i + Σ_c Q_c·x_{I_c}·x_{J_c}  over x ∈ {0,1}^N.
+type QUBO struct {
+	// N is the number of variables, numbered 0..N−1.
+	N int
+	// Linear holds the N diagonal (linear) coefficients.
+	Linear []float64
+	// Couplings holds the off-diagonal terms, each pair at most once.
+	Couplings []Coupling
+}
+
+// Coupling is the term Q·x_I·x_J of a QUBO, with 0 ≤ I < J < N.
+type Coupling struct {
+	I, J int
+	Q    float64
+}
+
+// Value returns the objective at x (len N); for 0/1 vectors it is the QUBO
+// objective.
+func (q *QUBO) Value(x []float64) float64 {
+	if len(x) != q.N {
+		panic(fmt.Sprintf("mip: QUBO.Value: %d values for %d variables", len(x), q.N))
+	}
+	s := 0.0
+	for i, c := range q.Linear {
+		s += c * x[i]
+	}
+	for _, c := range q.Couplings {
+		s += c.Q * x[c.I] * x[c.J]
+	}
+	return s
+}
+
+// ReadQUBOFile reads a QUBO file with ReadQUBO; errors name the file.
+func ReadQUBOFile(path string) (*QUBO, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("mip: qubo: %w", err)
+	}
+	defer f.Close()
+	q, err := readQUBO(f)
+	if err != nil {
+		return nil, fmt.Errorf("mip: qubo: %s: %w", path, err)
+	}
+	return q, nil
+}
+
+// ReadQUBO reads a QUBO in Selby's "stdformat": one term "i j q" per line
+// with 1-based variable indices i and j and a finite coefficient q, meaning
+// q·x_i·x_j; i == j is a linear term. The objective is the sum of all lines,
+// so repeated terms (also "j i" after "i j") are added up; couplings that
+// sum to zero are dropped. Blank lines are skipped and '#' starts a comment.
+// N is the largest index that occurs. Couplings keep the order of their first
+// appearance, with I < J. Errors give the line number.
+func ReadQUBO(r io.Reader) (*QUBO, error) {
+	q, err := readQUBO(r)
+	if err != nil {
+		return nil, fmt.Errorf("mip: qubo: %w", err)
+	}
+	return q, nil
+}
+
+func readQUBO(r io.Reader) (*QUBO, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	q := &QUBO{}
+	pos := map[[2]int]int{} // pair -> index in q.Couplings
+	line := 0
+	for sc.Scan() {
+		line++
+		l := sc.Text()
+		if k := strings.IndexByte(l, '#'); k >= 0 {
+			l = l[:k]
+		}
+		f := strings.Fields(l)
+		if len(f) == 0 {
+			continue
+		}
+		if len(f) != 3 {
+			return nil, fmt.Errorf("line %d: want \"i j q\", got %d fields", line, len(f))
+		}
+		var ij [2]int
+		for k := range 2 {
+			v, err := strconv.Atoi(f[k])
+			if err != nil || v < 1 || v > maxQUBOVars {
+				return nil, fmt.Errorf("line %d: bad variable index %q (want 1..%d)", line, f[k], maxQUBOVars)
+			}
+			ij[k] = v - 1
+		}
+		c, err := strconv.ParseFloat(f[2], 64)
+		if err != nil || math.IsNaN(c) || math.IsInf(c, 0) {
+			return nil, fmt.Errorf("line %d: bad coefficient %q", line, f[2])
+		}
+		i, j := min(ij[0], ij[1]), max(ij[0], ij[1])
+		if j >= q.N {
+			q.Linear = append(q.Linear, make([]float64, j+1-q.N)...)
+			q.N = j + 1
+		}
+		if i == j {
+			q.Linear[i] += c
+			continue
+		}
+		if p, ok := pos[[2]int{i, j}]; ok {
+			q.Couplings[p].Q += c
+			continue
+		}
+		pos[[2]int{i, j}] = len(q.Couplings)
+		q.Couplings = append(q.Couplings, Coupling{I: i, J: j, Q: c})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("line %d: %w", line+1, err)
+	}
+	if q.N == 0 {
+		return nil, errors.New("no terms")
+	}
+	kept := q.Couplings[:0]
+	for _, c := range q.Couplings {
+		if c.Q != 0 {
+			kept = append(kept, c)
+		}
+	}
+	q.Couplings = kept
+	return q, nil
+}
+
+// validate checks a QUBO built by hand.
+func (q *QUBO) validate() error {
+	if q.N < 1 || len(q.Linear) != q.N {
+		return fmt.Errorf("mip: qubo: N = %d with %d linear terms", q.N, len(q.Linear))
+	}
+	for i, c := range q.Linear {
+		if math.IsNaN(c) || math.IsInf(c, 0) {
+			return fmt.Errorf("mip: qubo: linear term %d is %v", i, c)
+		}
+	}
+	seen := make(map[[2]int]bool, len(q.Couplings))
+	for k, c := range q.Couplings {
+		if c.I < 0 || c.I >= c.J || c.J >= q.N {
+			return fmt.Errorf("mip: qubo: coupling %d joins %d and %d (want 0 ≤ I < J < %d)", k, c.I, c.J, q.N)
+		}
+		if math.IsNaN(c.Q) || math.IsInf(c.Q, 0) {
+			return fmt.Errorf("mip: qubo: coupling %d (%d,%d) is %v", k, c.I, c.J, c.Q)
+		}
+		if seen[[2]int{c.I, c.J}] {
+			return fmt.Errorf("mip: qubo: coupling (%d,%d) repeated", c.I, c.J)
+		}
+		seen[[2]int{c.I, c.J}] = true
+	}
+	return nil
+}
+
+// BooleanQuadric returns the standard linearization of q, whose projection is
+// the Boolean quadric polytope of q's coupling graph: binary x_i for every
+// variable and y_c for every coupling c = (i, j) with
+//
+//	y_c ≤ x_i,  y_c ≤ x_j,  y_c ≥ x_i + x_j − 1,  y_c ≥ 0,
+//
+// which force y_c = x_i·x_j for binary x. y is marked binary too (it is 0/1
+// at every feasible point). The exposed coordinates are x_0..x_{N−1} named
+// "x_i" followed by one y per coupling in q.Couplings order named "y_i_j"
+// (0-based). The model's objective is QUBOObjective(q). It returns an error
+// for an inconsistent QUBO (sizes, indices, repeated pairs, NaN or Inf).
+func BooleanQuadric(q *QUBO) (*Formulation, error) {
+	if err := q.validate(); err != nil {
+		return nil, err
+	}
+	b := NewBuilder(fmt.Sprintf("bqp%d-%d", q.N, len(q.Couplings)))
+	dim := q.N + len(q.Couplings)
+	f := &Formulation{Vars: make([]int, dim), Names: make([]string, dim)}
+	for i := range q.N {
+		f.Names[i] = fmt.Sprintf("x_%d", i)
+		f.Vars[i] = b.AddCol(f.Names[i], 0, 1, true)
+	}
+	for k, c := range q.Couplings {
+		p := q.N + k
+		f.Names[p] = fmt.Sprintf("y_%d_%d", c.I, c.J)
+		f.Vars[p] = b.AddCol(f.Names[p], 0, 1, true)
+		y, xi, xj := f.Vars[p], f.Vars[c.I], f.Vars[c.J]
+		b.AddRow(fmt.Sprintf("yi_%d", k), -inf, 0, []int{y, xi}, []float64{1, -1})
+		b.AddRow(fmt.Sprintf("yj_%d", k), -inf, 0, []int{y, xj}, []float64{1, -1})
+		b.AddRow(fmt.Sprintf("yij_%d", k), -1, inf, []int{y, xi, xj}, []float64{1, -1, -1})
+	}
+	for k, c := range QUBOObjective(q) {
+		b.SetObj(f.Vars[k], c)
+	}
+	f.Model = b.Build()
+	return f, nil
+}
+
+// QUBOObjective returns the linear objective over the coordinates of
+// BooleanQuadric(q) that equals q's objective at every vertex: Linear
+// followed by the coupling coefficients.
+func QUBOObjective(q *QUBO) []float64 {
+	c := make([]float64, 0, q.N+len(q.Couplings))
+	c = append(c, q.Linear...)
+	for _, t := range q.Couplings {
+		c = append(c, t.Q)
+	}
+	return c
+}

@@ -1,0 +1,192 @@
+package objective
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/lazycg/lazycg"
+)
+
+// Stream is a finite sequence of loss functions f_0, …, f_{T−1} on R^n
+// revealed one per round to an online algorithm.
+type Stream interface {
+	// Rounds returns the number T of losses.
+	Rounds() int
+	// Dim returns the dimension n.
+	Dim() int
+	// Loss returns f_t for 0 ≤ t < Rounds(); repeated calls with the same
+	// t return the same object. It panics when t is out of range.
+	Loss(t int) lazycg.Objective
+}
+
+// Linear is the affine loss f(x) = C·x + B. It implements lazycg.Objective,
+// lazycg.FuncGrader and lazycg.LineMinimizer, allocates nothing and is safe
+// for concurrent use.
+type Linear struct {
+	// C is the coefficient vector (the gradient).
+	C []float64
+	// B is the constant term.
+	B float64
+}
+
+var (
+	_ lazycg.Objective     = (*Linear)(nil)
+	_ lazycg.FuncGrader    = (*Linear)(nil)
+	_ lazycg.LineMinimizer = (*Linear)(nil)
+	_ QuadraticLine        = (*Linear)(nil)
+)
+
+// NewLinear returns f(x) = c·x + b with c copied. c and b must be finite.
+func NewLinear(c []float64, b float64) (*Linear, error) {
+	if err := checkVec("c", c, len(c)); err != nil {
+		return nil, fmt.Errorf("objective: linear: %w", err)
+	}
+	if err := checkVec("b", []float64{b}, 1); err != nil {
+		return nil, fmt.Errorf("objective: linear: %w", err)
+	}
+	return &Linear{C: append([]float64(nil), c...), B: b}, nil
+}
+
+// Dim returns len(C).
+func (f *Linear) Dim() int { return len(f.C) }
+
+// Func returns C·x + B.
+func (f *Linear) Func(x []float64) float64 { return dot(f.C, x) + f.B }
+
+// Grad stores C in dst.
+func (f *Linear) Grad(dst, x []float64) { copy(dst[:len(f.C)], f.C) }
+
+// FuncGrad stores C in dst and returns C·x + B.
+func (f *Linear) FuncGrad(dst, x []float64) float64 {
+	copy(dst[:len(f.C)], f.C)
+	return dot(f.C, x) + f.B
+}
+
+// LineCoeffs returns slope = C·d and curv = 0.
+func (f *Linear) LineCoeffs(x, d []float64) (slope, curv float64) { return dot(f.C, d), 0 }
+
+// LineMinimize returns 0 when C·d ≥ 0 and gmax otherwise (grad is not
+// needed).
+func (f *Linear) LineMinimize(x, d, grad []float64, gmax float64) float64 {
+	slope := dot(f.C, d)
+	return minimizeQuadratic(slope, 0, slope, gmax)
+}
+
+// roundSeed derives the seed of round t of a stream with seed s: the
+// SplitMix64 finalizer of s + (t+1)·SeedMix.
+func roundSeed(s uint64, t int) uint64 {
+	z := s + uint64(t+1)*SeedMix
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// lazyStream caches the losses of a stream, generating round t on first
+// request from its own seed, so the losses do not depend on the order of
+// the requests. It is safe for concurrent use.
+type lazyStream[T lazycg.Objective] struct {
+	mu     sync.Mutex
+	n      int
+	losses []T
+	made   []bool
+	gen    func(t int) T
+}
+
+func (s *lazyStream[T]) get(t int) T {
+	if t < 0 || t >= len(s.losses) {
+		panic(fmt.Sprintf("objective: stream: round %d out of range [0, %d)", t, len(s.losses)))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.made[t] {
+		s.losses[t] = s.gen(t)
+		s.made[t] = true
+	}
+	return s.losses[t]
+}
+
+// LinearStream is the stream of random linear losses of the paper's online
+// experiments; see LinearLosses.
+type LinearStream struct {
+	lazy lazyStream[*Linear]
+}
+
+var _ Stream = (*LinearStream)(nil)
+
+// LinearLosses returns rounds random linear losses f_t(x) = c_t·x + b_t on
+// R^n with c_t uniform in [−1, 1)^n and b_t uniform in [0, 1) (section 7 of
+// the paper, "Online Results"). Round t draws c_t then b_t from a PCG seeded
+// with a seed derived from (seed, t), so losses are generated lazily, in any
+// order, with identical results. It fails when n ≤ 0 or rounds ≤ 0.
+func LinearLosses(n, rounds int, seed uint64) (*LinearStream, error) {
+	if n <= 0 || rounds <= 0 {
+		return nil, fmt.Errorf("objective: linear losses: dimension %d and rounds %d must be positive", n, rounds)
+	}
+	s := &LinearStream{lazy: lazyStream[*Linear]{n: n, losses: make([]*Linear, rounds), made: make([]bool, rounds)}}
+	s.lazy.gen = func(t int) *Linear {
+		rng := newRand(roundSeed(seed, t))
+		c := make([]float64, n)
+		for i := range c {
+			c[i] = 2*rng.Float64() - 1
+		}
+		return &Linear{C: c, B: rng.Float64()}
+	}
+	return s, nil
+}
+
+// Rounds returns the number of losses.
+func (s *LinearStream) Rounds() int { return len(s.lazy.losses) }
+
+// Dim returns the dimension n.
+func (s *LinearStream) Dim() int { return s.lazy.n }
+
+// Loss returns f_t as a lazycg.Objective (a *Linear).
+func (s *LinearStream) Loss(t int) lazycg.Objective { return s.lazy.get(t) }
+
+// Linear returns f_t.
+func (s *LinearStream) Linear(t int) *Linear { return s.lazy.get(t) }
+
+// QuadraticStream is a stream of random least squares losses; see
+// QuadraticLosses.
+type QuadraticStream struct {
+	lazy lazyStream[*LeastSquares]
+}
+
+var _ Stream = (*QuadraticStream)(nil)
+
+// QuadraticLosses returns rounds random losses f_t(x) = ‖A_t x − b_t‖² on
+// R^n, where round t is RandomLeastSquares(n, n, density, s_t) with a seed
+// s_t derived from (seed, t). The n×n matrices are stored in CSR, so a
+// round takes O(n²·density) memory; rounds are generated lazily on first
+// request. It fails on the conditions of RandomLeastSquares or when
+// rounds ≤ 0.
+func QuadraticLosses(n, rounds int, density float64, seed uint64) (*QuadraticStream, error) {
+	if err := checkLeastSquaresParams(n, n, density); err != nil {
+		return nil, fmt.Errorf("objective: quadratic losses: %w", err)
+	}
+	if rounds <= 0 {
+		return nil, fmt.Errorf("objective: quadratic losses: rounds %d must be positive", rounds)
+	}
+	s := &QuadraticStream{lazy: lazyStream[*LeastSquares]{n: n, losses: make([]*LeastSquares, rounds), made: make([]bool, rounds)}}
+	s.lazy.gen = func(t int) *LeastSquares {
+		f, err := RandomLeastSquares(n, n, density, roundSeed(seed, t))
+		if err != nil {
+			// The parameters were validated above.
+			panic(fmt.Sprintf("objective: quadratic losses: round %d: %v", t, err))
+		}
+		return f
+	}
+	return s, nil
+}
+
+// Rounds returns the number of losses.
+func (s *QuadraticStream) Rounds() int { return len(s.lazy.losses) }
+
+// Dim returns the dimension n.
+func (s *QuadraticStream) Dim() int { return s.lazy.n }
+
+// Loss returns f_t as a lazycg.Objective (a *LeastSquares).
+func (s *QuadraticStream) Loss(t int) lazycg.Objective { return s.lazy.get(t) }
+
+// LeastSquares returns f_t.
+func (s *QuadraticStream) LeastSquares(t int) *LeastSquares { return s.lazy.get(t) }

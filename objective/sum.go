@@ -1,0 +1,227 @@
+package objective
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/lazycg/lazycg"
+)
+
+// Sum is the objective F(x) = Σ_i f_i(x) of the losses added to it, such
+// as the cumulative losses Σ_{i≤t} f_i of online conditional gradient.
+//
+// Linear losses (*Linear) are folded into one accumulated affine term when
+// added (their C and B are read at that moment), so a sum of linear losses
+// costs O(n) per evaluation however many were added. The other terms are
+// kept by reference and evaluated one by one through an internal scratch
+// buffer: Func, Grad, FuncGrad and LineMinimize allocate nothing (beyond
+// what the terms allocate). A Sum is not safe for concurrent use.
+type Sum struct {
+	n       int
+	count   int
+	lin     []float64 // accumulated coefficients of linear terms, nil if none
+	linB    float64
+	terms   []lazycg.Objective
+	general bool      // some term is not known to be quadratic along lines
+	scratch []float64 // gradient of one term
+	y, g    []float64 // line search point and gradient
+}
+
+var (
+	_ lazycg.Objective     = (*Sum)(nil)
+	_ lazycg.FuncGrader    = (*Sum)(nil)
+	_ lazycg.LineMinimizer = (*Sum)(nil)
+)
+
+// NewSum returns the sum of losses (possibly none: the zero function, whose
+// dimension is fixed by the first Add; the zero Sum is the same). It panics when the losses have
+// different dimensions, like Add.
+func NewSum(losses ...lazycg.Objective) *Sum {
+	s := new(Sum)
+	for _, f := range losses {
+		s.Add(f)
+	}
+	return s
+}
+
+// Add adds the loss f to the sum. The first loss fixes the dimension; Add
+// panics on a loss of another dimension, a programming error.
+func (s *Sum) Add(f lazycg.Objective) {
+	n := f.Dim()
+	if s.count == 0 && s.n == 0 {
+		s.n = n
+		s.scratch = make([]float64, n)
+		s.y = make([]float64, n)
+		s.g = make([]float64, n)
+	} else if n != s.n {
+		panic(fmt.Sprintf("objective: sum: adding a loss of dimension %d to a sum of dimension %d", n, s.n))
+	}
+	s.count++
+	if l, ok := f.(*Linear); ok {
+		if s.lin == nil {
+			s.lin = make([]float64, n)
+		}
+		axpy(s.lin, 1, l.C)
+		s.linB += l.B
+		return
+	}
+	s.terms = append(s.terms, f)
+	s.general = s.general || !isQuadratic(f)
+}
+
+// isQuadratic reports whether f has quadratic restrictions to lines.
+func isQuadratic(f lazycg.Objective) bool {
+	if s, ok := f.(*Sum); ok {
+		return !s.general
+	}
+	_, ok := f.(QuadraticLine)
+	return ok
+}
+
+// Len returns the number of losses added.
+func (s *Sum) Len() int { return s.count }
+
+// Dim returns the common dimension of the losses (0 before the first Add).
+func (s *Sum) Dim() int { return s.n }
+
+// Quadratic reports whether every term is a QuadraticLine (or a quadratic
+// Sum), in which case LineMinimize is exact.
+func (s *Sum) Quadratic() bool { return !s.general }
+
+// Func returns Σ_i f_i(x).
+func (s *Sum) Func(x []float64) float64 {
+	v := s.linB
+	if s.lin != nil {
+		v += dot(s.lin, x)
+	}
+	for _, f := range s.terms {
+		v += f.Func(x)
+	}
+	return v
+}
+
+// Grad stores Σ_i ∇f_i(x) in dst.
+func (s *Sum) Grad(dst, x []float64) {
+	dst = dst[:s.n]
+	if s.lin != nil {
+		copy(dst, s.lin)
+	} else {
+		clear(dst)
+	}
+	for _, f := range s.terms {
+		f.Grad(s.scratch, x)
+		axpy(dst, 1, s.scratch)
+	}
+}
+
+// FuncGrad stores ∇F(x) in dst and returns F(x), using the FuncGrad fast
+// path of the terms that have one.
+func (s *Sum) FuncGrad(dst, x []float64) float64 {
+	dst = dst[:s.n]
+	v := s.linB
+	if s.lin != nil {
+		copy(dst, s.lin)
+		v += dot(s.lin, x)
+	} else {
+		clear(dst)
+	}
+	for _, f := range s.terms {
+		if fg, ok := f.(lazycg.FuncGrader); ok {
+			v += fg.FuncGrad(s.scratch, x)
+		} else {
+			v += f.Func(x)
+			f.Grad(s.scratch, x)
+		}
+		axpy(dst, 1, s.scratch)
+	}
+	return v
+}
+
+// lineCoeffs returns the coefficients of F(x + γd) − F(x) = slope·γ +
+// curv·γ²; valid only when s.Quadratic().
+func (s *Sum) lineCoeffs(x, d []float64) (slope, curv float64) {
+	if s.lin != nil {
+		slope = dot(s.lin, d)
+	}
+	for _, f := range s.terms {
+		var a, c float64
+		if t, ok := f.(*Sum); ok {
+			a, c = t.lineCoeffs(x, d)
+		} else {
+			a, c = f.(QuadraticLine).LineCoeffs(x, d)
+		}
+		slope += a
+		curv += c
+	}
+	return slope, curv
+}
+
+// Line search parameters of the bisection fallback.
+const (
+	bisectIter    = 200
+	bracketDouble = 1100 // doublings of the bracket when gmax = +Inf
+)
+
+// LineMinimize returns argmin over γ in [0, gmax] of F(x + γd).
+//
+// When Quadratic() holds it is exact: the quadratic coefficients of the
+// terms are added up and the parabola minimized (when it is flat, 0 if
+// ⟨grad, d⟩ ≥ 0 and gmax otherwise). Otherwise F is assumed convex and the
+// root of φ'(γ) = ⟨∇F(x + γd), d⟩ is located by bisection to relative
+// precision about 1e-15 (one gradient evaluation per step, at most 200);
+// for gmax = +Inf the bracket is first doubled from 1 until φ' ≥ 0. A nil
+// grad is computed from x.
+func (s *Sum) LineMinimize(x, d, grad []float64, gmax float64) float64 {
+	if !s.general {
+		slope, curv := s.lineCoeffs(x, d)
+		gd := slope
+		if grad != nil && curv == 0 {
+			gd = dot(grad, d)
+		}
+		return minimizeQuadratic(slope, curv, gd, gmax)
+	}
+	if !(gmax > 0) {
+		return 0
+	}
+	var d0 float64
+	if grad != nil {
+		d0 = dot(grad, d)
+	} else {
+		d0 = s.slopeAt(x, d, 0)
+	}
+	if !(d0 < 0) {
+		return 0
+	}
+	lo, hi := 0.0, gmax
+	if math.IsInf(gmax, 1) {
+		hi = 1
+		for k := 0; s.slopeAt(x, d, hi) < 0; k++ {
+			if k == bracketDouble {
+				return math.Inf(1)
+			}
+			lo, hi = hi, 2*hi
+		}
+	} else if s.slopeAt(x, d, hi) <= 0 {
+		return gmax
+	}
+	for k := 0; k < bisectIter && hi-lo > 1e-15*hi; k++ {
+		mid := lo + (hi-lo)/2
+		if s.slopeAt(x, d, mid) < 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo + (hi-lo)/2
+}
+
+// slopeAt returns ⟨∇F(x + γd), d⟩.
+func (s *Sum) slopeAt(x, d []float64, gamma float64) float64 {
+	y := s.y
+	x, d = x[:len(y)], d[:len(y)]
+	for i := range y {
+		y[i] = x[i] + gamma*d[i]
+	}
+	s.Grad(s.g, y)
+	return dot(s.g, d)
+}
