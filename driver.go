@@ -365,7 +365,7 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	finish := func(st Status, err error) (*Result, error) {
 		stats.Runtime = time.Since(start)
 		stats.Iterations = s.Iter
-		res.Status, res.Err, res.Stats, res.DualBound = st, err, *stats, s.dual
+		res.Status, res.Err, res.Stats, res.DualBound = st, err, *stats, math.Min(s.dual, res.F)
 		return res, err
 	}
 	if p.X0 != nil {
@@ -413,7 +413,7 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	record := func(force bool) {
 		if tr != nil && (force || tr.due(s.Iter)) {
 			res.Trace = append(res.Trace, TracePoint{Time: time.Since(start), Iteration: s.Iter,
-				LMOCalls: stats.LMOCalls, CacheHits: stats.CacheHits, Primal: res.F, DualBound: s.dual})
+				LMOCalls: stats.LMOCalls, CacheHits: stats.CacheHits, Primal: res.F, DualBound: math.Min(s.dual, res.F)})
 			tr.recorded(s.Iter)
 		}
 	}

@@ -394,14 +394,11 @@ func readTSPLIB(r io.Reader) (*TSPInstance, error) {
 		}
 		t.weights = w
 	default:
-		if !hasCoords {
-			return nil, fmt.Errorf("EDGE_WEIGHT_TYPE %s without NODE_COORD_SECTION", t.WeightType)
-		}
-		if hasWeight {
-			return nil, fmt.Errorf("EDGE_WEIGHT_SECTION given with EDGE_WEIGHT_TYPE %s", t.WeightType)
-		}
 		if format != "" && format != "FUNCTION" {
 			return nil, fmt.Errorf("line %d: EDGE_WEIGHT_FORMAT %s with EDGE_WEIGHT_TYPE %s", formatLn, format, t.WeightType)
+		}
+		if !hasCoords {
+			return nil, fmt.Errorf("EDGE_WEIGHT_TYPE %s without NODE_COORD_SECTION", t.WeightType)
 		}
 	}
 	return t, nil

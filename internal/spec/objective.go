@@ -1,0 +1,90 @@
+package spec
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/lmo"
+	"github.com/lazycg/lazycg/objective"
+)
+
+// Curvaturer is implemented by objectives that can bound their curvature
+// constant C = L·diam² over a set of the given Euclidean diameter.
+type Curvaturer interface {
+	Curvature(diam float64) float64
+}
+
+// Objective builds the objective described by text over the instance:
+//
+//	distance[:seed=S]                        ‖x − b‖², b uniform in [0,1]^n
+//	quadratic[:seed=S,density=D,rows=R]      ‖Ax − b‖² as in the paper's section 7
+//	completion[:seed=S,rank=R]               matrix completion over nuclear:M,N
+func Objective(text string, in *Instance) (lazycg.Objective, error) {
+	s, err := Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	if len(s.Args) != 0 {
+		return nil, fmt.Errorf("spec: %q: objective options are key=value (e.g. seed=1)", text)
+	}
+	n := in.Dim()
+	seed, err := s.OptSeed(1)
+	if err != nil {
+		return nil, err
+	}
+	var obj lazycg.Objective
+	switch s.Kind {
+	case "distance":
+		obj, err = objective.RandomDistance(n, seed)
+	case "quadratic":
+		var density float64
+		var rows int
+		if density, err = s.OptFloat("density", DefaultDensity(n), 1e-12, 1); err != nil {
+			return nil, err
+		}
+		if rows, err = s.OptInt("rows", n, 1, maxDim); err != nil {
+			return nil, err
+		}
+		if float64(rows)*float64(n)*density > 2e8 {
+			return nil, fmt.Errorf("spec: %q: about %.3g nonzeros is too many; lower density or rows", text, float64(rows)*float64(n)*density)
+		}
+		obj, err = objective.RandomLeastSquares(rows, n, density, seed)
+	case "completion":
+		if _, ok := in.LMO.(*lmo.NuclearBall); !ok || in.Rows == 0 {
+			return nil, fmt.Errorf("spec: %q: matrix completion needs a nuclear:M,N[,R] polytope", text)
+		}
+		var rank int
+		if rank, err = s.OptInt("rank", 10, 1, min(in.Rows, in.Cols)); err != nil {
+			return nil, err
+		}
+		var mc *objective.MatrixCompletion
+		mc, _, err = objective.RandomMatrixCompletion(in.Rows, in.Cols, rank, seed)
+		if err == nil {
+			in.LMO.(*lmo.NuclearBall).SetSupport(mc.Support())
+		}
+		obj = mc
+	default:
+		return nil, fmt.Errorf("spec: unknown objective kind %q (known: distance, quadratic, completion)", s.Kind)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Unused(); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
+
+// DefaultDensity is the default density of quadratic objectives: about 20
+// nonzeros per row, at most 1.
+func DefaultDensity(n int) float64 { return math.Min(1, 20/float64(n)) }
+
+// Curvature estimates C = L·D² of obj over the instance, or 0 when unknown.
+func Curvature(obj lazycg.Objective, in *Instance) float64 {
+	c, ok := obj.(Curvaturer)
+	if !ok || !(in.Diameter2 > 0) {
+		return 0
+	}
+	return c.Curvature(math.Sqrt(in.Diameter2))
+}

@@ -1,0 +1,262 @@
+package spec
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/datadir"
+	"github.com/lazycg/lazycg/lmo"
+)
+
+// Options configure how polytope specs are realized.
+type Options struct {
+	// DataDir is the benchmark data directory flag ("" = $LAZYCG_DATA or
+	// ../shared/data); relative file names not found in the working
+	// directory are looked up there.
+	DataDir string
+	// OracleGap is the relative gap of solver-backed oracles (0 = exact);
+	// the paper's non-lazy baselines used 0.1.
+	OracleGap float64
+	// OracleTimeLimit bounds each solver-backed oracle call (0 = none).
+	OracleTimeLimit time.Duration
+}
+
+// Instance is a polytope realized from a spec.
+type Instance struct {
+	// Spec is the text the instance was built from.
+	Spec string
+	// LMO is the linear minimization oracle.
+	LMO lazycg.LMO
+	// Start is a vertex to start from (nil: let the driver choose).
+	Start []float64
+	// Check verifies that x lies in the polytope (nil when unavailable).
+	Check func(x []float64, tol float64) error
+	// Diameter2 is an upper bound on the squared Euclidean diameter
+	// (0 when unknown); used to estimate curvature constants.
+	Diameter2 float64
+	// Rows and Cols give the matrix shape of matrix polytopes (nuclear ball,
+	// Birkhoff); 0 otherwise.
+	Rows, Cols int
+	// Close releases solver resources.
+	Close func()
+}
+
+// Dim returns the dimension of the instance.
+func (in *Instance) Dim() int { return in.LMO.Dim() }
+
+type vertexer interface{ Vertex(dst []float64) }
+
+// polytopeKinds maps spec kinds to builders; further kinds are registered by
+// other files of this package (MIP-backed and graph polytopes).
+var polytopeKinds = map[string]func(s *Spec, opt Options) (*Instance, error){
+	"simplex":      buildSimplex,
+	"unitsimplex":  buildSimplex,
+	"l1":           buildL1,
+	"box":          buildHypercube,
+	"hypercube":    buildHypercube,
+	"ksparse":      buildKSparse,
+	"birkhoff":     buildBirkhoff,
+	"spanningtree": buildSpanningTree,
+	"nuclear":      buildNuclear,
+}
+
+// PolytopeKinds lists the accepted polytope kinds.
+func PolytopeKinds() []string {
+	ks := make([]string, 0, len(polytopeKinds))
+	for k := range polytopeKinds {
+		ks = append(ks, k)
+	}
+	return sortedStrings(ks)
+}
+
+// Polytope builds the polytope described by text, e.g. "simplex:100",
+// "birkhoff:20", "flow:netgen_8_08a.min", "mps:eil33-2.mps.gz".
+func Polytope(text string, opt Options) (*Instance, error) {
+	s, err := Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	b, ok := polytopeKinds[s.Kind]
+	if !ok {
+		return nil, fmt.Errorf("spec: unknown polytope kind %q in %q (known: %v)", s.Kind, text, PolytopeKinds())
+	}
+	in, err := b(s, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Unused(); err != nil {
+		if in.Close != nil {
+			in.Close()
+		}
+		return nil, err
+	}
+	in.Spec = text
+	if in.Start == nil {
+		if v, ok := in.LMO.(vertexer); ok {
+			in.Start = make([]float64, in.LMO.Dim())
+			v.Vertex(in.Start)
+		}
+	}
+	if in.Close == nil {
+		in.Close = func() {}
+	}
+	return in, nil
+}
+
+// ResolveFile finds a data file: as given (relative to the working
+// directory), else inside the data directory.
+func ResolveFile(name string, opt Options) (string, error) {
+	if _, err := os.Stat(name); err == nil {
+		return name, nil
+	}
+	if filepath.IsAbs(name) {
+		return "", fmt.Errorf("spec: file %s does not exist", name)
+	}
+	return datadir.File(opt.DataDir, name)
+}
+
+const maxDim = 1 << 26
+
+func buildSimplex(s *Spec, _ Options) (*Instance, error) {
+	if err := s.NArgs(1, 1, s.Kind+":N[,r=RADIUS]"); err != nil {
+		return nil, err
+	}
+	n, err := s.Int(0, "N", 1, maxDim)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.OptFloat("r", 1, 1e-300, 1e300)
+	if err != nil {
+		return nil, err
+	}
+	if s.Kind == "unitsimplex" {
+		l, err := lmo.NewUnitSimplex(n, r)
+		if err != nil {
+			return nil, err
+		}
+		return &Instance{LMO: l, Diameter2: 2 * r * r}, nil
+	}
+	l, err := lmo.NewProbabilitySimplex(n, r)
+	if err != nil {
+		return nil, err
+	}
+	return &Instance{LMO: l, Diameter2: 2 * r * r}, nil
+}
+
+func buildL1(s *Spec, _ Options) (*Instance, error) {
+	if err := s.NArgs(1, 1, "l1:N[,r=RADIUS]"); err != nil {
+		return nil, err
+	}
+	n, err := s.Int(0, "N", 1, maxDim)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.OptFloat("r", 1, 1e-300, 1e300)
+	if err != nil {
+		return nil, err
+	}
+	l, err := lmo.NewL1Ball(n, r)
+	if err != nil {
+		return nil, err
+	}
+	return &Instance{LMO: l, Diameter2: 4 * r * r}, nil
+}
+
+func buildHypercube(s *Spec, _ Options) (*Instance, error) {
+	if err := s.NArgs(1, 1, s.Kind+":N"); err != nil {
+		return nil, err
+	}
+	n, err := s.Int(0, "N", 1, maxDim)
+	if err != nil {
+		return nil, err
+	}
+	l, err := lmo.NewHypercube(n)
+	if err != nil {
+		return nil, err
+	}
+	return &Instance{LMO: l, Diameter2: float64(n)}, nil
+}
+
+func buildKSparse(s *Spec, _ Options) (*Instance, error) {
+	if err := s.NArgs(2, 2, "ksparse:N,K[,tau=T]"); err != nil {
+		return nil, err
+	}
+	n, err := s.Int(0, "N", 1, maxDim)
+	if err != nil {
+		return nil, err
+	}
+	k, err := s.Int(1, "K", 1, n)
+	if err != nil {
+		return nil, err
+	}
+	tau, err := s.OptFloat("tau", 1, 1e-300, 1e300)
+	if err != nil {
+		return nil, err
+	}
+	l, err := lmo.NewKSparse(n, k, tau)
+	if err != nil {
+		return nil, err
+	}
+	return &Instance{LMO: l, Diameter2: 4 * float64(k) * tau * tau}, nil
+}
+
+func buildBirkhoff(s *Spec, _ Options) (*Instance, error) {
+	if err := s.NArgs(1, 1, "birkhoff:N"); err != nil {
+		return nil, err
+	}
+	n, err := s.Int(0, "N", 1, 1<<12)
+	if err != nil {
+		return nil, err
+	}
+	l, err := lmo.NewBirkhoff(n)
+	if err != nil {
+		return nil, err
+	}
+	return &Instance{LMO: l, Diameter2: float64(2 * n), Rows: n, Cols: n}, nil
+}
+
+func buildSpanningTree(s *Spec, _ Options) (*Instance, error) {
+	if err := s.NArgs(1, 1, "spanningtree:N (complete graph on N nodes)"); err != nil {
+		return nil, err
+	}
+	n, err := s.Int(0, "N", 2, 1<<12)
+	if err != nil {
+		return nil, err
+	}
+	l, err := lmo.CompleteGraphSpanningTree(n)
+	if err != nil {
+		return nil, err
+	}
+	return &Instance{LMO: l, Diameter2: float64(2 * (n - 1))}, nil
+}
+
+func buildNuclear(s *Spec, _ Options) (*Instance, error) {
+	if err := s.NArgs(2, 3, "nuclear:M,N[,R] (or r=R)"); err != nil {
+		return nil, err
+	}
+	m, err := s.Int(0, "M", 1, 1<<16)
+	if err != nil {
+		return nil, err
+	}
+	n, err := s.Int(1, "N", 1, 1<<16)
+	if err != nil {
+		return nil, err
+	}
+	r := 1.0
+	if len(s.Args) == 3 {
+		if r, err = parseFloatArg(s, 2, "R"); err != nil {
+			return nil, err
+		}
+	}
+	if r, err = s.OptFloat("r", r, 1e-300, 1e300); err != nil {
+		return nil, err
+	}
+	l, err := lmo.NewNuclearBall(m, n, r)
+	if err != nil {
+		return nil, err
+	}
+	return &Instance{LMO: l, Diameter2: 4 * r * r, Rows: m, Cols: n}, nil
+}
