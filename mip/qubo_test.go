@@ -1,0 +1,202 @@
+package mip
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestReadQUBO(t *testing.T) {
+	src := `# a comment
+1 1 -2
+1 3 4   # trailing comment
+
+3 1 1.5
+2 2 3
+3 3 0
+2 3 5
+2 3 -5
+`
+	q, err := ReadQUBO(strings.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &QUBO{N: 3, Linear: []float64{-2, 3, 0}, Couplings: []Coupling{{0, 2, 5.5}}}
+	if !reflect.DeepEqual(q, want) {
+		t.Errorf("got %+v, want %+v", q, want)
+	}
+	if v := q.Value([]float64{1, 0, 1}); v != 3.5 {
+		t.Errorf("Value(1,0,1) = %v, want 3.5", v)
+	}
+}
+
+func TestReadQUBOErrors(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"empty", "# nothing\n\n", "no terms"},
+		{"fields", "1 2 3\n1 2\n", "line 2: want \"i j q\", got 2 fields"},
+		{"zero index", "0 1 3\n", "line 1: bad variable index \"0\""},
+		{"huge index", "1 99999999 3\n", "line 1: bad variable index \"99999999\""},
+		{"bad index", "1 x 3\n", "line 1: bad variable index \"x\""},
+		{"bad value", "\n1 2 y\n", "line 2: bad coefficient \"y\""},
+		{"nan", "1 2 NaN\n", "line 1: bad coefficient \"NaN\""},
+		{"inf", "1 2 -Inf\n", "line 1: bad coefficient \"-Inf\""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadQUBO(strings.NewReader(tc.src))
+			if err == nil || !strings.HasPrefix(err.Error(), "mip: qubo: ") || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestReadQUBOChimera(t *testing.T) {
+	q, err := ReadQUBOFile(filepath.Join("testdata", "chimera439-1.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nonzero := 0
+	for _, c := range q.Linear {
+		if c != 0 {
+			nonzero++
+		}
+	}
+	// Counts from /work/shared/data/README.md section 4.
+	if q.N != 439 || len(q.Couplings) != 1091 || nonzero != 367 {
+		t.Errorf("got %d vars, %d couplings, %d linear terms; want 439, 1091, 367", q.N, len(q.Couplings), nonzero)
+	}
+	if _, err := ReadQUBOFile(filepath.Join("testdata", "burma14.tsp")); err == nil || !strings.Contains(err.Error(), "burma14.tsp: line 1:") {
+		t.Errorf("error %v, want file name and line", err)
+	}
+}
+
+func TestBooleanQuadricStructure(t *testing.T) {
+	q := buildRandomQUBO(6, 0.6, 3)
+	f, err := BooleanQuadric(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dim := q.N + len(q.Couplings)
+	buildCheckFormulation(t, f, dim)
+	if f.Model.NumRows() != 3*len(q.Couplings) || !f.Model.Binary() {
+		t.Errorf("%d rows, binary=%v", f.Model.NumRows(), f.Model.Binary())
+	}
+	c := QUBOObjective(q)
+	if !reflect.DeepEqual(f.Model.Obj, c) { // columns are exactly the exposed coordinates
+		t.Errorf("model objective %v, want %v", f.Model.Obj, c)
+	}
+	// Every x ∈ {0,1}^N with y = x_i x_j is feasible, has objective Value(x),
+	// and flipping any y makes it infeasible.
+	x := make([]float64, q.N)
+	for mask := range 1 << q.N {
+		for i := range x {
+			x[i] = float64(mask >> i & 1)
+		}
+		v := buildQUBOPoint(q, x)
+		if err := buildFeasible(f.Model, v); err != nil {
+			t.Fatalf("x = %v: %v", x, err)
+		}
+		dot := 0.0
+		for k, ck := range c {
+			dot += ck * v[k]
+		}
+		if math.Abs(dot-q.Value(x)) > 1e-9 {
+			t.Fatalf("objective %v, Value %v", dot, q.Value(x))
+		}
+		for k := q.N; k < dim; k++ {
+			v[k] = 1 - v[k]
+			if buildFeasible(f.Model, v) == nil {
+				t.Fatalf("x = %v with %s flipped is feasible", x, f.Names[k])
+			}
+			v[k] = 1 - v[k]
+		}
+	}
+}
+
+func TestBooleanQuadricErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		q    QUBO
+	}{
+		{"empty", QUBO{}},
+		{"linear length", QUBO{N: 2, Linear: []float64{1}}},
+		{"nan", QUBO{N: 1, Linear: []float64{math.NaN()}}},
+		{"order", QUBO{N: 2, Linear: []float64{0, 0}, Couplings: []Coupling{{1, 0, 1}}}},
+		{"range", QUBO{N: 2, Linear: []float64{0, 0}, Couplings: []Coupling{{0, 2, 1}}}},
+		{"repeated", QUBO{N: 2, Linear: []float64{0, 0}, Couplings: []Coupling{{0, 1, 1}, {0, 1, 2}}}},
+		{"inf", QUBO{N: 2, Linear: []float64{0, 0}, Couplings: []Coupling{{0, 1, math.Inf(-1)}}}},
+	} {
+		if _, err := BooleanQuadric(&tc.q); err == nil || !strings.HasPrefix(err.Error(), "mip: qubo: ") {
+			t.Errorf("%s: error %v", tc.name, err)
+		}
+	}
+}
+
+// buildRandomQUBO returns a QUBO on n variables with integer coefficients in
+// [−5, 5], each pair coupled with probability p.
+func buildRandomQUBO(n int, p float64, seed uint64) *QUBO {
+	rng := rand.New(rand.NewPCG(seed, 99))
+	q := &QUBO{N: n, Linear: make([]float64, n)}
+	for i := range n {
+		q.Linear[i] = float64(rng.IntN(11) - 5)
+		for j := i + 1; j < n; j++ {
+			if rng.Float64() < p {
+				q.Couplings = append(q.Couplings, Coupling{i, j, float64(rng.IntN(11) - 5)})
+			}
+		}
+	}
+	return q
+}
+
+// buildQUBOPoint returns the vertex (x, y) of BooleanQuadric(q) for x.
+func buildQUBOPoint(q *QUBO, x []float64) []float64 {
+	v := append([]float64(nil), x...)
+	for _, c := range q.Couplings {
+		v = append(v, x[c.I]*x[c.J])
+	}
+	return v
+}
+
+// buildQUBOBrute returns min over x ∈ {0,1}^N of q's objective.
+func buildQUBOBrute(q *QUBO) float64 {
+	best := math.Inf(1)
+	x := make([]float64, q.N)
+	for mask := range 1 << q.N {
+		for i := range x {
+			x[i] = float64(mask >> i & 1)
+		}
+		best = min(best, q.Value(x))
+	}
+	return best
+}
+
+func FuzzReadQUBO(f *testing.F) {
+	b, err := os.ReadFile(filepath.Join("testdata", "chimera439-1.txt"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(string(b[:400]))
+	f.Add("# c\n1 1 -2\n1 3 4\n3 1 1.5\n\n2 3 5\n")
+	f.Add("2 1 1e3 # x\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		q, err := ReadQUBO(strings.NewReader(src))
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "mip: qubo: ") {
+				t.Fatalf("error without prefix: %v", err)
+			}
+			return
+		}
+		if err := q.validate(); err != nil {
+			t.Fatalf("ReadQUBO returned an invalid QUBO: %v", err)
+		}
+		for _, c := range q.Couplings {
+			if c.Q == 0 {
+				t.Fatalf("zero coupling kept: %+v", c)
+			}
+		}
+	})
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs lazycg's test suite (installs CBC first when missing).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+export PATH="$PATH:/usr/local/go/bin"
+echo "== gofmt" >&2
+bad=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$bad" ]; then echo "gofmt would change: $bad" >&2; exit 1; fi
+echo "== go vet" >&2
+go vet ./...
+echo "== go test" >&2
+go test -count=1 ./...
+echo "== go test -race -short" >&2
+go test -count=1 -race -short ./...
