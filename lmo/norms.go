@@ -270,7 +270,7 @@ func (s *KSparse) selectTop(c []float64) {
 		}
 		switch {
 		case k < lt:
-			hi = lt
+			hi = lt + 1
 		case k <= gt:
 			return
 		default:

@@ -113,12 +113,16 @@ func readQUBO(r io.Reader) (*QUBO, error) {
 			q.Linear = append(q.Linear, make([]float64, j+1-q.N)...)
 			q.N = j + 1
 		}
+		var sum *float64
 		if i == j {
-			q.Linear[i] += c
-			continue
+			sum = &q.Linear[i]
+		} else if p, ok := pos[[2]int{i, j}]; ok {
+			sum = &q.Couplings[p].Q
 		}
-		if p, ok := pos[[2]int{i, j}]; ok {
-			q.Couplings[p].Q += c
+		if sum != nil {
+			if *sum += c; math.IsInf(*sum, 0) {
+				return nil, fmt.Errorf("line %d: coefficients of x%d·x%d add up to %v", line, i+1, j+1, *sum)
+			}
 			continue
 		}
 		pos[[2]int{i, j}] = len(q.Couplings)

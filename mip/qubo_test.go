@@ -44,6 +44,8 @@ func TestReadQUBOErrors(t *testing.T) {
 		{"bad value", "\n1 2 y\n", "line 2: bad coefficient \"y\""},
 		{"nan", "1 2 NaN\n", "line 1: bad coefficient \"NaN\""},
 		{"inf", "1 2 -Inf\n", "line 1: bad coefficient \"-Inf\""},
+		{"overflow", "1 2 1e308\n2 1 1e308\n", "line 2: coefficients of x1·x2 add up to +Inf"},
+		{"overflow diag", "3 3 -1e308\n3 3 -1e308\n", "line 2: coefficients of x3·x3 add up to -Inf"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ReadQUBO(strings.NewReader(tc.src))

@@ -238,10 +238,18 @@ func TestSumGeneralLineSearchInfiniteRange(t *testing.T) {
 			}
 		}
 	}
-	// Unbounded below along d: the linear term never turns.
-	unb := NewSum(hidden, &Linear{C: []float64{0, 0, 0, 0}})
-	unb.Add(Func{N: 4, F: func(x []float64) float64 { return -x[0] }, G: func(dst, x []float64) { clear(dst); dst[0] = -1 }})
-	if got := unb.LineMinimize(x, []float64{1, 0, 0, 0}, nil, 5); got != 5 {
+	// Decreasing along d: the bracket never turns.
+	down := NewSum(Func{N: 4, F: func(x []float64) float64 { return -x[0] }, G: func(dst, x []float64) { clear(dst); dst[0] = -1 }})
+	e0 := []float64{1, 0, 0, 0}
+	if got := down.LineMinimize(x, e0, nil, 5); got != 5 {
 		t.Errorf("decreasing on [0, 5]: got %v", got)
+	}
+	if got := down.LineMinimize(x, e0, nil, math.Inf(1)); !math.IsInf(got, 1) {
+		t.Errorf("unbounded below: got %v, want +Inf", got)
+	}
+	// A term with the minimizer at 1.5 next to a hidden quadratic.
+	mixed := NewSum(hidden, down)
+	if got := mixed.LineMinimize(x, e0, nil, 5); math.Abs(got-1.5) > 1e-12 {
+		t.Errorf("mixed sum: got %v, want 1.5", got)
 	}
 }

@@ -1,0 +1,124 @@
+package mip
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+func TestCutPolytopeStructure(t *testing.T) {
+	const n = 6
+	edges := RandomGraph(n, 0.6, 11)
+	f, err := CutPolytope(n, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buildCheckFormulation(t, f, len(edges))
+	m := f.Model
+	if m.NumCols() != len(edges)+n || m.NumRows() != 4*len(edges) || !m.Binary() {
+		t.Fatalf("%d cols, %d rows, binary=%v", m.NumCols(), m.NumRows(), m.Binary())
+	}
+	col := buildColumns(m)
+	if m.ColUp[col["y_0"]] != 0 {
+		t.Error("y_0 is not fixed to 0")
+	}
+	// Each partition with y_0 = 0 gives a feasible point; flipping one edge
+	// variable makes it infeasible.
+	x := make([]float64, m.NumCols())
+	for mask := 0; mask < 1<<(n-1); mask++ {
+		side := func(i int) int { return (mask << 1) >> i & 1 }
+		for i := range n {
+			x[col[fmt.Sprintf("y_%d", i)]] = float64(side(i))
+		}
+		for k, e := range edges {
+			x[f.Vars[k]] = float64(side(e[0]) ^ side(e[1]))
+		}
+		if err := buildFeasible(m, x); err != nil {
+			t.Fatalf("partition %b: %v", mask, err)
+		}
+		for _, j := range f.Vars {
+			x[j] = 1 - x[j]
+			if buildFeasible(m, x) == nil {
+				t.Fatalf("partition %b with %s flipped is feasible", mask, m.ColNames[j])
+			}
+			x[j] = 1 - x[j]
+		}
+	}
+}
+
+func TestCutPolytopeErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		nodes int
+		edges [][2]int
+		want  string
+	}{
+		{"one node", 1, [][2]int{}, "need at least 2 nodes"},
+		{"no edges", 3, nil, "no edges"},
+		{"loop", 3, [][2]int{{0, 1}, {2, 2}}, "edge 1 is a self-loop at node 2"},
+		{"dup", 3, [][2]int{{0, 1}, {1, 2}, {1, 0}}, "edges 0 and 2 both join nodes 0 and 1"},
+		{"range", 3, [][2]int{{0, 3}}, "edge 0 (0,3) has an endpoint outside 0..2"},
+	} {
+		_, err := CutPolytope(tc.nodes, tc.edges)
+		if err == nil || !strings.HasPrefix(err.Error(), "mip: cut: ") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestRandomGraph(t *testing.T) {
+	if got := len(RandomGraph(7, 1, 1)); got != 21 {
+		t.Errorf("G(7, 1) has %d edges", got)
+	}
+	if got := len(RandomGraph(7, 0, 1)); got != 0 {
+		t.Errorf("G(7, 0) has %d edges", got)
+	}
+	a, b := RandomGraph(40, 0.3, 5), RandomGraph(40, 0.3, 5)
+	if fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Error("RandomGraph not determined by its seed")
+	}
+	if err := checkSimpleGraph("test", 40, a); err != nil {
+		t.Error(err)
+	}
+	// 780 pairs with p = 0.3: mean 234, standard deviation ≈ 12.8.
+	if math.Abs(float64(len(a))-234) > 64 {
+		t.Errorf("G(40, 0.3) has %d edges", len(a))
+	}
+	for _, bad := range []func(){func() { RandomGraph(-1, 0.5, 1) }, func() { RandomGraph(3, 1.5, 1) }, func() { RandomGraph(3, math.NaN(), 1) }} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("no panic")
+				}
+			}()
+			bad()
+		}()
+	}
+}
+
+// buildCutBrute returns min over all cuts δ(S) of Σ_{e ∈ δ(S)} c_e.
+func buildCutBrute(n int, edges [][2]int, c []float64) float64 {
+	best := math.Inf(1)
+	for mask := 0; mask < 1<<(n-1); mask++ {
+		s := 0.0
+		for k, e := range edges {
+			if ((mask<<1)>>e[0]^(mask<<1)>>e[1])&1 == 1 {
+				s += c[k]
+			}
+		}
+		best = min(best, s)
+	}
+	return best
+}
+
+// buildRandomCosts returns m integer costs uniform in [lo, hi].
+func buildRandomCosts(m int, lo, hi int, seed uint64) []float64 {
+	rng := rand.New(rand.NewPCG(seed, 17))
+	c := make([]float64, m)
+	for k := range c {
+		c[k] = float64(lo + rng.IntN(hi-lo+1))
+	}
+	return c
+}
