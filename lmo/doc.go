@@ -12,14 +12,19 @@
 //   - NuclearBall: the nuclear-norm ball of matrices, solved by restarted
 //     Lanczos bidiagonalization; exact only up to a tolerance (see its doc).
 //
-// Every oracle is a pointer type built by a constructor that validates its
-// parameters and allocates all scratch space, so that Minimize allocates
-// nothing afterwards. An oracle is therefore not safe for concurrent use.
-// Minimize returns an error (never panics) when c or dst has the wrong
-// length or c contains NaN or ±Inf. Each oracle also has a Vertex method that
-// writes some vertex, a convenient starting point for the algorithms.
+// Graph oracles (flow polytopes solved by the network simplex method, path
+// polytopes of acyclic digraphs, and DIMACS readers) live in the same
+// package.
 //
-// Vertex values are computed as the dot product c·dst in index order, so the
+// The oracles listed above are pointer types built by constructors that
+// validate their parameters and allocate all scratch space, so Minimize
+// allocates nothing afterwards; consequently an oracle is not safe for
+// concurrent use. Minimize returns an error (never panics) when c or dst has
+// the wrong length or c contains NaN or ±Inf. Each oracle also has a Vertex
+// method that writes some vertex (extreme point), a convenient starting point
+// for the algorithms.
+//
+// Values are computed as the dot product c·dst in index order, so the
 // reported Value is exactly what a caller recomputing c·dst obtains.
 package lmo
 

@@ -63,11 +63,11 @@ type NetworkSimplex struct {
 	forbid   []bool    // real arcs fixed at zero by the current face
 	bShift   []int64   // supplies after shifting by the lower bounds
 
-	parent, predArc             []int32 // tree links; predArc[v] joins v and parent[v]
-	predUp                      []bool  // predArc[v] points from v to parent[v]
-	depth                       []int32
+	parent, predArc              []int32 // tree links; predArc[v] joins v and parent[v]
+	predUp                       []bool  // predArc[v] points from v to parent[v]
+	depth                        []int32
 	firstChild, nextSib, prevSib []int32
-	pi                          []float64 // node potentials
+	pi                           []float64 // node potentials
 
 	block  int     // pricing block size
 	next   int     // next arc to price

@@ -270,7 +270,7 @@ func (s *KSparse) selectTop(c []float64) {
 		}
 		switch {
 		case k < lt:
-			hi = lt + 1
+			hi = lt
 		case k <= gt:
 			return
 		default:

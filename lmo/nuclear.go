@@ -42,8 +42,9 @@ type NuclearBall struct {
 	// (default 1e-9). It must be finite and ≥ 0.
 	Tol float64
 	// MaxIter bounds the number of Lanczos steps per call, each one product
-	// with C and one with Cᵀ, including one verification step per restart
-	// cycle (default 1000). It must be ≥ 1.
+	// with C and one with Cᵀ, counting one verification step per restart
+	// cycle; the first cycle always runs at least one step and its
+	// verification (default 1000). It must be ≥ 1.
 	MaxIter int
 
 	m, n int

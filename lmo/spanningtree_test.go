@@ -265,6 +265,29 @@ func TestSpanningTreeLocalSearch(t *testing.T) {
 	}
 }
 
+// TestSpanningTreeTieBreak checks that ties are broken by edge index: with
+// equal costs Kruskal takes the same tree as Vertex (first edges in index
+// order that join components).
+func TestSpanningTreeTieBreak(t *testing.T) {
+	edges := basicRandomConnectedGraph(12, 9, 10)
+	st, err := NewSpanningTree(9, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, got := make([]float64, len(edges)), make([]float64, len(edges))
+	st.Vertex(want)
+	c := make([]float64, len(edges))
+	for i := range c {
+		c[i] = -2
+	}
+	if _, err := st.Minimize(context.Background(), got, c); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("equal costs: Minimize chose %v, want the index-order tree %v", got, want)
+	}
+}
+
 func TestSpanningTreeInvalid(t *testing.T) {
 	for _, tc := range []struct {
 		name  string

@@ -1,0 +1,119 @@
+package experiment
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/lazycg/lazycg/internal/spec"
+)
+
+// File names inside an output directory.
+const (
+	// SummaryFile is the suite-level and the per-experiment summary.
+	SummaryFile = "summary.json"
+	// SummaryTableFile is the suite-level Markdown table.
+	SummaryTableFile = "summary.md"
+	// ReportFile is the report written by WriteReport.
+	ReportFile = "report.md"
+	// FigurePNG and FigureSVG are the per-experiment figures.
+	FigurePNG = "figure.png"
+	FigureSVG = "figure.svg"
+)
+
+// SuiteResult is the outcome of a suite run (OUT/summary.json).
+type SuiteResult struct {
+	Suite       string  `json:"suite"`
+	Description string  `json:"description,omitempty"`
+	TimeScale   float64 `json:"time_scale"`
+	// Started is the start time in RFC 3339; WallTimeS the suite's total
+	// wall-clock time.
+	Started   string  `json:"started"`
+	WallTimeS float64 `json:"wall_time_s"`
+	// Machine describes where the suite ran (GOOS/GOARCH, CPUs, Go version).
+	Machine     string             `json:"machine"`
+	Experiments []ExperimentResult `json:"experiments"`
+}
+
+// ExperimentResult is the outcome of one experiment (OUT/NAME/summary.json).
+type ExperimentResult struct {
+	// Spec is the experiment as run (time limit before scaling).
+	Spec Experiment `json:"spec"`
+	// TimeLimitS is the scaled time limit of each run (0: none).
+	TimeLimitS float64 `json:"time_limit_s"`
+	// Dim is the dimension of the instance (0 when no run got that far).
+	Dim  int         `json:"dim"`
+	Runs []RunResult `json:"runs"`
+	// Warnings lists problems that did not stop the experiment, e.g.
+	// fingerprints of the inputs that differ between runs.
+	Warnings []string `json:"warnings,omitempty"`
+	// Error is set when the experiment did not run at all.
+	Error string `json:"error,omitempty"`
+	// FigureError is set when the figure could not be drawn.
+	FigureError string `json:"figure_error,omitempty"`
+}
+
+// RunResult is the outcome of one variant of an experiment.
+type RunResult struct {
+	Label  string `json:"label"`
+	Method string `json:"method"`
+	// Lazy reports that the method uses weak separation.
+	Lazy bool `json:"lazy"`
+	// Online reports an online run (Primal is then the cumulative loss).
+	Online bool `json:"online,omitempty"`
+	// K is the weak separation accuracy used (lazy runs).
+	K float64 `json:"k,omitempty"`
+	// Curvature is the estimate of C used (0 if none).
+	Curvature float64 `json:"curvature,omitempty"`
+	// Fingerprint identifies the inputs (objective or losses and start
+	// point); equal across the runs of an experiment.
+	Fingerprint string `json:"fingerprint,omitempty"`
+	// Summary is the run's summary (nil when the run could not start).
+	Summary *spec.Summary `json:"summary,omitempty"`
+	// Trace is the trace CSV file, relative to the experiment directory.
+	Trace string `json:"trace,omitempty"`
+	// TracePoints is the number of trace points.
+	TracePoints int `json:"trace_points"`
+	// Versus compares a lazy run with its baseline.
+	Versus *Comparison `json:"versus,omitempty"`
+	// Error is the run's error, if any.
+	Error string `json:"error,omitempty"`
+}
+
+// writeJSON writes v as indented JSON to path.
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("experiment: %w", err)
+	}
+	b = append(b, '\n')
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return fmt.Errorf("experiment: %w", err)
+	}
+	return nil
+}
+
+// ReadSuiteResult reads DIR/summary.json.
+func ReadSuiteResult(dir string) (*SuiteResult, error) {
+	path := filepath.Join(dir, SummaryFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("experiment: %w (is %s the -out directory of lazycg bench?)", err, dir)
+	}
+	var r SuiteResult
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("experiment: %s: %w", path, err)
+	}
+	return &r, nil
+}
+
+// run returns the run with the label, or nil.
+func (e *ExperimentResult) run(label string) *RunResult {
+	for i := range e.Runs {
+		if e.Runs[i].Label == label {
+			return &e.Runs[i]
+		}
+	}
+	return nil
+}

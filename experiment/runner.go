@@ -1,0 +1,405 @@
+package experiment
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/spec"
+)
+
+// Runner executes suites and writes their results.
+type Runner struct {
+	// Out is the output directory (created if needed).
+	Out string
+	// TimeScale multiplies every time limit (0 means 1).
+	TimeScale float64
+	// DataDir is the benchmark data directory ("" = $LAZYCG_DATA or
+	// ../shared/data).
+	DataDir string
+	// Log receives progress lines (nil: none).
+	Log io.Writer
+	// ProgressEvery is the cadence of progress lines during a run
+	// (0: 10 s; negative: none).
+	ProgressEvery time.Duration
+	// NoFigures skips drawing the figures (they can be drawn later by
+	// WriteReport with Figures set).
+	NoFigures bool
+}
+
+func (r *Runner) logf(format string, args ...any) {
+	if r.Log != nil {
+		fmt.Fprintf(r.Log, format+"\n", args...)
+	}
+}
+
+func (r *Runner) scale() float64 {
+	if r.TimeScale > 0 {
+		return r.TimeScale
+	}
+	return 1
+}
+
+// Run executes every experiment of the suite in order, each variant in
+// turn on identical inputs, and writes OUT/NAME/ (trace CSVs,
+// summary.json, figure) and OUT/summary.json after each experiment, then
+// OUT/summary.md and OUT/report.md. An experiment's or a run's error is
+// recorded in its row and the suite continues; Run returns an error only
+// when the output cannot be written or ctx was canceled (after writing
+// what ran).
+func (r *Runner) Run(ctx context.Context, s *Suite) (*SuiteResult, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if r.Out == "" {
+		return nil, fmt.Errorf("experiment: no output directory")
+	}
+	if !(r.scale() > 0) || math.IsInf(r.scale(), 0) {
+		return nil, fmt.Errorf("experiment: time scale must be a positive number, got %g", r.TimeScale)
+	}
+	if err := os.MkdirAll(r.Out, 0o755); err != nil {
+		return nil, fmt.Errorf("experiment: %w", err)
+	}
+	start := time.Now()
+	res := &SuiteResult{Suite: s.Name, Description: s.Description, TimeScale: r.scale(),
+		Started: start.Format(time.RFC3339),
+		Machine: fmt.Sprintf("%s/%s, %d CPUs, %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())}
+	r.logf("suite %s: %d experiments, time scale %g, output %s", s.Name, len(s.Experiments), r.scale(), r.Out)
+	for i := range s.Experiments {
+		e := s.Experiments[i]
+		var er ExperimentResult
+		if ctx.Err() != nil {
+			er = ExperimentResult{Spec: e, TimeLimitS: r.scaledLimit(&e).Seconds(), Error: "not run: canceled"}
+		} else {
+			r.logf("[%d/%d] %s: %s", i+1, len(s.Experiments), e.Name, describe(&e))
+			er = r.runExperiment(ctx, &e)
+		}
+		res.Experiments = append(res.Experiments, er)
+		res.WallTimeS = time.Since(start).Seconds()
+		if err := writeJSON(filepath.Join(r.Out, SummaryFile), res); err != nil {
+			return res, err
+		}
+	}
+	res.WallTimeS = time.Since(start).Seconds()
+	if err := writeJSON(filepath.Join(r.Out, SummaryFile), res); err != nil {
+		return res, err
+	}
+	if err := WriteReport(r.Out, res, ReportOptions{}); err != nil {
+		return res, err
+	}
+	r.logf("suite %s done in %.1f s", s.Name, res.WallTimeS)
+	if err := ctx.Err(); err != nil {
+		return res, fmt.Errorf("experiment: suite %s interrupted: %w", s.Name, err)
+	}
+	return res, nil
+}
+
+func describe(e *Experiment) string {
+	labels := make([]string, len(e.Variants))
+	for i := range e.Variants {
+		labels[i] = e.Variants[i].DisplayLabel()
+	}
+	obj := e.Objective
+	if e.Online() {
+		obj = "losses " + e.Losses
+	}
+	return fmt.Sprintf("%s, %s, %s", e.Polytope, obj, strings.Join(labels, " vs "))
+}
+
+func (r *Runner) scaledLimit(e *Experiment) time.Duration {
+	return time.Duration(float64(e.TimeLimit) * r.scale())
+}
+
+// runExperiment runs the variants of e and writes OUT/NAME/.
+func (r *Runner) runExperiment(ctx context.Context, e *Experiment) ExperimentResult {
+	er := ExperimentResult{Spec: *e, TimeLimitS: r.scaledLimit(e).Seconds()}
+	dir := filepath.Join(r.Out, e.Name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		er.Error = err.Error()
+		return er
+	}
+	files := map[string]bool{}
+	for i := range e.Variants {
+		v := &e.Variants[i]
+		if ctx.Err() != nil {
+			er.Runs = append(er.Runs, RunResult{Label: v.DisplayLabel(), Method: v.Method, Error: "not run: canceled"})
+			continue
+		}
+		rr, tr := r.runVariant(ctx, e, v, &er)
+		if tr != nil {
+			name := traceFileName(v.DisplayLabel(), files)
+			if err := WriteTraceFile(filepath.Join(dir, name), tr); err != nil {
+				rr.Error = joinErr(rr.Error, err.Error())
+			} else {
+				rr.Trace = name
+			}
+		}
+		er.Runs = append(er.Runs, rr)
+	}
+	r.compare(&er, dir)
+	fps := map[string]bool{}
+	for _, rr := range er.Runs {
+		if rr.Fingerprint != "" {
+			fps[rr.Fingerprint] = true
+		}
+	}
+	if len(fps) > 1 {
+		er.Warnings = append(er.Warnings, "the runs saw different inputs (fingerprints differ)")
+	}
+	if !r.NoFigures {
+		if err := DrawFigure(dir, &er); err != nil {
+			er.FigureError = err.Error()
+		}
+	}
+	if err := writeJSON(filepath.Join(dir, SummaryFile), &er); err != nil {
+		er.Error = joinErr(er.Error, err.Error())
+	}
+	return er
+}
+
+func joinErr(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// traceFileName derives a unique CSV file name from a label.
+func traceFileName(label string, used map[string]bool) string {
+	var b strings.Builder
+	for _, c := range strings.ToLower(label) {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '.', c == '_', c == '-':
+			b.WriteRune(c)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	base := strings.Trim(b.String(), "-.")
+	if base == "" {
+		base = "run"
+	}
+	name := base + ".csv"
+	for k := 2; used[name] || name == SummaryFile; k++ {
+		name = fmt.Sprintf("%s-%d.csv", base, k)
+	}
+	used[name] = true
+	return name
+}
+
+// baselineOf returns the label of the run a lazy run is compared with.
+func baselineOf(e *Experiment, v *Variant, lazy map[string]bool) string {
+	if v.Baseline != "" {
+		return v.Baseline
+	}
+	if !lazy[v.DisplayLabel()] {
+		return ""
+	}
+	for i := range e.Variants {
+		if l := e.Variants[i].DisplayLabel(); !lazy[l] {
+			if _, known := lazy[l]; known {
+				return l
+			}
+		}
+	}
+	return ""
+}
+
+// compare fills the Versus fields from the written traces, so the numbers
+// are exactly those one re-derives from the CSV files.
+func (r *Runner) compare(er *ExperimentResult, dir string) {
+	lazy := map[string]bool{}
+	for _, rr := range er.Runs {
+		if rr.Summary != nil {
+			lazy[rr.Label] = rr.Lazy
+		}
+	}
+	for i := range er.Runs {
+		rr := &er.Runs[i]
+		v := &er.Spec.Variants[i]
+		base := baselineOf(&er.Spec, v, lazy)
+		if base == "" || rr.Trace == "" {
+			continue
+		}
+		br := er.run(base)
+		if br == nil || br.Trace == "" {
+			continue
+		}
+		lt, err1 := ReadTraceFile(filepath.Join(dir, rr.Trace))
+		bt, err2 := ReadTraceFile(filepath.Join(dir, br.Trace))
+		if err1 != nil || err2 != nil {
+			er.Warnings = append(er.Warnings, fmt.Sprintf("comparing %s with %s: %v %v", rr.Label, base, err1, err2))
+			continue
+		}
+		rr.Versus = Compare(base, lt, bt)
+	}
+}
+
+// runVariant runs one variant; it returns the result row and the trace
+// (nil when the run did not start).
+func (r *Runner) runVariant(ctx context.Context, e *Experiment, v *Variant, er *ExperimentResult) (RunResult, []lazycg.TracePoint) {
+	rr := RunResult{Label: v.DisplayLabel(), Method: v.Method, Online: e.Online()}
+	info, err := spec.Method(v.Method)
+	if err != nil {
+		rr.Error = err.Error()
+		r.logf("  %s/%s: error: %v", e.Name, rr.Label, err)
+		return rr, nil
+	}
+	rr.Lazy = info.Lazy
+	k := e.K
+	if v.K > 0 {
+		k = v.K
+	}
+	if info.Lazy {
+		rr.K = k
+	}
+	job := spec.Job{Polytope: e.Polytope, Objective: e.Objective, Method: v.Method, Seed: e.Seed,
+		Params: spec.MethodParams{K: k, NoLineSearch: e.NoLineSearch, Phi0Search: e.Phi0Search,
+			ImprovedPhi: e.ImprovedPhi},
+		Options: spec.Options{DataDir: r.DataDir, OracleGap: e.OracleGap, OracleTimeLimit: e.OracleTimeLimit},
+		NoCache: e.NoCache || v.NoCache, NoEarlyStop: e.NoEarlyStop || v.NoEarlyStop}
+	if e.Prune {
+		job.Cache = lazycg.PaperPruning
+	}
+	limit := r.scaledLimit(e)
+	r.logf("  %s/%s: start (%s)", e.Name, rr.Label, limitText(limit, e.MaxIterations))
+	var tr []lazycg.TracePoint
+	var sum spec.Summary
+	if e.Online() {
+		tr, sum, err = r.runOnline(ctx, e, job, &rr, er)
+	} else {
+		tr, sum, err = r.runOffline(ctx, e, job, &rr, er)
+	}
+	if err != nil && tr == nil {
+		rr.Error = err.Error()
+		r.logf("  %s/%s: error: %v", e.Name, rr.Label, err)
+		return rr, nil
+	}
+	if err != nil {
+		rr.Error = err.Error()
+	}
+	rr.Summary = &sum
+	rr.TracePoints = len(tr)
+	dual := "none"
+	if sum.DualBound != nil {
+		dual = fmt.Sprintf("%.8g", *sum.DualBound)
+	}
+	r.logf("  %s/%s: %s after %d iterations, %.2f s: primal %.8g, dual bound %s, %d LMO calls, cache hit rate %.1f%%",
+		e.Name, rr.Label, sum.Status, sum.Iterations, sum.TimeS, sum.Primal, dual, sum.LMOCalls, 100*sum.CacheHitRate)
+	if err != nil {
+		r.logf("  %s/%s: error: %v", e.Name, rr.Label, err)
+	}
+	return rr, tr
+}
+
+func limitText(limit time.Duration, iters int) string {
+	var parts []string
+	if limit > 0 {
+		parts = append(parts, "time limit "+limit.Round(time.Millisecond).String())
+	}
+	if iters > 0 {
+		parts = append(parts, fmt.Sprintf("at most %d iterations", iters))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// traceInterval is the time cadence of trace points: about 500 points over
+// the time limit, between 5 ms and 2 s.
+func traceInterval(limit time.Duration) time.Duration {
+	if limit <= 0 {
+		return 0
+	}
+	return min(max(limit/500, 5*time.Millisecond), 2*time.Second)
+}
+
+func (r *Runner) progress(name string) func(lazycg.Progress) bool {
+	every := r.ProgressEvery
+	if every == 0 {
+		every = 10 * time.Second
+	}
+	if every < 0 || r.Log == nil {
+		return nil
+	}
+	next := every
+	return func(p lazycg.Progress) bool {
+		if p.Time >= next {
+			next = p.Time + every
+			r.logf("    %s: %6.1f s  iteration %d  primal %.8g  dual bound %.8g  LMO calls %d  cache hit rate %.1f%%",
+				name, p.Time.Seconds(), p.Iteration, p.Primal, p.DualBound, p.Stats.LMOCalls, 100*p.Stats.CacheHitRate())
+		}
+		return true
+	}
+}
+
+func (r *Runner) runOffline(ctx context.Context, e *Experiment, job spec.Job, rr *RunResult, er *ExperimentResult) ([]lazycg.TracePoint, spec.Summary, error) {
+	p, err := job.Prepare()
+	if err != nil {
+		return nil, spec.Summary{}, err
+	}
+	defer p.Close()
+	rr.Curvature = p.Curvature
+	er.Dim = p.Instance.Dim()
+	rr.Fingerprint = Fingerprint(p.Problem.Objective, p.Problem.X0)
+	limit := r.scaledLimit(e)
+	settings := &lazycg.Settings{TimeLimit: limit, MaxIterations: e.MaxIterations,
+		TraceInterval: traceInterval(limit), Callback: r.progress(e.Name + "/" + rr.Label)}
+	res, err := lazycg.Minimize(ctx, p.Problem, settings, p.Method)
+	if res == nil {
+		return nil, spec.Summary{}, err
+	}
+	return res.Trace, spec.Summarize(job, p.Instance.Dim(), res), err
+}
+
+// Fingerprint hashes an objective's behavior: its dimension, f and ∇f at
+// the start point x0 (or 0 when nil) and at two fixed points. Equal
+// objectives give equal fingerprints; runs on identical inputs can be
+// recognized by it without storing the data.
+func Fingerprint(obj lazycg.Objective, x0 []float64) string {
+	n := obj.Dim()
+	h := fnv.New64a()
+	var buf [8]byte
+	put := func(v float64) {
+		binary.LittleEndian.PutUint64(buf[:], math.Float64bits(v))
+		h.Write(buf[:])
+	}
+	put(float64(n))
+	x := make([]float64, n)
+	g := make([]float64, n)
+	for pt := range 3 {
+		switch pt {
+		case 0:
+			if x0 != nil {
+				copy(x, x0)
+			}
+			put(float64(len(x0)))
+		case 1:
+			for i := range x {
+				x[i] = math.Mod(float64(i+1)*0.6180339887498949, 1)
+			}
+		case 2:
+			for i := range x {
+				x[i] = 1 / float64(n)
+			}
+		}
+		if pt == 0 {
+			for _, v := range x {
+				put(v)
+			}
+		}
+		put(obj.Func(x))
+		obj.Grad(g, x)
+		for _, v := range g {
+			put(v)
+		}
+	}
+	return fmt.Sprintf("%016x", h.Sum64())
+}

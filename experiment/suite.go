@@ -1,0 +1,459 @@
+package experiment
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// DefaultK is the weak separation accuracy of the paper's experiments.
+const DefaultK = 1.1
+
+// DefaultOracleGap is the relative gap of the non-lazy baselines' MIP
+// oracles in the paper (Gurobi's acceptable duality gap of 10%).
+const DefaultOracleGap = 0.1
+
+// Suite is a named list of experiments.
+type Suite struct {
+	// Name identifies the suite (a built-in name or the spec file's "name").
+	Name string `json:"name"`
+	// Description says what the suite reproduces.
+	Description string `json:"description,omitempty"`
+	// Experiments run in order.
+	Experiments []Experiment `json:"experiments"`
+}
+
+// Experiment is one column of a figure: an instance, an objective (or an
+// online loss stream), and a set of method variants run in turn on
+// identical inputs.
+type Experiment struct {
+	// Name is the experiment's directory name: letters, digits, '.', '_'
+	// and '-'; unique within a suite.
+	Name string `json:"name"`
+	// Title labels the figure column (default: Name).
+	Title string `json:"title,omitempty"`
+	// Polytope is a polytope spec (see lazycg solve -h).
+	Polytope string `json:"polytope"`
+	// Objective is an objective spec for offline methods.
+	Objective string `json:"objective,omitempty"`
+	// Losses is a loss stream spec for online methods
+	// ("linear[:rounds=R]" or "quadratic[:rounds=R,density=D]").
+	Losses string `json:"losses,omitempty"`
+	// Seed seeds the objective or losses when their spec has no seed.
+	Seed uint64 `json:"seed"`
+	// TimeLimit bounds each variant's run before time scaling (0: none).
+	TimeLimit time.Duration `json:"time_limit_ns"`
+	// MaxIterations bounds each variant's iterations (0: none).
+	MaxIterations int `json:"max_iterations,omitempty"`
+	// K is the weak separation accuracy of lazy variants.
+	K float64 `json:"k"`
+	// OracleGap is the relative gap of the MIP oracles of non-lazy
+	// variants (lazy variants always get exact, early-terminating ones).
+	OracleGap float64 `json:"oracle_gap"`
+	// OracleTimeLimit bounds each MIP oracle call (0: none).
+	OracleTimeLimit time.Duration `json:"oracle_time_limit_ns,omitempty"`
+	// NoCache and NoEarlyStop switch the lazification techniques off for
+	// every lazy variant.
+	NoCache     bool `json:"no_cache,omitempty"`
+	NoEarlyStop bool `json:"no_early_stop,omitempty"`
+	// Prune selects the paper's cache pruning (every 100 steps keep the
+	// 100 most used vertices).
+	Prune bool `json:"prune,omitempty"`
+	// NoLineSearch runs every variant with its prescribed step sizes
+	// (the parameter-free lazy method then uses Remark 4.4's step with an
+	// estimated curvature constant C).
+	NoLineSearch bool `json:"no_line_search,omitempty"`
+	// Phi0Search finds Φ0 by binary search instead of one LMO call.
+	Phi0Search bool `json:"phi0_search,omitempty"`
+	// ImprovedPhi applies Remark 4.3's Φ update.
+	ImprovedPhi bool `json:"improved_phi,omitempty"`
+	// DualRow adds a figure row with the proven gap (primal − dual bound)
+	// over time, as the paper shows for video colocalization.
+	DualRow bool `json:"dual_row,omitempty"`
+	// Variants are the runs, typically a non-lazy baseline and its lazy
+	// counterpart.
+	Variants []Variant `json:"variants"`
+	// Paper is the reference data of the paper for this experiment.
+	Paper Reference `json:"paper"`
+}
+
+// Variant is one run of an experiment: a method and its own settings.
+type Variant struct {
+	// Label names the run in legends and tables (default: the method).
+	Label string `json:"label"`
+	// Method is a registered method name (lazycg methods).
+	Method string `json:"method"`
+	// K overrides the experiment's K when positive.
+	K float64 `json:"k,omitempty"`
+	// NoCache and NoEarlyStop switch the lazification techniques off for
+	// this run (in addition to the experiment's settings).
+	NoCache     bool `json:"no_cache,omitempty"`
+	NoEarlyStop bool `json:"no_early_stop,omitempty"`
+	// Baseline is the label of the variant this one is compared with; by
+	// default a lazy variant is compared with the first non-lazy one.
+	Baseline string `json:"baseline,omitempty"`
+}
+
+// Reference is what the paper reports for an experiment.
+type Reference struct {
+	// Figure is the paper's figure label, e.g. "fig:netgen-small-vanilla".
+	Figure string `json:"figure,omitempty"`
+	// Caption is a short description of the figure.
+	Caption string `json:"caption,omitempty"`
+	// Side is the figure column: "left", "right" or "".
+	Side string `json:"side,omitempty"`
+	// Instance is the paper's name of the instance.
+	Instance string `json:"instance,omitempty"`
+	// Dim is the dimension the paper states (0: not stated).
+	Dim int `json:"dim,omitempty"`
+	// CacheHitRate is the paper's cache hit rate in percent (nil: none).
+	CacheHitRate *float64 `json:"cache_hit_rate,omitempty"`
+	// TimeLimit is the time limit the paper states (0: not stated).
+	TimeLimit time.Duration `json:"time_limit_ns,omitempty"`
+	// Note records deviations from the paper's setup.
+	Note string `json:"note,omitempty"`
+}
+
+// Online reports whether the experiment runs online methods on a loss
+// stream.
+func (e *Experiment) Online() bool { return e.Losses != "" }
+
+// DisplayTitle returns Title, or Name when Title is empty.
+func (e *Experiment) DisplayTitle() string {
+	if e.Title != "" {
+		return e.Title
+	}
+	return e.Name
+}
+
+// DisplayLabel returns the variant's label, or its method when unset.
+func (v *Variant) DisplayLabel() string {
+	if v.Label != "" {
+		return v.Label
+	}
+	return v.Method
+}
+
+// NewExperiment returns an experiment with the paper's defaults (K = 1.1,
+// non-lazy oracle gap 0.1, seed 1) and the given variants.
+func NewExperiment(name, polytope, objective string, timeLimit time.Duration, variants ...Variant) Experiment {
+	return Experiment{Name: name, Polytope: polytope, Objective: objective, Seed: 1, TimeLimit: timeLimit,
+		K: DefaultK, OracleGap: DefaultOracleGap, Variants: variants}
+}
+
+// Pair returns a baseline variant followed by a lazy variant.
+func Pair(baseline, lazy string) []Variant {
+	return []Variant{{Method: baseline}, {Method: lazy}}
+}
+
+var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// Validate checks the suite's structure: names, limits, variants and
+// labels. Polytope kinds and methods are checked when the experiment runs,
+// so that a suite with a not-yet-available kind still runs its other
+// experiments.
+func (s *Suite) Validate() error {
+	if len(s.Experiments) == 0 {
+		return fmt.Errorf("experiment: suite %q has no experiments", s.Name)
+	}
+	seen := map[string]bool{}
+	for i := range s.Experiments {
+		e := &s.Experiments[i]
+		if err := e.validate(); err != nil {
+			return fmt.Errorf("experiment: suite %q: experiments[%d] (%s): %w", s.Name, i, e.Name, err)
+		}
+		if seen[strings.ToLower(e.Name)] {
+			return fmt.Errorf("experiment: suite %q: experiments[%d]: name %q used twice", s.Name, i, e.Name)
+		}
+		seen[strings.ToLower(e.Name)] = true
+	}
+	return nil
+}
+
+func (e *Experiment) validate() error {
+	if !namePattern.MatchString(e.Name) || len(e.Name) > 100 {
+		return fmt.Errorf("name %q: use letters, digits, '.', '_' and '-' (at most 100)", e.Name)
+	}
+	if e.Polytope == "" {
+		return errors.New("polytope is required")
+	}
+	if (e.Objective == "") == (e.Losses == "") {
+		return errors.New("give exactly one of objective (offline) and losses (online)")
+	}
+	if e.TimeLimit < 0 || e.MaxIterations < 0 || e.OracleTimeLimit < 0 {
+		return errors.New("limits must not be negative")
+	}
+	if e.TimeLimit == 0 && e.MaxIterations == 0 {
+		return errors.New("give a time limit or an iteration limit")
+	}
+	if !(e.K >= 1) || e.K > 1e6 {
+		return fmt.Errorf("k must be in [1, 1e6], got %g", e.K)
+	}
+	if !(e.OracleGap >= 0 && e.OracleGap <= 1) {
+		return fmt.Errorf("oracle_gap must be in [0, 1], got %g", e.OracleGap)
+	}
+	if len(e.Variants) == 0 {
+		return errors.New("no methods")
+	}
+	labels := map[string]bool{}
+	for i := range e.Variants {
+		v := &e.Variants[i]
+		if v.Method == "" {
+			return fmt.Errorf("methods[%d]: method is required", i)
+		}
+		if v.K != 0 && (!(v.K >= 1) || v.K > 1e6) {
+			return fmt.Errorf("methods[%d]: k must be in [1, 1e6], got %g", i, v.K)
+		}
+		l := v.DisplayLabel()
+		if labels[l] {
+			return fmt.Errorf("methods[%d]: label %q used twice (give distinct labels)", i, l)
+		}
+		labels[l] = true
+	}
+	for i := range e.Variants {
+		if b := e.Variants[i].Baseline; b != "" && (!labels[b] || b == e.Variants[i].DisplayLabel()) {
+			return fmt.Errorf("methods[%d]: baseline %q is not another method's label", i, b)
+		}
+	}
+	if r := e.Paper.CacheHitRate; r != nil && !(*r >= 0 && *r <= 100) {
+		return fmt.Errorf("paper.cache_hit_rate must be a percentage, got %g", *r)
+	}
+	switch e.Paper.Side {
+	case "", "left", "right":
+	default:
+		return fmt.Errorf("paper.side must be left or right, got %q", e.Paper.Side)
+	}
+	return nil
+}
+
+// Select returns the suite restricted to experiments whose name matches
+// the regular expression pattern (all when pattern is empty).
+func (s *Suite) Select(pattern string) (*Suite, error) {
+	if pattern == "" {
+		return s, nil
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, fmt.Errorf("experiment: bad -run pattern: %w", err)
+	}
+	out := &Suite{Name: s.Name, Description: s.Description}
+	for _, e := range s.Experiments {
+		if re.MatchString(e.Name) {
+			out.Experiments = append(out.Experiments, e)
+		}
+	}
+	if len(out.Experiments) == 0 {
+		return nil, fmt.Errorf("experiment: no experiment of suite %q matches %q", s.Name, pattern)
+	}
+	return out, nil
+}
+
+// Load returns the built-in suite called nameOrFile, or reads a JSON suite
+// file of that name.
+func Load(nameOrFile string) (*Suite, error) {
+	if s, ok := Builtin(nameOrFile); ok {
+		return s, nil
+	}
+	data, err := os.ReadFile(nameOrFile)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) && !strings.ContainsAny(nameOrFile, "./\\") {
+			return nil, fmt.Errorf("experiment: no built-in suite %q and no such file (built-in suites: %s)",
+				nameOrFile, strings.Join(BuiltinNames(), ", "))
+		}
+		return nil, fmt.Errorf("experiment: %w", err)
+	}
+	return ParseSuite(nameOrFile, data)
+}
+
+// ParseSuite parses a JSON suite spec; name is used in error messages.
+// Errors name the line, column and field. The format:
+//
+//	{
+//	  "name": "mine", "description": "...",
+//	  "defaults": {"time_limit": "20s", "k": 1.1, ...},   // any experiment field
+//	  "experiments": [
+//	    {"name": "birkhoff-30", "polytope": "birkhoff:30", "objective": "quadratic",
+//	     "methods": ["cg-ls", "lcg", {"method": "lcg", "label": "LCG K=4", "k": 4}],
+//	     "paper": {"figure": "fig:x", "side": "left", "cache_hit_rate": 95.7}}
+//	  ]
+//	}
+//
+// Experiment fields: name, title, polytope, objective | losses, seed,
+// time_limit ("90s" or seconds), max_iterations, k, oracle_gap,
+// oracle_time_limit, cache (default true), early_stop (default true),
+// prune, line_search (default true), phi0_search, improved_phi, dual_row,
+// methods, paper {figure, caption, side, instance, dim, cache_hit_rate,
+// time_limit, note}. Method entries are a method name or an object with
+// method, label, k, cache, early_stop, baseline.
+func ParseSuite(name string, data []byte) (*Suite, error) {
+	doc := &srcDoc{name: name, data: data}
+	root, err := doc.parse()
+	if err != nil {
+		return nil, err
+	}
+	r, err := doc.object(root, "")
+	if err != nil {
+		return nil, err
+	}
+	s := &Suite{}
+	r.str("name", &s.Name)
+	r.str("description", &s.Description)
+	def := NewExperiment("", "", "", 0)
+	if dn := r.get("defaults"); dn != nil {
+		dr, err := doc.object(dn, "defaults")
+		if err != nil {
+			return nil, err
+		}
+		if err := readExperiment(dr, &def, true); err != nil {
+			return nil, err
+		}
+	}
+	en := r.get("experiments")
+	if en == nil {
+		return nil, &fieldErr{doc, root, "experiments", "required: a non-empty array of experiments"}
+	}
+	if en.kind != arrayNode || len(en.items) == 0 {
+		return nil, &fieldErr{doc, en, "experiments", "want a non-empty array of experiments"}
+	}
+	if err := r.done(); err != nil {
+		return nil, err
+	}
+	if s.Name == "" {
+		s.Name = strings.TrimSuffix(baseName(name), ".json")
+	}
+	seen := map[string]*node{}
+	for i, item := range en.items {
+		path := fmt.Sprintf("experiments[%d]", i)
+		er, err := doc.object(item, path)
+		if err != nil {
+			return nil, err
+		}
+		e := def
+		e.Variants = append([]Variant(nil), def.Variants...)
+		if err := readExperiment(er, &e, false); err != nil {
+			return nil, err
+		}
+		if err := e.validate(); err != nil {
+			return nil, &fieldErr{doc, item, path, err.Error()}
+		}
+		key := strings.ToLower(e.Name)
+		if prev := seen[key]; prev != nil {
+			return nil, &fieldErr{doc, item.fields["name"], path + ".name",
+				fmt.Sprintf("%q already names the experiment at %s", e.Name, doc.position(prev.offset))}
+		}
+		seen[key] = item
+		s.Experiments = append(s.Experiments, e)
+	}
+	return s, nil
+}
+
+func baseName(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// readExperiment reads the fields of an experiment (or of "defaults") into
+// e, which holds the defaults.
+func readExperiment(r *reader, e *Experiment, defaults bool) error {
+	if !defaults {
+		r.str("name", &e.Name)
+		r.str("title", &e.Title)
+		if n := r.get("name"); n == nil {
+			r.fail(r.n, "name", "required")
+		}
+	}
+	r.str("polytope", &e.Polytope)
+	r.str("objective", &e.Objective)
+	r.str("losses", &e.Losses)
+	r.uint64("seed", &e.Seed)
+	r.duration("time_limit", &e.TimeLimit)
+	r.integer("max_iterations", &e.MaxIterations, 0, 1<<40)
+	r.float("k", &e.K, 1, 1e6)
+	r.float("oracle_gap", &e.OracleGap, 0, 1)
+	r.duration("oracle_time_limit", &e.OracleTimeLimit)
+	cache, early, ls := !e.NoCache, !e.NoEarlyStop, !e.NoLineSearch
+	r.boolean("cache", &cache)
+	r.boolean("early_stop", &early)
+	r.boolean("line_search", &ls)
+	e.NoCache, e.NoEarlyStop, e.NoLineSearch = !cache, !early, !ls
+	r.boolean("prune", &e.Prune)
+	r.boolean("phi0_search", &e.Phi0Search)
+	r.boolean("improved_phi", &e.ImprovedPhi)
+	r.boolean("dual_row", &e.DualRow)
+	if mn := r.get("methods"); mn != nil {
+		vs, err := readVariants(r.doc, mn, r.sub("methods"))
+		if err != nil {
+			return err
+		}
+		e.Variants = vs
+	}
+	if pn := r.get("paper"); pn != nil {
+		pr, err := r.doc.object(pn, r.sub("paper"))
+		if err != nil {
+			return err
+		}
+		p := &e.Paper
+		pr.str("figure", &p.Figure)
+		pr.str("caption", &p.Caption)
+		pr.str("side", &p.Side)
+		pr.str("instance", &p.Instance)
+		pr.integer("dim", &p.Dim, 0, 1<<40)
+		pr.optFloat("cache_hit_rate", &p.CacheHitRate, 0, 100)
+		pr.duration("time_limit", &p.TimeLimit)
+		pr.str("note", &p.Note)
+		if err := pr.done(); err != nil {
+			return err
+		}
+	}
+	return r.done()
+}
+
+func readVariants(doc *srcDoc, n *node, path string) ([]Variant, error) {
+	if n.kind != arrayNode || len(n.items) == 0 {
+		return nil, &fieldErr{doc, n, path, "want a non-empty array of method names or objects"}
+	}
+	var vs []Variant
+	for i, it := range n.items {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		if it.kind == stringNode {
+			if it.str == "" {
+				return nil, &fieldErr{doc, it, p, "empty method name"}
+			}
+			vs = append(vs, Variant{Method: it.str})
+			continue
+		}
+		r, err := doc.object(it, p)
+		if err != nil {
+			return nil, &fieldErr{doc, it, p, "want a method name or an object, got " + it.kind.String()}
+		}
+		var v Variant
+		r.str("method", &v.Method)
+		r.str("label", &v.Label)
+		r.float("k", &v.K, 1, 1e6)
+		cache, early := true, true
+		r.boolean("cache", &cache)
+		r.boolean("early_stop", &early)
+		v.NoCache, v.NoEarlyStop = !cache, !early
+		r.str("baseline", &v.Baseline)
+		if v.Method == "" {
+			r.fail(it, "method", "required")
+		}
+		if err := r.done(); err != nil {
+			return nil, err
+		}
+		vs = append(vs, v)
+	}
+	return vs, nil
+}
+
+func sortedCopy(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
+}

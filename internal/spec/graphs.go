@@ -1,0 +1,76 @@
+package spec
+
+import (
+	"fmt"
+
+	"github.com/lazycg/lazycg/lmo"
+)
+
+func init() {
+	polytopeKinds["flow"] = buildFlow
+	polytopeKinds["dag"] = buildDAG
+}
+
+// buildFlow: flow:FILE.min[.gz] — the flow polytope of a DIMACS min-cost
+// flow instance (the paper's video colocalization polytopes).
+func buildFlow(s *Spec, opt Options) (*Instance, error) {
+	if err := s.NArgs(1, 1, "flow:FILE.min (DIMACS, gzip accepted)"); err != nil {
+		return nil, err
+	}
+	path, err := ResolveFile(s.Args[0], opt)
+	if err != nil {
+		return nil, err
+	}
+	net, err := lmo.ReadDIMACSFile(path)
+	if err != nil {
+		return nil, err
+	}
+	p, err := lmo.NewFlowPolytope(net)
+	if err != nil {
+		return nil, err
+	}
+	var d2 float64
+	for _, a := range net.Arcs {
+		if a.Cap == lmo.InfCap {
+			d2 = 0 // unbounded arc capacities: no diameter bound
+			break
+		}
+		w := float64(a.Cap - a.Low)
+		d2 += w * w
+	}
+	return &Instance{LMO: p, Check: p.Check, Diameter2: d2}, nil
+}
+
+// buildDAG: dag:FRAMES,BOXES[,p=P][,seed=S] — the path polytope of a layered
+// DAG as in video colocalization: a node per candidate box per frame, arcs
+// between consecutive frames (each present with probability p), a source
+// and a sink.
+func buildDAG(s *Spec, _ Options) (*Instance, error) {
+	if err := s.NArgs(2, 2, "dag:FRAMES,BOXES[,p=P][,seed=S]"); err != nil {
+		return nil, err
+	}
+	frames, err := s.Int(0, "FRAMES", 1, 1<<20)
+	if err != nil {
+		return nil, err
+	}
+	boxes, err := s.Int(1, "BOXES", 1, 1<<12)
+	if err != nil {
+		return nil, err
+	}
+	if float64(frames)*float64(boxes)*float64(boxes) > 5e7 {
+		return nil, fmt.Errorf("spec: %q: %d frames × %d² boxes is too large", s.Text, frames, boxes)
+	}
+	p, err := s.OptFloat("p", 1, 1e-9, 1)
+	if err != nil {
+		return nil, err
+	}
+	seed, err := s.OptSeed(1)
+	if err != nil {
+		return nil, err
+	}
+	d, err := lmo.LayeredDAG(frames, boxes, p, seed)
+	if err != nil {
+		return nil, err
+	}
+	return &Instance{LMO: d, Check: d.Check, Diameter2: float64(d.L1Diameter())}, nil
+}

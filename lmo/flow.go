@@ -1,0 +1,537 @@
+package lmo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/lazycg/lazycg"
+)
+
+// FlowPolytope is the polytope of feasible flows of a FlowNetwork,
+//
+//	P = {x ∈ R^arcs : Low ≤ x ≤ Cap, Σ_out x − Σ_in x = Supply at every node},
+//
+// with one coordinate per arc in the network's order. Its vertices are
+// integral.
+//
+// Minimize solves a min-cost flow problem with the network simplex
+// (NetworkSimplex), warm-started from the previous optimal basis, so a
+// sequence of calls with slowly changing costs (Frank–Wolfe gradients) is
+// cheap. FlowPolytope also implements lazycg.FaceMinimizer (arcs with
+// zero[i] carry no flow), lazycg.Augmenter (negative-cycle canceling, see
+// Augment) and lazycg.Diameter1. All scratch space is allocated by the
+// constructor (the face solver on the first MinimizeFace call); the oracle
+// methods allocate nothing afterwards except for error values.
+//
+// Arcs with Cap == InfCap are allowed; P is then unbounded when such arcs
+// form a cycle, and Minimize returns an error wrapping ErrUnbounded for
+// costs that decrease along such a cycle.
+//
+// A FlowPolytope is not safe for concurrent use.
+type FlowPolytope struct {
+	net    FlowNetwork
+	full   *NetworkSimplex
+	face   *NetworkSimplex // built on the first MinimizeFace call
+	vertex []float64
+
+	lowF, capF []float64 // bounds as floats (capF = +Inf without bound)
+	from, to   []int32
+
+	// Residual graph for Augment: edge 2a is arc a forward (from → to),
+	// edge 2a+1 is arc a backward (to → from). adj lists the edges leaving
+	// each node in CSR form; as an undirected incidence list it also drives
+	// the free-cycle search.
+	adjStart []int32
+	adj      []int32
+
+	dist   []float64 // Bellman–Ford labels
+	pred   []int32   // edge into each node in the predecessor graph
+	queue  []int32   // FIFO ring of nodes to scan
+	inQ    []bool
+	mark   []int32 // predecessor-cycle search, DFS colors
+	cyc    []int32 // edges of the current cycle
+	iter   []int32 // DFS: next adjacency position
+	stack  []int32 // DFS stack
+	excess []float64
+}
+
+var (
+	_ lazycg.LMO           = (*FlowPolytope)(nil)
+	_ lazycg.FaceMinimizer = (*FlowPolytope)(nil)
+	_ lazycg.Augmenter     = (*FlowPolytope)(nil)
+	_ lazycg.Diameter1     = (*FlowPolytope)(nil)
+)
+
+// NewFlowPolytope returns the flow polytope of net (validated and copied).
+// It computes a first vertex, a min-cost flow for the network's own costs
+// (or for zero costs when those are unbounded), and returns an error
+// wrapping ErrInfeasible when the polytope is empty.
+func NewFlowPolytope(net *FlowNetwork) (*FlowPolytope, error) {
+	full, err := NewNetworkSimplex(net)
+	if err != nil {
+		return nil, err
+	}
+	n, m := net.Nodes, len(net.Arcs)
+	p := &FlowPolytope{
+		net: FlowNetwork{
+			Nodes:  n,
+			Supply: append([]int64(nil), net.Supply...),
+			Arcs:   append([]Arc(nil), net.Arcs...),
+		},
+		full:     full,
+		vertex:   make([]float64, m),
+		lowF:     make([]float64, m),
+		capF:     make([]float64, m),
+		from:     make([]int32, m),
+		to:       make([]int32, m),
+		adjStart: make([]int32, n+1),
+		adj:      make([]int32, 2*m),
+		dist:     make([]float64, n),
+		pred:     make([]int32, n),
+		queue:    make([]int32, n),
+		inQ:      make([]bool, n),
+		mark:     make([]int32, n),
+		cyc:      make([]int32, 0, n),
+		iter:     make([]int32, n),
+		stack:    make([]int32, 0, n),
+		excess:   make([]float64, n),
+	}
+	for i, a := range net.Arcs {
+		p.from[i], p.to[i] = int32(a.From), int32(a.To)
+		p.lowF[i] = float64(a.Low)
+		if a.Cap == InfCap {
+			p.capF[i] = math.Inf(1)
+		} else {
+			p.capF[i] = float64(a.Cap)
+		}
+		p.adjStart[a.From+1]++
+		p.adjStart[a.To+1]++
+	}
+	for v := 0; v < n; v++ {
+		p.adjStart[v+1] += p.adjStart[v]
+	}
+	fill := p.iter
+	copy(fill, p.adjStart[:n])
+	for i := range net.Arcs {
+		u, v := p.from[i], p.to[i]
+		p.adj[fill[u]] = int32(2 * i)
+		fill[u]++
+		p.adj[fill[v]] = int32(2*i + 1)
+		fill[v]++
+	}
+	ctx := context.Background()
+	_, err = full.Solve(ctx, p.vertex, p.net.Costs())
+	if errors.Is(err, ErrUnbounded) {
+		_, err = full.Solve(ctx, p.vertex, make([]float64, m))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("lmo: flow: no vertex: %w", err)
+	}
+	return p, nil
+}
+
+// Dim returns the number of arcs.
+func (p *FlowPolytope) Dim() int { return len(p.from) }
+
+// Network returns a copy of the network.
+func (p *FlowPolytope) Network() *FlowNetwork {
+	return &FlowNetwork{
+		Nodes:  p.net.Nodes,
+		Supply: append([]int64(nil), p.net.Supply...),
+		Arcs:   append([]Arc(nil), p.net.Arcs...),
+	}
+}
+
+// Vertex writes the vertex computed by NewFlowPolytope (a min-cost flow for
+// the network's own costs) into dst.
+func (p *FlowPolytope) Vertex(dst []float64) { copy(dst, p.vertex) }
+
+// L1Diameter returns an upper bound on ‖y1 − y2‖₁ over vertices y1, y2:
+// Σ_a min(Cap_a − Low_a, U), where U bounds the flow of every arc in a
+// vertex (the positive shifted supplies plus all finite capacities),
+// saturating at math.MaxInt. The augmenting weak separation of lazycg
+// assumes a 0/1 polytope, which P is only for unit capacities.
+func (p *FlowPolytope) L1Diameter() int {
+	shift := make([]float64, p.net.Nodes)
+	for v, b := range p.net.Supply {
+		shift[v] = float64(b)
+	}
+	u := 0.0
+	for _, a := range p.net.Arcs {
+		shift[a.From] -= float64(a.Low)
+		shift[a.To] += float64(a.Low)
+		if a.Cap != InfCap {
+			u += float64(a.Cap - a.Low)
+		}
+	}
+	for _, b := range shift {
+		u += max(b, 0)
+	}
+	sum := 0.0
+	for _, a := range p.net.Arcs {
+		w := u
+		if a.Cap != InfCap {
+			w = min(w, float64(a.Cap-a.Low))
+		}
+		sum += w
+	}
+	return basicCeilInt(sum)
+}
+
+// Minimize writes a minimum-cost flow for the costs c into dst. It returns
+// an error for wrong lengths, NaN or Inf costs, unbounded problems
+// (ErrUnbounded) and canceled contexts.
+func (p *FlowPolytope) Minimize(ctx context.Context, dst, c []float64) (lazycg.LinearResult, error) {
+	if err := basicCheckCost("flow", len(p.from), dst, c); err != nil {
+		return lazycg.LinearResult{}, err
+	}
+	if _, err := p.full.Solve(ctx, dst, c); err != nil {
+		return lazycg.LinearResult{}, fmt.Errorf("lmo: flow: %w", err)
+	}
+	return lazycg.Exact(basicDot(c, dst)), nil
+}
+
+// MinimizeFace writes into dst a minimum-cost flow for c among the flows
+// with dst_i = 0 for every arc i with zero[i]. It returns an error wrapping
+// ErrInfeasible when no such flow exists (for example when a forced arc has
+// a positive lower bound). The face solver is a second network simplex with
+// its own warm start.
+func (p *FlowPolytope) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool) (lazycg.LinearResult, error) {
+	if err := basicCheckCost("flow", len(p.from), dst, c); err != nil {
+		return lazycg.LinearResult{}, err
+	}
+	if err := basicCheckZero("flow", len(p.from), zero); err != nil {
+		return lazycg.LinearResult{}, err
+	}
+	if p.face == nil {
+		face, err := NewNetworkSimplex(&p.net)
+		if err != nil {
+			return lazycg.LinearResult{}, err
+		}
+		p.face = face
+	}
+	if _, err := p.face.SolveFace(ctx, dst, c, zero); err != nil {
+		return lazycg.LinearResult{}, fmt.Errorf("lmo: flow: face: %w", err)
+	}
+	return lazycg.Exact(basicDot(c, dst)), nil
+}
+
+// Check returns nil when x lies in P up to tol: every entry within
+// [Low − tol, Cap + tol] and every node's net outflow within tol of its
+// supply. Otherwise the error names the first violated bound or node.
+func (p *FlowPolytope) Check(x []float64, tol float64) error {
+	return p.check(x, tol)
+}
+
+func (p *FlowPolytope) check(x []float64, tol float64) error {
+	if len(x) != len(p.from) {
+		return fmt.Errorf("lmo: flow: point has length %d, want %d", len(x), len(p.from))
+	}
+	ex := p.excess
+	for v, b := range p.net.Supply {
+		ex[v] = -float64(b)
+	}
+	for i, xi := range x {
+		if math.IsNaN(xi) || xi < p.lowF[i]-tol || xi > p.capF[i]+tol {
+			return fmt.Errorf("lmo: flow: arc %d carries %v, outside its bounds [%v, %v]", i, xi, p.lowF[i], p.capF[i])
+		}
+		ex[p.from[i]] += xi
+		ex[p.to[i]] -= xi
+	}
+	for v, e := range ex {
+		if math.Abs(e) > tol {
+			return fmt.Errorf("lmo: flow: node %d has net outflow %v, want its supply %d", v, e+float64(p.net.Supply[v]), p.net.Supply[v])
+		}
+	}
+	return nil
+}
+
+// Augment looks for a negative-cost cycle in the residual graph of the
+// feasible flow x (arc a forward with cost c_a while x_a < Cap_a, backward
+// with cost −c_a while x_a > Low_a), using a FIFO Bellman–Ford (SPFA) from
+// all nodes at once that checks the predecessor graph for a cycle after
+// every n label updates. When it finds one, it pushes the bottleneck amount
+// around it and then, so that the result is again a vertex, cancels every
+// cycle of arcs strictly between their bounds in its non-increasing cost
+// direction. dst then holds a vertex y with c·y < c·x, and the result is
+// true. When the residual graph has no negative cycle x is optimal for c
+// (the optimality criterion of min-cost flow): dst is a copy of x and the
+// result is false.
+//
+// Labels are updated only on improvements above 1e-13·(n+1)·max|c|, so with
+// float costs cycles of cost above −(cycle length)·1e-13·(n+1)·max|c| are
+// not reported; with integer costs the test is exact. x must lie in P
+// within 1e-9 (see Check); an error is returned otherwise, for NaN or Inf
+// costs, and (wrapping ErrUnbounded) for a negative cycle of infinite
+// capacity.
+func (p *FlowPolytope) Augment(_ context.Context, dst, c, x []float64) (bool, error) {
+	m := len(p.from)
+	if err := basicCheckCost("flow", m, dst, c); err != nil {
+		return false, err
+	}
+	if err := p.check(x, 1e-9); err != nil {
+		return false, fmt.Errorf("lmo: flow: augment: point not in the polytope: %w", err)
+	}
+	copy(dst, x)
+	cmax := 0.0
+	for _, v := range c {
+		cmax = max(cmax, math.Abs(v))
+	}
+	eps := 1e-13 * float64(p.net.Nodes+1) * cmax
+	if !p.negativeCycle(dst, c, eps) {
+		return false, nil
+	}
+	if err := p.pushCycle(dst, p.cyc); err != nil {
+		return false, err
+	}
+	if err := p.cancelFreeCycles(dst, c); err != nil {
+		return false, err
+	}
+	if basicDot(c, dst) >= basicDot(c, x) {
+		// Only conceivable through rounding of huge float costs.
+		copy(dst, x)
+		return false, fmt.Errorf("lmo: flow: augment: improving cycle lost to rounding")
+	}
+	return true, nil
+}
+
+// edgeTail and edgeHead return the endpoints of residual edge e.
+func (p *FlowPolytope) edgeTail(e int32) int32 {
+	if e&1 == 0 {
+		return p.from[e>>1]
+	}
+	return p.to[e>>1]
+}
+
+func (p *FlowPolytope) edgeHead(e int32) int32 {
+	if e&1 == 0 {
+		return p.to[e>>1]
+	}
+	return p.from[e>>1]
+}
+
+// edgeResidual returns how much can be pushed along residual edge e.
+func (p *FlowPolytope) edgeResidual(y []float64, e int32) float64 {
+	a := e >> 1
+	if e&1 == 0 {
+		return p.capF[a] - y[a]
+	}
+	return y[a] - p.lowF[a]
+}
+
+// edgeCost returns the cost of residual edge e.
+func edgeCost(c []float64, e int32) float64 {
+	if e&1 == 0 {
+		return c[e>>1]
+	}
+	return -c[e>>1]
+}
+
+// negativeCycle runs the SPFA negative-cycle search on the residual graph
+// of y and, when it finds a cycle, stores its edges in p.cyc.
+func (p *FlowPolytope) negativeCycle(y, c []float64, eps float64) bool {
+	n := int32(p.net.Nodes)
+	for v := range n {
+		p.dist[v] = 0
+		p.pred[v] = -1
+		p.queue[v] = v
+		p.inQ[v] = true
+	}
+	head, size := int32(0), n
+	updates := int32(0)
+	for size > 0 {
+		u := p.queue[head]
+		head++
+		if head == n {
+			head = 0
+		}
+		size--
+		p.inQ[u] = false
+		for k := p.adjStart[u]; k < p.adjStart[u+1]; k++ {
+			e := p.adj[k]
+			a := e >> 1
+			var v int32
+			var w float64
+			if e&1 == 0 {
+				if !(y[a] < p.capF[a]) {
+					continue
+				}
+				v, w = p.to[a], c[a]
+			} else {
+				if !(y[a] > p.lowF[a]) {
+					continue
+				}
+				v, w = p.from[a], -c[a]
+			}
+			nd := p.dist[u] + w
+			if !(nd < p.dist[v]-eps) {
+				continue
+			}
+			p.dist[v], p.pred[v] = nd, e
+			updates++
+			if updates >= n {
+				updates = 0
+				if start := p.predCycle(); start >= 0 {
+					p.cyc = p.cyc[:0]
+					for v := start; ; {
+						e := p.pred[v]
+						p.cyc = append(p.cyc, e)
+						v = p.edgeTail(e)
+						if v == start {
+							break
+						}
+					}
+					return true
+				}
+			}
+			if !p.inQ[v] {
+				tail := head + size
+				if tail >= n {
+					tail -= n
+				}
+				p.queue[tail] = v
+				size++
+				p.inQ[v] = true
+			}
+		}
+	}
+	return false
+}
+
+// predCycle returns a node on a cycle of the predecessor graph, or −1.
+func (p *FlowPolytope) predCycle() int32 {
+	for v := range p.mark {
+		p.mark[v] = -1
+	}
+	for s := range int32(len(p.mark)) {
+		if p.mark[s] != -1 {
+			continue
+		}
+		v := s
+		for v >= 0 && p.mark[v] == -1 {
+			p.mark[v] = s
+			if e := p.pred[v]; e >= 0 {
+				v = p.edgeTail(e)
+			} else {
+				v = -1
+			}
+		}
+		if v >= 0 && p.mark[v] == s {
+			return v
+		}
+	}
+	return -1
+}
+
+// pushCycle pushes the bottleneck amount along the residual edges cyc,
+// setting blocking arcs exactly to their bounds.
+func (p *FlowPolytope) pushCycle(y []float64, cyc []int32) error {
+	delta := math.Inf(1)
+	for _, e := range cyc {
+		delta = min(delta, p.edgeResidual(y, e))
+	}
+	if math.IsInf(delta, 1) {
+		return fmt.Errorf("lmo: flow: augment: %w: a negative-cost cycle of %d arcs has infinite capacity", ErrUnbounded, len(cyc))
+	}
+	for _, e := range cyc {
+		a := e >> 1
+		blocking := p.edgeResidual(y, e) == delta
+		if e&1 == 0 {
+			y[a] += delta
+			if blocking {
+				y[a] = p.capF[a]
+			}
+		} else {
+			y[a] -= delta
+			if blocking {
+				y[a] = p.lowF[a]
+			}
+		}
+	}
+	return nil
+}
+
+// cancelFreeCycles turns the feasible flow y into a vertex of no larger
+// cost: while the arcs strictly between their bounds contain an
+// (undirected) cycle, it pushes flow around it in the direction of
+// non-positive cost until an arc reaches a bound.
+func (p *FlowPolytope) cancelFreeCycles(y, c []float64) error {
+	for p.freeCycle(y) {
+		cost := 0.0
+		fwd, bwd := math.Inf(1), math.Inf(1)
+		for _, e := range p.cyc {
+			cost += edgeCost(c, e)
+			fwd = min(fwd, p.edgeResidual(y, e))
+			bwd = min(bwd, p.edgeResidual(y, e^1))
+		}
+		reverse := cost > 0 || (cost == 0 && math.IsInf(fwd, 1))
+		if reverse {
+			for i, e := range p.cyc {
+				p.cyc[i] = e ^ 1
+			}
+			fwd, bwd = bwd, fwd
+		}
+		if math.IsInf(fwd, 1) {
+			return fmt.Errorf("lmo: flow: augment: %w: a negative-cost cycle of %d arcs has infinite capacity", ErrUnbounded, len(p.cyc))
+		}
+		if err := p.pushCycle(y, p.cyc); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// freeCycle searches the arcs strictly between their bounds for an
+// undirected cycle by depth-first search and stores it in p.cyc as residual
+// edges in traversal order. It reports whether one exists.
+func (p *FlowPolytope) freeCycle(y []float64) bool {
+	const (
+		white = -1
+		gray  = -2
+		black = -3
+	)
+	// mark[v] is white, gray or black; pred[v] is the edge that entered v.
+	for v := range p.mark {
+		p.mark[v] = white
+	}
+	free := func(a int32) bool { return y[a] > p.lowF[a] && y[a] < p.capF[a] }
+	for s := range int32(len(p.mark)) {
+		if p.mark[s] != white {
+			continue
+		}
+		p.stack = append(p.stack[:0], s)
+		p.mark[s], p.pred[s], p.iter[s] = gray, -1, p.adjStart[s]
+		for len(p.stack) > 0 {
+			u := p.stack[len(p.stack)-1]
+			if p.iter[u] == p.adjStart[u+1] {
+				p.mark[u] = black
+				p.stack = p.stack[:len(p.stack)-1]
+				continue
+			}
+			e := p.adj[p.iter[u]]
+			p.iter[u]++
+			a := e >> 1
+			if !free(a) || (p.pred[u] >= 0 && p.pred[u]>>1 == a) {
+				continue
+			}
+			w := p.edgeHead(e)
+			switch p.mark[w] {
+			case white:
+				p.mark[w], p.pred[w], p.iter[w] = gray, e, p.adjStart[w]
+				p.stack = append(p.stack, w)
+			case gray:
+				// Cycle: w → … → u along the DFS tree, then e back to w.
+				p.cyc = append(p.cyc[:0], e)
+				for v := u; v != w; {
+					f := p.pred[v]
+					p.cyc = append(p.cyc, f)
+					v = p.edgeTail(f)
+				}
+				return true
+			}
+		}
+	}
+	return false
+}
