@@ -1,6 +1,9 @@
 package lazycg
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // ActiveSet represents a point x of a polytope as a convex combination
 // x = Σ λ_k v_k of vertices v_k with weights λ_k > 0 summing to 1 (the
@@ -132,6 +135,11 @@ func (a *ActiveSet) Add(v []float64) int {
 	storeEntry(&e, v, h, nnz)
 	a.verts = append(a.verts, e)
 	a.w = append(a.w, 0)
+	// Every stored entry may end up in the free list: reserve its slot now
+	// so that removals never allocate.
+	if total := len(a.verts) + len(a.free); cap(a.free) < total {
+		a.free = slices.Grow(a.free, total-len(a.free))
+	}
 	return len(a.verts) - 1
 }
 
@@ -196,12 +204,18 @@ func (a *ActiveSet) AwayMaxStep(k int) float64 {
 // AwayStep applies the weights of the away step x ← (1+γ)x − γv_k with
 // 0 ≤ γ ≤ AwayMaxStep(k); the maximal γ (a drop step) removes v_k.
 func (a *ActiveSet) AwayStep(k int, gamma float64) {
+	drop := gamma >= a.AwayMaxStep(k)
 	for j := range a.w {
 		a.w[j] *= 1 + gamma
 	}
 	a.w[k] -= gamma
-	if gamma >= a.AwayMaxStep(k) {
+	if drop {
 		a.w[k] = 0
+	}
+	if gamma > 1 {
+		// Scaling by 1+γ amplifies the rounding errors of x (and the
+		// cancellation in λ_k): recompute x from the weights at Sync.
+		a.dirty = true
 	}
 	a.updates++
 	a.Purge()
@@ -285,7 +299,7 @@ func (a *ActiveSet) Recompute(x []float64) {
 }
 
 // Sync recomputes x (see Recompute) when a vertex of positive weight was
-// removed or RecomputeEvery updates have passed since the last
+// removed, an away step with γ > 1 was made, or RecomputeEvery updates have passed since the last
 // recomputation; it reports whether it did. Call it after moving x and
 // before evaluating f there.
 func (a *ActiveSet) Sync(x []float64) bool {

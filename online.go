@@ -84,8 +84,10 @@ type OnlineSettings struct {
 	// Hindsight are the settings of the offline solve (nil:
 	// DefaultHindsightSettings).
 	Hindsight *Settings
-	// HindsightMethod is the offline method (nil: FrankWolfe with line
-	// search).
+	// HindsightMethod is the offline method (nil: BlendedPairwise, which
+	// converges linearly on polytopes for strongly convex sums where
+	// vanilla Frank–Wolfe is slow; its dual bound comes from the proven
+	// bounds of its LMO calls).
 	HindsightMethod Method
 }
 
@@ -129,7 +131,8 @@ type OnlineResult struct {
 	// Rounds is the number of rounds played and TotalLoss = Σ f_t(x_t).
 	Rounds    int
 	TotalLoss float64
-	// X is the last point played, x_Rounds.
+	// X is the learner's current point: x_Rounds when the run played every
+	// round, otherwise the point it would have played next.
 	X []float64
 	// Status is IterationLimit when every round of the stream (or
 	// MaxRounds) was played; otherwise it says why the run stopped early.
@@ -191,7 +194,6 @@ type OnlineState struct {
 	Phi   float64
 
 	cum   CumulativeLoss
-	fg    FuncGrader
 	stats *Stats
 }
 
@@ -200,16 +202,6 @@ type OnlineState struct {
 func (s *OnlineState) CumulativeGrad(dst, x []float64) {
 	s.stats.FuncGradEvals++
 	s.cum.Grad(dst, x)
-}
-
-// CumulativeFuncGrad stores ∇F_t(x) in dst and returns F_t(x).
-func (s *OnlineState) CumulativeFuncGrad(dst, x []float64) float64 {
-	s.stats.FuncGradEvals++
-	if s.fg != nil {
-		return s.fg.FuncGrad(dst, x)
-	}
-	s.cum.Grad(dst, x)
-	return s.cum.Func(x)
 }
 
 // CumulativeFunc returns F_t(x) = Σ_{i≤t} f_i(x) (counted).
@@ -366,7 +358,6 @@ func MinimizeOnline(ctx context.Context, p OnlineProblem, settings *OnlineSettin
 		cum:    cum,
 		stats:  stats,
 	}
-	s.fg, _ = cum.(FuncGrader)
 	switch {
 	case p.X0 != nil:
 		copy(s.X, p.X0)
@@ -493,7 +484,7 @@ func solveHindsight(ctx context.Context, sum Objective, lmo LMO, settings *Onlin
 	}
 	hm := settings.HindsightMethod
 	if hm == nil {
-		hm = &FrankWolfe{}
+		hm = &BlendedPairwise{}
 	}
 	res, err := Minimize(ctx, Problem{Objective: sum, LMO: lmo}, hs, hm)
 	if err != nil {
@@ -653,18 +644,23 @@ type OnlineParams struct {
 	Smoothing bool
 	// L1Diameter is k, the ℓ1-diameter of P (0: from Diameter1).
 	L1Diameter int
+	// TightenPhi (LOCG only) lowers Φ_t to the oracle's proven Wolfe gap
+	// bound after a negative answer when that is smaller, in the spirit of
+	// Remark 4.3: the gap bounds F_t(x_t) − min F_t as well and is at most
+	// Φ_t, so the invariant and the rate of Theorem 5.1 are kept.
+	TightenPhi bool
 }
 
 // olParams are resolved OnlineParams.
 type olParams struct {
-	k                 float64 // separation accuracy K
-	c, b, s, sExp     float64
-	l, d              float64
-	norm              OnlineNorm
-	strong            bool
-	smoothing         bool
-	l1                float64 // ℓ1-diameter k (smoothing)
-	smoothCoef        float64 // 2L/√k
+	k                  float64 // separation accuracy K
+	c, b, s, sExp      float64
+	l, d               float64
+	norm               OnlineNorm
+	strong             bool
+	smoothing          bool
+	l1                 float64 // ℓ1-diameter k (smoothing)
+	smoothCoef         float64 // 2L/√k
 	lipschitzSurrogate float64
 }
 
@@ -752,7 +748,17 @@ func (p OnlineParams) resolve(lmo LMO, who string) (olParams, error) {
 	default:
 		return r, fmt.Errorf("lazycg: %s: unknown step rule %d", who, int(p.Steps))
 	}
+	if !r.strong && math.IsInf(r.d, 1) {
+		return r, fmt.Errorf("lazycg: %s: the stochastic steps need the diameter D of P", who)
+	}
 	return r, nil
+}
+
+// Check validates the parameters for the polytope of lmo (the errors
+// OCG and LOCG would report from Init).
+func (p OnlineParams) Check(lmo LMO) error {
+	_, err := p.resolve(lmo, "online parameters")
+	return err
 }
 
 // gamma returns γ_t of Theorem 5.1.
@@ -974,6 +980,9 @@ func (m *LOCG) Update(ctx context.Context, s *OnlineState) error {
 		m.phi = math.Max(0, h-fOld+fNew)
 	} else {
 		m.phi = math.Max(phiBar, olTinyPhi)
+		if m.Params.TightenPhi && sep.GapBound < m.phi {
+			m.phi = math.Max(sep.GapBound, 0)
+		}
 	}
 	s.Bound, s.Phi = h, m.phi
 	return nil
@@ -1000,9 +1009,9 @@ func CachingStudy(ctx context.Context, p OnlineProblem, settings *OnlineSettings
 		settings = &OnlineSettings{}
 	}
 	variants := []struct {
-		name          string
-		lazy          bool
-		cache, early  bool
+		name         string
+		lazy         bool
+		cache, early bool
 	}{
 		{"ocg", false, false, false},
 		{"locg-early", true, false, true},

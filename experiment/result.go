@@ -75,6 +75,10 @@ type RunResult struct {
 	Trace string `json:"trace,omitempty"`
 	// TracePoints is the number of trace points.
 	TracePoints int `json:"trace_points"`
+	// RegretLower and RegretUpper bracket the regret of an online run
+	// against the best fixed point in hindsight (nil when unknown).
+	RegretLower *float64 `json:"regret_lower,omitempty"`
+	RegretUpper *float64 `json:"regret_upper,omitempty"`
 	// Versus compares a lazy run with its baseline.
 	Versus *Comparison `json:"versus,omitempty"`
 	// Error is the run's error, if any.

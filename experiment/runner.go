@@ -128,16 +128,17 @@ func (r *Runner) runExperiment(ctx context.Context, e *Experiment) ExperimentRes
 		return er
 	}
 	files := map[string]bool{}
+	hind := map[hindsightKey]*lazycg.Result{}
 	for i := range e.Variants {
 		v := &e.Variants[i]
 		if ctx.Err() != nil {
 			er.Runs = append(er.Runs, RunResult{Label: v.DisplayLabel(), Method: v.Method, Error: "not run: canceled"})
 			continue
 		}
-		rr, tr := r.runVariant(ctx, e, v, &er)
+		rr, tr := r.runVariant(ctx, e, v, &er, hind)
 		if tr != nil {
 			name := traceFileName(v.DisplayLabel(), files)
-			if err := WriteTraceFile(filepath.Join(dir, name), tr); err != nil {
+			if err := WriteTraceFile(filepath.Join(dir, name), *tr); err != nil {
 				rr.Error = joinErr(rr.Error, err.Error())
 			} else {
 				rr.Trace = name
@@ -189,7 +190,7 @@ func traceFileName(label string, used map[string]bool) string {
 		base = "run"
 	}
 	name := base + ".csv"
-	for k := 2; used[name] || name == SummaryFile; k++ {
+	for k := 2; used[name]; k++ {
 		name = fmt.Sprintf("%s-%d.csv", base, k)
 	}
 	used[name] = true
@@ -240,26 +241,31 @@ func (r *Runner) compare(er *ExperimentResult, dir string) {
 			er.Warnings = append(er.Warnings, fmt.Sprintf("comparing %s with %s: %v %v", rr.Label, base, err1, err2))
 			continue
 		}
-		rr.Versus = Compare(base, lt, bt)
+		measure := MeasurePrimal
+		if rr.Online {
+			measure = MeasureRounds
+		}
+		rr.Versus = Compare(base, measure, lt.Points, bt.Points)
 	}
 }
 
 // runVariant runs one variant; it returns the result row and the trace
 // (nil when the run did not start).
-func (r *Runner) runVariant(ctx context.Context, e *Experiment, v *Variant, er *ExperimentResult) (RunResult, []lazycg.TracePoint) {
+func (r *Runner) runVariant(ctx context.Context, e *Experiment, v *Variant, er *ExperimentResult,
+	hind map[hindsightKey]*lazycg.Result) (RunResult, *Trace) {
 	rr := RunResult{Label: v.DisplayLabel(), Method: v.Method, Online: e.Online()}
-	info, err := spec.Method(v.Method)
+	lazy, err := methodKind(e.Online(), v.Method)
 	if err != nil {
 		rr.Error = err.Error()
 		r.logf("  %s/%s: error: %v", e.Name, rr.Label, err)
 		return rr, nil
 	}
-	rr.Lazy = info.Lazy
+	rr.Lazy = lazy
 	k := e.K
 	if v.K > 0 {
 		k = v.K
 	}
-	if info.Lazy {
+	if lazy {
 		rr.K = k
 	}
 	job := spec.Job{Polytope: e.Polytope, Objective: e.Objective, Method: v.Method, Seed: e.Seed,
@@ -272,14 +278,14 @@ func (r *Runner) runVariant(ctx context.Context, e *Experiment, v *Variant, er *
 	}
 	limit := r.scaledLimit(e)
 	r.logf("  %s/%s: start (%s)", e.Name, rr.Label, limitText(limit, e.MaxIterations))
-	var tr []lazycg.TracePoint
+	var tr Trace
 	var sum spec.Summary
 	if e.Online() {
-		tr, sum, err = r.runOnline(ctx, e, job, &rr, er)
+		tr, sum, err = r.runOnline(ctx, e, job, &rr, er, hind)
 	} else {
 		tr, sum, err = r.runOffline(ctx, e, job, &rr, er)
 	}
-	if err != nil && tr == nil {
+	if err != nil && tr.Points == nil {
 		rr.Error = err.Error()
 		r.logf("  %s/%s: error: %v", e.Name, rr.Label, err)
 		return rr, nil
@@ -288,7 +294,7 @@ func (r *Runner) runVariant(ctx context.Context, e *Experiment, v *Variant, er *
 		rr.Error = err.Error()
 	}
 	rr.Summary = &sum
-	rr.TracePoints = len(tr)
+	rr.TracePoints = len(tr.Points)
 	dual := "none"
 	if sum.DualBound != nil {
 		dual = fmt.Sprintf("%.8g", *sum.DualBound)
@@ -298,7 +304,7 @@ func (r *Runner) runVariant(ctx context.Context, e *Experiment, v *Variant, er *
 	if err != nil {
 		r.logf("  %s/%s: error: %v", e.Name, rr.Label, err)
 	}
-	return rr, tr
+	return rr, &tr
 }
 
 func limitText(limit time.Duration, iters int) string {
@@ -340,10 +346,10 @@ func (r *Runner) progress(name string) func(lazycg.Progress) bool {
 	}
 }
 
-func (r *Runner) runOffline(ctx context.Context, e *Experiment, job spec.Job, rr *RunResult, er *ExperimentResult) ([]lazycg.TracePoint, spec.Summary, error) {
+func (r *Runner) runOffline(ctx context.Context, e *Experiment, job spec.Job, rr *RunResult, er *ExperimentResult) (Trace, spec.Summary, error) {
 	p, err := job.Prepare()
 	if err != nil {
-		return nil, spec.Summary{}, err
+		return Trace{}, spec.Summary{}, err
 	}
 	defer p.Close()
 	rr.Curvature = p.Curvature
@@ -354,9 +360,9 @@ func (r *Runner) runOffline(ctx context.Context, e *Experiment, job spec.Job, rr
 		TraceInterval: traceInterval(limit), Callback: r.progress(e.Name + "/" + rr.Label)}
 	res, err := lazycg.Minimize(ctx, p.Problem, settings, p.Method)
 	if res == nil {
-		return nil, spec.Summary{}, err
+		return Trace{}, spec.Summary{}, err
 	}
-	return res.Trace, spec.Summarize(job, p.Instance.Dim(), res), err
+	return Trace{Points: res.Trace}, spec.Summarize(job, p.Instance.Dim(), res), err
 }
 
 // Fingerprint hashes an objective's behavior: its dimension, f and ∇f at

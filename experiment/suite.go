@@ -69,11 +69,16 @@ type Experiment struct {
 	NoLineSearch bool `json:"no_line_search,omitempty"`
 	// Phi0Search finds Φ0 by binary search instead of one LMO call.
 	Phi0Search bool `json:"phi0_search,omitempty"`
-	// ImprovedPhi applies Remark 4.3's Φ update.
+	// ImprovedPhi applies Remark 4.3's Φ update (offline), or lowers
+	// LOCG's Φ_t to the proven Wolfe gap after negative answers (online,
+	// OnlineParams.TightenPhi).
 	ImprovedPhi bool `json:"improved_phi,omitempty"`
 	// DualRow adds a figure row with the proven gap (primal − dual bound)
 	// over time, as the paper shows for video colocalization.
 	DualRow bool `json:"dual_row,omitempty"`
+	// OracleTimeRow adds a figure row with the loss over the time spent in
+	// oracle calls (online runs record it), as in the caching study.
+	OracleTimeRow bool `json:"oracle_time_row,omitempty"`
 	// Variants are the runs, typically a non-lazy baseline and its lazy
 	// counterpart.
 	Variants []Variant `json:"variants"`
@@ -286,7 +291,7 @@ func Load(nameOrFile string) (*Suite, error) {
 // time_limit ("90s" or seconds), max_iterations, k, oracle_gap,
 // oracle_time_limit, cache (default true), early_stop (default true),
 // prune, line_search (default true), phi0_search, improved_phi, dual_row,
-// methods, paper {figure, caption, side, instance, dim, cache_hit_rate,
+// oracle_time_row, methods, paper {figure, caption, side, instance, dim, cache_hit_rate,
 // time_limit, note}. Method entries are a method name or an object with
 // method, label, k, cache, early_stop, baseline.
 func ParseSuite(name string, data []byte) (*Suite, error) {
@@ -386,6 +391,7 @@ func readExperiment(r *reader, e *Experiment, defaults bool) error {
 	r.boolean("phi0_search", &e.Phi0Search)
 	r.boolean("improved_phi", &e.ImprovedPhi)
 	r.boolean("dual_row", &e.DualRow)
+	r.boolean("oracle_time_row", &e.OracleTimeRow)
 	if mn := r.get("methods"); mn != nil {
 		vs, err := readVariants(r.doc, mn, r.sub("methods"))
 		if err != nil {

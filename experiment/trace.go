@@ -13,21 +13,46 @@ import (
 	"github.com/lazycg/lazycg"
 )
 
-// traceHeader is the header of trace CSV files.
-var traceHeader = []string{"time_s", "iteration", "lmo_calls", "cache_hits", "primal", "dual_bound"}
+// traceHeader is the header of trace CSV files; online traces have the
+// extra column oracle_time_s.
+var traceHeader = []string{"time_s", "iteration", "lmo_calls", "cache_hits", "primal", "dual_bound", "oracle_time_s"}
 
-// WriteTrace writes trace points as CSV with the columns time_s, iteration,
-// lmo_calls, cache_hits, primal, dual_bound. Floats are written in the
-// shortest form that reads back exactly; a missing dual bound is -Inf.
-func WriteTrace(w io.Writer, tr []lazycg.TracePoint) error {
+// Trace is the recorded progress of a run.
+type Trace struct {
+	// Points are the trace points. For online runs Iteration is the round
+	// and Primal the cumulative loss Σ_{i≤t} f_i(x_i); DualBound is −Inf
+	// when no bound is known.
+	Points []lazycg.TracePoint
+	// OracleTime, when not nil, is the time spent in oracle calls up to
+	// each point (online runs record it).
+	OracleTime []time.Duration
+}
+
+// WriteTrace writes a trace as CSV with the columns time_s, iteration,
+// lmo_calls, cache_hits, primal, dual_bound and, when recorded,
+// oracle_time_s. Floats are written in the shortest form that reads back
+// exactly; a missing dual bound is -Inf.
+func WriteTrace(w io.Writer, tr Trace) error {
+	if tr.OracleTime != nil && len(tr.OracleTime) != len(tr.Points) {
+		return fmt.Errorf("experiment: writing trace: %d oracle times for %d points", len(tr.OracleTime), len(tr.Points))
+	}
+	cols := len(traceHeader) - 1
+	if tr.OracleTime != nil {
+		cols++
+	}
 	cw := csv.NewWriter(w)
-	if err := cw.Write(traceHeader); err != nil {
+	if err := cw.Write(traceHeader[:cols]); err != nil {
 		return fmt.Errorf("experiment: writing trace: %w", err)
 	}
-	for _, p := range tr {
-		rec := []string{strconv.FormatFloat(p.Time.Seconds(), 'g', -1, 64), strconv.Itoa(p.Iteration),
-			strconv.Itoa(p.LMOCalls), strconv.Itoa(p.CacheHits), strconv.FormatFloat(p.Primal, 'g', -1, 64),
-			strconv.FormatFloat(p.DualBound, 'g', -1, 64)}
+	rec := make([]string, cols)
+	for i, p := range tr.Points {
+		rec[0] = strconv.FormatFloat(p.Time.Seconds(), 'g', -1, 64)
+		rec[1], rec[2], rec[3] = strconv.Itoa(p.Iteration), strconv.Itoa(p.LMOCalls), strconv.Itoa(p.CacheHits)
+		rec[4] = strconv.FormatFloat(p.Primal, 'g', -1, 64)
+		rec[5] = strconv.FormatFloat(p.DualBound, 'g', -1, 64)
+		if tr.OracleTime != nil {
+			rec[6] = strconv.FormatFloat(tr.OracleTime[i].Seconds(), 'g', -1, 64)
+		}
 		if err := cw.Write(rec); err != nil {
 			return fmt.Errorf("experiment: writing trace: %w", err)
 		}
@@ -40,7 +65,7 @@ func WriteTrace(w io.Writer, tr []lazycg.TracePoint) error {
 }
 
 // WriteTraceFile writes a trace CSV file (see WriteTrace).
-func WriteTraceFile(path string, tr []lazycg.TracePoint) error {
+func WriteTraceFile(path string, tr Trace) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("experiment: %w", err)
@@ -56,47 +81,67 @@ func WriteTraceFile(path string, tr []lazycg.TracePoint) error {
 }
 
 // ReadTrace reads a trace CSV written by WriteTrace. Errors name the line.
-func ReadTrace(r io.Reader) ([]lazycg.TracePoint, error) {
+func ReadTrace(r io.Reader) (Trace, error) {
+	var tr Trace
 	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = len(traceHeader)
 	cr.ReuseRecord = true
 	head, err := cr.Read()
 	if err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, errors.New("experiment: trace: empty file (want a header line)")
+			return tr, errors.New("experiment: trace: empty file (want a header line)")
 		}
-		return nil, fmt.Errorf("experiment: trace: %w", err)
+		return tr, fmt.Errorf("experiment: trace: %w", err)
 	}
-	for i, h := range traceHeader {
-		if head[i] != h {
-			return nil, fmt.Errorf("experiment: trace: line 1: column %d is %q, want %q", i+1, head[i], h)
+	if len(head) != len(traceHeader) && len(head) != len(traceHeader)-1 {
+		return tr, fmt.Errorf("experiment: trace: line 1: %d columns, want %d or %d", len(head), len(traceHeader)-1, len(traceHeader))
+	}
+	for i, h := range head {
+		if h != traceHeader[i] {
+			return tr, fmt.Errorf("experiment: trace: line 1: column %d is %q, want %q", i+1, h, traceHeader[i])
 		}
 	}
-	var out []lazycg.TracePoint
+	withOracle := len(head) == len(traceHeader)
+	if withOracle {
+		tr.OracleTime = []time.Duration{}
+	}
+	cr.FieldsPerRecord = len(head)
 	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
-			return out, nil
+			return tr, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("experiment: trace: %w", err)
+			return Trace{}, fmt.Errorf("experiment: trace: %w", err)
 		}
 		line, _ := cr.FieldPos(0)
 		p, err := parseTraceRecord(rec)
-		if err != nil {
-			return nil, fmt.Errorf("experiment: trace: line %d: %w", line, err)
+		if err == nil && withOracle {
+			var ot time.Duration
+			if ot, err = parseSeconds("oracle_time_s", rec[6]); err == nil {
+				tr.OracleTime = append(tr.OracleTime, ot)
+			}
 		}
-		out = append(out, p)
+		if err != nil {
+			return Trace{}, fmt.Errorf("experiment: trace: line %d: %w", line, err)
+		}
+		tr.Points = append(tr.Points, p)
 	}
+}
+
+func parseSeconds(name, s string) (time.Duration, error) {
+	t, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(t >= 0) || t > 1e9 {
+		return 0, fmt.Errorf("%s %q is not a time in seconds", name, s)
+	}
+	return time.Duration(math.Round(t * 1e9)), nil
 }
 
 func parseTraceRecord(rec []string) (lazycg.TracePoint, error) {
 	var p lazycg.TracePoint
-	t, err := strconv.ParseFloat(rec[0], 64)
-	if err != nil || !(t >= 0) || t > 1e9 {
-		return p, fmt.Errorf("time_s %q is not a time in seconds", rec[0])
+	var err error
+	if p.Time, err = parseSeconds("time_s", rec[0]); err != nil {
+		return p, err
 	}
-	p.Time = time.Duration(math.Round(t * 1e9))
 	ints := []*int{&p.Iteration, &p.LMOCalls, &p.CacheHits}
 	for i, dst := range ints {
 		v, err := strconv.Atoi(rec[1+i])
@@ -115,35 +160,38 @@ func parseTraceRecord(rec []string) (lazycg.TracePoint, error) {
 }
 
 // ReadTraceFile reads a trace CSV file.
-func ReadTraceFile(path string) ([]lazycg.TracePoint, error) {
+func ReadTraceFile(path string) (Trace, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("experiment: %w", err)
+		return Trace{}, fmt.Errorf("experiment: %w", err)
 	}
 	defer f.Close()
 	tr, err := ReadTrace(f)
 	if err != nil {
-		return nil, fmt.Errorf("%w (file %s)", err, path)
+		return Trace{}, fmt.Errorf("%w (file %s)", err, path)
 	}
 	return tr, nil
 }
 
-// Comparison relates a lazy run to its non-lazy baseline: how long each
-// took to reach the baseline's final primal value. Every number is read
-// from the two traces.
+// Comparison relates a lazy run to its baseline: how long each took to
+// reach the same target. Offline the target is the baseline's final
+// primal value; online (Measure "rounds") it is the number of rounds the
+// baseline played. Every number is read from the two traces.
 type Comparison struct {
 	// Baseline is the label of the baseline run.
 	Baseline string `json:"baseline"`
-	// Target is the baseline's final primal value (its last trace point).
-	Target float64 `json:"target_primal"`
+	// Measure is "primal" (offline) or "rounds" (online).
+	Measure string `json:"measure"`
+	// Target is the baseline's final primal value, or its number of rounds.
+	Target float64 `json:"target"`
 	// BaselineTimeS, BaselineIterations and BaselineLMOCalls describe the
 	// first trace point at which the baseline reached Target.
 	BaselineTimeS      float64 `json:"baseline_time_s"`
 	BaselineIterations int     `json:"baseline_iterations"`
 	BaselineLMOCalls   int     `json:"baseline_lmo_calls"`
 	// Reached reports whether the lazy run reached Target; then LazyTimeS,
-	// LazyIterations and LazyLMOCalls describe its first trace point with
-	// primal ≤ Target.
+	// LazyIterations and LazyLMOCalls describe its first trace point that
+	// did (primal ≤ Target, or round ≥ Target).
 	Reached        bool    `json:"reached"`
 	LazyTimeS      float64 `json:"lazy_time_s,omitempty"`
 	LazyIterations int     `json:"lazy_iterations,omitempty"`
@@ -153,20 +201,35 @@ type Comparison struct {
 	Speedup *float64 `json:"speedup,omitempty"`
 }
 
-// Compare derives the comparison of a lazy trace with a baseline trace. It
-// returns nil when either trace is empty.
-func Compare(baseline string, lazy, base []lazycg.TracePoint) *Comparison {
+// Measures of a Comparison.
+const (
+	MeasurePrimal = "primal"
+	MeasureRounds = "rounds"
+)
+
+// Compare derives the comparison of a lazy trace with a baseline trace for
+// the measure (MeasurePrimal or MeasureRounds). It returns nil when either
+// trace is empty.
+func Compare(baseline, measure string, lazy, base []lazycg.TracePoint) *Comparison {
 	if len(lazy) == 0 || len(base) == 0 {
 		return nil
 	}
-	target := base[len(base)-1].Primal
-	c := &Comparison{Baseline: baseline, Target: target}
-	if i := firstAtMost(base, target); i >= 0 {
+	last := base[len(base)-1]
+	reached := func(p lazycg.TracePoint, target float64) bool { return p.Primal <= target }
+	target := last.Primal
+	if measure == MeasureRounds {
+		target = float64(last.Iteration)
+		reached = func(p lazycg.TracePoint, target float64) bool { return float64(p.Iteration) >= target }
+	} else {
+		measure = MeasurePrimal
+	}
+	c := &Comparison{Baseline: baseline, Measure: measure, Target: target}
+	if i := firstReaching(base, target, reached); i >= 0 {
 		c.BaselineTimeS = base[i].Time.Seconds()
 		c.BaselineIterations = base[i].Iteration
 		c.BaselineLMOCalls = base[i].LMOCalls
 	}
-	if i := firstAtMost(lazy, target); i >= 0 {
+	if i := firstReaching(lazy, target, reached); i >= 0 {
 		c.Reached = true
 		c.LazyTimeS = lazy[i].Time.Seconds()
 		c.LazyIterations = lazy[i].Iteration
@@ -179,11 +242,11 @@ func Compare(baseline string, lazy, base []lazycg.TracePoint) *Comparison {
 	return c
 }
 
-// firstAtMost returns the index of the first point with Primal ≤ target,
+// firstReaching returns the index of the first point that reached target,
 // or −1.
-func firstAtMost(tr []lazycg.TracePoint, target float64) int {
+func firstReaching(tr []lazycg.TracePoint, target float64, reached func(lazycg.TracePoint, float64) bool) int {
 	for i, p := range tr {
-		if p.Primal <= target {
+		if reached(p, target) {
 			return i
 		}
 	}

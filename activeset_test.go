@@ -1,0 +1,198 @@
+package lazycg
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// pwRandomVertex returns a 0/1 vector: sparse (a few ones) or dense.
+func pwRandomVertex(rng *rand.Rand, n int) []float64 {
+	v := make([]float64, n)
+	if rng.IntN(4) == 0 {
+		for i := range v {
+			if rng.IntN(3) > 0 {
+				v[i] = 1
+			}
+		}
+		return v
+	}
+	for range 1 + rng.IntN(3) {
+		v[rng.IntN(n)] = 1
+	}
+	return v
+}
+
+// pwCheckActive verifies the invariants: positive weights summing to 1 and
+// x equal to the combination.
+func pwCheckActive(t *testing.T, a *ActiveSet, x []float64, tol float64) {
+	t.Helper()
+	for k := range a.Len() {
+		if !(a.Weight(k) > 0) {
+			t.Fatalf("weight %d is %g", k, a.Weight(k))
+		}
+	}
+	if s := a.Sum(); math.Abs(s-1) > tol {
+		t.Fatalf("weights sum to %.17g", s)
+	}
+	y := make([]float64, len(x))
+	a.Compute(y)
+	for i := range x {
+		if math.Abs(x[i]-y[i]) > tol {
+			t.Fatalf("x[%d] = %.17g but the active set gives %.17g", i, x[i], y[i])
+		}
+	}
+}
+
+// TestPwActiveSetInvariants runs random FW, away and pairwise steps (with
+// drop steps), moving x along the same directions as the methods do, and
+// checks the invariants, deduplication and the argmin/argmax scans against
+// brute force.
+func TestPwActiveSetInvariants(t *testing.T) {
+	for _, n := range []int{7, 60} {
+		rng := rand.New(rand.NewPCG(uint64(n), 1))
+		a := NewActiveSet(n)
+		a.RecomputeEvery = 50
+		pool := make([][]float64, 25)
+		for i := range pool {
+			pool[i] = pwRandomVertex(rng, n)
+		}
+		x := make([]float64, n)
+		d := make([]float64, n)
+		copy(x, pool[0])
+		a.Init(pool[0])
+		recomputed := 0
+		for step := range 3000 {
+			switch op := rng.IntN(3); {
+			case op == 0 || a.Len() == 1:
+				v := pool[rng.IntN(len(pool))]
+				before := a.Len()
+				k := a.Add(v)
+				if k2 := a.Add(v); k2 != k || a.Find(v) != k {
+					t.Fatalf("step %d: vertex added twice (%d, %d)", step, k, k2)
+				}
+				if a.Len() > before+1 {
+					t.Fatalf("step %d: Add grew the set by %d", step, a.Len()-before)
+				}
+				gamma := rng.Float64()
+				if rng.IntN(20) == 0 {
+					gamma = 1
+				}
+				sub(d, v, x)
+				a.FWStep(k, gamma)
+				axpy(x, gamma, d)
+			case op == 1:
+				k := rng.IntN(a.Len())
+				gmax := a.AwayMaxStep(k)
+				gamma := gmax * rng.Float64()
+				if rng.IntN(4) == 0 {
+					gamma = gmax
+				}
+				copy(d, x)
+				a.AddScaledTo(d, k, -1)
+				a.AwayStep(k, gamma)
+				axpy(x, gamma, d)
+			default:
+				to, from := rng.IntN(a.Len()), rng.IntN(a.Len())
+				if to == from {
+					continue
+				}
+				gamma := a.Weight(from) * rng.Float64()
+				if rng.IntN(4) == 0 {
+					gamma = a.Weight(from)
+				}
+				a.Difference(d, to, from)
+				a.PairwiseStep(to, from, gamma)
+				axpy(x, gamma, d)
+			}
+			if a.Sync(x) {
+				recomputed++
+			}
+			pwCheckActive(t, a, x, 1e-9)
+			c := make([]float64, n)
+			for i := range c {
+				c[i] = rng.NormFloat64()
+			}
+			kmin, vmin := a.ArgMin(c)
+			kmax, vmax := a.ArgMax(c)
+			v := make([]float64, n)
+			for k := range a.Len() {
+				a.Vertex(v, k)
+				if dv := dot(c, v); dv < vmin-1e-12 || dv > vmax+1e-12 || math.Abs(dv-a.Dot(k, c)) > 1e-12 {
+					t.Fatalf("step %d: vertex %d has c·v = %g outside [%g, %g]", step, k, dv, vmin, vmax)
+				}
+			}
+			if a.Dot(kmin, c) != vmin || a.Dot(kmax, c) != vmax {
+				t.Fatalf("step %d: argmin/argmax values inconsistent", step)
+			}
+		}
+		if recomputed == 0 {
+			t.Errorf("n=%d: x was never recomputed", n)
+		}
+		a.Recompute(x)
+		pwCheckActive(t, a, x, 1e-13)
+	}
+}
+
+// TestPwActiveSetDrops: drop steps remove exactly the vertex they empty.
+func TestPwActiveSetDrops(t *testing.T) {
+	a := NewActiveSet(3)
+	a.Init([]float64{1, 0, 0})
+	k := a.Add([]float64{0, 1, 0})
+	a.FWStep(k, 0.25)
+	if a.Len() != 2 || a.Weight(0) != 0.75 || a.Weight(1) != 0.25 {
+		t.Fatalf("after FW step: len %d weights %v", a.Len(), a.w)
+	}
+	a.AwayStep(1, a.AwayMaxStep(1))
+	if a.Len() != 1 || a.Weight(0) != 1 {
+		t.Fatalf("after drop step: len %d weights %v", a.Len(), a.w)
+	}
+	k = a.Add([]float64{0, 0, 1})
+	a.FWStep(k, 1)
+	if a.Len() != 1 || a.Find([]float64{0, 0, 1}) != 0 {
+		t.Fatalf("after full FW step: %d vertices", a.Len())
+	}
+	k = a.Add([]float64{1, 0, 0})
+	a.PairwiseStep(k, 0, 1)
+	if a.Len() != 1 || a.Find([]float64{1, 0, 0}) != 0 || a.Weight(0) != 1 {
+		t.Fatalf("after pairwise drop: len %d weights %v", a.Len(), a.w)
+	}
+}
+
+// TestPwActiveSetAllocs: scans and steady-state steps allocate nothing
+// (removed vertices' storage is recycled).
+func TestPwActiveSetAllocs(t *testing.T) {
+	n := 50
+	rng := rand.New(rand.NewPCG(2, 2))
+	a := NewActiveSet(n)
+	pool := make([][]float64, 10)
+	for i := range pool {
+		pool[i] = pwRandomVertex(rng, n)
+	}
+	a.Init(pool[0])
+	for _, v := range pool[1:] {
+		a.FWStep(a.Add(v), 0.1)
+	}
+	x := make([]float64, n)
+	c := make([]float64, n)
+	for i := range c {
+		c[i] = rng.NormFloat64()
+	}
+	i := 0
+	allocs := testing.AllocsPerRun(200, func() {
+		i++
+		a.ArgMin(c)
+		a.ArgMax(c)
+		// Drop a vertex and bring it back: exercises removal and reuse.
+		v := pool[i%len(pool)]
+		k := a.Add(v)
+		a.FWStep(k, 0.2)
+		if j := a.Find(v); j >= 0 && a.Len() > 1 {
+			a.AwayStep(j, a.AwayMaxStep(j))
+		}
+		a.Sync(x)
+	})
+	if allocs != 0 {
+		t.Errorf("active set operations allocate %v times per run", allocs)
+	}
+}

@@ -1,0 +1,289 @@
+package lazycg
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// activeCore holds what the active-set methods (AFW, BPCG and their lazy
+// versions) share: the decomposition of x, buffers and the line searcher.
+// Their start point must be a vertex of P (the default start of Minimize
+// is one); the active set begins with it.
+type activeCore struct {
+	as   *ActiveSet
+	v, d []float64
+	ls   lineSearcher
+}
+
+func (c *activeCore) init(s *State, recomputeEvery int) {
+	n := len(s.X)
+	c.as = NewActiveSet(n)
+	c.as.RecomputeEvery = recomputeEvery
+	c.as.Init(s.X)
+	c.v = make([]float64, n)
+	c.d = make([]float64, n)
+	c.ls = lineSearcher{}
+}
+
+// finish moves x by γd, resynchronizes it with the active set and
+// re-evaluates f.
+func (c *activeCore) finish(s *State, gamma float64) {
+	axpy(s.X, gamma, c.d)
+	c.as.Sync(s.X)
+	s.Eval()
+}
+
+// towardNew makes a FW step toward c.v (any vertex of P) with line search
+// and returns the step (0: no move).
+func (c *activeCore) towardNew(s *State) float64 {
+	sub(c.d, c.v, s.X)
+	gamma := c.ls.search(s, c.d, 1)
+	if gamma == 0 {
+		return 0
+	}
+	k := c.as.Add(c.v)
+	c.as.FWStep(k, gamma)
+	c.finish(s, gamma)
+	return gamma
+}
+
+// toward makes a FW step toward the active vertex k.
+func (c *activeCore) toward(s *State, k int) float64 {
+	clear(c.d)
+	c.as.AddScaledTo(c.d, k, 1)
+	axpy(c.d, -1, s.X)
+	gamma := c.ls.search(s, c.d, 1)
+	if gamma == 0 {
+		return 0
+	}
+	c.as.FWStep(k, gamma)
+	c.finish(s, gamma)
+	return gamma
+}
+
+// away makes an away step from the active vertex k.
+func (c *activeCore) away(s *State, k int) float64 {
+	copy(c.d, s.X)
+	c.as.AddScaledTo(c.d, k, -1)
+	gamma := c.ls.search(s, c.d, c.as.AwayMaxStep(k))
+	if gamma == 0 {
+		return 0
+	}
+	c.as.AwayStep(k, gamma)
+	c.finish(s, gamma)
+	return gamma
+}
+
+// pairwise moves weight from the active vertex from to the active vertex to.
+func (c *activeCore) pairwise(s *State, to, from int) float64 {
+	c.as.Difference(c.d, to, from)
+	gamma := c.ls.search(s, c.d, c.as.Weight(from))
+	if gamma == 0 {
+		return 0
+	}
+	c.as.PairwiseStep(to, from, gamma)
+	c.finish(s, gamma)
+	return gamma
+}
+
+// lazyPhi holds the Φ bookkeeping of the lazy active-set methods: Φ0 from
+// one LMO call (half the Wolfe gap, as Algorithm 7), a given value or the
+// binary search of section 7; halving (or Remark 4.3's update) on negative
+// answers.
+type lazyPhi struct {
+	phi float64
+}
+
+func (l *lazyPhi) init(ctx context.Context, s *State, v []float64, name string, k, phi0 float64, rule Phi0Rule, start float64) error {
+	if !(k >= 1) || math.IsInf(k, 0) {
+		return fmt.Errorf("lazycg: %s: K must be ≥ 1 and finite, got %g", name, k)
+	}
+	switch {
+	case phi0 > 0:
+		l.phi = phi0
+	case rule == Phi0BinarySearch:
+		phi := start
+		if !(phi > 0) {
+			phi = 1e3 * math.Max(1, math.Abs(s.F))
+		}
+		for range 2100 {
+			sep, err := s.Oracle.Separate(ctx, v, s.Grad, s.X, phi, k)
+			if err != nil {
+				return err
+			}
+			s.ReportGap(s.F, sep.GapBound)
+			if sep.Positive {
+				l.phi = 2 * phi
+				return nil
+			}
+			phi /= 2
+			if phi < math.SmallestNonzeroFloat64*4 {
+				s.Converged = true
+				l.phi = math.SmallestNonzeroFloat64
+				return nil
+			}
+		}
+		return fmt.Errorf("lazycg: %s: binary search for Φ0 did not end", name)
+	default:
+		gap, err := wolfeGap(ctx, s, v)
+		if err != nil {
+			return err
+		}
+		if !(gap > 0) {
+			s.Converged = true
+			l.phi = math.SmallestNonzeroFloat64
+			return nil
+		}
+		l.phi = gap / 2
+	}
+	return nil
+}
+
+// negative updates Φ after a negative answer (or a positive one that gave
+// no progress in floating point, sep.Positive then being true).
+func (l *lazyPhi) negative(s *State, sep Separation, improved bool) {
+	if improved && !sep.Positive && sep.ExactGap && sep.GapBound < l.phi && sep.GapBound > 0 {
+		l.phi = sep.GapBound / 2
+	} else {
+		l.phi /= 2
+	}
+	if !(l.phi > 1e-300) {
+		s.Stalled = true
+	}
+}
+
+// AwayFW is the away-step Frank–Wolfe method (Wolfe 1970; Lacoste-Julien
+// and Jaggi 2015): x is kept as a convex combination of vertices (an
+// ActiveSet); each iteration calls the LMO for the FW vertex v and takes
+// the active vertex a maximizing ∇f·a, then makes a FW step toward v or an
+// away step from a, whichever gap is larger, with line search (drop steps
+// remove a). Linear convergence for strongly convex f over polytopes.
+// The dual bound uses the proven bound of every LMO call. The start point
+// must be a vertex.
+type AwayFW struct {
+	// RecomputeEvery is the active set's exact recomputation period
+	// (0: the ActiveSet default).
+	RecomputeEvery int
+
+	core activeCore
+}
+
+// ActiveSet returns the decomposition of the current iterate.
+func (m *AwayFW) ActiveSet() *ActiveSet { return m.core.as }
+
+// Monotone implements Monotone.
+func (m *AwayFW) Monotone() bool { return true }
+
+// Init implements Method.
+func (m *AwayFW) Init(ctx context.Context, s *State) error {
+	m.core.init(s, m.RecomputeEvery)
+	return nil
+}
+
+// Step implements Method.
+func (m *AwayFW) Step(ctx context.Context, s *State) error {
+	c := &m.core
+	res, err := s.Oracle.Minimize(ctx, c.v, s.Grad)
+	if err != nil {
+		return err
+	}
+	if !res.Found {
+		return fmt.Errorf("lazycg: afw: LMO returned no vertex (%v)", res.Reason)
+	}
+	gx := dot(s.Grad, s.X)
+	s.ReportGap(s.F, gx-res.Bound)
+	gFW := gx - res.Value
+	ka, va := c.as.ArgMax(s.Grad)
+	gA := va - gx
+	var gamma float64
+	if gFW >= gA {
+		if gFW <= 0 {
+			if !res.Optimal() {
+				s.Stalled = true
+			}
+			return nil
+		}
+		gamma = c.towardNew(s)
+	} else {
+		gamma = c.away(s, ka)
+	}
+	if gamma == 0 {
+		s.Stalled = true
+	}
+	return nil
+}
+
+// LazyAwayFW is the lazified away-step Frank–Wolfe method. The active set
+// is the first-level cache: when the best local FW vertex s (minimizing
+// ∇f·s over the active set) or the away vertex a gives a gap larger than
+// Φ/K, it makes the corresponding local FW or away step without any LMO
+// call (counted as a cache hit). Otherwise it calls the Oracle's weak
+// separation LPsep(∇f, x, Φ, K) (its own cache, then the LMO, early
+// terminated when possible): a positive answer gives a FW step toward the
+// new vertex, a negative one proves the Wolfe gap is at most Φ and halves
+// Φ. All steps use line search. The start point must be a vertex.
+type LazyAwayFW struct {
+	// K ≥ 1 is the laziness factor (default 1).
+	K float64
+	// Phi0, Phi0Rule, Phi0Start and ImprovedPhi are as in LazyCG.
+	Phi0        float64
+	Phi0Rule    Phi0Rule
+	Phi0Start   float64
+	ImprovedPhi bool
+	// RecomputeEvery is the active set's recomputation period.
+	RecomputeEvery int
+
+	core activeCore
+	lp   lazyPhi
+}
+
+// ActiveSet returns the decomposition of the current iterate.
+func (m *LazyAwayFW) ActiveSet() *ActiveSet { return m.core.as }
+
+// Phi returns the current Φ.
+func (m *LazyAwayFW) Phi() float64 { return m.lp.phi }
+
+// Monotone implements Monotone.
+func (m *LazyAwayFW) Monotone() bool { return true }
+
+// Init implements Method.
+func (m *LazyAwayFW) Init(ctx context.Context, s *State) error {
+	if m.K == 0 {
+		m.K = 1
+	}
+	m.core.init(s, m.RecomputeEvery)
+	return m.lp.init(ctx, s, m.core.v, "lazy afw", m.K, m.Phi0, m.Phi0Rule, m.Phi0Start)
+}
+
+// Step implements Method.
+func (m *LazyAwayFW) Step(ctx context.Context, s *State) error {
+	c := &m.core
+	gx := dot(s.Grad, s.X)
+	ka, va := c.as.ArgMax(s.Grad)
+	ks, vs := c.as.ArgMin(s.Grad)
+	gA, gS := va-gx, gx-vs
+	if t := m.lp.phi / m.K; gA > t || gS > t {
+		var gamma float64
+		if gS >= gA {
+			gamma = c.toward(s, ks)
+		} else {
+			gamma = c.away(s, ka)
+		}
+		if gamma > 0 {
+			s.Oracle.Count(Separation{Positive: true, CacheHit: true, Improvement: math.Max(gA, gS),
+				GapBound: math.Inf(1)}, nil)
+			return nil
+		}
+	}
+	sep, err := s.Oracle.Separate(ctx, c.v, s.Grad, s.X, m.lp.phi, m.K)
+	if err != nil {
+		return err
+	}
+	s.ReportGap(s.F, sep.GapBound)
+	if sep.Positive && c.towardNew(s) > 0 {
+		return nil
+	}
+	m.lp.negative(s, sep, m.ImprovedPhi)
+	return nil
+}

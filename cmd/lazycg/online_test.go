@@ -1,0 +1,135 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func onlineJSON(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	out, errOut, code := runCLI(append([]string{"online"}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var m map[string]any
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &m); err != nil {
+		t.Fatalf("last line is not JSON: %v\n%s", err, out)
+	}
+	return m
+}
+
+func TestOnlineJSONContract(t *testing.T) {
+	keys := []string{"method", "rounds", "lmo_calls", "cache_hits", "positive_calls", "negative_calls",
+		"total_loss", "regret_lower", "regret_upper", "avg_regret_lower", "avg_regret_upper", "time_s", "status"}
+	for _, method := range []string{"ocg", "locg"} {
+		m := onlineJSON(t, "-polytope", "simplex:20", "-losses", "linear:rounds=40,seed=2", "-method", method, "-json")
+		for _, k := range keys {
+			if _, ok := m[k]; !ok {
+				t.Errorf("%s: JSON lacks %q", method, k)
+			}
+		}
+		if m["rounds"].(float64) != 40 || m["method"] != method {
+			t.Errorf("%s: %v", method, m)
+		}
+		lo, hi := m["avg_regret_lower"].(float64), m["avg_regret_upper"].(float64)
+		if !(lo <= hi+1e-12) || hi-lo > 1e-9 { // linear sums are minimized exactly
+			t.Errorf("%s: regret bracket [%g, %g]", method, lo, hi)
+		}
+		if method == "ocg" && m["lmo_calls"].(float64) != 39 {
+			t.Errorf("ocg made %v LMO calls in 40 rounds", m["lmo_calls"])
+		}
+	}
+}
+
+func TestOnlineStudyAndTrace(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "trace.csv")
+	m := onlineJSON(t, "-polytope", "spanningtree:6", "-losses", "quadratic:rounds=25,seed=1", "-method", "study",
+		"-tighten", "-C", "1e-9", "-trace", trace, "-json")
+	runs, ok := m["runs"].([]any)
+	if !ok || len(runs) != 3 {
+		t.Fatalf("study JSON: %v", m)
+	}
+	names := []string{"ocg", "locg-early", "locg-cache-early"}
+	for i, r := range runs {
+		if r.(map[string]any)["method"] != names[i] {
+			t.Errorf("run %d is %v", i, r.(map[string]any)["method"])
+		}
+	}
+	if hits := runs[1].(map[string]any)["cache_hits"].(float64); hits != 0 {
+		t.Errorf("locg without cache has %v cache hits", hits)
+	}
+	f, err := os.Open(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1+3*25 || rows[0][0] != "method" || rows[0][1] != "round" || rows[1][0] != "ocg" || rows[75][0] != "locg-cache-early" {
+		t.Errorf("trace has %d rows, header %v", len(rows), rows[0])
+	}
+}
+
+func TestOnlineReadableAndAugmentation(t *testing.T) {
+	out, errOut, code := runCLI("online", "-polytope", "spanningtree:7", "-losses", "linear:rounds=50", "-method", "locg",
+		"-oracle", "aug", "-K", "1.5", "-D", "0.5", "-tighten")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"avg regret", "augmentation", "separation", "method      locg"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	m := onlineJSON(t, "-polytope", "simplex:10", "-losses", "linear:rounds=30", "-method", "locg", "-smooth", "-json")
+	if m["rounds"].(float64) != 30 {
+		t.Errorf("smoothing run: %v", m)
+	}
+}
+
+func TestOnlineErrors(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		msg  string
+	}{
+		{"missing polytope", []string{"-losses", "linear"}, "-polytope is required"},
+		{"unknown method", []string{"-polytope", "simplex:5", "-method", "sgd"}, "unknown online method"},
+		{"unknown oracle", []string{"-polytope", "simplex:5", "-oracle", "magic"}, "unknown oracle"},
+		{"bad K", []string{"-polytope", "simplex:5", "-K", "0.9"}, "-K must be"},
+		{"aug needs K > 1", []string{"-polytope", "spanningtree:5", "-oracle", "aug", "-K", "1"}, "-K > 1"},
+		{"aug needs an augmenter", []string{"-polytope", "simplex:5", "-oracle", "aug"}, "no augmentation oracle"},
+		{"study with aug", []string{"-polytope", "spanningtree:5", "-oracle", "aug", "-method", "study"}, "use -oracle lmo"},
+		{"bad losses", []string{"-polytope", "simplex:5", "-losses", "cubic"}, "unknown kind"},
+		{"bad rounds", []string{"-polytope", "simplex:5", "-losses", "linear:rounds=0"}, "rounds"},
+		{"smooth without L", []string{"-polytope", "simplex:5", "-losses", "quadratic", "-smooth"}, "-L"},
+		{"negative S", []string{"-polytope", "simplex:5", "-S", "-1"}, "-S must be"},
+		{"l1 ball diameter from the spec", []string{"-polytope", "l1:5", "-losses", "linear", "-method", "locg"}, ""},
+		{"aug with ocg", []string{"-polytope", "spanningtree:5", "-oracle", "aug", "-method", "ocg"}, "applies to locg"},
+		{"extra argument", []string{"-polytope", "simplex:5", "foo"}, "unexpected argument"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, errOut, code := runCLI(append([]string{"online"}, tc.args...)...)
+			if tc.msg == "" {
+				if code != 0 {
+					t.Fatalf("exit %d: %s", code, errOut)
+				}
+				return
+			}
+			if code != 2 || !strings.Contains(errOut, tc.msg) {
+				t.Fatalf("exit %d, stderr %q; want 2 and %q", code, errOut, tc.msg)
+			}
+			if strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+				t.Errorf("error is not one line: %q", errOut)
+			}
+		})
+	}
+}

@@ -1,0 +1,308 @@
+package experiment
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/lazycg/lazycg/objective"
+)
+
+// builtins maps the names of the built-in suites to their constructors.
+var builtins = map[string]func() *Suite{
+	"paper":    paperSuite,
+	"quick":    quickSuite,
+	"caching":  cachingSuite,
+	"k-effect": kEffectSuite,
+	"textbook": textbookSuite,
+}
+
+// BuiltinNames lists the built-in suites, sorted.
+func BuiltinNames() []string {
+	names := make([]string, 0, len(builtins))
+	for n := range builtins {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Builtin returns a fresh copy of the built-in suite called name:
+//
+//   - paper: every figure of section 7 of the paper (video colocalization
+//     on the netgen flow polytopes, the eight matrix completion settings,
+//     structured regression over TSP, cut, spanning tree and MIPLIB
+//     polytopes, the online experiments) and the parameter studies; it
+//     needs the benchmark data (../shared/data) and, at the paper's time
+//     limits, days; scale them with the runner's TimeScale.
+//   - quick: a few minutes on 2 cores on generated instances, no data
+//     files needed.
+//   - caching, k-effect, textbook: the parameter studies of section 7.3.
+func Builtin(name string) (*Suite, bool) {
+	f, ok := builtins[name]
+	if !ok {
+		return nil, false
+	}
+	return f(), true
+}
+
+func pctRef(v float64) *float64 { return &v }
+
+// Time limits. The paper states 500 s (fig:tspSmall) and 7200 s
+// (fig:tspLarge, fig:cacheEffect); for the other figures it states none,
+// and offlineLimit and onlineLimit are our assumption.
+const (
+	offlineLimit = 600 * time.Second
+	onlineLimit  = 600 * time.Second
+)
+
+const noLimitNote = "the paper states no time limit for this figure; 600 s assumed"
+
+// ref returns a Reference for side "left" or "right" of figure fig.
+func ref(fig, caption, side, instance string, hitRate float64) Reference {
+	return Reference{Figure: fig, Caption: caption, Side: side, Instance: instance, CacheHitRate: pctRef(hitRate),
+		Note: noLimitNote}
+}
+
+// vanilla returns an LCG vs CG (line search) experiment.
+func vanilla(name, title, polytope, objective string, r Reference) Experiment {
+	e := NewExperiment(name, polytope, objective, offlineLimit, Variant{Method: "cg-ls", Label: "CG"},
+		Variant{Method: "lcg", Label: "LCG"})
+	e.Title, e.Paper = title, r
+	return e
+}
+
+// pairwise returns an LPCG vs PCG experiment on a MIPLIB instance: Φ0 by
+// binary search as in the paper for hard oracles.
+func pairwise(file, caption, side string, dim int, hitRate float64) Experiment {
+	name := strings.TrimSuffix(file, ".mps.gz")
+	e := NewExperiment("pcg-"+name, "mps:miplib/"+file, "quadratic", offlineLimit,
+		Variant{Method: "pcg", Label: "PCG"}, Variant{Method: "lpcg", Label: "LPCG"})
+	e.Title = name
+	e.Phi0Search = true
+	e.Paper = ref("fig:"+caption, pcgCaptions[caption], side, name, hitRate)
+	e.Paper.Dim = dim
+	return e
+}
+
+var pcgCaptions = map[string]string{
+	"eil33-air04-offline":          "LPCG vs. PCG on two MIPLIB instances eil33-2 and air04.",
+	"nw04-eilB101-offline":         "LPCG vs. PCG on MIPLIB instances eilB101 and nw04 with quadratic loss functions.",
+	"disctom-m100n500k4r1-offline": "LPCG vs. PCG on MIPLIB instances disctom and m100n500k4r1.",
+}
+
+// onlinePair returns the two columns of an online figure: linear losses
+// (left) and quadratic losses (right) over the same polytope, LOCG vs OCG
+// with the prescribed steps.
+func onlinePair(fig, caption, short, polytope, instance string, limit time.Duration, stated bool, left, right float64) []Experiment {
+	var out []Experiment
+	for i, losses := range []string{"linear", "quadratic"} {
+		e := NewExperiment(fmt.Sprintf("online-%s-%s", short, losses), polytope, "", limit,
+			Variant{Method: "ocg", Label: "OCG"}, Variant{Method: "locg", Label: "LOCG"})
+		e.Losses = losses
+		e.Objective = ""
+		e.Title = fmt.Sprintf("%s, %s losses", instance, losses)
+		side, rate := "left", left
+		if i == 1 {
+			side, rate = "right", right
+		}
+		e.Paper = ref("fig:"+fig, caption, side, instance, rate)
+		if stated {
+			e.Paper.TimeLimit, e.Paper.Note = limit, ""
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func paperSuite() *Suite {
+	s := &Suite{Name: "paper", Description: "The experiments of section 7 of Braun, Pokutta, Zink, " +
+		"\"Lazifying Conditional Gradient Algorithms\": LCG vs CG, LPCG vs PCG and LOCG vs OCG, and the parameter " +
+		"studies. Non-lazy baselines use MIP oracles with a 10% relative gap, lazy methods exact early-terminating " +
+		"ones, K = 1.1. Needs the benchmark data directory."}
+	add := func(es ...Experiment) { s.Experiments = append(s.Experiments, es...) }
+
+	// Video colocalization: LCG vs CG over netgen flow polytopes, with the
+	// dual bound row.
+	netgen := []struct {
+		id, fig, caption string
+		side             string
+		rate             float64
+	}{
+		{"08a", "fig:netgen-small-vanilla", "LCG vs. CG on small netgen instances netgen 08a (left) and netgen 10a (right) with quadratic objective functions.", "left", 95.72},
+		{"10a", "fig:netgen-small-vanilla", "", "right", 94.83},
+		{"12b", "fig:netgen-medium-vanilla", "LCG vs. CG on medium sized netgen instances netgen 12b (left) and netgen 14a (right) with quadratic objective functions.", "left", 86.43},
+		{"14a", "fig:netgen-medium-vanilla", "", "right", 50.00},
+		{"16a", "fig:netgen-large-vanilla", "LCG vs. CG on large netgen instances netgen 16a (left) and netgen 16b (right) with quadratic objective functions.", "left", 48.72},
+		{"16b", "fig:netgen-large-vanilla", "", "right", 50.00},
+	}
+	for _, n := range netgen {
+		file := "mcf/netgen_8_" + n.id + ".min"
+		if strings.HasPrefix(n.id, "16") {
+			file += ".gz"
+		}
+		e := vanilla("netgen-"+n.id, "netgen "+n.id, "flow:"+file, "quadratic",
+			ref(n.fig, n.caption, n.side, "netgen "+n.id, n.rate))
+		e.DualRow = true
+		add(e)
+	}
+
+	// Matrix completion: no line search; the parameter-free lazy method
+	// uses Remark 4.4's step with the estimated curvature.
+	mcRates := []float64{94.24, 84.80, 97.50, 59.46, 80.80, 82.98, 87.10, 91.55}
+	mcCaptions := map[string]string{
+		"fig:matrix-completion-small-vanilla": "LCG vs. CG on two matrix completion instances.",
+		"fig:matrix-completion-large-vanilla": "LCG vs. CG on two more matrix completion instances.",
+		"fig:matrix-completion-alt-1-vanilla": "LCG vs. CG on the fifth and sixth instance of the matrix completion problem.",
+		"fig:matrix-completion-alt-2-vanilla": "LCG vs. CG on the final two matrix completion instances.",
+	}
+	for i, mc := range objective.PaperMatrixCompletionSettings {
+		inst := fmt.Sprintf("m=%d n=%d r=%d R=%g", mc.M, mc.N, mc.Rank, mc.Radius)
+		e := NewExperiment(fmt.Sprintf("completion-%dx%d-R%g", mc.M, mc.N, mc.Radius),
+			fmt.Sprintf("nuclear:%d,%d,%g", mc.M, mc.N, mc.Radius), fmt.Sprintf("completion:rank=%d", mc.Rank),
+			offlineLimit, Variant{Method: "cg", Label: "CG"}, Variant{Method: "lcg", Label: "LCG"})
+		e.Title = "matrix completion " + inst
+		e.NoLineSearch = true
+		e.Paper = ref(mc.Figure, mcCaptions[mc.Figure], mc.Side, inst, mcRates[i])
+		if i == 6 {
+			e.Paper.Note = noLimitNote + "; the paper prints R=1-000, read as 10000"
+		}
+		add(e)
+	}
+
+	// Structured regression, LCG vs CG.
+	add(vanilla("tsp-11", "TSP 11 nodes", "tsp:11", "quadratic",
+		ref("fig:tsp-vanilla", "LCG vs. CG on structured regression problems with feasible regions being a TSP polytope over 11 nodes (left) and 12 nodes (right).", "left", "TSP 11 nodes", 69.46)))
+	add(vanilla("tsp-12", "TSP 12 nodes", "tsp:12", "quadratic",
+		ref("fig:tsp-vanilla", "", "right", "TSP 12 nodes", 43.06)))
+	add(vanilla("cut-23", "cut polytope 23 nodes", "cut:23", "quadratic",
+		ref("fig:maxcut-vanilla", "LCG vs. CG on structured regression instances using cut polytopes over a graph on 23 nodes (left) and over 28 nodes (right).", "left", "cut 23 nodes", 85.61)))
+	add(vanilla("cut-28", "cut polytope 28 nodes", "cut:28", "quadratic",
+		ref("fig:maxcut-vanilla", "", "right", "cut 28 nodes", 87.48)))
+	add(vanilla("spanningtree-10", "spanning tree (extended) 10 nodes", "spanningtree-ext:10", "quadratic",
+		ref("fig:spanning-tree-vanilla", "LCG vs. CG on structured regression instances with the extended formulation of the spanning tree problem on a 10 node graph (left) and a 15 node graph (right).", "left", "spanning tree 10 nodes", 90.83)))
+	add(vanilla("spanningtree-15", "spanning tree (extended) 15 nodes", "spanningtree-ext:15", "quadratic",
+		ref("fig:spanning-tree-vanilla", "", "right", "spanning tree 15 nodes", 95.59)))
+
+	// Structured regression over MIPLIB polytopes, LPCG vs PCG.
+	add(pairwise("eil33-2.mps.gz", "eil33-air04-offline", "left", 4516, 99.8))
+	add(pairwise("air04.mps.gz", "eil33-air04-offline", "right", 8904, 99.999))
+	add(pairwise("eilB101.mps.gz", "nw04-eilB101-offline", "left", 2818, 99.995))
+	add(pairwise("nw04.mps.gz", "nw04-eilB101-offline", "right", 87482, 99.995))
+	add(pairwise("disctom.mps.gz", "disctom-m100n500k4r1-offline", "left", 10000, 99.9))
+	add(pairwise("m100n500k4r1.mps.gz", "disctom-m100n500k4r1-offline", "right", 600, 48.4))
+
+	// Large video colocalization with PCG (fig:video-colocalization-2).
+	vc := NewExperiment("pcg-netgen-16a", "flow:mcf/netgen_8_16a.min.gz", "quadratic", offlineLimit,
+		Variant{Method: "pcg", Label: "PCG"}, Variant{Method: "lpcg", Label: "LPCG"})
+	vc.Title = "netgen 16a, pairwise"
+	vc.DualRow = true
+	vc.Paper = Reference{Figure: "fig:video-colocalization-2", Caption: "Performance on a large instance of the video colocalization problem using PCG and its lazy variant.",
+		Instance: "netgen 16a", Note: "the paper does not name the instance; netgen 16a assumed; " + noLimitNote}
+	add(vc)
+
+	// Online: left linear, right quadratic losses, 100 rounds.
+	add(onlinePair("tspSmall", "LOCG vs. OCG over the TSP polytope for a graph with 11 nodes, 500 s time limit.", "tsp-11", "tsp:11", "TSP 11 nodes", 500*time.Second, true, 99.7, 99.0)...)
+	add(onlinePair("tspLarge", "LOCG vs. OCG over the TSP polytope for a graph with 16 nodes, 7200 s time limit.", "tsp-16", "tsp:16", "TSP 16 nodes", 7200*time.Second, true, 89.1, 20.6)...)
+	add(onlinePair("maxcutSmall", "LOCG vs. OCG on the cut polytope for a graph with 23 nodes.", "cut-23", "cut:23", "cut 23 nodes", onlineLimit, false, 99.6, 97.5)...)
+	add(onlinePair("maxcutLarge", "LOCG vs. OCG over the cut polytope for a 28-node graph.", "cut-28", "cut:28", "cut 28 nodes", onlineLimit, false, 99.7, 98.6)...)
+	qs := onlinePair("quboSmall", "LOCG vs. OCG on a small QUBO instance.", "qubo-439", "qubo:qubo-chimera/439/1.txt", "QUBO Chimera 439/1", onlineLimit, false, 99.6, 98.5)
+	ql := onlinePair("quboLarge", "LOCG vs. OCG on a large QUBO instance.", "qubo-502", "qubo:qubo-chimera/502/1.txt", "QUBO Chimera 502/1", onlineLimit, false, 99.8, 99.99)
+	for i := range qs {
+		qs[i].Paper.Note += "; Dash's Chimera instances are not available: Selby's instances substitute"
+		ql[i].Paper.Note += "; Dash's Chimera instances are not available: Selby's instances substitute"
+	}
+	add(qs...)
+	add(ql...)
+	ps := onlinePair("path", "LOCG vs. OCG over a path polytope.", "path", "dag:100,20", "path polytope", onlineLimit, false, 97.0, 89.6)
+	for i := range ps {
+		ps[i].Paper.Note += "; the paper's netgen path polytope is not available: a generated layered DAG substitutes"
+	}
+	add(ps...)
+	add(onlinePair("eil33-2", "LOCG vs. OCG on the MIPLIB instance eil33-2.", "eil33-2", "mps:miplib/eil33-2.mps.gz", "eil33-2", onlineLimit, false, 53.1, 72.2)...)
+	add(onlinePair("air04", "LOCG vs. OCG on the MIPLIB instance air04.", "air04", "mps:miplib/air04.mps.gz", "air04", onlineLimit, false, 96.8, 99.9)...)
+	add(onlinePair("spt10", "LOCG vs. OCG on a spanning tree instance for a 10-node graph.", "spanningtree-10", "spanningtree-ext:10", "spanning tree 10 nodes", onlineLimit, false, 98.8, 99.8)...)
+	add(onlinePair("spt25", "LOCG vs. OCG over a spanning tree instance for a 25-node graph.", "spanningtree-25", "spanningtree-ext:25", "spanning tree 25 nodes", onlineLimit, false, 95.9, 99.7)...)
+
+	for _, f := range []func() *Suite{cachingSuite, kEffectSuite, textbookSuite} {
+		add(f().Experiments...)
+	}
+	return s
+}
+
+func cachingSuite() *Suite {
+	e := NewExperiment("caching-cut-28", "cut:28", "", 7200*time.Second,
+		Variant{Method: "ocg", Label: "OCG"},
+		Variant{Method: "locg", Label: "LOCG early termination", NoCache: true, Baseline: "OCG"},
+		Variant{Method: "locg", Label: "LOCG cache + early termination", Baseline: "OCG"})
+	e.Losses = "linear"
+	e.Title = "caching study: cut polytope 28 nodes, linear losses"
+	e.OracleTimeRow = true
+	e.Paper = Reference{Figure: "fig:cacheEffect", Caption: "Performance gain due to caching and early termination for online optimization over a maximum cut problem with linear losses.",
+		Instance: "cut 28 nodes", TimeLimit: 7200 * time.Second,
+		Note: "the paper does not give the graph's size; the 28-node cut polytope of fig:maxcutLarge assumed"}
+	return &Suite{Name: "caching", Description: "Effect of caching (section 7.3): OCG vs LOCG with early termination only vs LOCG with cache and early termination.",
+		Experiments: []Experiment{e}}
+}
+
+func kEffectSuite() *Suite {
+	var vs []Variant
+	for _, k := range []float64{1, 1.1, 1.5, 2, 4} {
+		vs = append(vs, Variant{Method: "lcg", Label: fmt.Sprintf("LCG K=%g", k), K: k})
+	}
+	e := NewExperiment("k-effect-netgen-08a", "flow:mcf/netgen_8_08a.min", "quadratic", offlineLimit, vs...)
+	e.Title = "effect of K: netgen 08a"
+	e.Paper = Reference{Figure: "fig:K-values", Caption: "Impact of the oracle approximation parameter K depicted for the Lazy CG algorithm.",
+		Instance: "netgen 08a", Note: "the paper does not name the instance; netgen 08a assumed; " + noLimitNote}
+	return &Suite{Name: "k-effect", Description: "Effect of K (section 7.3): parameter-free LCG with K = 1, 1.1, 1.5, 2, 4.",
+		Experiments: []Experiment{e}}
+}
+
+func textbookSuite() *Suite {
+	mk := func(name, title, polytope, side string) Experiment {
+		e := NewExperiment(name, polytope, "quadratic", offlineLimit,
+			Variant{Method: "lcg-textbook", Label: "LCG textbook"}, Variant{Method: "lcg", Label: "LCG parameter-free"})
+		e.Title = title
+		e.Paper = Reference{Figure: "fig:parameter_free_vs_textbook", Side: side,
+			Caption:  "Comparison of the textbook variant of the Lazy CG algorithm (Algorithm 3) vs. the parameter-free Lazy CG (Algorithm 7).",
+			Instance: title, Note: "the paper does not name its two sample instances; " + noLimitNote}
+		return e
+	}
+	return &Suite{Name: "textbook", Description: "Parameter-free vs textbook lazy CG (section 7.3).",
+		Experiments: []Experiment{
+			mk("textbook-netgen-08a", "netgen 08a", "flow:mcf/netgen_8_08a.min", "left"),
+			mk("textbook-spanningtree-10", "spanning tree (extended) 10 nodes", "spanningtree-ext:10", "right"),
+		}}
+}
+
+// quickSuite runs in a few minutes on 2 cores without the data directory:
+// every instance is generated.
+func quickSuite() *Suite {
+	const limit = 10 * time.Second
+	pair := func(name, title, polytope, obj string) Experiment {
+		e := NewExperiment(name, polytope, obj, limit, Variant{Method: "cg-ls", Label: "CG"}, Variant{Method: "lcg", Label: "LCG"})
+		e.Title = title
+		return e
+	}
+	path := pair("quick-path", "path polytope of a layered DAG (30 frames × 10 boxes)", "dag:30,10", "quadratic")
+	path.DualRow = true
+	birk := pair("quick-birkhoff", "Birkhoff polytope 40×40", "birkhoff:40", "quadratic")
+	birk.DualRow = true
+	st := pair("quick-spanningtree", "spanning trees of K_25", "spanningtree:25", "quadratic")
+	mc := NewExperiment("quick-completion", "nuclear:200,300,2000", "completion:rank=5", limit,
+		Variant{Method: "cg", Label: "CG"}, Variant{Method: "lcg", Label: "LCG"})
+	mc.Title = "matrix completion 200×300, rank 5, R=2000 (no line search)"
+	mc.NoLineSearch = true
+	cut := pair("quick-cut", "cut polytope of a 10-node graph (MIP oracle)", "cut:10", "quadratic")
+	cut.TimeLimit = 15 * time.Second
+	cut.Phi0Search = false
+	online := NewExperiment("quick-online", "birkhoff:15", "", 15*time.Second,
+		Variant{Method: "ocg", Label: "OCG"}, Variant{Method: "locg", Label: "LOCG"})
+	online.Losses = "quadratic:rounds=100"
+	online.Title = "online: Birkhoff 15×15, 100 quadratic losses"
+	return &Suite{Name: "quick", Description: "A few minutes on 2 cores on generated instances (no data files): " +
+		"LCG vs CG over a path polytope, the Birkhoff polytope, spanning trees and a nuclear norm ball " +
+		"(matrix completion), a small cut polytope with a MIP oracle, and LOCG vs OCG online.",
+		Experiments: []Experiment{path, birk, st, mc, cut, online}}
+}

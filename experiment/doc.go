@@ -1,0 +1,23 @@
+// Package experiment reproduces the experiments of section 7 of "Lazifying
+// Conditional Gradient Algorithms" (Braun, Pokutta, Zink).
+//
+// An Experiment is one column of a figure of the paper: a polytope spec, an
+// objective spec (or an online loss stream) and a set of method variants,
+// usually a non-lazy baseline and its lazy counterpart, with a time limit
+// and the paper's reference data (figure label, cache hit rate). A Suite is
+// a list of experiments: a built-in one (Builtin: "paper", "quick",
+// "caching", "k-effect", "textbook") or a JSON spec file (ParseSuite).
+//
+// A Runner executes the variants of each experiment in turn on identical
+// inputs (same seeds, a fresh Prepare per run; non-lazy baselines get the
+// inexact MIP oracle) and writes, per experiment, OUT/NAME/LABEL.csv traces,
+// OUT/NAME/summary.json and OUT/NAME/figure.png (and .svg), and for the
+// suite OUT/summary.json, OUT/summary.md and OUT/report.md. Derived
+// numbers (the time the lazy method needs to reach the baseline's final
+// primal value and the speedup) are computed from the written traces, and
+// dual bounds only from the driver's proven bounds.
+//
+// Figures (DrawFigure) have one column per experiment; the report
+// (WriteReport) places the columns of one paper figure side by side and
+// tabulates the paper's cache hit rates next to ours.
+package experiment

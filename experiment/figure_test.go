@@ -1,0 +1,144 @@
+package experiment
+
+import (
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/spec"
+)
+
+func TestChooseY(t *testing.T) {
+	pos := []series{{trace: Trace{Points: []lazycg.TracePoint{pt(0, 0, 0, 1000), pt(1, 1, 1, 2)}}}}
+	tests := []struct {
+		name     string
+		ss       []series
+		dual     float64
+		online   bool
+		offset   float64
+		log      bool
+		contains string
+	}{
+		{"positive dual", pos, 1.5, false, 1.5, true, "f(x) − L"},
+		{"no dual, decades", pos, math.Inf(-1), false, 0, true, "f(x)"},
+		{"negative dual", pos, -4, false, 0, true, "f(x)"},
+		{"online", pos, math.Inf(-1), true, 0, true, "cumulative loss"},
+		{"mixed signs", []series{{trace: Trace{Points: []lazycg.TracePoint{pt(0, 0, 0, -3), pt(1, 1, 1, 5)}}}},
+			math.Inf(-1), false, 0, false, "f(x)"},
+		{"narrow", []series{{trace: Trace{Points: []lazycg.TracePoint{pt(0, 0, 0, 5), pt(1, 1, 1, 4)}}}},
+			math.Inf(-1), false, 0, false, "f(x)"},
+	}
+	for _, tc := range tests {
+		y := chooseY(tc.ss, tc.dual, tc.online)
+		if y.offset != tc.offset || y.log != tc.log || !strings.Contains(y.label, tc.contains) {
+			t.Errorf("%s: chooseY = %+v", tc.name, y)
+		}
+	}
+}
+
+// TestFigureNonPositiveLogValues draws figures whose log axes would see
+// values ≤ 0 and infinite gaps: they must be left out with a note, not
+// crash the plotting library.
+func TestFigureNonPositiveLogValues(t *testing.T) {
+	dir := t.TempDir()
+	inf := math.Inf(-1)
+	p := func(ms, it, lmo int, primal, dual float64) lazycg.TracePoint {
+		return lazycg.TracePoint{Time: time.Duration(ms) * time.Millisecond, Iteration: it, LMOCalls: lmo, Primal: primal, DualBound: dual}
+	}
+	// The best dual bound is 2, and the lazy run reaches f = 2 exactly
+	// (f − L = 0), the baseline has no dual bound at first (gap +Inf).
+	base := Trace{Points: []lazycg.TracePoint{p(0, 0, 0, 50, inf), p(10, 1, 1, 9, inf), p(30, 2, 2, 4, 1), p(60, 3, 3, 3, 1.5)}}
+	lazy := Trace{Points: []lazycg.TracePoint{p(0, 0, 1, 50, inf), p(5, 3, 1, 6, 0), p(9, 9, 2, 2, 2)}}
+	one := Trace{Points: []lazycg.TracePoint{p(3, 0, 0, 7, inf)}}
+	for name, tr := range map[string]Trace{"base.csv": base, "lazy.csv": lazy, "one.csv": one} {
+		if err := WriteTraceFile(filepath.Join(dir, name), tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dual := 2.0
+	weak := 1.5
+	e := NewExperiment("nonpos", "p", "o", time.Second, Variant{Method: "cg-ls"}, Variant{Method: "lcg"}, Variant{Method: "lcg", Label: "one"})
+	e.DualRow = true
+	er := &ExperimentResult{Spec: e, Dim: 3, Runs: []RunResult{
+		{Label: "cg-ls", Trace: "base.csv", Summary: &spec.Summary{Primal: 3, DualBound: &weak}},
+		{Label: "lcg", Lazy: true, Trace: "lazy.csv", Summary: &spec.Summary{Primal: 2, DualBound: &dual, CacheHitRate: 0.5}},
+		{Label: "one", Lazy: true, Trace: "one.csv", Summary: &spec.Summary{Primal: 7}},
+	}}
+	var ss []series
+	for _, r := range er.Runs {
+		tr, err := ReadTraceFile(filepath.Join(dir, r.Trace))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss = append(ss, series{label: r.Label, trace: tr})
+	}
+	fd, err := buildFigure(er, ss)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fd.rows) != 4 {
+		t.Errorf("%d rows, want 4 (f vs time, iterations, LMO calls, gap vs time)", len(fd.rows))
+	}
+	caption := strings.Join(fd.caption, "\n")
+	for _, w := range []string{"cache hit rate: lcg 50%, one 0%", "L = 2,", "f(x) − L ≤ 0 not shown (log axis)",
+		"infinite value not shown (no dual bound proven yet)"} {
+		if !strings.Contains(caption, w) {
+			t.Errorf("caption lacks %q:\n%s", w, caption)
+		}
+	}
+	if err := DrawFigure(dir, er); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, FigurePNG))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() < 400 || b.Dy() < 4*200 {
+		t.Errorf("figure is %v", b)
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, FigureSVG))
+	if err != nil || !strings.Contains(string(svg), "<svg") {
+		t.Errorf("bad SVG (%v)", err)
+	}
+
+	// Every point ≤ 0 on a log axis: the row says "no data".
+	zeros := Trace{Points: []lazycg.TracePoint{p(0, 0, 0, 2, 2), p(1, 1, 1, 2, 2)}}
+	if err := WriteTraceFile(filepath.Join(dir, "zeros.csv"), zeros); err != nil {
+		t.Fatal(err)
+	}
+	er2 := &ExperimentResult{Spec: e, Runs: []RunResult{{Label: "cg-ls", Trace: "zeros.csv", Summary: &spec.Summary{Primal: 2, DualBound: &dual}}}}
+	if err := DrawFigure(dir, er2); err != nil {
+		t.Fatal(err)
+	}
+	if err := DrawFigure(dir, &ExperimentResult{Spec: e}); err == nil {
+		t.Error("DrawFigure without traces succeeded")
+	}
+}
+
+func TestTraceFileNames(t *testing.T) {
+	used := map[string]bool{}
+	got := []string{traceFileName("LCG K=1.5", used), traceFileName("lcg k=1.5", used), traceFileName("///", used),
+		traceFileName("summary", used)}
+	want := []string{"lcg-k-1.5.csv", "lcg-k-1.5-2.csv", "run.csv", "summary.csv"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("traceFileName %d = %q, want %q", i, got[i], want[i])
+		}
+	}
+	if w := wrap(strings.Repeat("word ", 40), 30); len(w) < 5 {
+		t.Errorf("wrap = %q", w)
+	}
+	if pct(95.72) != "95.72%" || pct(50) != "50%" || pct(99.9999) != "100%" {
+		t.Errorf("pct: %s %s %s", pct(95.72), pct(50), pct(99.9999))
+	}
+}

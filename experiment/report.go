@@ -1,0 +1,340 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ReportOptions control WriteReport.
+type ReportOptions struct {
+	// Figures redraws every experiment's figure from its trace files
+	// before writing the report.
+	Figures bool
+}
+
+// Report reads DIR/summary.json and writes DIR/summary.md and
+// DIR/report.md (see WriteReport).
+func Report(dir string, opt ReportOptions) (*SuiteResult, error) {
+	res, err := ReadSuiteResult(dir)
+	if err != nil {
+		return nil, err
+	}
+	return res, WriteReport(dir, res, opt)
+}
+
+// WriteReport writes DIR/summary.md (one row per run) and DIR/report.md:
+// per figure of the paper, the figures of its experiments side by side and
+// a table with the instance, its dimension, the paper's cache hit rate
+// next to ours, the LMO calls and the lazy speedup in wall-clock time to
+// the baseline's final primal value. Every number comes from res, which
+// the runner filled from the runs and their traces.
+func WriteReport(dir string, res *SuiteResult, opt ReportOptions) error {
+	if opt.Figures {
+		for i := range res.Experiments {
+			er := &res.Experiments[i]
+			er.FigureError = ""
+			if er.Error != "" {
+				continue
+			}
+			if err := DrawFigure(filepath.Join(dir, er.Spec.Name), er); err != nil {
+				er.FigureError = err.Error()
+			}
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, SummaryTableFile), []byte(SummaryTable(res)), 0o644); err != nil {
+		return fmt.Errorf("experiment: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ReportFile), []byte(ReportMarkdown(dir, res)), 0o644); err != nil {
+		return fmt.Errorf("experiment: %w", err)
+	}
+	return nil
+}
+
+// mdEscape makes s safe inside a Markdown table cell.
+func mdEscape(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	s = strings.ReplaceAll(s, "\n", " ")
+	return s
+}
+
+func fmtFloat(v float64) string {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return fmt.Sprint(v)
+	}
+	return fmt.Sprintf("%.6g", v)
+}
+
+func fmtSeconds(v float64) string { return fmt.Sprintf("%.3g s", v) }
+
+func fmtSpeedup(c *Comparison) string {
+	switch {
+	case c == nil:
+		return "—"
+	case !c.Reached:
+		return "not reached"
+	case c.Speedup == nil:
+		return "—"
+	}
+	return fmt.Sprintf("×%.3g", *c.Speedup)
+}
+
+func fmtTimes(c *Comparison) string {
+	if c == nil {
+		return "—"
+	}
+	lazy := "not reached"
+	if c.Reached {
+		lazy = fmtSeconds(c.LazyTimeS)
+	}
+	return lazy + " / " + fmtSeconds(c.BaselineTimeS)
+}
+
+// SummaryTable returns the suite's Markdown table, one row per run.
+func SummaryTable(res *SuiteResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Suite %s\n\n", res.Suite)
+	b.WriteString("| experiment | method | status | iterations | LMO calls | cache hit rate | final primal | final dual bound | time | time to target (lazy / baseline) | speedup | error |\n")
+	b.WriteString("|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---|\n")
+	for _, er := range res.Experiments {
+		if er.Error != "" && len(er.Runs) == 0 {
+			fmt.Fprintf(&b, "| %s | | | | | | | | | | | %s |\n", er.Spec.Name, mdEscape(er.Error))
+			continue
+		}
+		for _, r := range er.Runs {
+			if r.Summary == nil {
+				fmt.Fprintf(&b, "| %s | %s | | | | | | | | | | %s |\n", er.Spec.Name, mdEscape(r.Label), mdEscape(r.Error))
+				continue
+			}
+			s := r.Summary
+			dual := "none"
+			if s.DualBound != nil {
+				dual = fmtFloat(*s.DualBound)
+			}
+			hit := "—"
+			if r.Lazy {
+				hit = pct(100 * s.CacheHitRate)
+			}
+			cmp, speed := "—", "—"
+			if r.Versus != nil {
+				cmp, speed = fmtTimes(r.Versus), fmtSpeedup(r.Versus)
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s |\n", er.Spec.Name,
+				mdEscape(r.Label), s.Status, s.Iterations, s.LMOCalls, hit, fmtFloat(s.Primal), dual,
+				fmtSeconds(s.TimeS), cmp, speed, mdEscape(r.Error))
+		}
+	}
+	return b.String()
+}
+
+// figureGroup is the experiments of one paper figure.
+type figureGroup struct {
+	figure, caption string
+	exps            []*ExperimentResult
+}
+
+func groupByFigure(res *SuiteResult) []*figureGroup {
+	var groups []*figureGroup
+	byFig := map[string]*figureGroup{}
+	for i := range res.Experiments {
+		er := &res.Experiments[i]
+		f := er.Spec.Paper.Figure
+		if f == "" {
+			groups = append(groups, &figureGroup{exps: []*ExperimentResult{er}})
+			continue
+		}
+		g := byFig[f]
+		if g == nil {
+			g = &figureGroup{figure: f}
+			byFig[f] = g
+			groups = append(groups, g)
+		}
+		if g.caption == "" {
+			g.caption = er.Spec.Paper.Caption
+		}
+		g.exps = append(g.exps, er)
+	}
+	return groups
+}
+
+// ReportMarkdown returns the report of a suite whose output directory is
+// dir (used to check which figure files exist; links are relative).
+func ReportMarkdown(dir string, res *SuiteResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Experiment report: suite %s\n\n", res.Suite)
+	if res.Description != "" {
+		b.WriteString(res.Description + "\n\n")
+	}
+	fmt.Fprintf(&b, "%d experiments, time scale %g, total wall-clock time %s (%s).\n\n",
+		len(res.Experiments), res.TimeScale, fmtSeconds(res.WallTimeS), res.Machine)
+	b.WriteString("Figures: one column per experiment; rows show f (or the cumulative loss online) over wall-clock " +
+		"time, iterations (rounds) and LMO calls, and where the paper does, the proven gap primal − dual bound over time. " +
+		"Red lines are non-lazy methods, green (then blue, purple) lazy ones. When the runs proved a positive dual " +
+		"bound, f is plotted as f − L with L the best proven dual bound, on a log scale.\n\n")
+	b.WriteString("Speedup: the time the non-lazy method needed to reach its own final primal value divided by the time " +
+		"the lazy method needed to reach that value, both read from the traces (online: the time to play the rounds " +
+		"the non-lazy method played). Cache hit rate: weak separation calls answered from the cache over all calls. " +
+		"Full per-run numbers: [" + SummaryTableFile + "](" + SummaryTableFile + ").\n\n")
+	for _, g := range groupByFigure(res) {
+		writeGroup(&b, dir, g)
+	}
+	return b.String()
+}
+
+func writeGroup(b *strings.Builder, dir string, g *figureGroup) {
+	if g.figure != "" {
+		fmt.Fprintf(b, "## %s\n\n", g.figure)
+		if g.caption != "" {
+			b.WriteString(g.caption + "\n\n")
+		}
+	} else {
+		fmt.Fprintf(b, "## %s\n\n", g.exps[0].Spec.DisplayTitle())
+	}
+	// Figures side by side, as the paper's columns.
+	var cells []string
+	for _, er := range g.exps {
+		name := er.Spec.Name
+		if _, err := os.Stat(filepath.Join(dir, name, FigurePNG)); err == nil {
+			cells = append(cells, fmt.Sprintf("![%s](%s/%s) <br>[SVG](%s/%s)", name, name, FigurePNG, name, FigureSVG))
+		} else {
+			msg := "no figure"
+			if er.FigureError != "" {
+				msg += ": " + er.FigureError
+			} else if er.Error != "" {
+				msg += ": " + er.Error
+			}
+			cells = append(cells, mdEscape(name+": "+msg))
+		}
+	}
+	head := make([]string, len(g.exps))
+	for i, er := range g.exps {
+		head[i] = er.Spec.Paper.Side
+		if head[i] == "" {
+			head[i] = er.Spec.Name
+		}
+	}
+	fmt.Fprintf(b, "| %s |\n|%s\n| %s |\n\n", strings.Join(head, " | "), strings.Repeat("---|", len(g.exps)), strings.Join(cells, " | "))
+	b.WriteString("| instance | dimension | runs | time limit | cache hit rate: paper | ours | LMO calls lazy / non-lazy | iterations lazy / non-lazy | time to non-lazy final value: lazy / non-lazy | lazy speedup |\n")
+	b.WriteString("|---|---:|---|---|---:|---:|---:|---:|---|---:|\n")
+	for _, er := range g.exps {
+		writeRows(b, er)
+	}
+	b.WriteString("\n")
+	var notes []string
+	for _, er := range g.exps {
+		if er.Spec.Paper.Note != "" {
+			notes = append(notes, fmt.Sprintf("%s: %s", er.Spec.Name, er.Spec.Paper.Note))
+		}
+		for _, w := range er.Warnings {
+			notes = append(notes, fmt.Sprintf("%s: warning: %s", er.Spec.Name, w))
+		}
+		for _, r := range er.Runs {
+			if r.Error != "" {
+				notes = append(notes, fmt.Sprintf("%s/%s: %s", er.Spec.Name, r.Label, r.Error))
+			}
+			if r.RegretLower != nil || r.RegretUpper != nil {
+				notes = append(notes, fmt.Sprintf("%s/%s: regret against the best fixed point in hindsight in [%s, %s] over %d rounds",
+					er.Spec.Name, r.Label, fmtOpt(r.RegretLower), fmtOpt(r.RegretUpper), roundsOf(r)))
+			}
+		}
+		if er.Error != "" {
+			notes = append(notes, fmt.Sprintf("%s: %s", er.Spec.Name, er.Error))
+		}
+	}
+	for _, n := range notes {
+		b.WriteString("- " + mdEscape(n) + "\n")
+	}
+	if len(notes) > 0 {
+		b.WriteString("\n")
+	}
+}
+
+func roundsOf(r RunResult) int {
+	if r.Summary == nil {
+		return 0
+	}
+	return r.Summary.Iterations
+}
+
+func fmtOpt(v *float64) string {
+	if v == nil {
+		return "?"
+	}
+	return fmtFloat(*v)
+}
+
+// writeRows writes the table rows of an experiment: one per lazy run (with
+// its baseline), or one per run when there is no lazy run.
+func writeRows(b *strings.Builder, er *ExperimentResult) {
+	e := &er.Spec
+	inst := e.Paper.Instance
+	if inst == "" {
+		inst = e.DisplayTitle()
+	}
+	dim := "?"
+	if er.Dim > 0 {
+		dim = fmt.Sprint(er.Dim)
+	}
+	if e.Paper.Dim > 0 && e.Paper.Dim != er.Dim {
+		dim += fmt.Sprintf(" (paper %d)", e.Paper.Dim)
+	}
+	limit := "none"
+	if er.TimeLimitS > 0 {
+		limit = fmtSeconds(er.TimeLimitS)
+	}
+	if e.MaxIterations > 0 {
+		limit += fmt.Sprintf(", ≤ %d iterations", e.MaxIterations)
+	}
+	if e.Paper.TimeLimit > 0 {
+		limit += " (paper " + fmtSeconds(e.Paper.TimeLimit.Seconds()) + ")"
+	}
+	paperHit := "—"
+	if e.Paper.CacheHitRate != nil {
+		paperHit = pct(*e.Paper.CacheHitRate)
+	}
+	if er.Error != "" && len(er.Runs) == 0 {
+		fmt.Fprintf(b, "| %s | %s | error: %s | %s | %s | | | | | |\n", mdEscape(inst), dim, mdEscape(er.Error), limit, paperHit)
+		return
+	}
+	wrote := false
+	for i := range er.Runs {
+		r := &er.Runs[i]
+		if !r.Lazy {
+			continue
+		}
+		wrote = true
+		var base *RunResult
+		if r.Versus != nil {
+			base = er.run(r.Versus.Baseline)
+		}
+		runs := r.Label
+		if base != nil {
+			runs += " vs " + base.Label
+		}
+		if r.Summary == nil {
+			fmt.Fprintf(b, "| %s | %s | %s: error | %s | %s | | | | | |\n", mdEscape(inst), dim, mdEscape(runs), limit, paperHit)
+			continue
+		}
+		lmo, iters := fmt.Sprint(r.Summary.LMOCalls), fmt.Sprint(r.Summary.Iterations)
+		if base != nil && base.Summary != nil {
+			lmo += fmt.Sprintf(" / %d", base.Summary.LMOCalls)
+			iters += fmt.Sprintf(" / %d", base.Summary.Iterations)
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", mdEscape(inst), dim, mdEscape(runs), limit,
+			paperHit, pct(100*r.Summary.CacheHitRate), lmo, iters, fmtTimes(r.Versus), fmtSpeedup(r.Versus))
+	}
+	if wrote {
+		return
+	}
+	for i := range er.Runs {
+		r := &er.Runs[i]
+		if r.Summary == nil {
+			fmt.Fprintf(b, "| %s | %s | %s: error | %s | %s | | | | | |\n", mdEscape(inst), dim, mdEscape(r.Label), limit, paperHit)
+			continue
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | — | %d | %d | — | — |\n", mdEscape(inst), dim, mdEscape(r.Label), limit,
+			paperHit, r.Summary.LMOCalls, r.Summary.Iterations)
+	}
+}

@@ -1,0 +1,757 @@
+package lazycg
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+)
+
+// olLinear is f(x) = c·x + b.
+type olLinear struct {
+	c []float64
+	b float64
+}
+
+func (f *olLinear) Dim() int                 { return len(f.c) }
+func (f *olLinear) Func(x []float64) float64 { return dot(f.c, x) + f.b }
+func (f *olLinear) Grad(dst, x []float64)    { copy(dst, f.c) }
+
+// olLinearStream is a seeded stream of random linear losses c ∈ [−1,1)^n,
+// b ∈ [0,1) (the paper's online losses).
+type olLinearStream struct{ losses []*olLinear }
+
+func newOlLinearStream(n, rounds int, seed uint64) *olLinearStream {
+	r := rand.New(rand.NewPCG(seed, 17))
+	s := &olLinearStream{}
+	for range rounds {
+		f := &olLinear{c: make([]float64, n)}
+		for i := range f.c {
+			f.c[i] = 2*r.Float64() - 1
+		}
+		f.b = r.Float64()
+		s.losses = append(s.losses, f)
+	}
+	return s
+}
+
+func (s *olLinearStream) Rounds() int          { return len(s.losses) }
+func (s *olLinearStream) Dim() int             { return len(s.losses[0].c) }
+func (s *olLinearStream) Loss(t int) Objective { return s.losses[t] }
+
+// lipschitz2 returns max_t ‖c_t‖₂.
+func (s *olLinearStream) lipschitz2() float64 {
+	var l float64
+	for _, f := range s.losses {
+		l = math.Max(l, math.Sqrt(norm2sq(f.c)))
+	}
+	return l
+}
+
+// olSumStream adds the CumulativeStream fast path: a running sum of the
+// linear coefficients.
+type olSumStream struct {
+	*olLinearStream
+	made int
+}
+
+type olLinearSum struct {
+	c     []float64
+	b     float64
+	added int
+}
+
+func (s *olSumStream) NewCumulative() CumulativeLoss {
+	s.made++
+	return &olLinearSum{c: make([]float64, s.Dim())}
+}
+func (a *olLinearSum) Dim() int                 { return len(a.c) }
+func (a *olLinearSum) Func(x []float64) float64 { return dot(a.c, x) + a.b }
+func (a *olLinearSum) Grad(dst, x []float64)    { copy(dst, a.c) }
+func (a *olLinearSum) Add(f Objective) {
+	l := f.(*olLinear)
+	axpy(a.c, 1, l.c)
+	a.b += l.b
+	a.added++
+}
+
+// olDistanceStream is f_t(x) = ‖x − b_t‖² with b_t ∈ [0,1)^n: 2-strongly
+// convex and 2-smooth in ℓ2.
+type olDistanceStream struct{ b [][]float64 }
+
+func newOlDistanceStream(n, rounds int, seed uint64) *olDistanceStream {
+	s := &olDistanceStream{}
+	for t := range rounds {
+		s.b = append(s.b, randomVector(n, seed*1000+uint64(t), 1))
+	}
+	return s
+}
+
+func (s *olDistanceStream) Rounds() int          { return len(s.b) }
+func (s *olDistanceStream) Dim() int             { return len(s.b[0]) }
+func (s *olDistanceStream) Loss(t int) Objective { return testDistance{s.b[t]} }
+
+// lipschitz2 returns max_t max over the simplex of ‖2(x − b_t)‖₂, attained
+// at a vertex since the norm is convex.
+func (s *olDistanceStream) lipschitz2() float64 {
+	var l float64
+	for _, b := range s.b {
+		for i := range b {
+			d := norm2sq(b) - b[i]*b[i] + (1-b[i])*(1-b[i])
+			l = math.Max(l, 2*math.Sqrt(d))
+		}
+	}
+	return l
+}
+
+// minCum returns min over the simplex of Σ_{i<t} f_i.
+func (s *olDistanceStream) minCum(t int) float64 {
+	n := s.Dim()
+	mean := make([]float64, n)
+	for _, b := range s.b[:t] {
+		axpy(mean, 1/float64(t), b)
+	}
+	x := projectSimplex(mean)
+	var v float64
+	for _, b := range s.b[:t] {
+		v += testDistance{b}.Func(x)
+	}
+	return v
+}
+
+func (s *olLinearStream) minCum(t int) float64 {
+	n := s.Dim()
+	c := make([]float64, n)
+	var b float64
+	for _, f := range s.losses[:t] {
+		axpy(c, 1, f.c)
+		b += f.b
+	}
+	return slices.Min(c) + b
+}
+
+func olCumValue(stream LossStream, t int, x []float64) float64 {
+	var v float64
+	for i := range t {
+		v += stream.Loss(i).Func(x)
+	}
+	return v
+}
+
+// olRun runs method on stream over the simplex and returns the result and
+// the points played.
+func olRun(t *testing.T, stream LossStream, m OnlineMethod, settings OnlineSettings) (*OnlineResult, [][]float64) {
+	t.Helper()
+	var xs [][]float64
+	settings.Callback = func(r *OnlineRound, x []float64) bool {
+		xs = append(xs, slices.Clone(x))
+		return true
+	}
+	res, err := MinimizeOnline(context.Background(), OnlineProblem{Losses: stream, LMO: testSimplex{stream.Dim()}}, &settings, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(xs) != res.Rounds || len(res.Trace) != res.Rounds {
+		t.Fatalf("%d points, %d trace records, %d rounds", len(xs), len(res.Trace), res.Rounds)
+	}
+	return res, xs
+}
+
+// olCheckTheorem checks, for every round t < T, the invariant
+// F_t(x_t) − min F_t ≤ h_t of Theorem 5.1's proof and h_t ≤ T·bound(t) for
+// the theorem's explicit bound, and the theorem's claim at T.
+func olCheckTheorem(t *testing.T, name string, res *OnlineResult, xs [][]float64, primalGap func(t int, x []float64) float64,
+	hbar func(t int) float64) {
+	t.Helper()
+	T := res.Rounds
+	for i, rec := range res.Trace[:T-1] {
+		r := i + 1
+		gap := primalGap(r, xs[i])
+		if gap > rec.Bound*(1+1e-9)+1e-9 {
+			t.Fatalf("%s round %d: F_t(x_t) − min F_t = %g > h_t = %g", name, r, gap, rec.Bound)
+		}
+		if rec.Bound > hbar(r)*(1+1e-9) {
+			t.Fatalf("%s round %d: h_t = %g exceeds Theorem 5.1's h̄_t = %g", name, r, rec.Bound, hbar(r))
+		}
+	}
+	if g := primalGap(T, xs[T-1]); g/float64(T) > hbar(T)/float64(T) {
+		t.Errorf("%s: (1/T)(F_T(x_T) − min F_T) = %g exceeds Theorem 5.1's bound %g", name, g/float64(T), hbar(T)/float64(T))
+	}
+}
+
+// TestLOCGTheorem51Stochastic checks Theorem 5.1(a) for linear losses over
+// the simplex (C = 0, b = 0, ℓ2 norm, D = √2, L = max ‖c_t‖₂) and for the
+// losses ‖x − b_t‖² without using strong convexity (C = 4).
+func TestLOCGTheorem51Stochastic(t *testing.T) {
+	lin := newOlLinearStream(15, 300, 4)
+	dist := newOlDistanceStream(8, 300, 2)
+	cases := []struct {
+		name   string
+		stream LossStream
+		L, C   float64
+		gap    func(r int, x []float64) float64
+	}{
+		{"linear", lin, lin.lipschitz2(), 0, func(r int, x []float64) float64 { return olCumValue(lin, r, x) - lin.minCum(r) }},
+		{"distance", dist, dist.lipschitz2(), 4, func(r int, x []float64) float64 { return olCumValue(dist, r, x) - dist.minCum(r) }},
+	}
+	for _, tc := range cases {
+		positive := 0
+		for _, K := range []float64{1, 1.1, 2} {
+			for _, tighten := range []bool{false, true} {
+				params := OnlineParams{K: K, D: math.Sqrt2, L: tc.L, C: tc.C, TightenPhi: tighten}
+				res, xs := olRun(t, tc.stream, &LOCG{Params: params}, OnlineSettings{})
+				A := tc.C*K/2 + tc.L*(K+1)*math.Sqrt2 // CK/(2(1−b)) + L(K+1)D
+				got, err := params.TheoremBound(testSimplex{tc.stream.Dim()}, 300)
+				if err != nil || math.Abs(got-A*math.Pow(300, -0.5)) > 1e-12*A {
+					t.Fatalf("%s K=%g: TheoremBound = %g (%v), want %g", tc.name, K, got, err, A*math.Pow(300, -0.5))
+				}
+				olCheckTheorem(t, tc.name, res, xs, tc.gap, func(r int) float64 { return A * math.Pow(float64(r), 0.5) })
+				positive += res.Stats.PositiveCalls
+				if res.Stats.NegativeCalls == 0 {
+					t.Errorf("%s K=%g: no negative answer: %+v", tc.name, K, res.Stats)
+				}
+			}
+		}
+		if positive < 10 {
+			t.Errorf("%s: only %d positive answers in all runs", tc.name, positive)
+		}
+	}
+	// Linear sums are minimized exactly: the regret bracket is tight.
+	res, _ := olRun(t, lin, &LOCG{Params: OnlineParams{D: math.Sqrt2}}, OnlineSettings{})
+	if math.Abs(res.RegretUpper-res.RegretLower) > 1e-9 || res.Hindsight.Status != GapConverged {
+		t.Errorf("regret bracket [%g, %g], hindsight %v", res.RegretLower, res.RegretUpper, res.Hindsight.Status)
+	}
+	want := res.TotalLoss - lin.minCum(300)
+	if math.Abs(res.RegretLower-want) > 1e-9*math.Abs(want)+1e-9 {
+		t.Errorf("regret %g, want %g", res.RegretLower, want)
+	}
+}
+
+// TestLOCGTheorem51StronglyConvex checks Theorem 5.1(b) for the losses
+// ‖x − b_t‖² over the simplex: S = 2, s = 0, C = 2·diam₂² = 4, b = 0.
+func TestLOCGTheorem51StronglyConvex(t *testing.T) {
+	stream := newOlDistanceStream(8, 150, 2)
+	L := stream.lipschitz2()
+	for _, K := range []float64{1, 1.5} {
+		for _, tighten := range []bool{false, true} {
+			params := OnlineParams{K: K, D: math.Sqrt2, L: L, S: 2, C: 4, TightenPhi: tighten}
+			res, xs := olRun(t, stream, &LOCG{Params: params}, OnlineSettings{})
+			A := 2 * ((K+1)*(K+2)*L*L/2 + 4*K/2)
+			got, err := params.TheoremBound(testSimplex{8}, 150)
+			if err != nil || math.Abs(got-A*math.Pow(150, -2.0/3)) > 1e-12*A {
+				t.Fatalf("K=%g: TheoremBound = %g (%v), want %g", K, got, err, A*math.Pow(150, -2.0/3))
+			}
+			olCheckTheorem(t, "strongly convex", res, xs,
+				func(r int, x []float64) float64 { return olCumValue(stream, r, x) - stream.minCum(r) },
+				func(r int) float64 { return A * math.Pow(float64(r), 1.0/3) })
+			if tighten && (res.Stats.PositiveCalls < 10 || res.Stats.CacheHits == 0) {
+				t.Errorf("K=%g: expected many positive answers and cache hits: %+v", K, res.Stats)
+			}
+			// The hindsight solve brackets the true minimum.
+			fstar := stream.minCum(150)
+			if res.Hindsight.F < fstar-1e-9 || res.Hindsight.DualBound > fstar+1e-9 {
+				t.Errorf("K=%g: hindsight [%g, %g] does not bracket min %g", K, res.Hindsight.DualBound, res.Hindsight.F, fstar)
+			}
+			if !(res.RegretLower <= res.RegretUpper) || res.RegretUpper-res.RegretLower > 1e-4*fstar {
+				t.Errorf("K=%g: regret bracket [%g, %g]", K, res.RegretLower, res.RegretUpper)
+			}
+		}
+	}
+}
+
+// TestLOCGSmoothing checks Corollary 5.3's surrogate: the invariant
+// F̃_t(x_t) − min F̃_t ≤ h_t for F̃_t = Σ_{i≤t} f̃_i, whose minimizer over
+// the simplex is a projection.
+func TestLOCGSmoothing(t *testing.T) {
+	n := 10
+	stream := newOlLinearStream(n, 200, 9)
+	L := stream.lipschitz2()
+	for _, mk := range []func(OnlineParams) OnlineMethod{
+		func(p OnlineParams) OnlineMethod { return &LOCG{Params: p} },
+		func(p OnlineParams) OnlineMethod { return &OCG{Params: p} },
+	} {
+		params := OnlineParams{K: 1.1, L: L, Smoothing: true, L1Diameter: 2}
+		m := mk(params)
+		res, xs := olRun(t, stream, m, OnlineSettings{})
+		alpha := 2 * L / math.Sqrt2 // 2L/√k
+		x1 := xs[0]
+		surrogate := func(r int, x []float64) (val float64, min float64) {
+			g := make([]float64, n)
+			var w float64
+			for i := range r {
+				axpy(g, 1, stream.losses[i].c) // ∇f_i(x_i) = c_i
+				w += math.Pow(float64(i+1), -0.25)
+			}
+			eval := func(y []float64) float64 {
+				d := make([]float64, n)
+				sub(d, y, x1)
+				return dot(g, y) + alpha*w*norm2sq(d)
+			}
+			u := slices.Clone(x1)
+			axpy(u, -1/(2*alpha*w), g)
+			return eval(x), eval(projectSimplex(u))
+		}
+		for i, rec := range res.Trace[:res.Rounds-1] {
+			val, mn := surrogate(i+1, xs[i])
+			if _, ok := m.(*LOCG); ok {
+				if val-mn > rec.Bound*(1+1e-9)+1e-9 {
+					t.Fatalf("round %d: F̃_t(x_t) − min = %g > h_t = %g", i+1, val-mn, rec.Bound)
+				}
+			} else if val-mn > rec.Bound+1e-9 {
+				t.Fatalf("OCG round %d: F̃_t(x_t) − min = %g > Wolfe gap %g", i+1, val-mn, rec.Bound)
+			}
+		}
+		if lo, _ := res.AverageRegret(); !(lo < 1) {
+			t.Errorf("%T: average regret %g is not small", m, lo)
+		}
+	}
+	if _, err := (OnlineParams{Smoothing: true, L1Diameter: 2}).resolve(testSimplex{3}, "x"); err == nil {
+		t.Error("smoothing without L: want an error")
+	}
+	if _, err := (OnlineParams{Smoothing: true, L: 1}).resolve(testSimplex{3}, "x"); err == nil {
+		t.Error("smoothing without k: want an error")
+	}
+}
+
+// TestOnlineSurrogateGradient checks the smoothing gradient formula against
+// finite differences of f̃_t.
+func TestOnlineSurrogateGradient(t *testing.T) {
+	n := 5
+	var c olCore
+	s := &OnlineState{X: []float64{1, 0, 0, 0, 0}, Grad: make([]float64, n), Oracle: NewOracle(testSimplex{n}, nil, &Stats{}), stats: &Stats{}}
+	if err := c.init(s, OnlineParams{L: 3, Smoothing: true, L1Diameter: 2}, "test"); err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for round := 1; round <= 4; round++ {
+		s.Round = round
+		for i := range s.Grad {
+			s.Grad[i] = r.Float64() - 0.5
+		}
+		for i := range s.X {
+			s.X[i] = r.Float64()
+		}
+		c.gradients(s)
+		// f̃_t(x) = ∇f_t(x_t)·x + (2L/√k) t^{−1/4}‖x − x_1‖².
+		ft := func(x []float64) float64 {
+			d := make([]float64, n)
+			sub(d, x, c.x1)
+			return dot(s.Grad, x) + 2*3/math.Sqrt2*math.Pow(float64(round), -0.25)*norm2sq(d)
+		}
+		for i := range n {
+			xp, xm := slices.Clone(s.X), slices.Clone(s.X)
+			xp[i] += 1e-6
+			xm[i] -= 1e-6
+			fd := (ft(xp) - ft(xm)) / 2e-6
+			if math.Abs(fd-c.gt[i]) > 1e-6 {
+				t.Fatalf("round %d coord %d: ∇f̃ = %g, finite difference %g", round, i, c.gt[i], fd)
+			}
+		}
+	}
+}
+
+// TestOnlineDeterminism runs the same seeded stream twice.
+func TestOnlineDeterminism(t *testing.T) {
+	for _, mk := range []func() OnlineMethod{
+		func() OnlineMethod { return &LOCG{Params: OnlineParams{K: 1.1, D: math.Sqrt2}} },
+		func() OnlineMethod { return &OCG{Params: OnlineParams{D: math.Sqrt2}} },
+	} {
+		a, xa := olRun(t, newOlLinearStream(12, 80, 3), mk(), OnlineSettings{})
+		b, xb := olRun(t, newOlLinearStream(12, 80, 3), mk(), OnlineSettings{})
+		c, _ := olRun(t, newOlLinearStream(12, 80, 4), mk(), OnlineSettings{})
+		for i := range xa {
+			if !slices.Equal(xa[i], xb[i]) {
+				t.Fatalf("round %d: points differ", i+1)
+			}
+			ra, rb := a.Trace[i], b.Trace[i]
+			ra.Time, rb.Time, ra.OracleTime, rb.OracleTime = 0, 0, 0, 0
+			ra.Bound, rb.Bound = olNaNZero(ra.Bound), olNaNZero(rb.Bound)
+			ra.Phi, rb.Phi = olNaNZero(ra.Phi), olNaNZero(rb.Phi)
+			if ra != rb {
+				t.Fatalf("round %d: records differ: %+v vs %+v", i+1, ra, rb)
+			}
+		}
+		if a.TotalLoss != b.TotalLoss || a.RegretLower != b.RegretLower || a.Stats.LMOCalls != b.Stats.LMOCalls {
+			t.Errorf("runs differ: %g/%g, %g/%g", a.TotalLoss, b.TotalLoss, a.RegretLower, b.RegretLower)
+		}
+		if a.TotalLoss == c.TotalLoss {
+			t.Error("different seeds gave the same total loss")
+		}
+	}
+}
+
+func olNaNZero(v float64) float64 {
+	if math.IsNaN(v) {
+		return -1
+	}
+	return v
+}
+
+// TestOnlineCachingSwitch: the cache changes the cache hits and LMO calls,
+// not the guarantees.
+func TestOnlineCachingSwitch(t *testing.T) {
+	stream := newOlDistanceStream(8, 200, 6)
+	L := stream.lipschitz2()
+	K := 1.1
+	params := OnlineParams{K: K, D: math.Sqrt2, L: L, S: 2, C: 4, TightenPhi: true}
+	A := 2 * ((K+1)*(K+2)*L*L/2 + 4*K/2)
+	var hits, calls [2]int
+	for i, disable := range []bool{false, true} {
+		res, xs := olRun(t, stream, &LOCG{Params: params}, OnlineSettings{DisableCache: disable})
+		hits[i], calls[i] = res.Stats.CacheHits, res.Stats.LMOCalls
+		olCheckTheorem(t, "cache switch", res, xs,
+			func(r int, x []float64) float64 { return olCumValue(stream, r, x) - stream.minCum(r) },
+			func(r int) float64 { return A * math.Pow(float64(r), 1.0/3) })
+		if got := res.Stats.PositiveCalls + res.Stats.NegativeCalls; got != res.Rounds-1 {
+			t.Errorf("disable=%v: %d separation calls for %d updates", disable, got, res.Rounds-1)
+		}
+		if res.Stats.LMOCalls != res.Rounds-1-res.Stats.CacheHits+1 { // +1: start vertex
+			t.Errorf("disable=%v: LMO calls %d, cache hits %d, rounds %d", disable, res.Stats.LMOCalls, res.Stats.CacheHits, res.Rounds)
+		}
+	}
+	if hits[0] == 0 || hits[1] != 0 || calls[0] >= calls[1] {
+		t.Errorf("cache hits with/without cache: %v, LMO calls %v", hits, calls)
+	}
+}
+
+func TestOCGCallsLMOEveryRound(t *testing.T) {
+	stream := newOlDistanceStream(6, 40, 1)
+	res, xs := olRun(t, stream, &OCG{Params: OnlineParams{S: 2, D: math.Sqrt2}}, OnlineSettings{})
+	if res.Stats.LMOCalls != res.Rounds { // start vertex + T−1 updates
+		t.Errorf("OCG made %d LMO calls in %d rounds", res.Stats.LMOCalls, res.Rounds)
+	}
+	if res.Stats.PositiveCalls+res.Stats.NegativeCalls+res.Stats.CacheHits != 0 {
+		t.Errorf("OCG used the separator: %+v", res.Stats)
+	}
+	for i, rec := range res.Trace[:res.Rounds-1] {
+		gap := olCumValue(stream, i+1, xs[i]) - stream.minCum(i+1)
+		if gap > rec.Bound+1e-9 {
+			t.Fatalf("round %d: primal gap %g exceeds the Wolfe gap %g", i+1, gap, rec.Bound)
+		}
+	}
+}
+
+// TestOnlineCumulativeFastPath: the stream's accumulator is used and gives
+// the same run as the term-by-term fallback.
+func TestOnlineCumulativeFastPath(t *testing.T) {
+	base := newOlLinearStream(10, 60, 8)
+	fast := &olSumStream{olLinearStream: base}
+	params := OnlineParams{K: 1.1, D: math.Sqrt2}
+	a, xa := olRun(t, base, &LOCG{Params: params}, OnlineSettings{})
+	b, xb := olRun(t, fast, &LOCG{Params: params}, OnlineSettings{})
+	if fast.made != 1 {
+		t.Errorf("NewCumulative called %d times, want 1", fast.made)
+	}
+	for i := range xa {
+		for j := range xa[i] {
+			if math.Abs(xa[i][j]-xb[i][j]) > 1e-12 {
+				t.Fatalf("round %d: fast path diverges", i+1)
+			}
+		}
+	}
+	if math.Abs(a.RegretLower-b.RegretLower) > 1e-9 {
+		t.Errorf("regret %g vs %g", a.RegretLower, b.RegretLower)
+	}
+}
+
+// olSlowLMO sleeps in every call.
+type olSlowLMO struct {
+	testSimplex
+	d time.Duration
+}
+
+func (s olSlowLMO) Minimize(ctx context.Context, dst, c []float64) (LinearResult, error) {
+	select {
+	case <-time.After(s.d):
+	case <-ctx.Done():
+		return LinearResult{}, ctx.Err()
+	}
+	return s.testSimplex.Minimize(ctx, dst, c)
+}
+
+func TestOnlineLimits(t *testing.T) {
+	stream := newOlLinearStream(5, 50, 1)
+	params := OnlineParams{D: math.Sqrt2}
+	ctx := context.Background()
+	p := OnlineProblem{Losses: stream, LMO: testSimplex{5}, X0: e0(5)}
+	res, err := MinimizeOnline(ctx, p, &OnlineSettings{MaxRounds: 7}, &OCG{Params: params})
+	if err != nil || res.Rounds != 7 || res.Status != IterationLimit || res.Stats.LMOCalls != 6 {
+		t.Errorf("MaxRounds: %v rounds=%d status=%v calls=%d", err, res.Rounds, res.Status, res.Stats.LMOCalls)
+	}
+	if want := res.TotalLoss - stream.minCum(7); math.Abs(res.RegretLower-want) > 1e-9 {
+		t.Errorf("regret over 7 rounds %g, want %g", res.RegretLower, want)
+	}
+	slow := OnlineProblem{Losses: stream, LMO: olSlowLMO{testSimplex{5}, 20 * time.Millisecond}, X0: e0(5)}
+	res, err = MinimizeOnline(ctx, slow, &OnlineSettings{TimeLimit: 50 * time.Millisecond, NoHindsight: true}, &OCG{Params: params})
+	if err != nil || res.Status != TimeLimit || res.Rounds >= 50 || res.Rounds == 0 {
+		t.Errorf("time limit: %v status=%v rounds=%d", err, res.Status, res.Rounds)
+	}
+	if !math.IsInf(res.RegretUpper, 1) || !math.IsInf(res.RegretLower, -1) || res.Hindsight != nil {
+		t.Errorf("no hindsight: regret [%g, %g]", res.RegretLower, res.RegretUpper)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	res, err = MinimizeOnline(cctx, p, nil, &LOCG{Params: params})
+	if err != nil || res.Status != Canceled || res.Rounds != 0 {
+		t.Errorf("canceled: %v %v %d", err, res.Status, res.Rounds)
+	}
+	stop := 0
+	res, err = MinimizeOnline(ctx, p, &OnlineSettings{Callback: func(*OnlineRound, []float64) bool { stop++; return stop < 3 }}, &LOCG{Params: params})
+	if err != nil || res.Status != CallbackStop || res.Rounds != 3 {
+		t.Errorf("callback: %v %v %d", err, res.Status, res.Rounds)
+	}
+}
+
+// olNaNStream has a loss that is NaN in round 3.
+type olNaNStream struct{ *olLinearStream }
+
+func (s olNaNStream) Loss(t int) Objective {
+	if t == 2 {
+		return testDistance{[]float64{math.NaN(), 0, 0, 0, 0}}
+	}
+	return s.olLinearStream.Loss(t)
+}
+
+func TestOnlineErrors(t *testing.T) {
+	ctx := context.Background()
+	stream := newOlLinearStream(5, 10, 1)
+	params := OnlineParams{D: math.Sqrt2}
+	cases := []struct {
+		name string
+		p    OnlineProblem
+		m    OnlineMethod
+	}{
+		{"no stream", OnlineProblem{LMO: testSimplex{5}}, &OCG{Params: params}},
+		{"no lmo", OnlineProblem{Losses: stream}, &OCG{Params: params}},
+		{"dims", OnlineProblem{Losses: stream, LMO: testSimplex{4}}, &OCG{Params: params}},
+		{"x0 dim", OnlineProblem{Losses: stream, LMO: testSimplex{5}, X0: []float64{1}}, &OCG{Params: params}},
+		{"x0 nan", OnlineProblem{Losses: stream, LMO: testSimplex{5}, X0: []float64{math.NaN(), 0, 0, 0, 0}}, &OCG{Params: params}},
+		{"no method", OnlineProblem{Losses: stream, LMO: testSimplex{5}}, nil},
+	}
+	for _, tc := range cases {
+		if _, err := MinimizeOnline(ctx, tc.p, nil, tc.m); err == nil {
+			t.Errorf("%s: want an error", tc.name)
+		}
+	}
+	p := OnlineProblem{Losses: stream, LMO: testSimplex{5}}
+	for _, bad := range []OnlineParams{
+		{K: 0.5, D: 1}, {D: 1, B: 1}, {D: 1, SExp: -0.1}, {D: 1, C: math.Inf(1)}, {}, // no D, no S
+		{D: 1, Steps: StepsStronglyConvex}, {D: 1, Norm: 7}, {D: 1, L: math.NaN()},
+	} {
+		res, err := MinimizeOnline(ctx, p, nil, &LOCG{Params: bad})
+		if err == nil || res.Status != Failure {
+			t.Errorf("params %+v: want a failure, got %v", bad, err)
+		}
+	}
+	res, err := MinimizeOnline(ctx, OnlineProblem{Losses: olNaNStream{stream}, LMO: testSimplex{5}}, nil, &LOCG{Params: params})
+	if err == nil || res.Status != Failure || res.Rounds != 2 {
+		t.Errorf("NaN loss: %v, rounds %d", err, res.Rounds)
+	}
+	// K = 1 with the augmenting separator fails with a clear error.
+	aug := &AugmentingSeparator{Aug: augKSubset{n: 5, m: 1}}
+	res, err = MinimizeOnline(ctx, OnlineProblem{Losses: stream, LMO: augKSubset{n: 5, m: 1}, Separator: aug}, nil, &LOCG{Params: params})
+	if err == nil || res.Status != Failure {
+		t.Errorf("augmenting separator with K = 1: want a failure, got %v", err)
+	}
+}
+
+// TestLOCGWithAugmentation plays LOCG with the augmenting separator over
+// the k-subset polytope (1-subsets: the simplex) and checks Theorem 5.1's
+// invariant.
+func TestLOCGWithAugmentation(t *testing.T) {
+	n := 12
+	stream := newOlLinearStream(n, 150, 12)
+	poly := augKSubset{n: n, m: 1}
+	sep, err := NewAugmentingSeparator(poly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	L := stream.lipschitz2()
+	params := OnlineParams{K: 1.5, L: L} // D = √2 from L1Diameter 2
+	var xs [][]float64
+	res, err := MinimizeOnline(context.Background(), OnlineProblem{Losses: stream, LMO: poly, Separator: sep},
+		&OnlineSettings{Callback: func(_ *OnlineRound, x []float64) bool { xs = append(xs, slices.Clone(x)); return true }},
+		&LOCG{Params: params})
+	if err != nil {
+		t.Fatal(err)
+	}
+	A := L * 2.5 * math.Sqrt2
+	olCheckTheorem(t, "augmentation", res, xs,
+		func(r int, x []float64) float64 { return olCumValue(stream, r, x) - stream.minCum(r) },
+		func(r int) float64 { return A * math.Sqrt(float64(r)) })
+	cnt := sep.Counts()
+	if cnt.Calls != res.Rounds-1 || cnt.AugCalls == 0 || res.Stats.LMOCalls != cnt.AugCalls+1 {
+		t.Errorf("counts %+v, stats %+v", cnt, res.Stats)
+	}
+}
+
+func TestCachingStudy(t *testing.T) {
+	stream := newOlDistanceStream(8, 120, 5)
+	p := OnlineProblem{Losses: stream, LMO: testSimplex{8}}
+	runs, err := CachingStudy(context.Background(), p, nil, OnlineParams{K: 1.1, D: math.Sqrt2, S: 2, C: 4, TightenPhi: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"ocg", "locg-early", "locg-cache-early"}
+	if len(runs) != 3 {
+		t.Fatalf("%d runs", len(runs))
+	}
+	for i, r := range runs {
+		if r.Name != names[i] || r.Result.Rounds != 120 || r.Result.Hindsight == nil {
+			t.Fatalf("run %d: %s, %d rounds", i, r.Name, r.Result.Rounds)
+		}
+		if lo, hi := r.Result.AverageRegret(); !(lo <= hi) || math.IsInf(hi, 0) {
+			t.Errorf("%s: average regret bracket [%g, %g]", r.Name, lo, hi)
+		}
+	}
+	if runs[0].Result.Hindsight != runs[1].Result.Hindsight {
+		t.Error("the hindsight solve is not shared")
+	}
+	ocg, early, cached := runs[0].Result.Stats, runs[1].Result.Stats, runs[2].Result.Stats
+	if ocg.LMOCalls != 120 || early.CacheHits != 0 || cached.CacheHits == 0 || cached.LMOCalls >= early.LMOCalls {
+		t.Errorf("ocg %+v\nearly %+v\ncached %+v", ocg, early, cached)
+	}
+	if _, err := CachingStudy(context.Background(), OnlineProblem{Losses: stream, LMO: testSimplex{8}, Separator: &CachedSeparator{LMO: testSimplex{8}}}, nil, OnlineParams{}); err == nil {
+		t.Error("custom separator: want an error")
+	}
+}
+
+// TestOnlineUpdateAllocs checks that LOCG and OCG updates allocate nothing.
+func TestOnlineUpdateAllocs(t *testing.T) {
+	n := 20
+	stream := newOlLinearStream(n, 400, 3)
+	for _, m := range []OnlineMethod{
+		&LOCG{Params: OnlineParams{K: 1.1, D: math.Sqrt2}},
+		&OCG{Params: OnlineParams{D: math.Sqrt2}},
+		&LOCG{Params: OnlineParams{K: 1.1, L: 5, Smoothing: true, L1Diameter: 2}},
+	} {
+		stats := &Stats{}
+		cum := &olLinearSum{c: make([]float64, n)}
+		s := &OnlineState{X: e0(n), Grad: make([]float64, n), stats: stats, cum: cum,
+			Oracle: NewOracle(testSimplex{n}, &CachedSeparator{LMO: testSimplex{n}, Cache: NewCache(n, CachePolicy{})}, stats)}
+		if err := m.Init(context.Background(), s); err != nil {
+			t.Fatal(err)
+		}
+		round := 0
+		step := func() {
+			f := stream.losses[round%400]
+			round++
+			s.Round, s.Loss = round, f
+			s.LossValue = f.Func(s.X)
+			f.Grad(s.Grad, s.X)
+			cum.Add(f)
+			if err := m.Update(context.Background(), s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for range 100 {
+			step()
+		}
+		if a := testing.AllocsPerRun(100, step); a > 0.05 { // new cache entries allocate, rarely
+			t.Errorf("%T: %v allocations per update", m, a)
+		}
+	}
+}
+
+func TestOnlineFallbackSum(t *testing.T) {
+	s := newOlTermSum(3)
+	s.Add(testDistance{[]float64{1, 0, 0}})
+	s.Add(&olLinear{c: []float64{1, 2, 3}, b: 1})
+	x := []float64{0.5, 0.5, 0}
+	g, g2 := make([]float64, 3), make([]float64, 3)
+	v := s.FuncGrad(g, x)
+	s.Grad(g2, x)
+	if want := 0.5 + 1.5 + 1; math.Abs(v-want) > 1e-12 || math.Abs(s.Func(x)-want) > 1e-12 {
+		t.Errorf("value %g, want %g", v, want)
+	}
+	if want := []float64{0, 3, 3}; !slices.Equal(g, want) || !slices.Equal(g2, want) {
+		t.Errorf("gradient %v / %v, want %v", g, g2, want)
+	}
+}
+
+func TestOnlineNamesAndRegret(t *testing.T) {
+	if OnlineNormL1.String() != "l1" || StepsStronglyConvex.String() != "strongly-convex" || OnlineNorm(9).String() != "unknown" {
+		t.Error("names")
+	}
+	var r OnlineResult
+	if lo, hi := r.AverageRegret(); !math.IsNaN(lo) || !math.IsNaN(hi) {
+		t.Error("empty result: want NaN regret")
+	}
+	r = OnlineResult{Rounds: 4, RegretLower: 2, RegretUpper: 4}
+	if lo, hi := r.AverageRegret(); lo != 0.5 || hi != 1 {
+		t.Errorf("average regret [%g, %g]", lo, hi)
+	}
+	if _, err := (OnlineParams{D: 1}).TheoremBound(testSimplex{2}, 10); err == nil {
+		t.Error("TheoremBound without L: want an error")
+	}
+	if !errors.Is(ErrInconclusive, ErrInconclusive) {
+		t.Fatal()
+	}
+}
+
+func TestOnlineNorms(t *testing.T) {
+	g := []float64{3, -4, 0}
+	cases := []struct {
+		norm OnlineNorm
+		dual float64
+		d    float64 // default D for a polytope with ℓ1-diameter 4
+	}{
+		{OnlineNormL2, 5, 2},
+		{OnlineNormL1, 4, 4},
+		{OnlineNormInf, 7, 1},
+	}
+	poly := augKSubset{n: 6, m: 2} // ℓ1-diameter 4
+	for _, tc := range cases {
+		if got := tc.norm.dual(g); got != tc.dual {
+			t.Errorf("%v: dual norm %g, want %g", tc.norm, got, tc.dual)
+		}
+		r, err := OnlineParams{Norm: tc.norm}.resolve(poly, "test")
+		if err != nil || r.d != tc.d {
+			t.Errorf("%v: default D = %g (%v), want %g", tc.norm, r.d, err, tc.d)
+		}
+	}
+	// LOCG in the ℓ1 norm keeps the invariant on linear losses over the
+	// 1-subsets (the simplex, ℓ1-diameter 2).
+	stream := newOlLinearStream(9, 120, 21)
+	var xs [][]float64
+	res, err := MinimizeOnline(context.Background(), OnlineProblem{Losses: stream, LMO: augKSubset{n: 9, m: 1}},
+		&OnlineSettings{Callback: func(_ *OnlineRound, x []float64) bool { xs = append(xs, slices.Clone(x)); return true }},
+		&LOCG{Params: OnlineParams{Norm: OnlineNormL1, TightenPhi: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var L float64
+	for _, f := range stream.losses {
+		L = math.Max(L, OnlineNormL1.dual(f.c))
+	}
+	A := L * 2 * 2 // L(K+1)D with K = 1, D = 2
+	olCheckTheorem(t, "l1", res, xs,
+		func(r int, x []float64) float64 { return olCumValue(stream, r, x) - stream.minCum(r) },
+		func(r int) float64 { return A * math.Sqrt(float64(r)) })
+}
+
+func TestOnlineParamsCheck(t *testing.T) {
+	if err := (OnlineParams{D: 1}).Check(testSimplex{3}); err != nil {
+		t.Error(err)
+	}
+	if err := (OnlineParams{}).Check(testSimplex{3}); err == nil {
+		t.Error("no diameter and no strong convexity: want an error")
+	}
+	if err := (OnlineParams{S: 1}).Check(testSimplex{3}); err != nil {
+		t.Errorf("S > 0 without D: %v", err)
+	}
+	if err := (OnlineParams{S: 1, Steps: StepsStochastic}).Check(testSimplex{3}); err == nil {
+		t.Error("stochastic steps without D: want an error")
+	}
+	// Strong convexity alone bounds h_t: LOCG runs without a diameter.
+	stream := newOlDistanceStream(5, 30, 3)
+	res, xs := olRun(t, stream, &LOCG{Params: OnlineParams{S: 2, C: 4}}, OnlineSettings{})
+	for i, rec := range res.Trace[:res.Rounds-1] {
+		if gap := olCumValue(stream, i+1, xs[i]) - stream.minCum(i+1); gap > rec.Bound*(1+1e-9)+1e-9 || math.IsInf(rec.Bound, 0) {
+			t.Fatalf("round %d: gap %g, h_t %g", i+1, gap, rec.Bound)
+		}
+	}
+}

@@ -1,0 +1,744 @@
+package lazycg
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// PairwiseStepBounder is an optional interface of FaceMinimizers that know
+// the largest feasible pairwise step of their polytope.
+//
+// The decomposition-invariant pairwise methods (PCG, LPCG) move from x ∈ P
+// along d = v⁺ − v⁻, where v⁻ is a vertex of the face {v ∈ P : v_i = 0
+// whenever x_i = 0}. For a polytope given exactly as P = {x ≥ 0 : Ax = b}
+// (Garber and Meshi's assumption: the simplex, the Birkhoff polytope, path
+// and flow polytopes of networks without binding capacities) the point
+// x + ηd lies in P exactly when it is non-negative, so the methods use the
+// ratio test η ≤ min{x_i/(−d_i) : d_i < 0}, which for 0/1 vertices is
+// min{x_i : v⁻_i = 1, v⁺_i = 0}. For other polytopes (boxes, polytopes with
+// inequality constraints, convex hulls of MIP solutions) that test is not
+// sufficient, and the LMO must implement this interface to keep the
+// iterates feasible.
+type PairwiseStepBounder interface {
+	// MaxPairwiseStep returns the largest η ∈ [0, 1] with
+	// x + η(vPlus − vMinus) ∈ P, or a smaller feasible value.
+	MaxPairwiseStep(x, vPlus, vMinus []float64) float64
+}
+
+// PairwiseRule selects the step of the decomposition-invariant pairwise
+// methods.
+type PairwiseRule int
+
+const (
+	// PairwiseLineSearch minimizes f along x + η(v⁺ − v⁻) for η up to the
+	// largest feasible step (the practical variant used in the paper's
+	// experiments).
+	PairwiseLineSearch PairwiseRule = iota
+	// PairwiseDyadic uses the step sizes of Theorem 3.2, η_t = κ√Φ_{t−1},
+	// rounded down to a power of two (Algorithm 4's η̃_t). Starting from a
+	// vertex, every positive coordinate of x_t is then a multiple of η̃_t,
+	// so the step stays feasible without a ratio test. It needs S, C, Alpha
+	// and an exact oracle.
+	PairwiseDyadic
+)
+
+func (r PairwiseRule) String() string {
+	switch r {
+	case PairwiseLineSearch:
+		return "line-search"
+	case PairwiseDyadic:
+		return "dyadic"
+	}
+	return "unknown"
+}
+
+// pairwiseCore holds what PCG and LPCG share: buffers, the face mask, the
+// line searcher and the step bound.
+type pairwiseCore struct {
+	vPlus, vMinus, negG, d []float64
+	zero                   []bool
+	bounder                PairwiseStepBounder
+	ls                     lineSearcher
+}
+
+func (p *pairwiseCore) init(s *State, name string) error {
+	if _, ok := s.Oracle.LMO().(FaceMinimizer); !ok {
+		return fmt.Errorf("lazycg: %s: the LMO (%T) cannot minimize over faces (it must implement FaceMinimizer)", name, s.Oracle.LMO())
+	}
+	n := len(s.X)
+	p.vPlus = make([]float64, n)
+	p.vMinus = make([]float64, n)
+	p.negG = make([]float64, n)
+	p.d = make([]float64, n)
+	p.zero = make([]bool, n)
+	p.bounder, _ = s.Oracle.LMO().(PairwiseStepBounder)
+	p.ls = lineSearcher{}
+	return nil
+}
+
+// minimizeAway stores in vMinus a vertex maximizing ∇f·v over the face
+// {v : v_i = 0 where x_i = 0} (one counted LMO call) and returns the call's
+// result for the cost −∇f.
+func (p *pairwiseCore) minimizeAway(ctx context.Context, s *State) (LinearResult, error) {
+	for i, g := range s.Grad {
+		p.negG[i] = -g
+		p.zero[i] = !(s.X[i] > 0)
+	}
+	res, err := s.Oracle.MinimizeFace(ctx, p.vMinus, p.negG, p.zero)
+	if err != nil {
+		return res, err
+	}
+	if !res.Found {
+		return res, fmt.Errorf("lazycg: face minimization returned no vertex (%v)", res.Reason)
+	}
+	return res, nil
+}
+
+// maxStep returns the largest feasible η along d = vPlus − vMinus (in p.d).
+func (p *pairwiseCore) maxStep(x []float64) float64 {
+	if p.bounder != nil {
+		return math.Max(0, math.Min(1, p.bounder.MaxPairwiseStep(x, p.vPlus, p.vMinus)))
+	}
+	eta := 1.0
+	for i, di := range p.d {
+		if di < 0 {
+			if r := x[i] / -di; r < eta {
+				eta = r
+			}
+		}
+	}
+	return math.Max(eta, 0)
+}
+
+// move sets x += η d, snaps the coordinates that the ratio test drove to
+// (or, by rounding, just below) zero, and re-evaluates f.
+func (p *pairwiseCore) move(s *State, eta float64) {
+	for i, di := range p.d {
+		if di == 0 {
+			continue
+		}
+		xi := s.X[i] + eta*di
+		if di < 0 && xi < 1e-15 && xi > -1e-12 {
+			xi = 0
+		}
+		s.X[i] = xi
+	}
+	s.Eval()
+}
+
+// fwFallback makes a FW step toward vPlus with line search (always
+// feasible). The pairwise methods use it when the LMO's step bound blocks
+// the pairwise direction entirely, which happens only for polytopes not of
+// the form {x ≥ 0 : Ax = b} (a zero-pattern face may then contain vertices
+// that leave P along v⁺ − v⁻ at once, e.g. on a box at a vertex with
+// coordinates at their upper bound). It reports whether x moved.
+func (p *pairwiseCore) fwFallback(s *State) bool {
+	sub(p.d, p.vPlus, s.X)
+	gamma := p.ls.search(s, p.d, 1)
+	if gamma == 0 {
+		return false
+	}
+	p.move(s, gamma)
+	return true
+}
+
+// dyadic returns max{2^−δ : δ ∈ Z≥0, 2^−δ ≤ eta} (1 for eta ≥ 1, 0 for
+// eta ≤ 0).
+func dyadic(eta float64) float64 {
+	if eta >= 1 {
+		return 1
+	}
+	if !(eta > 0) {
+		return 0
+	}
+	frac, exp := math.Frexp(eta) // eta = frac·2^exp, frac ∈ [0.5, 1)
+	if frac == 0.5 {
+		return eta
+	}
+	return math.Ldexp(1, exp-1)
+}
+
+// thm32 holds Theorem 3.2's constants: M1 = √(S/(8α)) and
+// κ = min{M1/(KC), 1/√Φ0}.
+type thm32 struct {
+	s, c, alpha, k float64
+	m1, kappa      float64
+}
+
+func newThm32(name string, s, c, alpha, k, phi0 float64) (thm32, error) {
+	if !(s > 0) || !(c > 0) || math.IsInf(s, 0) || math.IsInf(c, 0) {
+		return thm32{}, fmt.Errorf("lazycg: %s: the dyadic rule needs S > 0 and C > 0 finite, got S=%g C=%g", name, s, c)
+	}
+	if !(alpha >= 1) || math.IsInf(alpha, 0) {
+		return thm32{}, fmt.Errorf("lazycg: %s: the dyadic rule needs Alpha ≥ card(x*) ≥ 1, got %g", name, alpha)
+	}
+	t := thm32{s: s, c: c, alpha: alpha, k: k}
+	t.m1 = math.Sqrt(s / (8 * alpha))
+	t.kappa = math.Min(t.m1/(k*c), 1/math.Sqrt(phi0))
+	return t, nil
+}
+
+// eta returns η_t = κ√Φ_{t−1}; delta returns Δ_t = √(2αΦ_{t−1}/S).
+func (t thm32) eta(phi float64) float64   { return t.kappa * math.Sqrt(phi) }
+func (t thm32) delta(phi float64) float64 { return math.Sqrt(2 * t.alpha * phi / t.s) }
+
+// PCG is the decomposition-invariant pairwise conditional gradient method
+// of Garber and Meshi (2016), the paper's non-lazy baseline PCG, for 0/1
+// polytopes whose LMO implements FaceMinimizer. Each iteration calls the
+// LMO twice: v⁺ = argmin_P ∇f·v and v⁻ = argmax ∇f·v over the face
+// {v ∈ P : v_i = 0 where x_i = 0} (the "−∞ gradient entries"), then moves
+// along v⁺ − v⁻. No decomposition of x is stored.
+//
+// Feasibility of the step: see PairwiseStepBounder (the polytope must be of
+// the form {x ≥ 0 : Ax = b}, or the LMO must bound the step itself).
+//
+// With Rule PairwiseDyadic the step is η̃_t, Theorem 3.2's η_t = κ√Φ_{t−1}
+// (with K = 1) rounded down to a power of two, and Φ_t = Φ_{t−1}(1 − κM1 +
+// κ²C/2). With an exact oracle the pair gap ∇f·(v⁻ − v⁺) is at least
+// (f(x_t) − f*)/Δ_t (Lemma 3.3 applied as in the proof of Theorem 3.2),
+// which with η̃_t > η_t/2 gives f(x_{t+1}) − f* ≤ Φ_t; x_1 must be a
+// vertex. The dual bound uses the proven bound of the v⁺ call.
+type PCG struct {
+	// Rule selects the step: line search (default) or the dyadic steps.
+	Rule PairwiseRule
+	// S (strong convexity), C (curvature along pairwise directions), Alpha
+	// (≥ card(x*)) and Phi0 (≥ f(x_1) − f*, 0: the Wolfe gap at x_1)
+	// parameterize the dyadic rule.
+	S, C, Alpha, Phi0 float64
+
+	core pairwiseCore
+	th   thm32
+	phi  float64
+}
+
+// Phi returns Φ of the dyadic rule (after a step: the bound Φ_t that
+// f(x_{t+1}) − f* satisfies).
+func (m *PCG) Phi() float64 { return m.phi }
+
+// Monotone implements Monotone.
+func (m *PCG) Monotone() bool { return m.Rule == PairwiseLineSearch }
+
+// Init implements Method.
+func (m *PCG) Init(ctx context.Context, s *State) error {
+	if err := m.core.init(s, "pcg"); err != nil {
+		return err
+	}
+	switch m.Rule {
+	case PairwiseLineSearch:
+		return nil
+	case PairwiseDyadic:
+		m.phi = m.Phi0
+		if m.phi == 0 {
+			gap, err := wolfeGap(ctx, s, m.core.vPlus)
+			if err != nil {
+				return err
+			}
+			m.phi = gap
+		}
+		if !(m.phi >= 0) || math.IsInf(m.phi, 0) {
+			return fmt.Errorf("lazycg: pcg: Φ0 must be finite and ≥ 0, got %g", m.phi)
+		}
+		if m.phi == 0 {
+			s.Converged = true
+			m.phi = math.SmallestNonzeroFloat64
+		}
+		th, err := newThm32("pcg", m.S, m.C, m.Alpha, 1, m.phi)
+		if err != nil {
+			return err
+		}
+		m.th = th
+		return nil
+	}
+	return fmt.Errorf("lazycg: pcg: unknown step rule %v", m.Rule)
+}
+
+// Step implements Method.
+func (m *PCG) Step(ctx context.Context, s *State) error {
+	c := &m.core
+	res, err := s.Oracle.Minimize(ctx, c.vPlus, s.Grad)
+	if err != nil {
+		return err
+	}
+	if !res.Found {
+		return fmt.Errorf("lazycg: pcg: LMO returned no vertex (%v)", res.Reason)
+	}
+	gx := dot(s.Grad, s.X)
+	s.ReportGap(s.F, gx-res.Bound)
+	away, err := c.minimizeAway(ctx, s)
+	if err != nil {
+		return fmt.Errorf("lazycg: pcg: %w", err)
+	}
+	pairGap := -away.Value - res.Value // ∇f·(v⁻ − v⁺)
+	var eta float64
+	if m.Rule == PairwiseDyadic {
+		phi := m.phi
+		etaT := m.th.eta(phi)
+		m.phi = phi * math.Max(0, 1-m.th.kappa*m.th.m1+m.th.kappa*m.th.kappa*m.th.c/2)
+		eta = dyadic(etaT)
+	}
+	if !(pairGap > 0) {
+		if !res.Optimal() {
+			s.Stalled = true
+		}
+		return nil
+	}
+	sub(c.d, c.vPlus, c.vMinus)
+	etaMax := c.maxStep(s.X)
+	if etaMax == 0 {
+		// Only for polytopes not of the form {x ≥ 0 : Ax = b}.
+		if !c.fwFallback(s) {
+			s.Stalled = true
+		}
+		return nil
+	}
+	if m.Rule == PairwiseDyadic {
+		eta = math.Min(eta, etaMax)
+	} else {
+		eta = c.ls.search(s, c.d, etaMax)
+	}
+	if eta == 0 {
+		if m.Rule == PairwiseLineSearch {
+			s.Stalled = true
+		}
+		return nil
+	}
+	c.move(s, eta)
+	return nil
+}
+
+// LPCG is the lazy pairwise conditional gradient method (Algorithm 4): PCG
+// with the LMO calls replaced by weak separation over P × P for the
+// objective c = (∇f, −∇̃f) at (x, x) (see pairSeparator for how that
+// oracle is realized by two oracle calls over P with caching).
+//
+// With Rule PairwiseDyadic it is Algorithm 4 with Theorem 3.2's
+// parameters: M1 = √(S/(8α)), κ = min{M1/(KC), 1/√Φ0}, η_t = κ√Φ_{t−1},
+// Δ_t = √(2αΦ_{t−1}/S), Φ_t = (2Φ_{t−1} + η_t²C)/(2 + η_t/(KΔ_t)), the
+// separation called with (Φ_t/Δ_t, K), positive answers moving by η̃_t.
+// Theorem 3.2: f(x_{t+1}) − f* ≤ Φ_t (exact oracles, x_1 a vertex).
+//
+// With Rule PairwiseLineSearch (default) it is the practical variant of
+// the paper's experiments: the separation is called with (Φ, K), positive
+// answers are followed by a line search along v⁺ − v⁻ up to the largest
+// feasible step, negative answers halve Φ (they prove f(x) − f* ≤ Φ), and
+// Φ0 comes from one LMO call per component (half the pair gap at x_1) or
+// the binary search of section 7.
+type LPCG struct {
+	// K ≥ 1 is the accuracy of the weak separation (default 1).
+	K float64
+	// Rule selects the practical (line search) or the theoretical
+	// (dyadic) variant.
+	Rule PairwiseRule
+	// S, C and Alpha (≥ card(x*)) parameterize the dyadic rule.
+	S, C, Alpha float64
+	// Phi0, if positive, is the initial bound (for the dyadic rule an upper
+	// bound on f(x_1) − f*). Otherwise the dyadic rule uses the Wolfe gap
+	// at x_1 and the practical variant follows Phi0Rule.
+	Phi0     float64
+	Phi0Rule Phi0Rule
+	// Phi0Start is the start of the binary search (default
+	// 1e3·max(1, |f(x_1)|)).
+	Phi0Start float64
+	// FaceCache bounds the cache of candidate away vertices (MaxSize; the
+	// other fields are ignored). The zero value is unbounded.
+	FaceCache CachePolicy
+
+	core pairwiseCore
+	sep  pairSeparator
+	th   thm32
+	phi  float64
+}
+
+// Phi returns the current Φ (for the dyadic rule after a step: Φ_t, the
+// bound on f(x_{t+1}) − f*).
+func (m *LPCG) Phi() float64 { return m.phi }
+
+// Monotone implements Monotone.
+func (m *LPCG) Monotone() bool { return m.Rule == PairwiseLineSearch }
+
+// Init implements Method.
+func (m *LPCG) Init(ctx context.Context, s *State) error {
+	if m.K == 0 {
+		m.K = 1
+	}
+	if !(m.K >= 1) || math.IsInf(m.K, 0) {
+		return fmt.Errorf("lazycg: lpcg: K must be ≥ 1 and finite, got %g", m.K)
+	}
+	if err := m.core.init(s, "lpcg"); err != nil {
+		return err
+	}
+	m.sep.init(len(s.X), m.FaceCache.MaxSize)
+	m.sep.face.add(s.X) // x_1 is a vertex for the usual starts; the search checks supports anyway
+	switch m.Rule {
+	case PairwiseDyadic:
+		m.phi = m.Phi0
+		if m.phi == 0 {
+			gap, err := wolfeGap(ctx, s, m.core.vPlus)
+			if err != nil {
+				return err
+			}
+			m.sep.face.add(m.core.vPlus)
+			m.phi = gap
+		}
+		if !(m.phi >= 0) || math.IsInf(m.phi, 0) {
+			return fmt.Errorf("lazycg: lpcg: Φ0 must be finite and ≥ 0, got %g", m.phi)
+		}
+		if m.phi == 0 {
+			s.Converged = true
+			m.phi = math.SmallestNonzeroFloat64
+		}
+		th, err := newThm32("lpcg", m.S, m.C, m.Alpha, m.K, m.phi)
+		if err != nil {
+			return err
+		}
+		m.th = th
+		return nil
+	case PairwiseLineSearch:
+	default:
+		return fmt.Errorf("lazycg: lpcg: unknown step rule %v", m.Rule)
+	}
+	switch {
+	case m.Phi0 > 0:
+		m.phi = m.Phi0
+	case m.Phi0Rule == Phi0BinarySearch:
+		phi := m.Phi0Start
+		if !(phi > 0) {
+			phi = 1e3 * math.Max(1, math.Abs(s.F))
+		}
+		for range 2100 {
+			pos, err := m.sep.separate(ctx, s, &m.core, phi, m.K)
+			if err != nil {
+				return err
+			}
+			if pos {
+				m.phi = 2 * phi
+				return nil
+			}
+			phi /= 2
+			if phi < math.SmallestNonzeroFloat64*4 {
+				s.Converged = true
+				m.phi = math.SmallestNonzeroFloat64
+				return nil
+			}
+		}
+		return fmt.Errorf("lazycg: lpcg: binary search for Φ0 did not end")
+	default:
+		gap, err := m.pairGap(ctx, s)
+		if err != nil {
+			return err
+		}
+		if !(gap > 0) {
+			m.phi = math.SmallestNonzeroFloat64
+			return nil
+		}
+		m.phi = gap / 2
+	}
+	return nil
+}
+
+// pairGap computes the pair gap max_{v⁻ ∈ face} ∇f·v⁻ − min_P ∇f·v⁺ with
+// one LMO call per component (proven bounds when the oracles give them),
+// reports the Wolfe gap bound and caches both vertices.
+func (m *LPCG) pairGap(ctx context.Context, s *State) (float64, error) {
+	c := &m.core
+	res, err := s.Oracle.Minimize(ctx, c.vPlus, s.Grad)
+	if err != nil {
+		return 0, err
+	}
+	gx := dot(s.Grad, s.X)
+	s.ReportGap(s.F, gx-res.Bound)
+	away, err := c.minimizeAway(ctx, s)
+	if err != nil {
+		return 0, fmt.Errorf("lazycg: lpcg: %w", err)
+	}
+	m.sep.face.add(c.vMinus)
+	if res.Found {
+		m.sep.face.add(c.vPlus)
+		m.sep.cacheAdd(s, c.vPlus)
+	}
+	up, lo := -away.Bound, res.Bound
+	if math.IsInf(up, 0) || math.IsInf(lo, 0) || math.IsNaN(up-lo) {
+		up, lo = -away.Value, res.Value
+	}
+	return up - lo, nil
+}
+
+// Step implements Method.
+func (m *LPCG) Step(ctx context.Context, s *State) error {
+	c := &m.core
+	if m.Rule == PairwiseDyadic {
+		prev := m.phi
+		eta := m.th.eta(prev)
+		delta := m.th.delta(prev)
+		m.phi = (2*prev + eta*eta*m.th.c) / (2 + eta/(m.K*delta))
+		pos, err := m.sep.separate(ctx, s, c, m.phi/delta, m.K)
+		if err != nil {
+			return err
+		}
+		if !pos {
+			return nil
+		}
+		sub(c.d, c.vPlus, c.vMinus)
+		step := math.Min(dyadic(eta), c.maxStep(s.X))
+		if step > 0 {
+			c.move(s, step)
+		}
+		return nil
+	}
+	pos, err := m.sep.separate(ctx, s, c, m.phi, m.K)
+	if err != nil {
+		return err
+	}
+	if pos {
+		sub(c.d, c.vPlus, c.vMinus)
+		if etaMax := c.maxStep(s.X); etaMax == 0 {
+			// Blocked pairwise direction (polytopes not of the form
+			// {x ≥ 0 : Ax = b} only): the pair's v⁺ need not improve on
+			// its own, so ask the weak separation over P for a FW vertex;
+			// a negative answer proves the Wolfe gap is at most Φ.
+			sep, err := s.Oracle.Separate(ctx, c.vPlus, s.Grad, s.X, m.phi, m.K)
+			if err != nil {
+				return err
+			}
+			s.ReportGap(s.F, sep.GapBound)
+			if sep.Positive && c.fwFallback(s) {
+				return nil
+			}
+		} else if eta := c.ls.search(s, c.d, etaMax); eta > 0 {
+			c.move(s, eta)
+			return nil
+		}
+		// No decrease in floating point along a direction the oracle
+		// deemed improving: tighten Φ as after a negative answer.
+	}
+	m.phi /= 2
+	if !(m.phi > 1e-300) {
+		s.Stalled = true
+	}
+	return nil
+}
+
+// pairSeparator realizes the weak separation oracle over P × P of
+// Algorithm 4, LPsep_{P×P}(c, (x, x), Φ, K) with c = (∇f, −∇̃f), by calls
+// over P. Since ∇̃f is −∞ off supp(x), the v⁻ component ranges over the
+// face F = {v ∈ P : supp(v) ⊆ supp(x)} and c·((x,x) − (v⁺,v⁻)) =
+// a' + b' with a' = ∇f·v⁻ − ∇f·x (away part) and b' = ∇f·x − ∇f·v⁺ (FW
+// part). An answer must be either a pair with a' + b' > Φ/K (positive) or
+// a proof that a + b ≤ Φ for the maxima a over F and b over P (negative).
+//
+// The split of the budget between the components is sequential:
+//
+//  1. Cache: take the best cached v⁻ in F (largest ∇f·v among cached
+//     vertices whose support lies in supp(x)), value a₁, and look for a
+//     cached v⁺ (in the Oracle's CachedSeparator cache when it has one,
+//     otherwise in the same vertex store) with b' > Φ/K − a₁. Success is a
+//     positive answer without any LMO call (a cache hit).
+//  2. Away component: one exact MinimizeFace call gives v⁻ with a₂ and a
+//     proven bound A ≥ a (A = a₂ for exact oracles).
+//  3. FW component with the remaining budget: the Oracle's weak separation
+//     over P is called with Φ₊ = Φ − A and K₊ = Φ₊/(Φ/K − a₂), so that a
+//     positive answer has b' > Φ/K − a₂ (hence a₂ + b' > Φ/K) and a
+//     negative one proves b ≤ Φ₊ (hence a + b ≤ A + Φ₊ = Φ). K₊ ≥ 1
+//     holds whenever A − a₂ ≤ Φ(1 − 1/K), in particular for exact face
+//     oracles. Early-stopping oracles keep this: their negative answers
+//     carry a proven bound ≥ ∇f·x − Φ₊.
+//  4. Corner cases (a₂ alone reaches Φ/K, Φ₊ ≤ 0, or K₊ < 1 for inexact
+//     face oracles) use a cached v⁺ with ∇f·v⁺ < ∇f·x + a₂ − Φ/K or one
+//     full LMO call and decide by its value and bound; if neither answer
+//     is proven (only possible with inexact oracles) the call fails with
+//     ErrInconclusive.
+//
+// Doing the away component first (exactly) spends the face oracle only on
+// cache misses and leaves the whole rest of the budget to the
+// early-terminating, cached separation over P. Each call is counted once
+// as a positive or negative answer; it is a cache hit only in case 1. The
+// Wolfe gap bound of the FW component (its only dual information) is
+// reported whenever the FW component ran.
+type pairSeparator struct {
+	face vertexStore
+}
+
+func (p *pairSeparator) init(n, maxSize int) {
+	p.face = vertexStore{n: n, maxSize: maxSize}
+}
+
+// cacheAdd adds v to the Oracle's separator cache when it is a
+// CachedSeparator with a cache.
+func (p *pairSeparator) cacheAdd(s *State, v []float64) {
+	if cs, ok := s.Oracle.Separator().(*CachedSeparator); ok && cs.Cache != nil {
+		cs.Cache.Add(v)
+	}
+}
+
+// probePlus looks for a cached vertex v with g·v < target, into dst.
+func (p *pairSeparator) probePlus(s *State, dst []float64, target float64) bool {
+	if cs, ok := s.Oracle.Separator().(*CachedSeparator); ok && cs.Cache != nil {
+		if _, ok := cs.Cache.Search(dst, s.Grad, target); ok {
+			return true
+		}
+	}
+	return p.face.below(dst, s.Grad, target)
+}
+
+// separate answers LPsep_{P×P}; on a positive answer c.vPlus and c.vMinus
+// hold the pair.
+func (p *pairSeparator) separate(ctx context.Context, s *State, c *pairwiseCore, phi, k float64) (bool, error) {
+	if !(phi > 0) || math.IsInf(phi, 0) {
+		return false, fmt.Errorf("lazycg: pair separation: need Φ > 0 finite, got %g", phi)
+	}
+	g, x := s.Grad, s.X
+	gx := dot(g, x)
+	t := phi / k
+	// 1. Both components from caches.
+	if kk, val := p.face.bestInFace(g, x); kk >= 0 {
+		a1 := val - gx
+		if p.probePlus(s, c.vPlus, gx+a1-t) {
+			p.face.entries[kk].copyTo(c.vMinus)
+			p.face.entries[kk].uses++
+			s.Oracle.Count(Separation{Positive: true, CacheHit: true, Improvement: a1 + gx - dot(g, c.vPlus),
+				GapBound: math.Inf(1)}, nil)
+			return true, nil
+		}
+	}
+	// 2. Away component, exactly.
+	away, err := c.minimizeAway(ctx, s)
+	if err != nil {
+		return false, fmt.Errorf("lazycg: pair separation: %w", err)
+	}
+	p.face.add(c.vMinus)
+	a2 := -away.Value - gx
+	bigA := -away.Bound - gx
+	if math.IsNaN(bigA) {
+		bigA = math.Inf(1)
+	}
+	tau := t - a2
+	phiPlus := phi - bigA
+	// 3. FW component through the Oracle's weak separation.
+	if tau > 0 && phiPlus > 0 && phiPlus >= tau {
+		kPlus := phiPlus / tau
+		sep, err := s.Oracle.Separator().Separate(ctx, c.vPlus, g, x, phiPlus, kPlus)
+		sep.CacheHit = false // the face oracle was called
+		if err != nil {
+			s.Oracle.Count(sep, err)
+			return false, fmt.Errorf("lazycg: pair separation: %w", err)
+		}
+		s.ReportGap(s.F, sep.GapBound)
+		if sep.Positive {
+			if a2+(gx-dot(g, c.vPlus)) > t {
+				s.Oracle.Count(sep, nil)
+				p.face.add(c.vPlus)
+				return true, nil
+			}
+			// Rounding between the separator's test and ours: decide
+			// below with a full LMO call.
+			sep.Positive = false
+			sep.GapBound = math.Inf(1)
+			s.Oracle.stats.LMOCalls += sep.LMOCalls
+			s.Oracle.stats.OracleTime += sep.LMOTime
+		} else {
+			s.Oracle.Count(sep, nil)
+			return false, nil
+		}
+	}
+	// 4. Corner cases.
+	if tau < 0 && p.probePlus(s, c.vPlus, gx-tau) {
+		s.Oracle.Count(Separation{Positive: true, Improvement: a2 + gx - dot(g, c.vPlus), GapBound: math.Inf(1)}, nil)
+		p.face.add(c.vPlus)
+		return true, nil
+	}
+	res, err := s.Oracle.Minimize(ctx, c.vPlus, g)
+	if err != nil {
+		return false, fmt.Errorf("lazycg: pair separation: %w", err)
+	}
+	s.ReportGap(s.F, gx-res.Bound)
+	if res.Found && a2+(gx-res.Value) > t {
+		s.Oracle.Count(Separation{Positive: true, Improvement: a2 + gx - res.Value, GapBound: gx - res.Bound}, nil)
+		p.face.add(c.vPlus)
+		p.cacheAdd(s, c.vPlus)
+		return true, nil
+	}
+	if bigA+(gx-res.Bound) <= phi {
+		s.Oracle.Count(Separation{GapBound: gx - res.Bound}, nil)
+		return false, nil
+	}
+	return false, fmt.Errorf("%w: pair separation: away value %g (bound %g) and FW value %g (bound %g) decide neither Φ/K=%g nor Φ=%g",
+		ErrInconclusive, a2, bigA, gx-res.Value, gx-res.Bound, t, phi)
+}
+
+// vertexStore is a deduplicated store of vertices (the candidate away
+// vertices of LPCG) with usage counts; when maxSize > 0 and the store is
+// full, the least used vertex is evicted.
+type vertexStore struct {
+	n       int
+	maxSize int
+	entries []cacheEntry
+}
+
+func (vs *vertexStore) add(v []float64) {
+	h, nnz := hashVector(v)
+	for k := range vs.entries {
+		if vs.entries[k].hash == h && vs.entries[k].equal(v) {
+			return
+		}
+	}
+	var e cacheEntry
+	if vs.maxSize > 0 && len(vs.entries) >= vs.maxSize {
+		worst := 0
+		for k := range vs.entries {
+			if vs.entries[k].uses < vs.entries[worst].uses {
+				worst = k
+			}
+		}
+		e = vs.entries[worst]
+		storeEntry(&e, v, h, nnz)
+		vs.entries[worst] = e
+		return
+	}
+	storeEntry(&e, v, h, nnz)
+	vs.entries = append(vs.entries, e)
+}
+
+// inFace reports whether supp(e) ⊆ supp(x).
+func inFace(e *cacheEntry, x []float64) bool {
+	if e.idx == nil {
+		for i, v := range e.val {
+			if v != 0 && !(x[i] > 0) {
+				return false
+			}
+		}
+		return true
+	}
+	for j, i := range e.idx {
+		if e.val[j] != 0 && !(x[i] > 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// bestInFace returns the stored vertex with supp ⊆ supp(x) maximizing c·v
+// (−1 when there is none).
+func (vs *vertexStore) bestInFace(c, x []float64) (int, float64) {
+	best, bv := -1, math.Inf(-1)
+	for k := range vs.entries {
+		e := &vs.entries[k]
+		if v := e.dot(c); v > bv && inFace(e, x) {
+			best, bv = k, v
+		}
+	}
+	return best, bv
+}
+
+// below copies into dst a stored vertex with c·v < target, if any.
+func (vs *vertexStore) below(dst, c []float64, target float64) bool {
+	for k := range vs.entries {
+		e := &vs.entries[k]
+		if e.dot(c) < target {
+			e.uses++
+			e.copyTo(dst)
+			return true
+		}
+	}
+	return false
+}
