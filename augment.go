@@ -234,6 +234,9 @@ func (s *AugmentingSeparator) Separate(ctx context.Context, dst, c, x []float64,
 		panic("lazycg: augmenting separator: dimension mismatch")
 	}
 	cx := dot(c, x)
+	if math.IsNaN(cx) || math.IsInf(cx, 0) {
+		return Separation{}, fmt.Errorf("lazycg: augmenting separator: c·x is not finite (%g): NaN or Inf in the objective", cx)
+	}
 	target := phi / K
 	if s.Cache != nil {
 		s.Cache.Tick()

@@ -371,11 +371,14 @@ func TestAugmentingSeparatorErrorsAndHistory(t *testing.T) {
 	if cnt.Calls != 2 || cnt.Positive+cnt.Negative != 2 || cnt.AugCalls == 0 {
 		t.Errorf("counts %+v", cnt)
 	}
-	// Inf/NaN in c reach the oracle's check only through the LMO; the
-	// separator itself never panics on them.
-	bad := append([]float64(nil), c...)
-	bad[0] = math.NaN()
-	_, _ = s.Separate(ctx, dst, bad, v1, 1, 2)
+	// NaN or Inf costs are rejected, not answered.
+	for _, v := range []float64{math.NaN(), math.Inf(1)} {
+		bad := append([]float64(nil), c...)
+		bad[0] = v
+		if _, err := s.Separate(ctx, dst, bad, v1, 1, 2); err == nil {
+			t.Errorf("cost %g: want an error", v)
+		}
+	}
 }
 
 type noDiameterAug struct{ p augKSubset }

@@ -129,12 +129,14 @@ func (s Stats) CacheHitRate() float64 {
 
 // TracePoint is one recorded state of a run.
 type TracePoint struct {
-	Time      time.Duration
-	Iteration int
-	LMOCalls  int
-	CacheHits int
-	Primal    float64
-	DualBound float64
+	Time time.Duration
+	// OracleTime is the time spent in LMO calls so far.
+	OracleTime time.Duration
+	Iteration  int
+	LMOCalls   int
+	CacheHits  int
+	Primal     float64
+	DualBound  float64
 }
 
 // Progress is passed to Settings.Callback.
@@ -412,7 +414,7 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	tr := newTracer(settings)
 	record := func(force bool) {
 		if tr != nil && (force || tr.due(s.Iter)) {
-			res.Trace = append(res.Trace, TracePoint{Time: time.Since(start), Iteration: s.Iter,
+			res.Trace = append(res.Trace, TracePoint{Time: time.Since(start), OracleTime: stats.OracleTime, Iteration: s.Iter,
 				LMOCalls: stats.LMOCalls, CacheHits: stats.CacheHits, Primal: res.F, DualBound: math.Min(s.dual, res.F)})
 			tr.recorded(s.Iter)
 		}

@@ -405,6 +405,7 @@ func MinimizeOnline(ctx context.Context, p OnlineProblem, settings *OnlineSettin
 		}
 		return finish(Failure, fmt.Errorf("lazycg: online: init: %w", err))
 	}
+	var rec OnlineRound // outside the loop: the callback gets its address
 	for t := 1; t <= rounds; t++ {
 		if st, ok := ctxStatus(); ok {
 			return finish(st, nil)
@@ -438,7 +439,7 @@ func MinimizeOnline(ctx context.Context, p OnlineProblem, settings *OnlineSettin
 				uerr = fmt.Errorf("lazycg: online: the method produced a non-finite point in round %d", t)
 			}
 		}
-		rec := OnlineRound{Round: t, Loss: s.LossValue, CumLoss: res.TotalLoss,
+		rec = OnlineRound{Round: t, Loss: s.LossValue, CumLoss: res.TotalLoss,
 			LMOCalls: stats.LMOCalls, CacheHits: stats.CacheHits, PositiveCalls: stats.PositiveCalls,
 			NegativeCalls: stats.NegativeCalls, Time: time.Since(start), OracleTime: stats.OracleTime,
 			Bound: s.Bound, Phi: s.Phi}
@@ -636,11 +637,12 @@ type OnlineParams struct {
 	// f̃_t(x) = ∇f_t(x_t)·x + (2L/√k)·t^{−1/4}‖x − x_1‖₂², for adversarial
 	// L-Lipschitz losses (L in ℓ2 required, Norm must be ℓ2), with gradient
 	// ∇f̃_t(x) = ∇f_t(x_t) + 4L t^{−1/4}(x − x_1)/√k: ∇f_t is evaluated
-	// only at the played points. It sets b = s = 1/4, S = L/√k,
-	// D = √k (unless D is set) and the strongly convex steps. For C it uses
-	// the curvature 4L√k of f̃ (the paper states L√k, which is too small by
-	// a factor 4 for f̃ as defined; the Lipschitz constant of f̃ on P is 5L
-	// rather than the paper's 3L, used by TheoremBound).
+	// only at the played points. It sets b = s = 1/4, S = L/√k (the
+	// paper's values), D = √k (the ℓ2-diameter bound of 0/1 polytopes,
+	// unless D is set) and the strongly convex steps. For C it uses the
+	// curvature 4L·D²/√k = 4L√k of f̃ (the paper states L√k, too small by a
+	// factor 4 for f̃ as defined); TheoremBound uses the Lipschitz constant
+	// L + 4L·D/√k = 5L of f̃ on P (the paper states 3L).
 	Smoothing bool
 	// L1Diameter is k, the ℓ1-diameter of P (0: from Diameter1).
 	L1Diameter int
@@ -659,7 +661,6 @@ type olParams struct {
 	norm               OnlineNorm
 	strong             bool
 	smoothing          bool
-	l1                 float64 // ℓ1-diameter k (smoothing)
 	smoothCoef         float64 // 2L/√k
 	lipschitzSurrogate float64
 }
@@ -701,15 +702,16 @@ func (p OnlineParams) resolve(lmo LMO, who string) (olParams, error) {
 			return r, fmt.Errorf("lazycg: %s: smoothing uses the strongly convex steps", who)
 		}
 		sk := math.Sqrt(k)
-		r.l1 = k
-		r.b, r.sExp = 0.25, 0.25
-		r.s = p.L / sk
-		r.c = 4 * p.L * sk
-		r.smoothCoef = 2 * p.L / sk
-		r.lipschitzSurrogate = 5 * p.L
 		if r.d == 0 {
 			r.d = sk
 		}
+		// f̃_t is α_t-smooth quadratic plus linear, α_t = (4L/√k)·t^{−1/4}:
+		// curvature α_t·D² and ‖∇f̃_t‖ ≤ L + α_t·D on P.
+		r.b, r.sExp = 0.25, 0.25
+		r.s = p.L / sk
+		r.c = 4 * p.L * r.d * r.d / sk
+		r.smoothCoef = 2 * p.L / sk
+		r.lipschitzSurrogate = p.L + 4*p.L*r.d/sk
 		r.strong = true
 	}
 	if !finiteNonNeg(r.c) || !finiteNonNeg(r.s) || !(r.b >= 0 && r.b < 1) || !(r.sExp >= 0 && r.sExp < 1) {
@@ -808,15 +810,14 @@ func (r *olParams) theoremConstants(l float64) (a, e float64) {
 // the gradient of the cumulative (or surrogate) loss and the smoothing
 // accumulators.
 type olCore struct {
-	p      olParams
-	g      []float64 // ∇F_t(x_t)
-	gt     []float64 // ∇f_t(x_t) or ∇f̃_t(x_t)
-	v      []float64 // oracle answer
-	x1     []float64 // first point (smoothing)
-	gsum   []float64 // Σ_{i≤t} ∇f_i(x_i) (smoothing)
-	wsum   float64   // Σ_{i≤t} i^{−1/4} (smoothing)
-	dx     []float64 // scratch
-	useSum bool
+	p    olParams
+	g    []float64 // ∇F_t(x_t)
+	gt   []float64 // ∇f_t(x_t) or ∇f̃_t(x_t)
+	v    []float64 // oracle answer
+	x1   []float64 // first point (smoothing)
+	gsum []float64 // Σ_{i≤t} ∇f_i(x_i) (smoothing)
+	wsum float64   // Σ_{i≤t} i^{−1/4} (smoothing)
+	dx   []float64 // scratch
 }
 
 func (c *olCore) init(s *OnlineState, params OnlineParams, who string) error {
@@ -999,8 +1000,10 @@ type CacheStudyRun struct {
 // caching"): OCG (no cache, no early termination), LOCG with early
 // termination only and LOCG with cache and early termination, on the same
 // problem with the default separator (p.Separator must be nil) and the
-// given parameters. The hindsight solve is done once per distinct number of
-// rounds played and shared. On an error it returns the runs so far.
+// given parameters. The losses are generated (Loss called for every round)
+// before the first run so that lazily generated streams time fairly. The
+// hindsight solve is done once per distinct number of rounds played and
+// shared. On an error it returns the runs so far.
 func CachingStudy(ctx context.Context, p OnlineProblem, settings *OnlineSettings, params OnlineParams) ([]CacheStudyRun, error) {
 	if p.Separator != nil {
 		return nil, errors.New("lazycg: caching study: uses the default separator; p.Separator must be nil")
@@ -1016,6 +1019,14 @@ func CachingStudy(ctx context.Context, p OnlineProblem, settings *OnlineSettings
 		{"ocg", false, false, false},
 		{"locg-early", true, false, true},
 		{"locg-cache-early", true, true, true},
+	}
+	// Reveal every loss once before the runs so that streams generating
+	// their losses lazily do not charge that work to the first variant.
+	if _, err := p.validate(); err != nil {
+		return nil, err
+	}
+	for t := range p.Losses.Rounds() {
+		p.Losses.Loss(t)
 	}
 	var runs []CacheStudyRun
 	hind := map[int]*Result{}

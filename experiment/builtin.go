@@ -285,11 +285,11 @@ func quickSuite() *Suite {
 		e.Title = title
 		return e
 	}
-	path := pair("quick-path", "path polytope of a layered DAG (30 frames × 10 boxes)", "dag:30,10", "quadratic")
+	path := pair("quick-path", "path polytope of a layered DAG (60 frames × 15 boxes)", "dag:60,15", "quadratic")
 	path.DualRow = true
-	birk := pair("quick-birkhoff", "Birkhoff polytope 40×40", "birkhoff:40", "quadratic")
+	birk := pair("quick-birkhoff", "Birkhoff polytope 80×80", "birkhoff:80", "quadratic")
 	birk.DualRow = true
-	st := pair("quick-spanningtree", "spanning trees of K_25", "spanningtree:25", "quadratic")
+	st := pair("quick-spanningtree", "spanning trees of K_60", "spanningtree:60", "quadratic")
 	mc := NewExperiment("quick-completion", "nuclear:200,300,2000", "completion:rank=5", limit,
 		Variant{Method: "cg", Label: "CG"}, Variant{Method: "lcg", Label: "LCG"})
 	mc.Title = "matrix completion 200×300, rank 5, R=2000 (no line search)"

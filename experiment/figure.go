@@ -27,6 +27,8 @@ const (
 	rowHeight  = 2.3 * vg.Inch
 	titleSpace = 0.32 * vg.Inch
 	lineSpace  = 0.18 * vg.Inch
+	// captionWidth is the number of characters of a caption line.
+	captionWidth = 100
 )
 
 // Colors: red for non-lazy runs, green for the (first) lazy run as in the
@@ -116,7 +118,7 @@ type rowSpec struct {
 	xlabel, ylabel string
 	logX, logY     bool
 	timeX          bool   // the x axis is a time: starts at 0
-	infNote        string // why values may be infinite
+	infWhat        string // describes points with infinite values
 	xy             func(s *series, i int) (x, y float64)
 	n              func(s *series) int
 }
@@ -165,7 +167,7 @@ func buildFigure(er *ExperimentResult, ss []series) (*figureData, error) {
 	}
 	if e.DualRow && !online {
 		rows = append(rows, rowSpec{xlabel: "wall-clock time (s)", ylabel: "primal − dual bound", logY: true, timeX: true,
-			infNote: " (no dual bound proven yet)", n: pointsOf,
+			infWhat: "without a proven dual bound", n: pointsOf,
 			xy: func(s *series, i int) (float64, float64) {
 				p := s.trace.Points[i]
 				return p.Time.Seconds(), p.Primal - p.DualBound
@@ -243,12 +245,17 @@ func buildFigure(er *ExperimentResult, ss []series) (*figureData, error) {
 			notes = append(notes, fmt.Sprintf("%s vs %s: %d points with %s ≤ 0 not shown (log axis)", rs.ylabel, rs.xlabel, k, rs.ylabel))
 		}
 		if k := left.nonFinite; k > 0 {
-			notes = append(notes, fmt.Sprintf("%s vs %s: %d points with an infinite value not shown%s", rs.ylabel, rs.xlabel, k, rs.infNote))
+			what := rs.infWhat
+			if what == "" {
+				what = "with an infinite value"
+			}
+			notes = append(notes, fmt.Sprintf("%s vs %s: %d points %s not shown", rs.ylabel, rs.xlabel, k, what))
 		}
 		fd.rows = append(fd.rows, p)
 	}
-	fd.caption = captionLines(er, yt)
-	fd.caption = append(fd.caption, notes...)
+	for _, l := range append(captionLines(er, yt), notes...) {
+		fd.caption = append(fd.caption, wrap(l, captionWidth)...)
+	}
 	return fd, nil
 }
 
@@ -275,7 +282,7 @@ func setRange(a *plot.Axis, lo, hi float64, log bool) {
 func figureTitle(er *ExperimentResult) string {
 	t := er.Spec.DisplayTitle()
 	if er.Dim > 0 {
-		t += fmt.Sprintf(" (%d dimensions)", er.Dim)
+		t += fmt.Sprintf(", %d dimensions", er.Dim)
 	}
 	return t
 }
@@ -302,7 +309,7 @@ func captionLines(er *ExperimentResult, yt yTransform) []string {
 	}
 	for _, r := range er.Runs {
 		if r.Error != "" {
-			lines = append(lines, wrap(r.Label+": "+r.Error, 95)...)
+			lines = append(lines, r.Label+": "+r.Error)
 		}
 	}
 	return lines

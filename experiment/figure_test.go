@@ -86,7 +86,7 @@ func TestFigureNonPositiveLogValues(t *testing.T) {
 	}
 	caption := strings.Join(fd.caption, "\n")
 	for _, w := range []string{"cache hit rate: lcg 50%, one 0%", "L = 2,", "f(x) − L ≤ 0 not shown (log axis)",
-		"infinite value not shown (no dual bound proven yet)"} {
+		"4 points without a proven dual bound not shown"} {
 		if !strings.Contains(caption, w) {
 			t.Errorf("caption lacks %q:\n%s", w, caption)
 		}

@@ -494,7 +494,7 @@ func (s *NetworkSimplex) pivot(e int32) error {
 	}
 	// Potential shift of the moved subtree: e must get reduced cost 0.
 	rc := s.cost[e] - s.pi[s.src[e]] + s.pi[s.dst[e]]
-	sigma := rc
+	sigma := -rc
 	if s.src[e] == uIn {
 		sigma = rc
 	}

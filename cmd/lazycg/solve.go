@@ -2,19 +2,18 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/experiment"
 	"github.com/lazycg/lazycg/internal/spec"
 )
 
@@ -135,7 +134,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	sum := spec.Summarize(job, p.Instance.Dim(), res)
 	if *traceFile != "" {
-		if err := writeTrace(*traceFile, res.Trace); err != nil {
+		if err := experiment.WriteTraceFile(*traceFile, experiment.Trace{Points: res.Trace}); err != nil {
 			return err
 		}
 	}
@@ -191,27 +190,6 @@ func printSummary(w io.Writer, s spec.Summary, p *spec.Prepared) {
 		fmt.Fprintf(w, "separation  %d positive, %d negative, %d cache hits (hit rate %.2f%%)\n",
 			s.PositiveCalls, s.NegativeCalls, s.CacheHits, 100*s.CacheHitRate)
 	}
-}
-
-// writeTrace writes trace points as CSV.
-func writeTrace(path string, tr []lazycg.TracePoint) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("trace: %w", err)
-	}
-	w := csv.NewWriter(f)
-	w.Write([]string{"time_s", "iteration", "lmo_calls", "cache_hits", "primal", "dual_bound"})
-	for _, p := range tr {
-		w.Write([]string{strconv.FormatFloat(p.Time.Seconds(), 'g', 9, 64), strconv.Itoa(p.Iteration),
-			strconv.Itoa(p.LMOCalls), strconv.Itoa(p.CacheHits), strconv.FormatFloat(p.Primal, 'g', 17, 64),
-			strconv.FormatFloat(p.DualBound, 'g', 17, 64)})
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return fmt.Errorf("trace: %w", err)
-	}
-	return f.Close()
 }
 
 func runMethods(_ context.Context, args []string, stdout, _ io.Writer) error {
