@@ -98,17 +98,18 @@ func (f *LeastSquares) LineCoeffs(x, d []float64) (slope, curv float64) {
 }
 
 // LineMinimize returns the exact minimizer
-// γ* = clamp(−⟨r, Ad⟩/‖Ad‖², 0, gmax) of f(x + γd) over [0, gmax], where
-// r = Ax − b. Ax and Ad are recomputed in internal buffers, so grad is only
-// consulted when Ad = 0 (f is constant along d): the result is then 0 if
-// ⟨grad, d⟩ ≥ 0 and gmax otherwise. A nil grad counts as ⟨grad, d⟩ = 0.
+// γ* = clamp(−⟨∇f(x), d⟩/(2‖Ad‖²), 0, gmax) of f(x + γd) over [0, gmax].
+// grad must be ∇f(x) (as the lazycg.LineMinimizer contract says); then only
+// Ad is computed, one matrix–vector product. With a nil grad the slope is
+// computed from the residual Ax − b (two products).
 func (f *LeastSquares) LineMinimize(x, d, grad []float64, gmax float64) float64 {
-	slope, curv := f.LineCoeffs(x, d)
-	gd := 0.0
-	if grad != nil && curv == 0 {
-		gd = dot(grad, d)
+	if grad == nil {
+		slope, curv := f.LineCoeffs(x, d)
+		return minimizeQuadratic(slope, curv, 0, gmax)
 	}
-	return minimizeQuadratic(slope, curv, gd, gmax)
+	f.a.MulVec(f.ad, d)
+	gd := dot(grad, d)
+	return minimizeQuadratic(gd, dot(f.ad, f.ad), gd, gmax)
 }
 
 // Smoothness returns an estimate of the smoothness constant L = 2‖A‖₂² of f
