@@ -651,6 +651,14 @@ type OnlineParams struct {
 	// Remark 4.3: the gap bounds F_t(x_t) − min F_t as well and is at most
 	// Φ_t, so the invariant and the rate of Theorem 5.1 are kept.
 	TightenPhi bool
+	// ParameterFree (LOCG only) selects the parameter-free variant of LOCG
+	// in the spirit of section 4 of the paper instead of Algorithm 8 (see
+	// LOCG). It needs none of C, L, D and S: only K and the step rule
+	// (B, and SExp with S > 0 for the strongly convex steps). With it,
+	// TightenPhi applies Remark 4.3's update Φ ← g/2 for the exact Wolfe gap
+	// g of a negative answer. D (or S), when known, is used only for the
+	// reported bounds.
+	ParameterFree bool
 }
 
 // olParams are resolved OnlineParams.
@@ -731,7 +739,10 @@ func (p OnlineParams) resolve(lmo LMO, who string) (olParams, error) {
 			r.d = 1
 		}
 	}
-	if !(r.d > 0) && !(r.d == 0 && r.s > 0) {
+	if math.IsNaN(r.d) || r.d < 0 {
+		return r, fmt.Errorf("lazycg: %s: the diameter D must be ≥ 0, got %g", who, r.d)
+	}
+	if r.d == 0 && !(r.s > 0) && !p.ParameterFree {
 		return r, fmt.Errorf("lazycg: %s: needs the diameter D of P (or S > 0); the polytope has no Diameter1 bound", who)
 	}
 	if r.d == 0 {
@@ -750,7 +761,7 @@ func (p OnlineParams) resolve(lmo LMO, who string) (olParams, error) {
 	default:
 		return r, fmt.Errorf("lazycg: %s: unknown step rule %d", who, int(p.Steps))
 	}
-	if !r.strong && math.IsInf(r.d, 1) {
+	if !r.strong && math.IsInf(r.d, 1) && !p.ParameterFree {
 		return r, fmt.Errorf("lazycg: %s: the stochastic steps need the diameter D of P", who)
 	}
 	return r, nil
@@ -778,6 +789,9 @@ func (r *olParams) gamma(t float64) float64 {
 // A = 2((K+1)(K+2)L²/S + CK/(2(1−b))), e = (2(1+b)−s)/3. It needs L (and D
 // unless in case (b)).
 func (p OnlineParams) TheoremBound(lmo LMO, T int) (float64, error) {
+	if p.ParameterFree {
+		return 0, errors.New("lazycg: theorem bound: Theorem 5.1 covers Algorithm 8, not the parameter-free variant")
+	}
 	r, err := p.resolve(lmo, "theorem bound")
 	if err != nil {
 		return 0, err
@@ -918,32 +932,70 @@ func (m *OCG) Update(ctx context.Context, s *OnlineState) error {
 // Φ_t = h_t − F_t(x_t) + F_t(x_{t+1}); on a negative one x_{t+1} = x_t.
 // The invariant F_t(x_t) − min_P F_t ≤ h_t holds whenever D and S are
 // valid (Theorem 5.1's proof); the rate needs C too.
+//
+// These Φ_t are worst-case bounds: h_t grows by ‖∇_t‖D every round, far
+// faster than the Wolfe gap of F_t typically does, so with the theorem's
+// constants the oracle almost never answers positively and x_t rarely
+// moves.
+//
+// With Params.ParameterFree LOCG runs the parameter-free variant instead,
+// the technique of section 4 (Algorithm 7) applied to Algorithm 8 with the
+// same steps γ_t and the same oracle on ∇F_t(x_t):
+//
+//   - Φ is initialized by one LMO call in the first round: with v the
+//     minimizer of ∇F_1(x_1)·v and g = ∇F_1(x_1)·(x_1 − v) the Wolfe gap,
+//     Φ = g/2 and, since g > Φ/K, x_2 = (1−γ_1)x_1 + γ_1 v (v also enters
+//     the oracle's cache). While g = 0 the point stays and the call is
+//     repeated in the next round.
+//   - In round t it asks LPsep(∇F_t(x_t), x_t, Φ, K); on a positive answer
+//     v it moves as above and keeps Φ, on a negative one it stays and
+//     halves Φ (with TightenPhi: Φ ← g/2 when the answer carries the exact
+//     Wolfe gap g < Φ, Remark 4.3).
+//
+// Soundness: a negative answer certifies that the Wolfe gap of F_t at x_t
+// is at most Φ, but F_{t+1} = F_t + f_{t+1} may have a larger gap, so
+// unlike offline Φ is not an upper bound on later gaps. It is a
+// progress target only: it decreases on certificates alone and never while
+// the oracle finds vertices improving by more than Φ/K, and every positive
+// answer is a vertex with ∇F_t(x_t)·(x_t − v) > Φ/K, as in Algorithm 8. A
+// gap that grows again leads to positive answers (usually from the cache)
+// until the oracle certifies a smaller one. The reported Bound is valid
+// regardless: Algorithm 8's h_t recursion (which needs D or S; NaN
+// otherwise), lowered to the proven gap bound of every oracle answer
+// that has one.
 type LOCG struct {
 	// Params are the method's parameters.
 	Params OnlineParams
 
 	core olCore
 	phi  float64
+	h    float64 // parameter-free: bound on F_{t−1}(x_t) − min F_{t−1}
+	live bool    // parameter-free: Φ is initialized
 }
 
-// Phi returns the current Φ_t.
-func (m *LOCG) Phi() float64 { return m.phi }
+// Phi returns the current Φ_t (NaN before the parameter-free variant has
+// initialized it).
+func (m *LOCG) Phi() float64 {
+	if m.Params.ParameterFree && !m.live {
+		return math.NaN()
+	}
+	return m.phi
+}
 
 // Init implements OnlineMethod.
 func (m *LOCG) Init(ctx context.Context, s *OnlineState) error {
-	m.phi = 0
+	m.phi, m.h, m.live = 0, math.Inf(1), false
 	return m.core.init(s, m.Params, "locg")
 }
 
 // olTinyPhi is the smallest Φ passed to the separator (it needs Φ > 0).
 const olTinyPhi = 1e-300
 
-// Update implements OnlineMethod.
-func (m *LOCG) Update(ctx context.Context, s *OnlineState) error {
-	c := &m.core
+// bound returns Algorithm 8's h_t for round t given prev = Φ_{t−1}, the
+// bound on F_{t−1}(x_t) − min F_{t−1} (unused for t = 1): +Inf when
+// neither D nor S is known.
+func (c *olCore) bound(round int, prev float64) float64 {
 	p := &c.p
-	c.gradients(s)
-	t := float64(s.Round)
 	gn := p.norm.dual(c.gt)
 	dterm := math.Inf(1)
 	if gn == 0 {
@@ -951,20 +1003,31 @@ func (m *LOCG) Update(ctx context.Context, s *OnlineState) error {
 	} else if !math.IsInf(p.d, 1) {
 		dterm = gn * p.d
 	}
-	var h float64
-	if s.Round == 1 {
-		h = dterm
+	if round == 1 {
+		h := dterm
 		if p.s > 0 {
 			h = math.Min(h, 2*gn*gn/p.s)
 		}
-	} else {
-		inc := dterm
-		if p.s > 0 {
-			a := gn * gn / (p.s * math.Pow(t, 1-p.sExp))
-			inc = math.Min(inc, a+2*math.Sqrt(a/2*(a/2+m.phi)))
-		}
-		h = m.phi + inc
+		return h
 	}
+	inc := dterm
+	if p.s > 0 {
+		a := gn * gn / (p.s * math.Pow(float64(round), 1-p.sExp))
+		inc = math.Min(inc, a+2*math.Sqrt(a/2*(a/2+prev)))
+	}
+	return prev + inc
+}
+
+// Update implements OnlineMethod.
+func (m *LOCG) Update(ctx context.Context, s *OnlineState) error {
+	if m.Params.ParameterFree {
+		return m.updateFree(ctx, s)
+	}
+	c := &m.core
+	p := &c.p
+	c.gradients(s)
+	t := float64(s.Round)
+	h := c.bound(s.Round, m.phi)
 	gamma := p.gamma(t)
 	phiBar := (h + p.c*math.Pow(t, 1-p.b)*gamma*gamma/(2*(1-p.b))) / (1 + gamma/p.k)
 	if math.IsNaN(phiBar) || math.IsInf(phiBar, 0) {
@@ -987,6 +1050,87 @@ func (m *LOCG) Update(ctx context.Context, s *OnlineState) error {
 	}
 	s.Bound, s.Phi = h, m.phi
 	return nil
+}
+
+// updateFree is the round of the parameter-free variant.
+func (m *LOCG) updateFree(ctx context.Context, s *OnlineState) error {
+	c := &m.core
+	p := &c.p
+	c.gradients(s)
+	h := c.bound(s.Round, m.h)
+	if math.IsNaN(h) {
+		h = math.Inf(1)
+	}
+	gamma := p.gamma(float64(s.Round))
+	var move bool
+	if !m.live {
+		// Φ0 from one LMO call: half the Wolfe gap of F_t at x_t.
+		res, err := s.Oracle.Minimize(ctx, c.v, c.g)
+		if err != nil {
+			return err
+		}
+		if !res.Found {
+			return fmt.Errorf("lazycg: locg: LMO returned no vertex (%v)", res.Reason)
+		}
+		gx := dot(c.g, s.X)
+		if !math.IsInf(res.Bound, -1) && !math.IsNaN(res.Bound) {
+			h = math.Min(h, math.Max(0, gx-res.Bound))
+		}
+		if gap := gx - res.Value; gap > 0 {
+			m.phi, m.live, move = gap/2, true, true
+			olCacheVertex(s.Oracle.Separator(), c.v)
+		}
+	} else {
+		sep, err := s.Oracle.Separate(ctx, c.v, c.g, s.X, m.phi, p.k)
+		if err != nil {
+			return err
+		}
+		h = math.Min(h, math.Max(0, sep.GapBound))
+		switch {
+		case sep.Positive:
+			move = true
+		case m.Params.TightenPhi && sep.ExactGap && sep.GapBound < m.phi:
+			m.phi = sep.GapBound / 2
+		default:
+			m.phi /= 2
+		}
+		if !(m.phi >= olTinyPhi) {
+			// x_t minimizes F_t (up to rounding): Φ is recomputed by an LMO
+			// call in the next round.
+			m.live = false
+		}
+	}
+	if move {
+		if math.IsInf(h, 1) {
+			convexStep(s.X, gamma, c.v)
+		} else {
+			fOld := c.cumValue(s, s.X)
+			convexStep(s.X, gamma, c.v)
+			h = math.Max(0, h-fOld+c.cumValue(s, s.X))
+		}
+	}
+	m.h = h
+	s.Bound, s.Phi = h, m.Phi()
+	if math.IsInf(h, 1) {
+		s.Bound = math.NaN()
+	}
+	return nil
+}
+
+// olCacheVertex adds v, a vertex found by a direct LMO call, to the cache
+// of the default separators, as they do with the improving vertices their
+// own LMO calls find.
+func olCacheVertex(sep WeakSeparator, v []float64) {
+	var c *Cache
+	switch s := sep.(type) {
+	case *CachedSeparator:
+		c = s.Cache
+	case *AugmentingSeparator:
+		c = s.Cache
+	}
+	if c != nil {
+		c.Add(v)
+	}
 }
 
 // CacheStudyRun is one variant of the paper's caching study.

@@ -447,8 +447,9 @@ func (d *PathPolytope) Check(x []float64, tol float64) error {
 // and then x is a shortest path: any other path meets x in nodes that
 // appear in the same order on both, and between consecutive meeting points
 // it is not cheaper than x. dst is then a copy of x and the result is false.
-// Improvements below 1e-12·(MaxPathArcs()+1)·max|c| are ignored (exact for
-// integer costs).
+// With integer costs (below 2^51/(MaxPathArcs()+1)) the comparison is
+// exact; with other costs improvements below 1e-12·(MaxPathArcs()+1)·max|c|
+// are ignored.
 //
 // x must be the indicator vector of a source–sink path (entries within
 // 1e-9 of 0 or 1); an error is returned otherwise, and for NaN or Inf costs.
@@ -464,11 +465,7 @@ func (d *PathPolytope) Augment(_ context.Context, dst, c, x []float64) (bool, er
 		return false, err
 	}
 	copy(dst, x)
-	cmax := 0.0
-	for _, v := range c {
-		cmax = max(cmax, math.Abs(v))
-	}
-	eps := 1e-12 * float64(d.maxLen+1) * cmax
+	_, eps := graphTolerance(c, d.maxLen+1, 1e-12)
 	for _, v := range d.order {
 		best, arc := math.Inf(1), int32(-1)
 		for _, a := range d.inArcs[d.inStart[v]:d.inStart[v+1]] {

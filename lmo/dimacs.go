@@ -147,8 +147,8 @@ func ReadDIMACSFile(path string) (*FlowNetwork, error) {
 //	n ID SUPPLY
 //	a FROM TO LOW CAP COST
 //
-// Node ids are 1-based in the file and 0-based in the result. Lines
-// starting with 'c' and blank lines are ignored. The "p" line must come
+// Node ids are 1-based in the file and 0-based in the result. Comment lines
+// (whose first word starts with 'c') and blank lines are ignored. The "p" line must come
 // before any "n" or "a" line and appear once; each node has at most one
 // "n" line (nodes without one have supply 0); exactly ARCS "a" lines must
 // follow. Supplies, bounds and capacities are integers with

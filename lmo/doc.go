@@ -12,11 +12,17 @@
 //   - NuclearBall: the nuclear-norm ball of matrices, solved by restarted
 //     Lanczos bidiagonalization; exact only up to a tolerance (see its doc).
 //
-// Graph oracles (flow polytopes solved by the network simplex method, path
-// polytopes of acyclic digraphs, and DIMACS readers) live in the same
-// package.
+// Graph oracles:
 //
-// The oracles listed above are pointer types built by constructors that
+//   - FlowPolytope: feasible flows of a min-cost-flow network (read from
+//     DIMACS .min files by ReadDIMACS), solved by a warm-started primal
+//     NetworkSimplex; its Augment cancels a negative residual cycle. These are
+//     the paper's video colocalization polytopes.
+//   - PathPolytope: source–sink paths of an acyclic digraph (NewDAG, and
+//     LayeredDAG for the video colocalization layout), solved by dynamic
+//     programming in topological order; its Augment replaces a subpath.
+//
+// All oracles are pointer types built by constructors that
 // validate their parameters and allocate all scratch space, so Minimize
 // allocates nothing afterwards; consequently an oracle is not safe for
 // concurrent use. Minimize returns an error (never panics) when c or dst has

@@ -35,6 +35,7 @@ type FlowPolytope struct {
 	full   *NetworkSimplex
 	face   *NetworkSimplex // built on the first MinimizeFace call
 	vertex []float64
+	diam   int // L1Diameter
 
 	lowF, capF []float64 // bounds as floats (capF = +Inf without bound)
 	from, to   []int32
@@ -121,13 +122,14 @@ func NewFlowPolytope(net *FlowNetwork) (*FlowPolytope, error) {
 		p.adj[fill[v]] = int32(2*i + 1)
 		fill[v]++
 	}
+	p.diam = p.l1Diameter()
 	ctx := context.Background()
 	_, err = full.Solve(ctx, p.vertex, p.net.Costs())
 	if errors.Is(err, ErrUnbounded) {
 		_, err = full.Solve(ctx, p.vertex, make([]float64, m))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("lmo: flow: no vertex: %w", err)
+		return nil, err // ErrInfeasible, already prefixed
 	}
 	return p, nil
 }
@@ -153,7 +155,10 @@ func (p *FlowPolytope) Vertex(dst []float64) { copy(dst, p.vertex) }
 // vertex (the positive shifted supplies plus all finite capacities),
 // saturating at math.MaxInt. The augmenting weak separation of lazycg
 // assumes a 0/1 polytope, which P is only for unit capacities.
-func (p *FlowPolytope) L1Diameter() int {
+func (p *FlowPolytope) L1Diameter() int { return p.diam }
+
+// l1Diameter computes the bound reported by L1Diameter.
+func (p *FlowPolytope) l1Diameter() int {
 	shift := make([]float64, p.net.Nodes)
 	for v, b := range p.net.Supply {
 		shift[v] = float64(b)
@@ -188,7 +193,7 @@ func (p *FlowPolytope) Minimize(ctx context.Context, dst, c []float64) (lazycg.L
 		return lazycg.LinearResult{}, err
 	}
 	if _, err := p.full.Solve(ctx, dst, c); err != nil {
-		return lazycg.LinearResult{}, fmt.Errorf("lmo: flow: %w", err)
+		return lazycg.LinearResult{}, err
 	}
 	return lazycg.Exact(basicDot(c, dst)), nil
 }
@@ -213,7 +218,7 @@ func (p *FlowPolytope) MinimizeFace(ctx context.Context, dst, c []float64, zero 
 		p.face = face
 	}
 	if _, err := p.face.SolveFace(ctx, dst, c, zero); err != nil {
-		return lazycg.LinearResult{}, fmt.Errorf("lmo: flow: face: %w", err)
+		return lazycg.LinearResult{}, err
 	}
 	return lazycg.Exact(basicDot(c, dst)), nil
 }
@@ -222,12 +227,14 @@ func (p *FlowPolytope) MinimizeFace(ctx context.Context, dst, c []float64, zero 
 // [Low − tol, Cap + tol] and every node's net outflow within tol of its
 // supply. Otherwise the error names the first violated bound or node.
 func (p *FlowPolytope) Check(x []float64, tol float64) error {
-	return p.check(x, tol)
+	return p.check("lmo: flow", x, tol)
 }
 
-func (p *FlowPolytope) check(x []float64, tol float64) error {
+// check implements Check with the preallocated excess buffer; errors start
+// with prefix.
+func (p *FlowPolytope) check(prefix string, x []float64, tol float64) error {
 	if len(x) != len(p.from) {
-		return fmt.Errorf("lmo: flow: point has length %d, want %d", len(x), len(p.from))
+		return fmt.Errorf("%s: point has length %d, want %d", prefix, len(x), len(p.from))
 	}
 	ex := p.excess
 	for v, b := range p.net.Supply {
@@ -235,14 +242,14 @@ func (p *FlowPolytope) check(x []float64, tol float64) error {
 	}
 	for i, xi := range x {
 		if math.IsNaN(xi) || xi < p.lowF[i]-tol || xi > p.capF[i]+tol {
-			return fmt.Errorf("lmo: flow: arc %d carries %v, outside its bounds [%v, %v]", i, xi, p.lowF[i], p.capF[i])
+			return fmt.Errorf("%s: arc %d carries %v, outside its bounds [%v, %v]", prefix, i, xi, p.lowF[i], p.capF[i])
 		}
 		ex[p.from[i]] += xi
 		ex[p.to[i]] -= xi
 	}
 	for v, e := range ex {
 		if math.Abs(e) > tol {
-			return fmt.Errorf("lmo: flow: node %d has net outflow %v, want its supply %d", v, e+float64(p.net.Supply[v]), p.net.Supply[v])
+			return fmt.Errorf("%s: node %d has net outflow %v, want its supply %d", prefix, v, e+float64(p.net.Supply[v]), p.net.Supply[v])
 		}
 	}
 	return nil
@@ -260,9 +267,10 @@ func (p *FlowPolytope) check(x []float64, tol float64) error {
 // (the optimality criterion of min-cost flow): dst is a copy of x and the
 // result is false.
 //
-// Labels are updated only on improvements above 1e-13·(n+1)·max|c|, so with
-// float costs cycles of cost above −(cycle length)·1e-13·(n+1)·max|c| are
-// not reported; with integer costs the test is exact. x must lie in P
+// With integer costs (below 2^51/(n+1)) the search is exact. With other
+// costs labels are updated only on improvements above 1e-13·(n+1)·max|c|,
+// so cycles of cost above −(cycle length)·1e-13·(n+1)·max|c| are not
+// reported. x must lie in P
 // within 1e-9 (see Check); an error is returned otherwise, for NaN or Inf
 // costs, and (wrapping ErrUnbounded) for a negative cycle of infinite
 // capacity.
@@ -271,15 +279,11 @@ func (p *FlowPolytope) Augment(_ context.Context, dst, c, x []float64) (bool, er
 	if err := basicCheckCost("flow", m, dst, c); err != nil {
 		return false, err
 	}
-	if err := p.check(x, 1e-9); err != nil {
-		return false, fmt.Errorf("lmo: flow: augment: point not in the polytope: %w", err)
+	if err := p.check("lmo: flow: augment: point not in the polytope", x, 1e-9); err != nil {
+		return false, err
 	}
 	copy(dst, x)
-	cmax := 0.0
-	for _, v := range c {
-		cmax = max(cmax, math.Abs(v))
-	}
-	eps := 1e-13 * float64(p.net.Nodes+1) * cmax
+	_, eps := graphTolerance(c, p.net.Nodes+1, 1e-13)
 	if !p.negativeCycle(dst, c, eps) {
 		return false, nil
 	}
@@ -297,7 +301,7 @@ func (p *FlowPolytope) Augment(_ context.Context, dst, c, x []float64) (bool, er
 	return true, nil
 }
 
-// edgeTail and edgeHead return the endpoints of residual edge e.
+// edgeTail returns the node where residual edge e starts.
 func (p *FlowPolytope) edgeTail(e int32) int32 {
 	if e&1 == 0 {
 		return p.from[e>>1]
@@ -305,6 +309,7 @@ func (p *FlowPolytope) edgeTail(e int32) int32 {
 	return p.to[e>>1]
 }
 
+// edgeHead returns the node where residual edge e ends.
 func (p *FlowPolytope) edgeHead(e int32) int32 {
 	if e&1 == 0 {
 		return p.to[e>>1]
@@ -433,7 +438,7 @@ func (p *FlowPolytope) pushCycle(y []float64, cyc []int32) error {
 		delta = min(delta, p.edgeResidual(y, e))
 	}
 	if math.IsInf(delta, 1) {
-		return fmt.Errorf("lmo: flow: augment: %w: a negative-cost cycle of %d arcs has infinite capacity", ErrUnbounded, len(cyc))
+		return fmt.Errorf("%w: augmentation found a negative-cost cycle of %d arcs with infinite capacity", ErrUnbounded, len(cyc))
 	}
 	for _, e := range cyc {
 		a := e >> 1
@@ -474,7 +479,7 @@ func (p *FlowPolytope) cancelFreeCycles(y, c []float64) error {
 			fwd, bwd = bwd, fwd
 		}
 		if math.IsInf(fwd, 1) {
-			return fmt.Errorf("lmo: flow: augment: %w: a negative-cost cycle of %d arcs has infinite capacity", ErrUnbounded, len(p.cyc))
+			return fmt.Errorf("%w: augmentation found a negative-cost cycle of %d arcs with infinite capacity", ErrUnbounded, len(p.cyc))
 		}
 		if err := p.pushCycle(y, p.cyc); err != nil {
 			return err

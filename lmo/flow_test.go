@@ -118,7 +118,7 @@ func TestFlowPolytopeMinimizeRandom(t *testing.T) {
 			res, err := p.Minimize(ctx, dst, c)
 			want, st := graphRefMinCost(net, c)
 			if st == graphUnbounded {
-				if !errors.Is(err, ErrUnbounded) || !strings.HasPrefix(err.Error(), "lmo: flow: ") {
+				if !errors.Is(err, ErrUnbounded) || !strings.HasPrefix(err.Error(), "lmo: unbounded flow problem: ") {
 					t.Fatalf("trial %d: unbounded problem gave %v", trial, err)
 				}
 				continue

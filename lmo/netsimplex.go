@@ -44,9 +44,10 @@ const (
 // memory is allocated by NewNetworkSimplex; Solve and SolveFace allocate
 // nothing except for error values.
 //
-// Flows are kept as exact int64 values. With integer costs below 2^53/(4n)
-// in absolute value every computation is exact; with general float64 costs
-// reduced costs are compared with a tolerance of about 1e-14·(n+1)·max|c|.
+// Flows are kept as exact int64 values. With integer costs below
+// 2^53/(4(n+1)) in absolute value every computation is exact and reduced
+// costs are compared with 0; with other float64 costs they are compared
+// with a tolerance of 1e-14·(n+1)·max|c|.
 //
 // A NetworkSimplex is not safe for concurrent use.
 type NetworkSimplex struct {
@@ -78,8 +79,8 @@ type NetworkSimplex struct {
 
 // NewNetworkSimplex prepares a network simplex for net (which is validated
 // and copied; later changes to net have no effect). It fails for invalid
-// networks and when the total of supplies and finite capacities exceeds
-// 2^61, the range in which flows cannot overflow.
+// networks and when the total of supplies, lower bounds and finite
+// capacities exceeds 2^61, the range in which flows cannot overflow.
 func NewNetworkSimplex(net *FlowNetwork) (*NetworkSimplex, error) {
 	if err := net.Validate(); err != nil {
 		return nil, err
@@ -156,7 +157,9 @@ func (s *NetworkSimplex) Reset() { s.warm = false }
 // polytope and integral. It returns an error wrapping ErrInfeasible when no
 // feasible flow exists, one wrapping ErrUnbounded when a negative-cost cycle
 // has infinite capacity, the context's error when ctx is canceled (checked
-// every 256 pivots), and an error for NaN or Inf costs and wrong lengths.
+// at the start and every 256 pivots; the basis stays valid for later
+// calls), and an error for NaN or Inf costs and wrong lengths. On error x
+// is left unspecified.
 func (s *NetworkSimplex) Solve(ctx context.Context, x, c []float64) (float64, error) {
 	return s.SolveFace(ctx, x, c, nil)
 }
@@ -178,13 +181,12 @@ func (s *NetworkSimplex) SolveFace(ctx context.Context, x, c []float64, zero []b
 	if zero != nil && len(zero) != s.m {
 		return 0, fmt.Errorf("lmo: netsimplex: face mask has length %d, want %d", len(zero), s.m)
 	}
-	cmax := 0.0
 	for i, v := range c {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return 0, fmt.Errorf("lmo: netsimplex: cost of arc %d is %v, want a finite number", i, v)
 		}
-		cmax = max(cmax, math.Abs(v))
 	}
+	cmax, eps := graphTolerance(c, s.n+1, 1e-14)
 	if cmax > math.MaxFloat64/float64(4*(s.n+1)) {
 		return 0, fmt.Errorf("lmo: netsimplex: costs up to %g are too large", cmax)
 	}
@@ -193,6 +195,11 @@ func (s *NetworkSimplex) SolveFace(ctx context.Context, x, c []float64, zero []b
 			if z && s.low[i] > 0 {
 				return 0, fmt.Errorf("%w: face fixes arc %d at zero but its lower bound is %d", ErrInfeasible, i, s.low[i])
 			}
+		}
+	}
+	if ctx != nil {
+		if err := ctx.Err(); err != nil {
+			return 0, fmt.Errorf("lmo: netsimplex: %w", err)
 		}
 	}
 	s.setFace(zero)
@@ -208,7 +215,7 @@ func (s *NetworkSimplex) SolveFace(ctx context.Context, x, c []float64, zero []b
 	for a := s.m; a < s.total; a++ {
 		s.cost[a] = bigM
 	}
-	s.eps = 1e-14 * float64(s.n+1) * cmax
+	s.eps = eps
 
 	s.computePotentials()
 	count := 0
@@ -556,4 +563,20 @@ func (s *NetworkSimplex) attach(u, p int32) {
 		s.prevSib[f] = u
 	}
 	s.firstChild[p] = u
+}
+
+// graphTolerance returns max|c| and the tolerance for comparing sums of up
+// to terms costs with 0: zero when every cost is an integer and such sums
+// (with a factor 4 of headroom) stay below 2^53, so that float64
+// arithmetic on them is exact, and rel·terms·max|c| otherwise.
+func graphTolerance(c []float64, terms int, rel float64) (cmax, eps float64) {
+	integral := true
+	for _, v := range c {
+		cmax = max(cmax, math.Abs(v))
+		integral = integral && v == math.Trunc(v)
+	}
+	if integral && cmax*float64(terms) < 1<<51 {
+		return cmax, 0
+	}
+	return cmax, rel * float64(terms) * cmax
 }

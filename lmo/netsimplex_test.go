@@ -621,8 +621,23 @@ func TestNetworkSimplexInputErrors(t *testing.T) {
 	}
 }
 
-// TestNetworkSimplexCancel cancels a solve midway and checks that the kept
-// basis still gives correct answers afterwards.
+// graphCountdownCtx is a context whose Err reports cancellation from its
+// n-th call on, to interrupt a solve midway.
+type graphCountdownCtx struct {
+	context.Context
+	n int
+}
+
+func (c *graphCountdownCtx) Err() error {
+	c.n--
+	if c.n <= 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestNetworkSimplexCancel cancels solves at the start and midway and
+// checks that the kept basis still gives correct answers afterwards.
 func TestNetworkSimplexCancel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	net := graphRandNet(rng, 300, 3000, 50, 0, true)
@@ -630,18 +645,25 @@ func TestNetworkSimplexCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
 	x := make([]float64, len(net.Arcs))
 	c := graphRandCosts(rng, len(net.Arcs), true)
-	if _, err := s.Solve(ctx, x, c); !errors.Is(err, context.Canceled) {
-		t.Fatalf("canceled solve: %v (after %d pivots)", err, s.Pivots())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := s.Solve(ctx, x, c); !errors.Is(err, context.Canceled) || s.Pivots() != 0 {
+		t.Fatalf("canceled solve: %v after %d pivots", err, s.Pivots())
+	}
+	// Canceled at the third check, after 512 pivots.
+	if _, err := s.Solve(&graphCountdownCtx{context.Background(), 3}, x, c); !errors.Is(err, context.Canceled) || s.Pivots() != 512 {
+		t.Fatalf("solve canceled midway: %v after %d pivots", err, s.Pivots())
 	}
 	val, err := s.Solve(context.Background(), x, c)
 	fresh, _ := NewNetworkSimplex(net)
 	want, err2 := fresh.Solve(context.Background(), make([]float64, len(c)), c)
 	if err != nil || err2 != nil || val != want {
 		t.Fatalf("after cancel: %v %v, fresh: %v %v", val, err, want, err2)
+	}
+	if s.Pivots() >= 512+fresh.Pivots() {
+		t.Errorf("resumed solve needed %d pivots in all, a fresh one %d", s.Pivots(), fresh.Pivots())
 	}
 	graphCheckFlow(t, net, x, c, val)
 }
