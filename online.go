@@ -1055,13 +1055,9 @@ func (m *LOCG) Update(ctx context.Context, s *OnlineState) error {
 // updateFree is the round of the parameter-free variant.
 func (m *LOCG) updateFree(ctx context.Context, s *OnlineState) error {
 	c := &m.core
-	p := &c.p
 	c.gradients(s)
-	h := c.bound(s.Round, m.h)
-	if math.IsNaN(h) {
-		h = math.Inf(1)
-	}
-	gamma := p.gamma(float64(s.Round))
+	gamma := c.p.gamma(float64(s.Round))
+	bound := math.Inf(1)
 	var move bool
 	if !m.live {
 		// Φ0 from one LMO call: half the Wolfe gap of F_t at x_t.
@@ -1074,18 +1070,18 @@ func (m *LOCG) updateFree(ctx context.Context, s *OnlineState) error {
 		}
 		gx := dot(c.g, s.X)
 		if !math.IsInf(res.Bound, -1) && !math.IsNaN(res.Bound) {
-			h = math.Min(h, math.Max(0, gx-res.Bound))
+			bound = math.Max(0, gx-res.Bound)
 		}
 		if gap := gx - res.Value; gap > 0 {
 			m.phi, m.live, move = gap/2, true, true
 			olCacheVertex(s.Oracle.Separator(), c.v)
 		}
 	} else {
-		sep, err := s.Oracle.Separate(ctx, c.v, c.g, s.X, m.phi, p.k)
+		sep, err := s.Oracle.Separate(ctx, c.v, c.g, s.X, m.phi, c.p.k)
 		if err != nil {
 			return err
 		}
-		h = math.Min(h, math.Max(0, sep.GapBound))
+		bound = math.Max(0, sep.GapBound)
 		switch {
 		case sep.Positive:
 			move = true
@@ -1100,19 +1096,12 @@ func (m *LOCG) updateFree(ctx context.Context, s *OnlineState) error {
 			m.live = false
 		}
 	}
-	if move {
-		if math.IsInf(h, 1) {
-			convexStep(s.X, gamma, c.v)
-		} else {
-			fOld := c.cumValue(s, s.X)
-			convexStep(s.X, gamma, c.v)
-			h = math.Max(0, h-fOld+c.cumValue(s, s.X))
-		}
-	}
-	m.h = h
-	s.Bound, s.Phi = h, m.Phi()
-	if math.IsInf(h, 1) {
+	s.Bound, s.Phi = bound, m.Phi()
+	if math.IsInf(bound, 1) {
 		s.Bound = math.NaN()
+	}
+	if move {
+		convexStep(s.X, gamma, c.v)
 	}
 	return nil
 }

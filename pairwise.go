@@ -2,6 +2,7 @@ package lazycg
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 )
@@ -26,6 +27,23 @@ type PairwiseStepBounder interface {
 	MaxPairwiseStep(x, vPlus, vMinus []float64) float64
 }
 
+// StandardForm is an optional interface of FaceMinimizers that declares
+// whether their polytope is exactly P = {x ≥ 0 : Ax = b} (with 0/1
+// vertices), the polytopes on which the decomposition-invariant pairwise
+// step with the ratio test x + ηd ≥ 0 is feasible.
+//
+// PCG and LPCG refuse LMOs that neither report StandardForm() == true nor
+// implement PairwiseStepBounder, unless their AssumeStandardForm field is
+// set: on other polytopes (e.g. convex hulls of MIP solutions with
+// inequality rows, such as MIPLIB's p0033) the step leaves P and the
+// reported primal values are not attained by feasible points. Note that
+// for a MIP with equality rows only (e.g. set partitioning) the step keeps
+// x in the LP relaxation {x ≥ 0 : Ax = b}, which is P only when that
+// relaxation is integral.
+type StandardForm interface {
+	StandardForm() bool
+}
+
 // PairwiseRule selects the step of the decomposition-invariant pairwise
 // methods.
 type PairwiseRule int
@@ -43,6 +61,7 @@ const (
 	PairwiseDyadic
 )
 
+// String returns the rule's name.
 func (r PairwiseRule) String() string {
 	switch r {
 	case PairwiseLineSearch:
@@ -62,9 +81,16 @@ type pairwiseCore struct {
 	ls                     lineSearcher
 }
 
-func (p *pairwiseCore) init(s *State, name string) error {
-	if _, ok := s.Oracle.LMO().(FaceMinimizer); !ok {
-		return fmt.Errorf("lazycg: %s: the LMO (%T) cannot minimize over faces (it must implement FaceMinimizer)", name, s.Oracle.LMO())
+func (p *pairwiseCore) init(s *State, name string, assume bool) error {
+	l := s.Oracle.LMO()
+	if _, ok := l.(FaceMinimizer); !ok {
+		return fmt.Errorf("lazycg: %s: the LMO (%T) cannot minimize over faces (it must implement FaceMinimizer)", name, l)
+	}
+	_, bounded := l.(PairwiseStepBounder)
+	sf, ok := l.(StandardForm)
+	if !assume && !bounded && !(ok && sf.StandardForm()) {
+		return fmt.Errorf("lazycg: %s: the polytope of %T is not known to be of the form {x ≥ 0 : Ax = b}, where pairwise steps "+
+			"are feasible (implement StandardForm or PairwiseStepBounder, or set AssumeStandardForm)", name, l)
 	}
 	n := len(s.X)
 	p.vPlus = make([]float64, n)
@@ -190,8 +216,10 @@ func (t thm32) delta(phi float64) float64 { return math.Sqrt(2 * t.alpha * phi /
 // {v ∈ P : v_i = 0 where x_i = 0} (the "−∞ gradient entries"), then moves
 // along v⁺ − v⁻. No decomposition of x is stored.
 //
-// Feasibility of the step: see PairwiseStepBounder (the polytope must be of
-// the form {x ≥ 0 : Ax = b}, or the LMO must bound the step itself).
+// Feasibility of the step: see StandardForm and PairwiseStepBounder (the
+// polytope must be of the form {x ≥ 0 : Ax = b}, or the LMO must bound the
+// step itself; when the bound blocks the pairwise direction entirely a FW
+// step toward v⁺ is made instead).
 //
 // With Rule PairwiseDyadic the step is η̃_t, Theorem 3.2's η_t = κ√Φ_{t−1}
 // (with K = 1) rounded down to a power of two, and Φ_t = Φ_{t−1}(1 − κM1 +
@@ -206,6 +234,9 @@ type PCG struct {
 	// (≥ card(x*)) and Phi0 (≥ f(x_1) − f*, 0: the Wolfe gap at x_1)
 	// parameterize the dyadic rule.
 	S, C, Alpha, Phi0 float64
+	// AssumeStandardForm accepts an LMO that does not declare StandardForm
+	// (the caller knows P = {x ≥ 0 : Ax = b}).
+	AssumeStandardForm bool
 
 	core pairwiseCore
 	th   thm32
@@ -221,7 +252,7 @@ func (m *PCG) Monotone() bool { return m.Rule == PairwiseLineSearch }
 
 // Init implements Method.
 func (m *PCG) Init(ctx context.Context, s *State) error {
-	if err := m.core.init(s, "pcg"); err != nil {
+	if err := m.core.init(s, "pcg", m.AssumeStandardForm); err != nil {
 		return err
 	}
 	switch m.Rule {
@@ -343,6 +374,8 @@ type LPCG struct {
 	// FaceCache bounds the cache of candidate away vertices (MaxSize; the
 	// other fields are ignored). The zero value is unbounded.
 	FaceCache CachePolicy
+	// AssumeStandardForm is as in PCG.
+	AssumeStandardForm bool
 
 	core pairwiseCore
 	sep  pairSeparator
@@ -365,7 +398,7 @@ func (m *LPCG) Init(ctx context.Context, s *State) error {
 	if !(m.K >= 1) || math.IsInf(m.K, 0) {
 		return fmt.Errorf("lazycg: lpcg: K must be ≥ 1 and finite, got %g", m.K)
 	}
-	if err := m.core.init(s, "lpcg"); err != nil {
+	if err := m.core.init(s, "lpcg", m.AssumeStandardForm); err != nil {
 		return err
 	}
 	m.sep.init(len(s.X), m.FaceCache.MaxSize)
@@ -529,11 +562,12 @@ func (m *LPCG) Step(ctx context.Context, s *State) error {
 //
 // The split of the budget between the components is sequential:
 //
-//  1. Cache: take the best cached v⁻ in F (largest ∇f·v among cached
-//     vertices whose support lies in supp(x)), value a₁, and look for a
-//     cached v⁺ (in the Oracle's CachedSeparator cache when it has one,
-//     otherwise in the same vertex store) with b' > Φ/K − a₁. Success is a
-//     positive answer without any LMO call (a cache hit).
+//  1. Cache: take the best cached v⁻ in F (largest ∇f·v among the stored
+//     vertices — all vertices seen — whose support lies in supp(x)), value
+//     a₁, and look for a cached v⁺ (in the Oracle's CachedSeparator cache,
+//     then among the stored vertices) with b' > Φ/K − a₁. Success is a
+//     positive answer without any LMO call (a cache hit). Caching is on
+//     only when the Oracle's separator is a CachedSeparator with a cache.
 //  2. Away component: one exact MinimizeFace call gives v⁻ with a₂ and a
 //     proven bound A ≥ a (A = a₂ for exact oracles).
 //  3. FW component with the remaining budget: the Oracle's weak separation
@@ -571,12 +605,23 @@ func (p *pairSeparator) cacheAdd(s *State, v []float64) {
 	}
 }
 
-// probePlus looks for a cached vertex v with g·v < target, into dst.
+// caching reports whether caching is on: the Oracle's separator is a
+// CachedSeparator with a cache (so Settings.DisableCache switches the
+// caches of both components off).
+func (p *pairSeparator) caching(s *State) bool {
+	cs, ok := s.Oracle.Separator().(*CachedSeparator)
+	return ok && cs.Cache != nil
+}
+
+// probePlus looks for a cached vertex v with g·v < target (in the Oracle's
+// cache, then among the stored vertices), into dst.
 func (p *pairSeparator) probePlus(s *State, dst []float64, target float64) bool {
-	if cs, ok := s.Oracle.Separator().(*CachedSeparator); ok && cs.Cache != nil {
-		if _, ok := cs.Cache.Search(dst, s.Grad, target); ok {
-			return true
-		}
+	cs, ok := s.Oracle.Separator().(*CachedSeparator)
+	if !ok || cs.Cache == nil {
+		return false
+	}
+	if _, ok := cs.Cache.Search(dst, s.Grad, target); ok {
+		return true
 	}
 	return p.face.below(dst, s.Grad, target)
 }
@@ -591,8 +636,10 @@ func (p *pairSeparator) separate(ctx context.Context, s *State, c *pairwiseCore,
 	gx := dot(g, x)
 	t := phi / k
 	// 1. Both components from caches.
-	if kk, val := p.face.bestInFace(g, x); kk >= 0 {
-		a1 := val - gx
+	caching := p.caching(s)
+	kk, val := p.face.bestInFace(g, x)
+	a1 := val - gx
+	if kk >= 0 && caching {
 		if p.probePlus(s, c.vPlus, gx+a1-t) {
 			p.face.entries[kk].copyTo(c.vMinus)
 			p.face.entries[kk].uses++
@@ -612,6 +659,11 @@ func (p *pairSeparator) separate(ctx context.Context, s *State, c *pairwiseCore,
 	if math.IsNaN(bigA) {
 		bigA = math.Inf(1)
 	}
+	if caching && kk >= 0 && a1 > a2 {
+		// An inexact face oracle did worse than a stored face vertex.
+		p.face.entries[kk].copyTo(c.vMinus)
+		a2 = a1
+	}
 	tau := t - a2
 	phiPlus := phi - bigA
 	// 3. FW component through the Oracle's weak separation.
@@ -630,12 +682,9 @@ func (p *pairSeparator) separate(ctx context.Context, s *State, c *pairwiseCore,
 				p.face.add(c.vPlus)
 				return true, nil
 			}
-			// Rounding between the separator's test and ours: decide
-			// below with a full LMO call.
-			sep.Positive = false
-			sep.GapBound = math.Inf(1)
-			s.Oracle.stats.LMOCalls += sep.LMOCalls
-			s.Oracle.stats.OracleTime += sep.LMOTime
+			// Rounding between the separator's test and ours: count the
+			// work, not the answer, and decide below with a full LMO call.
+			s.Oracle.Count(sep, errUndecided)
 		} else {
 			s.Oracle.Count(sep, nil)
 			return false, nil
@@ -665,6 +714,10 @@ func (p *pairSeparator) separate(ctx context.Context, s *State, c *pairwiseCore,
 	return false, fmt.Errorf("%w: pair separation: away value %g (bound %g) and FW value %g (bound %g) decide neither Φ/K=%g nor Φ=%g",
 		ErrInconclusive, a2, bigA, gx-res.Value, gx-res.Bound, t, phi)
 }
+
+// errUndecided makes Oracle.Count count the work of a separation call
+// whose answer the pair separation did not use.
+var errUndecided = errors.New("lazycg: pair separation: component answer not used")
 
 // vertexStore is a deduplicated store of vertices (the candidate away
 // vertices of LPCG) with usage counts; when maxSize > 0 and the store is

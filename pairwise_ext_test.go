@@ -36,14 +36,16 @@ func (c *pwExtChecked) Grad(dst, x []float64)    { c.see(x); c.obj.Grad(dst, x) 
 // μ = 1, D = √n, S = β = 2 for ‖x − b‖²).
 func pwExtMethods() map[string]func() lazycg.Method {
 	return map[string]func() lazycg.Method{
-		"pcg":       func() lazycg.Method { return &lazycg.PCG{} },
-		"lpcg":      func() lazycg.Method { return &lazycg.LPCG{K: 1.1} },
+		// The path and assignment polytopes are {x ≥ 0 : Ax = b}; the flow
+		// polytope test supplies a step bound instead.
+		"pcg":       func() lazycg.Method { return &lazycg.PCG{AssumeStandardForm: true} },
+		"lpcg":      func() lazycg.Method { return &lazycg.LPCG{K: 1.1, AssumeStandardForm: true} },
 		"afw":       func() lazycg.Method { return &lazycg.AwayFW{} },
 		"lazy-afw":  func() lazycg.Method { return &lazycg.LazyAwayFW{K: 1.1} },
 		"bpcg":      func() lazycg.Method { return &lazycg.BlendedPairwise{} },
 		"lazy-bpcg": func() lazycg.Method { return &lazycg.LazyBPCG{K: 1.1} },
-		"llcg":      func() lazycg.Method { return &lazycg.LLCG{S: 2, LineSearch: true, AdaptivePhi: true} },
-		"local-cg":  func() lazycg.Method { return &lazycg.LocalCG{S: 2, LineSearch: true, AdaptiveRadius: true} },
+		"llcg":      func() lazycg.Method { return &lazycg.LLCG{S: 2, Beta: 2, LineSearch: true, AdaptivePhi: true} },
+		"local-cg":  func() lazycg.Method { return &lazycg.LocalCG{S: 2, Beta: 2, LineSearch: true, AdaptiveRadius: true} },
 	}
 }
 
@@ -101,6 +103,8 @@ func TestPwPathPolytope(t *testing.T) {
 		t.Fatal(err)
 	}
 	check := func(x []float64) error { return pp.Check(x, 1e-9) }
+	x0 := make([]float64, n)
+	pp.Vertex(x0)
 	best, dual := math.Inf(1), math.Inf(-1)
 	results := map[string]float64{}
 	for name, mk := range pwExtMethods() {
@@ -113,8 +117,8 @@ func TestPwPathPolytope(t *testing.T) {
 			}
 			return true
 		}
-		res, err := lazycg.Minimize(context.Background(), lazycg.Problem{Objective: ch, LMO: pp},
-			&lazycg.Settings{MaxIterations: 3000, GapTolerance: 1e-7, Callback: cb}, m)
+		res, err := lazycg.Minimize(context.Background(), lazycg.Problem{Objective: ch, LMO: pp, X0: x0},
+			&lazycg.Settings{MaxIterations: 3000, GapTolerance: 1e-6, Callback: cb}, m)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -188,6 +192,8 @@ func TestPwFlowPolytope(t *testing.T) {
 		t.Fatal(err)
 	}
 	check := func(x []float64) error { return fp.Check(x, 1e-9) }
+	x0 := make([]float64, n)
+	fp.Vertex(x0)
 	best, dual := math.Inf(1), math.Inf(-1)
 	for name, mk := range pwExtMethods() {
 		if name == "llcg" || name == "local-cg" {
@@ -202,7 +208,7 @@ func TestPwFlowPolytope(t *testing.T) {
 			}
 			return true
 		}
-		res, err := lazycg.Minimize(context.Background(), lazycg.Problem{Objective: ch, LMO: wrapped},
+		res, err := lazycg.Minimize(context.Background(), lazycg.Problem{Objective: ch, LMO: wrapped, X0: x0},
 			&lazycg.Settings{MaxIterations: 2000, GapTolerance: 1e-8, Callback: cb}, m)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)

@@ -28,7 +28,7 @@ type onlineFlags struct {
 	polytope, losses, method, oracle string
 	k, c, s, l, d                    float64
 	cache, early, prune, tighten     bool
-	smooth, noHindsight, asJSON      bool
+	smooth, noHindsight, asJSON, pf  bool
 	timeLimit, hindsightTime         time.Duration
 	oracleGap                        float64
 	oracleTime                       time.Duration
@@ -39,7 +39,7 @@ type onlineFlags struct {
 func (f *onlineFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.polytope, "polytope", "", "polytope `SPEC`: "+strings.Join(spec.PolytopeKinds(), ", "))
 	fs.StringVar(&f.losses, "losses", "linear", "loss stream `SPEC`: linear[:rounds=T,seed=S] or quadratic[:rounds=T,density=D,seed=S]")
-	fs.StringVar(&f.method, "method", "locg", "online method: ocg (Hazan–Kale), locg (Algorithm 8) or study (the paper's caching study: ocg, locg with early termination only, locg with cache and early termination)")
+	fs.StringVar(&f.method, "method", "locg", "online method: "+onlineMethodList()+", or study (the paper's caching study: ocg, locg with early termination only, locg with cache and early termination; -pf runs locg-pf in it)")
 	fs.Float64Var(&f.k, "K", 1.1, "accuracy K ≥ 1 of the weak separation oracle (> 1 for -oracle aug)")
 	fs.Float64Var(&f.c, "C", 0, "curvature bound C of the losses (0: estimated from the first loss and the polytope's diameter; linear losses have C = 0)")
 	fs.Float64Var(&f.s, "S", 0, "strong convexity S of the losses (> 0 selects Theorem 5.1(b)'s steps)")
@@ -48,7 +48,8 @@ func (f *onlineFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.cache, "cache", true, "cache vertices in the weak separation oracle")
 	fs.BoolVar(&f.early, "early", true, "stop LMO calls early in the weak separation oracle")
 	fs.BoolVar(&f.prune, "prune", false, "the paper's cache pruning: every 100 steps keep the 100 most used vertices")
-	fs.BoolVar(&f.tighten, "tighten", false, "locg: lower Φ_t to the proven Wolfe gap after negative answers")
+	fs.BoolVar(&f.tighten, "tighten", false, "locg: lower Φ_t to the proven Wolfe gap after negative answers (locg-pf: Φ ← gap/2, Remark 4.3)")
+	fs.BoolVar(&f.pf, "pf", false, "study: run the lazy variants as locg-pf (parameter-free) instead of locg")
 	fs.BoolVar(&f.smooth, "smooth", false, "run on Corollary 5.3's smoothed surrogates of the losses (adversarial Lipschitz losses)")
 	fs.StringVar(&f.oracle, "oracle", "lmo", "weak separation oracle: lmo (cache + early termination) or aug (augmentation, 0/1 polytopes with an augmentation oracle)")
 	fs.DurationVar(&f.timeLimit, "time", 30*time.Second, "wall-clock time limit of the online run (0: none)")
@@ -67,10 +68,16 @@ func (f *onlineFlags) check() error {
 	if f.polytope == "" {
 		return errors.New("-polytope is required")
 	}
-	switch f.method {
-	case "ocg", "locg", "study":
-	default:
-		return fmt.Errorf("unknown online method %q (use ocg, locg or study)", f.method)
+	lazy := true
+	if f.method != "study" {
+		info, err := spec.OnlineMethod(f.method)
+		if err != nil {
+			return fmt.Errorf("unknown online method %q (use %s or study)", f.method, strings.Join(spec.OnlineMethodNames(), ", "))
+		}
+		lazy = info.Lazy
+	}
+	if f.pf && f.method != "study" {
+		return errors.New("-pf applies to -method study (use -method locg-pf for a single run)")
 	}
 	switch f.oracle {
 	case "lmo", "aug":
@@ -83,8 +90,8 @@ func (f *onlineFlags) check() error {
 	if f.oracle == "aug" && !(f.k > 1) {
 		return errors.New("-oracle aug needs -K > 1 (K = 1 needs infinitely many augmentations)")
 	}
-	if f.oracle == "aug" && f.method == "ocg" {
-		return errors.New("-oracle aug applies to locg (ocg calls the LMO)")
+	if f.oracle == "aug" && !lazy {
+		return fmt.Errorf("-oracle aug applies to locg and locg-pf (%s calls the LMO)", f.method)
 	}
 	if f.oracle == "aug" && f.method == "study" {
 		return errors.New("-method study compares cache and early termination of the LMO oracle; use -oracle lmo")
@@ -159,20 +166,22 @@ func summarizeOnline(f *onlineFlags, name string, dim int, res *lazycg.OnlineRes
 	return s
 }
 
+// onlineMethodList describes the registered online methods for the help.
+func onlineMethodList() string {
+	var parts []string
+	for _, n := range spec.OnlineMethodNames() {
+		info, _ := spec.OnlineMethod(n)
+		parts = append(parts, n+" ("+info.Doc+")")
+	}
+	return strings.Join(parts, ", ")
+}
+
 // onlineParams derives the method parameters from the flags, the instance
 // and the stream.
 func onlineParams(f *onlineFlags, in *spec.Instance, stream lazycg.LossStream) lazycg.OnlineParams {
-	p := lazycg.OnlineParams{K: f.k, C: f.c, S: f.s, L: f.l, D: f.d, TightenPhi: f.tighten, Smoothing: f.smooth}
-	if p.D == 0 && in.Diameter2 > 0 {
-		p.D = math.Sqrt(in.Diameter2)
-	}
-	linear := strings.HasPrefix(strings.ToLower(strings.TrimSpace(f.losses)), "linear")
-	if p.C == 0 && !linear {
-		p.C = spec.Curvature(stream.Loss(0), in)
-	}
-	if p.L == 0 && linear {
-		p.L = math.Sqrt(float64(in.Dim())) // c_t ∈ [−1, 1]^n
-	}
+	p := spec.DeriveOnlineParams(in, stream, spec.OnlineUserParams{K: f.k, C: f.c, S: f.s, L: f.l, D: f.d,
+		TightenPhi: f.tighten, Smoothing: f.smooth})
+	p.ParameterFree = f.method == "locg-pf" || (f.method == "study" && f.pf)
 	return p
 }
 
@@ -194,7 +203,7 @@ func runOnline(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError(fmt.Errorf("online: %w", err))
 	}
 	opt := spec.Options{DataDir: f.dataDir, OracleTimeLimit: f.oracleTime}
-	if f.method == "ocg" {
+	if info, err := spec.OnlineMethod(f.method); err == nil && !info.Lazy {
 		opt.OracleGap = f.oracleGap
 	}
 	in, err := spec.Polytope(f.polytope, opt)
@@ -244,10 +253,8 @@ func runOnline(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if f.method == "study" {
 		runs, runErr = lazycg.CachingStudy(ctx, p, settings, params)
 	} else {
-		var m lazycg.OnlineMethod = &lazycg.OCG{Params: params}
-		if f.method == "locg" {
-			m = &lazycg.LOCG{Params: params}
-		}
+		info, _ := spec.OnlineMethod(f.method) // checked by f.check
+		m := info.New(params)
 		var res *lazycg.OnlineResult
 		res, runErr = lazycg.MinimizeOnline(ctx, p, settings, m)
 		if res == nil {
@@ -296,8 +303,8 @@ func printOnlineSummary(w io.Writer, f *onlineFlags, p lazycg.OnlineParams, sums
 	s0 := sums[0]
 	fmt.Fprintf(w, "polytope    %s (dimension %d)\n", s0.Polytope, s0.Dim)
 	fmt.Fprintf(w, "losses      %s\n", s0.Losses)
-	fmt.Fprintf(w, "parameters  K=%g C=%g S=%g L=%g D=%g smooth=%v tighten=%v oracle=%s\n",
-		p.K, p.C, p.S, p.L, p.D, p.Smoothing, p.TightenPhi, f.oracle)
+	fmt.Fprintf(w, "parameters  K=%g C=%g S=%g L=%g D=%g smooth=%v tighten=%v parameter-free=%v oracle=%s\n",
+		p.K, p.C, p.S, p.L, p.D, p.Smoothing, p.TightenPhi, p.ParameterFree, f.oracle)
 	for _, s := range sums {
 		fmt.Fprintf(w, "\nmethod      %s\n", s.Method)
 		fmt.Fprintf(w, "status      %s after %d rounds, %.3f s (oracle %.3f s)\n", s.Status, s.Rounds, s.TimeS, s.OracleTimeS)

@@ -37,6 +37,7 @@ type solveFlags struct {
 	prune                       bool
 	bestFit                     bool
 	dataDir                     string
+	params                      string
 }
 
 func (f *solveFlags) register(fs *flag.FlagSet) {
@@ -61,6 +62,7 @@ func (f *solveFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.early, "early", true, "stop LMO calls early in the weak separation oracle")
 	fs.BoolVar(&f.prune, "prune", false, "the paper's cache pruning: every 100 steps keep the 100 most used vertices")
 	fs.BoolVar(&f.bestFit, "best-fit", false, "best-fit cache search instead of first fit")
+	fs.StringVar(&f.params, "params", "", "method-specific settings `key=value,...` (e.g. dyadic=1,s=2 for lpcg; see each method's doc)")
 	fs.StringVar(&f.dataDir, "data", "", "benchmark data directory (default $LAZYCG_DATA or ../shared/data)")
 }
 
@@ -79,9 +81,13 @@ func (f *solveFlags) job() (spec.Job, error) {
 	if f.timeLimit < 0 || f.iters < 0 || f.lmoCalls < 0 || f.oracleTime < 0 {
 		return spec.Job{}, errors.New("limits must not be negative")
 	}
+	extra, err := parseParams(f.params)
+	if err != nil {
+		return spec.Job{}, err
+	}
 	j := spec.Job{Polytope: f.polytope, Objective: f.objective, Method: f.method, Seed: f.seed,
 		Params: spec.MethodParams{K: f.k, C: f.c, Phi0: f.phi0, Phi0Search: f.phi0Search,
-			NoLineSearch: f.noLS, ImprovedPhi: f.improved},
+			NoLineSearch: f.noLS, ImprovedPhi: f.improved, Extra: extra},
 		Options: spec.Options{DataDir: f.dataDir, OracleGap: f.oracleGap, OracleTimeLimit: f.oracleTime},
 		Oracle:  f.oracle, NoCache: !f.cache, NoEarlyStop: !f.early}
 	if f.prune {
@@ -190,6 +196,29 @@ func printSummary(w io.Writer, s spec.Summary, p *spec.Prepared) {
 		fmt.Fprintf(w, "separation  %d positive, %d negative, %d cache hits (hit rate %.2f%%)\n",
 			s.PositiveCalls, s.NegativeCalls, s.CacheHits, 100*s.CacheHitRate)
 	}
+}
+
+// parseParams parses "key=value,..." with numeric values.
+func parseParams(text string) (map[string]float64, error) {
+	if strings.TrimSpace(text) == "" {
+		return nil, nil
+	}
+	out := map[string]float64{}
+	for _, kv := range strings.Split(text, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("-params: %q is not key=value", kv)
+		}
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("-params: %s must be a finite number, got %q", k, v)
+		}
+		if _, dup := out[k]; dup {
+			return nil, fmt.Errorf("-params: %s given twice", k)
+		}
+		out[k] = x
+	}
+	return out, nil
 }
 
 func runMethods(_ context.Context, args []string, stdout, _ io.Writer) error {

@@ -101,71 +101,90 @@ func pwDyadic(e *pwExtraReader, p MethodParams) (rule lazycg.PairwiseRule, s, al
 	return lazycg.PairwiseDyadic, s, alpha, nil
 }
 
-// pwLocalSettings reads the constants of LLCG and local-cg.
-func pwLocalSettings(e *pwExtraReader, p MethodParams) (mu, d, s, beta, scale float64, ls bool, err error) {
-	mu, err1 := e.get("mu", 0, 1, pwInf)
-	d, err2 := e.get("d", 0, 0, pwInf)
-	s, err3 := e.get("s", 0, 0, pwInf)
-	beta, err4 := e.get("beta", 0, 0, pwInf)
-	scale, err5 := e.get("alpha-scale", 0, 0, pwInf)
-	ls, err6 := e.flag("ls")
-	if err := pwFirstErr(err1, err2, err3, err4, err5, err6); err != nil {
-		return 0, 0, 0, 0, 0, false, err
+// pwLocal holds the settings of LLCG and local-cg.
+type pwLocal struct {
+	mu, d, s, beta, scale float64
+	ls, adaptive          bool
+}
+
+// pwLocalSettings reads the constants of LLCG and local-cg: s (required),
+// mu, d, beta, alpha-scale, ls=1 (line search) and adaptive=1 (Φ halving
+// for llcg, radius from the proven gap for local-cg).
+func pwLocalSettings(e *pwExtraReader, p MethodParams) (pwLocal, error) {
+	var l pwLocal
+	var errs [7]error
+	l.mu, errs[0] = e.get("mu", 0, 1, pwInf)
+	l.d, errs[1] = e.get("d", 0, 0, pwInf)
+	l.s, errs[2] = e.get("s", 0, 0, pwInf)
+	l.beta, errs[3] = e.get("beta", 0, 0, pwInf)
+	l.scale, errs[4] = e.get("alpha-scale", 0, 0, pwInf)
+	l.ls, errs[5] = e.flag("ls")
+	l.adaptive, errs[6] = e.flag("adaptive")
+	if err := pwFirstErr(errs[:]...); err != nil {
+		return l, err
 	}
-	if !(s > 0) {
-		return 0, 0, 0, 0, 0, false, fmt.Errorf("spec: %s: needs the strong convexity constant s=S>0 (optional: mu, d, beta, alpha-scale, ls=1)", e.method)
+	if !(l.s > 0) {
+		return l, fmt.Errorf("spec: %s: needs the strong convexity constant s=S>0 (optional: mu, d, beta, alpha-scale, ls=1, adaptive=1)", e.method)
 	}
 	if p.NoLineSearch {
-		ls = false
+		l.ls = false
 	}
-	return mu, d, s, beta, scale, ls, nil
+	return l, nil
 }
 
 func init() {
 	RegisterMethod(MethodInfo{Name: "pcg",
-		Doc: "decomposition-invariant pairwise CG of Garber–Meshi (needs a face oracle; dyadic=1,s=,alpha= for the theoretical steps)",
+		Doc: "decomposition-invariant pairwise CG of Garber–Meshi (needs a face oracle over {x ≥ 0 : Ax = b}, " +
+			"standard-form=1 to vouch for it; dyadic=1,s=,alpha= for the theoretical steps)",
 		New: func(p MethodParams) (lazycg.Method, error) {
 			e := pwNewExtra("pcg", p)
 			rule, s, alpha, err := pwDyadic(e, p)
 			if err != nil {
 				return nil, err
 			}
-			return pwRet(&lazycg.PCG{Rule: rule, S: s, C: p.C, Alpha: alpha, Phi0: p.Phi0}, e.done())
+			std, err := e.flag("standard-form")
+			if err != nil {
+				return nil, err
+			}
+			return pwRet(&lazycg.PCG{Rule: rule, S: s, C: p.C, Alpha: alpha, Phi0: p.Phi0, AssumeStandardForm: std}, e.done())
 		}})
 	RegisterMethod(MethodInfo{Name: "lpcg", Lazy: true, Baseline: "pcg",
-		Doc: "lazy pairwise conditional gradient (Algorithm 4; practical variant unless dyadic=1,s=,alpha=)",
+		Doc: "lazy pairwise conditional gradient (Algorithm 4; practical variant unless dyadic=1,s=,alpha=; standard-form=1 as for pcg)",
 		New: func(p MethodParams) (lazycg.Method, error) {
 			e := pwNewExtra("lpcg", p)
 			rule, s, alpha, err := pwDyadic(e, p)
 			if err != nil {
 				return nil, err
 			}
-			size, err := e.get("face-cache", 0, 0, 1e9)
-			if err != nil {
+			size, err1 := e.get("face-cache", 0, 0, 1e9)
+			std, err2 := e.flag("standard-form")
+			if err := pwFirstErr(err1, err2); err != nil {
 				return nil, err
 			}
 			return pwRet(&lazycg.LPCG{K: p.K, Rule: rule, S: s, C: p.C, Alpha: alpha, Phi0: p.Phi0,
-				Phi0Rule: pwPhi0Rule(p), FaceCache: lazycg.CachePolicy{MaxSize: int(size)}}, e.done())
+				Phi0Rule: pwPhi0Rule(p), FaceCache: lazycg.CachePolicy{MaxSize: int(size)}, AssumeStandardForm: std}, e.done())
 		}})
 	RegisterMethod(MethodInfo{Name: "local-cg",
-		Doc: "Garber–Hazan local linear-oracle CG (s= required; mu, d, beta, alpha-scale, ls=1 optional)",
+		Doc: "Garber–Hazan local linear-oracle CG (s= required; mu, d, beta, alpha-scale, ls=1, adaptive=1 optional)",
 		New: func(p MethodParams) (lazycg.Method, error) {
 			e := pwNewExtra("local-cg", p)
-			mu, d, s, beta, scale, ls, err := pwLocalSettings(e, p)
+			l, err := pwLocalSettings(e, p)
 			if err != nil {
 				return nil, err
 			}
-			return pwRet(&lazycg.LocalCG{Mu: mu, D: d, S: s, Beta: beta, Phi0: p.Phi0, AlphaScale: scale, LineSearch: ls}, e.done())
+			return pwRet(&lazycg.LocalCG{Mu: l.mu, D: l.d, S: l.s, Beta: l.beta, Phi0: p.Phi0, AlphaScale: l.scale,
+				LineSearch: l.ls, AdaptiveRadius: l.adaptive}, e.done())
 		}})
 	RegisterMethod(MethodInfo{Name: "llcg", Lazy: true, Baseline: "local-cg",
-		Doc: "lazy local conditional gradient (Algorithm 5; s= required; mu, d, beta, alpha-scale, ls=1 optional)",
+		Doc: "lazy local conditional gradient (Algorithm 5; s= required; mu, d, beta, alpha-scale, ls=1, adaptive=1 optional)",
 		New: func(p MethodParams) (lazycg.Method, error) {
 			e := pwNewExtra("llcg", p)
-			mu, d, s, beta, scale, ls, err := pwLocalSettings(e, p)
+			l, err := pwLocalSettings(e, p)
 			if err != nil {
 				return nil, err
 			}
-			return pwRet(&lazycg.LLCG{K: p.K, Mu: mu, D: d, S: s, Beta: beta, Phi0: p.Phi0, AlphaScale: scale, LineSearch: ls}, e.done())
+			return pwRet(&lazycg.LLCG{K: p.K, Mu: l.mu, D: l.d, S: l.s, Beta: l.beta, Phi0: p.Phi0, AlphaScale: l.scale,
+				LineSearch: l.ls, AdaptivePhi: l.adaptive}, e.done())
 		}})
 	RegisterMethod(MethodInfo{Name: "afw", Doc: "away-step Frank–Wolfe with line search",
 		New: func(p MethodParams) (lazycg.Method, error) {

@@ -1,0 +1,304 @@
+package mip
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/lazycg/lazycg"
+)
+
+var (
+	_ lazycg.LMO           = (*Solver)(nil)
+	_ lazycg.EarlyStopper  = (*Solver)(nil)
+	_ lazycg.FaceMinimizer = (*Solver)(nil)
+	_ lazycg.Augmenter     = (*Solver)(nil)
+)
+
+// ErrTimeLimit is wrapped by errors of calls that reached Options.TimeLimit
+// without the answer they need (a feasible point, or a decided augmentation).
+var ErrTimeLimit = errors.New("mip: cbc: time limit reached")
+
+// Minimize implements lazycg.LMO: it stores in dst a vertex minimizing c·v,
+// solving to optimality or to Options.RelGap. Integer coordinates within
+// 1e-6 of an integer are rounded to it. The previously returned vertex is
+// used as a warm start (its value as cutoff), so repeated calls with similar
+// objectives are cheaper.
+func (s *Solver) Minimize(ctx context.Context, dst, c []float64) (lazycg.LinearResult, error) {
+	return s.minimize(ctx, dst, c, nil, math.Inf(-1), math.Inf(1))
+}
+
+// MinimizeUntil implements lazycg.EarlyStopper: CBC stops as soon as it has
+// a vertex v with c·v < rule.Improve (StopImproving) or proves c·v ≥
+// rule.Certify for all vertices (StopCertified; Found is then true only if
+// a known vertex is returned along). When rule.Improve ≥ rule.Certify only
+// solutions below rule.Improve are searched for (CBC's cutoff), which
+// prunes the tree further. If the previously returned vertex already
+// satisfies c·v < rule.Improve it is returned without solving (Bound −Inf).
+func (s *Solver) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazycg.StopRule) (lazycg.LinearResult, error) {
+	if math.IsNaN(rule.Improve) || math.IsNaN(rule.Certify) {
+		return notFound(), fmt.Errorf("mip: cbc: stop rule has NaN (Improve %g, Certify %g)", rule.Improve, rule.Certify)
+	}
+	return s.minimize(ctx, dst, c, nil, rule.Improve, rule.Certify)
+}
+
+// MinimizeFace implements lazycg.FaceMinimizer: it minimizes c·v over the
+// vertices with v_i = 0 for every i with zero[i], by setting the upper
+// bounds of those coordinates to 0 for this call only.
+func (s *Solver) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool) (lazycg.LinearResult, error) {
+	if s.p == nil {
+		return notFound(), errClosed
+	}
+	if len(zero) != len(s.vars) {
+		return notFound(), fmt.Errorf("mip: cbc: face mask has length %d, dimension is %d", len(zero), len(s.vars))
+	}
+	if s.changed == nil {
+		s.changed = make([]int, 0, len(s.vars))
+	}
+	for i, z := range zero {
+		if j := s.vars[i]; z && s.colUp[j] != 0 {
+			s.setColUpper(j, 0)
+			s.changed = append(s.changed, j)
+		}
+	}
+	defer func() {
+		for _, j := range s.changed {
+			s.setColUpper(j, s.colUp[j])
+		}
+		s.changed = s.changed[:0]
+	}()
+	res, err := s.minimize(ctx, dst, c, zero, math.Inf(-1), math.Inf(1))
+	if err != nil && errors.Is(err, errInfeasible) {
+		return res, fmt.Errorf("mip: cbc: the face is empty (%d coordinates fixed to 0)", len(s.changed))
+	}
+	return res, err
+}
+
+// Augment implements lazycg.Augmenter: CBC searches for a solution with
+// c·y < c·x − 1e-9·max(1, |c·x|) and stops at the first one found; when it
+// proves that none exists, x is optimal for c and Augment returns false with
+// dst = x.
+func (s *Solver) Augment(ctx context.Context, dst, c, x []float64) (bool, error) {
+	if err := s.checkVec(dst, c); err != nil {
+		return false, err
+	}
+	if len(x) != len(s.vars) {
+		return false, fmt.Errorf("mip: cbc: augment: point has length %d, dimension is %d", len(x), len(s.vars))
+	}
+	cx := dotVec(c, x)
+	if math.IsNaN(cx) || math.IsInf(cx, 0) {
+		return false, fmt.Errorf("mip: cbc: augment: point has NaN or Inf")
+	}
+	s.setObjective(c)
+	cutoff := cx - 1e-9*math.Max(1, math.Abs(cx))
+	st, err := s.run(ctx, math.Inf(-1), math.Inf(1), cutoff, true)
+	if err != nil {
+		return false, err
+	}
+	switch st.code {
+	case cbcInfeasible:
+		copy(dst, x)
+		return false, nil
+	case cbcUnbounded:
+		return false, errUnbounded
+	}
+	if !st.found {
+		return false, fmt.Errorf("%w (%v) before an augmenting vertex was found or ruled out", ErrTimeLimit, s.opts.TimeLimit)
+	}
+	s.storeVertex(dst)
+	if dotVec(c, dst) < cx {
+		return true, nil
+	}
+	copy(dst, x)
+	return false, nil
+}
+
+var (
+	errInfeasible = errors.New("mip: cbc: model is infeasible")
+	errUnbounded  = errors.New("mip: cbc: objective is unbounded below (LP relaxation unbounded)")
+)
+
+func notFound() lazycg.LinearResult {
+	return lazycg.LinearResult{Value: math.Inf(1), Bound: math.Inf(-1)}
+}
+
+// minimize is the common part of Minimize, MinimizeUntil and MinimizeFace.
+func (s *Solver) minimize(ctx context.Context, dst, c []float64, zero []bool, improve, certify float64) (lazycg.LinearResult, error) {
+	res := notFound()
+	if err := s.checkVec(dst, c); err != nil {
+		return res, err
+	}
+	s.setObjective(c)
+
+	// Warm start: the last vertex, if it lies in the face.
+	warm := s.lastOK
+	if warm && zero != nil {
+		for i, z := range zero {
+			if z && s.last[s.vars[i]] != 0 {
+				warm = false
+				break
+			}
+		}
+	}
+	v0 := math.Inf(1)
+	cutoff := math.Inf(1)
+	if warm {
+		v0 = 0
+		for i, j := range s.vars {
+			v0 += c[i] * s.last[j]
+		}
+		if v0 < improve {
+			s.loadLast(dst)
+			res.Found, res.Value, res.Reason = true, v0, lazycg.StopImproving
+			return res, nil
+		}
+		cutoff = v0 + 1e-9*math.Max(1, math.Abs(v0))
+	}
+	if improve >= certify && improve < cutoff {
+		cutoff = improve
+	}
+
+	st, err := s.run(ctx, improve, certify, cutoff, false)
+	res.Nodes = st.nodes
+	if err != nil {
+		if st.reason == cbcCanceled {
+			res.Reason = lazycg.StopCanceled
+		}
+		return res, err
+	}
+	switch st.code {
+	case cbcUnbounded:
+		return res, errUnbounded
+	case cbcInfeasible:
+		if math.IsInf(cutoff, 1) {
+			return res, errInfeasible
+		}
+		// Nothing below the cutoff: the cutoff is a lower bound.
+		res.Bound = cutoff
+		res.Reason = lazycg.StopCertified
+		if warm {
+			s.loadLast(dst)
+			res.Found, res.Value = true, v0
+			if cutoff > v0 {
+				res.Bound, res.Reason = v0, lazycg.StopOptimal
+			}
+		}
+		return res, nil
+	}
+	if st.found {
+		s.storeVertex(dst)
+		res.Found, res.Value = true, dotVec(c, dst)
+	} else if warm {
+		s.loadLast(dst)
+		res.Found, res.Value = true, v0
+	}
+	res.Bound = math.Min(st.bound, cutoff)
+	switch st.reason {
+	case cbcOptimal:
+		res.Reason = lazycg.StopOptimal
+	case cbcGap:
+		res.Reason = lazycg.StopGap
+	case cbcImproving:
+		res.Reason = lazycg.StopImproving
+	case cbcCertified:
+		res.Reason = lazycg.StopCertified
+	default:
+		res.Reason = lazycg.StopTimeLimit
+	}
+	if !res.Found {
+		if res.Reason == lazycg.StopCertified {
+			return res, nil
+		}
+		return res, fmt.Errorf("%w (%v) before a feasible point was found", ErrTimeLimit, s.opts.TimeLimit)
+	}
+	if res.Reason == lazycg.StopOptimal || res.Bound > res.Value {
+		res.Bound = res.Value
+	}
+	return res, nil
+}
+
+// SolveOwnObjective minimizes, or maximizes when m.Maximize is set, the
+// model's own objective Obj·x + ObjConst with CBC and returns the optimal
+// value and solution (one entry per column). It validates models and the
+// solver against known optima. opts.Vars is ignored; with opts.RelGap or
+// opts.TimeLimit the result may be suboptimal: a run stopped by the time
+// limit returns its incumbent together with an error wrapping ErrTimeLimit.
+func SolveOwnObjective(ctx context.Context, m *Model, opts Options) (value float64, x []float64, err error) {
+	opts.Vars = nil
+	opts.RequireBinary = false
+	s, err := NewSolver(m, opts)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer s.Close()
+	c := append([]float64(nil), m.Obj...)
+	if m.Maximize {
+		for j := range c {
+			c[j] = -c[j]
+		}
+	}
+	x = make([]float64, m.NumCols())
+	res, err := s.Minimize(ctx, x, c)
+	if err != nil && !(errors.Is(err, ErrTimeLimit) && res.Found) {
+		return 0, nil, err
+	}
+	value = dotVec(m.Obj, x) + m.ObjConst
+	if res.Reason == lazycg.StopTimeLimit {
+		bound := res.Bound + m.ObjConst
+		if m.Maximize {
+			bound = -res.Bound + m.ObjConst
+		}
+		return value, x, fmt.Errorf("%w (%v): incumbent %g, bound %g", ErrTimeLimit, opts.TimeLimit, value, bound)
+	}
+	return value, x, nil
+}
+
+// checkVec validates the dimensions of dst and c and the finiteness of c.
+func (s *Solver) checkVec(dst, c []float64) error {
+	if s.p == nil {
+		return errClosed
+	}
+	n := len(s.vars)
+	if len(c) != n || len(dst) != n {
+		return fmt.Errorf("mip: cbc: objective has length %d and destination %d, dimension is %d", len(c), len(dst), n)
+	}
+	for i, v := range c {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("mip: cbc: objective entry %d is %g", i, v)
+		}
+	}
+	return nil
+}
+
+// setObjective stores c on the Vars columns and 0 elsewhere.
+func (s *Solver) setObjective(c []float64) {
+	if len(s.vars) != len(s.obj) {
+		clear(s.obj)
+	}
+	for i, j := range s.vars {
+		s.obj[j] = c[i]
+	}
+}
+
+// storeVertex copies CBC's solution to s.last and its Vars part to dst.
+func (s *Solver) storeVertex(dst []float64) {
+	copy(s.last, s.x)
+	s.lastOK = true
+	s.loadLast(dst)
+}
+
+// loadLast copies the Vars part of s.last to dst.
+func (s *Solver) loadLast(dst []float64) {
+	for i, j := range s.vars {
+		dst[i] = s.last[j]
+	}
+}
+
+func dotVec(a, b []float64) float64 {
+	var s float64
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
+}
