@@ -120,9 +120,11 @@ type OnlineRound struct {
 	// Bound is an upper bound on F_t(x_t) − min_P F_t for the cumulative
 	// (or, with smoothing, surrogate) loss F_t, NaN when not computed: for
 	// LOCG the h_t of Algorithm 8 (valid when the OnlineParams constants
-	// are), for OCG the Wolfe gap proven by its LMO call.
+	// are), for OCG and parameter-free LOCG the Wolfe gap bound proven by
+	// the round's oracle call.
 	Bound float64
-	// Phi is LOCG's Φ_t after the round (NaN for OCG).
+	// Phi is LOCG's Φ_t after the round (NaN for OCG and before
+	// parameter-free LOCG initialized it).
 	Phi float64
 }
 
@@ -653,11 +655,12 @@ type OnlineParams struct {
 	TightenPhi bool
 	// ParameterFree (LOCG only) selects the parameter-free variant of LOCG
 	// in the spirit of section 4 of the paper instead of Algorithm 8 (see
-	// LOCG). It needs none of C, L, D and S: only K and the step rule
-	// (B, and SExp with S > 0 for the strongly convex steps). With it,
-	// TightenPhi applies Remark 4.3's update Φ ← g/2 for the exact Wolfe gap
-	// g of a negative answer. D (or S), when known, is used only for the
-	// reported bounds.
+	// LOCG): Φ from one LMO call, halved on negative answers, kept relative
+	// to the scale t of F_t otherwise. It needs none of C, L and D: only K
+	// and the step rule (B, and
+	// S > 0 with SExp for the strongly convex steps). With it, TightenPhi
+	// applies Remark 4.3's update Φ ← g/2 for the exact Wolfe gap g < Φ of a
+	// negative answer. TheoremBound does not apply to it.
 	ParameterFree bool
 }
 
@@ -938,39 +941,49 @@ func (m *OCG) Update(ctx context.Context, s *OnlineState) error {
 // constants the oracle almost never answers positively and x_t rarely
 // moves.
 //
-// With Params.ParameterFree LOCG runs the parameter-free variant instead,
-// the technique of section 4 (Algorithm 7) applied to Algorithm 8 with the
-// same steps γ_t and the same oracle on ∇F_t(x_t):
+// With Params.ParameterFree LOCG runs the parameter-free variant instead:
+// the technique of section 4 (Algorithm 7: Φ from one LMO call, halved on
+// negative answers, kept on positive ones) applied to Algorithm 8, with
+// the same steps γ_t and the same oracle LPsep(∇F_t(x_t), x_t, Φ_t, K).
+// Since F_t = Σ_{i≤t} f_i grows with t, Φ is kept relative to the scale of
+// F_t, i.e. Φ_t/t is what is halved or kept, as if Algorithm 7 ran on the
+// average loss F_t/t, which changes by O(1/t) per round:
 //
-//   - Φ is initialized by one LMO call in the first round: with v the
-//     minimizer of ∇F_1(x_1)·v and g = ∇F_1(x_1)·(x_1 − v) the Wolfe gap,
-//     Φ = g/2 and, since g > Φ/K, x_2 = (1−γ_1)x_1 + γ_1 v (v also enters
-//     the oracle's cache). While g = 0 the point stays and the call is
-//     repeated in the next round.
-//   - In round t it asks LPsep(∇F_t(x_t), x_t, Φ, K); on a positive answer
-//     v it moves as above and keeps Φ, on a negative one it stays and
-//     halves Φ (with TightenPhi: Φ ← g/2 when the answer carries the exact
-//     Wolfe gap g < Φ, Remark 4.3).
+//   - In the first round one LMO call gives the vertex v minimizing
+//     ∇F_1(x_1)·v and the Wolfe gap g = ∇F_1(x_1)·(x_1 − v); Φ_1 = g/2 and,
+//     since g > Φ_1/K, x_2 = (1−γ_1)x_1 + γ_1 v (v also enters the
+//     oracle's cache). While g = 0 (x_t minimizes F_t) the point stays and
+//     the call is repeated in the next round.
+//   - In round t > 1 it asks LPsep(∇F_t(x_t), x_t, Φ, K) with
+//     Φ = t·Φ_{t−1}/(t−1). On a positive answer v it moves as above and
+//     Φ_t = Φ; on a negative one x_{t+1} = x_t and Φ_t = Φ/2 (with
+//     TightenPhi Φ_t = g/2 when the answer carries the exact Wolfe gap
+//     g < Φ, Remark 4.3).
 //
-// Soundness: a negative answer certifies that the Wolfe gap of F_t at x_t
-// is at most Φ, but F_{t+1} = F_t + f_{t+1} may have a larger gap, so
-// unlike offline Φ is not an upper bound on later gaps. It is a
-// progress target only: it decreases on certificates alone and never while
-// the oracle finds vertices improving by more than Φ/K, and every positive
-// answer is a vertex with ∇F_t(x_t)·(x_t − v) > Φ/K, as in Algorithm 8. A
-// gap that grows again leads to positive answers (usually from the cache)
-// until the oracle certifies a smaller one. The reported Bound is valid
-// regardless: Algorithm 8's h_t recursion (which needs D or S; NaN
-// otherwise), lowered to the proven gap bound of every oracle answer
-// that has one.
+// What keeps it sound: a negative answer certifies that the Wolfe gap of
+// F_t at x_t is at most Φ, but F_{t+1} = F_t + f_{t+1} may have a larger
+// gap, so unlike offline Φ is not an upper bound on later gaps; it is a
+// progress target. Keeping Φ itself fixed on positive answers (not Φ/t)
+// would make it vanish relative to F_t, whose gap grows ∝ t at a fixed
+// point: every cached vertex that improves at all would then pass the
+// Φ/K test, the LMO would no longer be consulted and x_t would be
+// confined to the hull of x_1 and the cached vertices (on strongly convex
+// losses with an interior optimum the regret then grows linearly; see
+// TestLOCGParameterFreeVsTheory). With Φ ∝ t a positive answer always means
+// proportionate progress on the average loss, and Φ only shrinks on
+// certificates. As with any prescribed step without a curvature term in Φ
+// (Algorithm 8 has C t^{1−b}γ_t²/(2(1−b)) for that), a step is not
+// guaranteed to decrease F_t. The reported Bound is the proven Wolfe gap
+// bound of the round's oracle answer (NaN when it has none, e.g. on cache
+// hits); Phi is NaN until Φ is initialized.
 type LOCG struct {
 	// Params are the method's parameters.
 	Params OnlineParams
 
-	core olCore
-	phi  float64
-	h    float64 // parameter-free: bound on F_{t−1}(x_t) − min F_{t−1}
-	live bool    // parameter-free: Φ is initialized
+	core  olCore
+	phi   float64
+	live  bool // parameter-free: Φ is initialized
+	round int  // parameter-free: the round Φ refers to
 }
 
 // Phi returns the current Φ_t (NaN before the parameter-free variant has
@@ -984,7 +997,7 @@ func (m *LOCG) Phi() float64 {
 
 // Init implements OnlineMethod.
 func (m *LOCG) Init(ctx context.Context, s *OnlineState) error {
-	m.phi, m.h, m.live = 0, math.Inf(1), false
+	m.phi, m.live, m.round = 0, false, 0
 	return m.core.init(s, m.Params, "locg")
 }
 
@@ -1057,6 +1070,11 @@ func (m *LOCG) updateFree(ctx context.Context, s *OnlineState) error {
 	c := &m.core
 	c.gradients(s)
 	gamma := c.p.gamma(float64(s.Round))
+	if m.live {
+		// Φ follows the scale of F_t = t·(F_t/t): Φ/t is kept.
+		m.phi *= float64(s.Round) / float64(m.round)
+	}
+	m.round = s.Round
 	bound := math.Inf(1)
 	var move bool
 	if !m.live {
@@ -1133,7 +1151,8 @@ type CacheStudyRun struct {
 // caching"): OCG (no cache, no early termination), LOCG with early
 // termination only and LOCG with cache and early termination, on the same
 // problem with the default separator (p.Separator must be nil) and the
-// given parameters. The losses are generated (Loss called for every round)
+// given parameters (params.ParameterFree runs the parameter-free LOCG in
+// both lazy variants). The losses are generated (Loss called for every round)
 // before the first run so that lazily generated streams time fairly. The
 // hindsight solve is done once per distinct number of rounds played and
 // shared. On an error it returns the runs so far.

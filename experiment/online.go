@@ -14,25 +14,16 @@ import (
 // DefaultRounds is the number of losses of the paper's online experiments.
 const DefaultRounds = 100
 
-// onlineMethods are the online methods the runner knows: OCG (the
-// non-lazy baseline, Hazan and Kale) and LOCG (Algorithm 8).
-var onlineMethods = map[string]struct {
-	lazy bool
-	doc  string
-}{
-	"ocg":  {false, "online conditional gradient (Hazan and Kale 2012)"},
-	"locg": {true, "lazy online conditional gradient (Algorithm 8)"},
-}
-
 // methodKind returns whether the method named name is lazy, checking the
-// online methods for online experiments and the spec registry otherwise.
+// online method registry for online experiments and the offline one
+// otherwise.
 func methodKind(online bool, name string) (lazy bool, err error) {
 	if online {
-		m, ok := onlineMethods[name]
-		if !ok {
-			return false, fmt.Errorf("experiment: unknown online method %q (known: ocg, locg)", name)
+		m, err := spec.OnlineMethod(name)
+		if err != nil {
+			return false, err
 		}
-		return m.lazy, nil
+		return m.Lazy, nil
 	}
 	info, err := spec.Method(name)
 	if err != nil {
@@ -99,9 +90,12 @@ type hindsightKey struct{ rounds int }
 // shared by the experiment's runs.
 func (r *Runner) runOnline(ctx context.Context, e *Experiment, job spec.Job, rr *RunResult, er *ExperimentResult,
 	hind map[hindsightKey]*lazycg.Result) (Trace, spec.Summary, error) {
-	lazy := onlineMethods[job.Method].lazy
+	info, err := spec.OnlineMethod(job.Method)
+	if err != nil {
+		return Trace{}, spec.Summary{}, err
+	}
 	opt := job.Options
-	if lazy {
+	if info.Lazy {
 		opt.OracleGap = 0
 	}
 	in, err := spec.Polytope(e.Polytope, opt)
@@ -115,20 +109,10 @@ func (r *Runner) runOnline(ctx context.Context, e *Experiment, job spec.Job, rr 
 	if err != nil {
 		return Trace{}, spec.Summary{}, err
 	}
-	params := lazycg.OnlineParams{K: job.Params.K, TightenPhi: e.ImprovedPhi}
-	if in.Diameter2 > 0 {
-		params.D = math.Sqrt(in.Diameter2)
-	}
-	first := stream.Loss(0)
-	if _, linear := first.(*objective.Linear); !linear {
-		params.C = spec.Curvature(first, in)
-	}
+	params := spec.DeriveOnlineParams(in, stream, spec.OnlineUserParams{K: job.Params.K, TightenPhi: e.ImprovedPhi})
 	rr.Curvature = params.C
-	rr.Fingerprint = Fingerprint(first, in.Start)
-	var m lazycg.OnlineMethod = &lazycg.OCG{Params: params}
-	if lazy {
-		m = &lazycg.LOCG{Params: params}
-	}
+	rr.Fingerprint = Fingerprint(stream.Loss(0), in.Start)
+	m := info.New(params)
 	limit := r.scaledLimit(e)
 	settings := &lazycg.OnlineSettings{MaxRounds: e.MaxIterations, TimeLimit: limit, Cache: job.Cache,
 		DisableCache: job.NoCache, NoEarlyStop: job.NoEarlyStop, NoHindsight: true}

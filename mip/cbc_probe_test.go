@@ -2,18 +2,53 @@ package mip
 
 import (
 	"context"
+	"math/rand/v2"
+	"os"
 	"testing"
 	"time"
+
+	"github.com/lazycg/lazycg"
 )
 
 func TestCBCProbeTmp(t *testing.T) {
-	for _, f := range []string{"small/p0033", "small/stein27", "small/lseu", "small/enigma", "m100n500k4r1"} {
-		m, err := ReadMPSFile("/work/shared/data/miplib/" + f + ".mps.gz")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t0 := time.Now()
-		v, _, err := SolveOwnObjective(context.Background(), m, Options{})
-		t.Logf("%s: %v %v %v", f, v, err, time.Since(t0))
+	f := os.Getenv("PROBE")
+	m, err := ReadMPSFile(f)
+	if err != nil {
+		t.Fatal(err)
 	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	n := m.NumCols()
+	for k := 0; k < 3; k++ {
+		c := make([]float64, n)
+		for i := range c {
+			c[i] = rng.Float64()*2 - 1
+			if os.Getenv("POS") != "" {
+				c[i] = rng.Float64()
+			}
+		}
+		dst := make([]float64, n)
+		s, _ := NewSolver(m, Options{})
+		t0 := time.Now()
+		res, err := s.Minimize(context.Background(), dst, c)
+		println("exact", res.Value, res.Bound, res.Reason.String(), res.Nodes, time.Since(t0).String(), err)
+		s.Close()
+		v := res.Value
+		for _, rule := range []lazycg.StopRule{{Improve: v + 0.5*abs(v), Certify: v - 0.5*abs(v)}, {Improve: v + 0.02*abs(v), Certify: v - 0.02*abs(v)}, {Improve: v, Certify: v - 0.1*abs(v)}, {Improve: v, Certify: v - 0.01*abs(v)}} {
+			s, _ := NewSolver(m, Options{})
+			t0 := time.Now()
+			res, err := s.MinimizeUntil(context.Background(), dst, c, rule)
+			println("  until", rule.Improve, rule.Certify, "->", res.Found, res.Value, res.Bound, res.Reason.String(), res.Nodes, time.Since(t0).String(), err)
+			if res.Bound > v+1e-9 {
+				println("  BOUND INVALID")
+			}
+			s.Close()
+		}
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

@@ -1,6 +1,7 @@
 package mip_test
 
 import (
+	"context"
 	"fmt"
 	"log"
 	"strings"
@@ -8,7 +9,8 @@ import (
 	"github.com/lazycg/lazycg/mip"
 )
 
-// The cut polytope of a triangle lives in R³ (one coordinate per edge).
+// The cut polytope of a triangle lives in R³ (one coordinate per edge). A
+// maximum cut minimizes −1 per cut edge; a triangle's largest cut has 2 edges.
 func ExampleCutPolytope() {
 	f, err := mip.CutPolytope(3, [][2]int{{0, 1}, {1, 2}, {0, 2}})
 	if err != nil {
@@ -16,9 +18,22 @@ func ExampleCutPolytope() {
 	}
 	fmt.Println("coordinates:", f.Names)
 	fmt.Println("model:", f.Model.NumCols(), "columns,", f.Model.NumRows(), "rows, binary:", f.Model.Binary())
+
+	s, err := mip.NewSolver(f.Model, mip.Options{Vars: f.Vars})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+	x := make([]float64, f.Dim())
+	res, err := s.Minimize(context.Background(), x, []float64{-1, -1, -1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("max cut:", -res.Value, "edges, optimal:", res.Optimal())
 	// Output:
 	// coordinates: [x_0_1 x_1_2 x_0_2]
 	// model: 6 columns, 12 rows, binary: true
+	// max cut: 2 edges, optimal: true
 }
 
 func ExampleReadTSPLIB() {

@@ -26,7 +26,7 @@ func onlineJSON(t *testing.T, args ...string) map[string]any {
 func TestOnlineJSONContract(t *testing.T) {
 	keys := []string{"method", "rounds", "lmo_calls", "cache_hits", "positive_calls", "negative_calls",
 		"total_loss", "regret_lower", "regret_upper", "avg_regret_lower", "avg_regret_upper", "time_s", "status"}
-	for _, method := range []string{"ocg", "locg"} {
+	for _, method := range []string{"ocg", "locg", "locg-pf"} {
 		m := onlineJSON(t, "-polytope", "simplex:20", "-losses", "linear:rounds=40,seed=2", "-method", method, "-json")
 		for _, k := range keys {
 			if _, ok := m[k]; !ok {
@@ -114,6 +114,8 @@ func TestOnlineErrors(t *testing.T) {
 		{"l1 ball diameter from the spec", []string{"-polytope", "l1:5", "-losses", "linear", "-method", "locg"}, ""},
 		{"aug with ocg", []string{"-polytope", "spanningtree:5", "-oracle", "aug", "-method", "ocg"}, "applies to locg"},
 		{"extra argument", []string{"-polytope", "simplex:5", "foo"}, "unexpected argument"},
+		{"pf outside the study", []string{"-polytope", "simplex:5", "-method", "locg", "-pf"}, "-pf applies to -method study"},
+		{"locg-pf with aug", []string{"-polytope", "spanningtree:5", "-oracle", "aug", "-K", "1.5", "-method", "locg-pf", "-losses", "linear:rounds=5"}, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -131,5 +133,30 @@ func TestOnlineErrors(t *testing.T) {
 				t.Errorf("error is not one line: %q", errOut)
 			}
 		})
+	}
+}
+
+// TestOnlineParameterFree runs locg-pf and the caching study with -pf: the
+// parameter-free variant moves (positive answers, cache hits) where
+// Algorithm 8 with the theorem's constants gets only negative answers.
+func TestOnlineParameterFree(t *testing.T) {
+	args := []string{"-polytope", "birkhoff:6", "-losses", "linear:rounds=60,seed=3", "-json"}
+	theory := onlineJSON(t, append(args, "-method", "locg")...)
+	pf := onlineJSON(t, append(args, "-method", "locg-pf")...)
+	if theory["positive_calls"].(float64) > 2 || pf["positive_calls"].(float64) < 45 || pf["cache_hits"].(float64) == 0 ||
+		pf["lmo_calls"].(float64) >= theory["lmo_calls"].(float64)/2 {
+		t.Errorf("locg %v\nlocg-pf %v", theory, pf)
+	}
+	out, errOut, code := runCLI("online", "-polytope", "birkhoff:6", "-losses", "linear:rounds=60,seed=3", "-method", "study", "-pf")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "parameter-free=true") || !strings.Contains(out, "method      locg-cache-early") {
+		t.Errorf("study output:\n%s", out)
+	}
+	m := onlineJSON(t, "-polytope", "birkhoff:6", "-losses", "linear:rounds=60,seed=3", "-method", "study", "-pf", "-json")
+	runs := m["runs"].([]any)
+	if cached := runs[2].(map[string]any); cached["positive_calls"].(float64) < 45 || cached["cache_hits"].(float64) == 0 {
+		t.Errorf("parameter-free study, cached run: %v", cached)
 	}
 }

@@ -52,15 +52,15 @@ func OnlineMethodNames() []string {
 }
 
 func init() {
-	RegisterOnlineMethod(OnlineMethodInfo{Name: "ocg", Doc: "online conditional gradient (Hazan and Kale 2012), one LMO call per round",
+	RegisterOnlineMethod(OnlineMethodInfo{Name: "ocg", Doc: "online conditional gradient of Hazan and Kale, one LMO call per round",
 		New: func(p lazycg.OnlineParams) lazycg.OnlineMethod { return &lazycg.OCG{Params: p} }})
-	RegisterOnlineMethod(OnlineMethodInfo{Name: "locg", Lazy: true, Doc: "lazy online conditional gradient with Theorem 5.1's constants (Algorithm 8)",
+	RegisterOnlineMethod(OnlineMethodInfo{Name: "locg", Lazy: true, Doc: "lazy online conditional gradient, Algorithm 8 with Theorem 5.1's constants",
 		New: func(p lazycg.OnlineParams) lazycg.OnlineMethod {
 			p.ParameterFree = false
 			return &lazycg.LOCG{Params: p}
 		}})
 	RegisterOnlineMethod(OnlineMethodInfo{Name: "locg-pf", Lazy: true,
-		Doc: "parameter-free lazy online conditional gradient (Algorithm 8 with section 4's Φ halving)",
+		Doc: "parameter-free lazy online conditional gradient, Algorithm 8's steps and oracle with section 4's Φ halving",
 		New: func(p lazycg.OnlineParams) lazycg.OnlineMethod {
 			p.ParameterFree = true
 			return &lazycg.LOCG{Params: p}

@@ -42,6 +42,8 @@ type Instance struct {
 	Rows, Cols int
 	// Close releases solver resources.
 	Close func()
+	// Own is the linear objective defined by the polytope's file, if any.
+	Own *OwnObjective
 }
 
 // Dim returns the dimension of the instance.

@@ -1,0 +1,182 @@
+package spec
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/lazycg/lazycg/mip"
+)
+
+func init() {
+	polytopeKinds["mps"] = buildMPS
+	polytopeKinds["tsp"] = buildTSP
+	polytopeKinds["cut"] = buildCut
+	polytopeKinds["spanningtree-ext"] = buildSpanningTreeExt
+	polytopeKinds["qubo"] = buildQUBO
+}
+
+// OwnObjective is the linear objective a polytope file defines (an MPS
+// objective, TSP arc lengths, a QUBO objective), used by "lazycg lmo" to
+// validate the oracle against published optima. Value of a vertex x is
+// Sign·(C·x) + Const, where Sign is −1 for maximization problems (C is then
+// the negated file objective so that minimizing C·x solves the file's
+// problem).
+type OwnObjective struct {
+	C     []float64
+	Const float64
+	Sign  float64
+	Name  string
+}
+
+// mipInstance wraps a formulation into an Instance backed by CBC.
+func mipInstance(f *mip.Formulation, opt Options) (*Instance, error) {
+	s, err := mip.NewSolver(f.Model, mip.Options{RelGap: opt.OracleGap, TimeLimit: opt.OracleTimeLimit, Vars: f.Vars})
+	if err != nil {
+		return nil, err
+	}
+	return &Instance{LMO: s, Close: s.Close, Diameter2: float64(len(f.Vars))}, nil
+}
+
+// buildMPS: mps:FILE[.gz] — the convex hull of the MIP's feasible points.
+func buildMPS(s *Spec, opt Options) (*Instance, error) {
+	if err := s.NArgs(1, 1, "mps:FILE (free or fixed MPS, gzip accepted)"); err != nil {
+		return nil, err
+	}
+	path, err := ResolveFile(s.Args[0], opt)
+	if err != nil {
+		return nil, err
+	}
+	m, err := mip.ReadMPSFile(path)
+	if err != nil {
+		return nil, err
+	}
+	vars := make([]int, m.NumCols())
+	for j := range vars {
+		vars[j] = j
+	}
+	in, err := mipInstance(&mip.Formulation{Model: m, Vars: vars, Names: m.ColNames}, opt)
+	if err != nil {
+		return nil, err
+	}
+	own := OwnObjective{C: append([]float64(nil), m.Obj...), Const: m.ObjConst, Sign: 1, Name: "MPS objective of " + m.Name}
+	if m.Maximize {
+		for j := range own.C {
+			own.C[j] = -own.C[j]
+		}
+		own.Sign = -1
+	}
+	in.Own = &own
+	if m.Binary() {
+		in.Diameter2 = float64(m.NumCols())
+	} else {
+		in.Diameter2 = 0
+	}
+	return in, nil
+}
+
+// buildTSP: tsp:FILE.tsp (TSPLIB) or tsp:N[,seed=S] (random Euclidean
+// points) — the flow-based formulation of Hamiltonian cycles, directed arcs
+// as coordinates; the tour lengths are the polytope's own objective.
+func buildTSP(s *Spec, opt Options) (*Instance, error) {
+	if err := s.NArgs(1, 1, "tsp:FILE.tsp or tsp:N[,seed=S]"); err != nil {
+		return nil, err
+	}
+	var inst *mip.TSPInstance
+	if n, err := strconv.Atoi(s.Args[0]); err == nil {
+		if n < 3 || n > 200 {
+			return nil, fmt.Errorf("spec: %q: N must be an integer in [3, 200]", s.Text)
+		}
+		seed, err := s.OptSeed(1)
+		if err != nil {
+			return nil, err
+		}
+		inst = mip.RandomTSP(n, seed)
+	} else {
+		path, err := ResolveFile(s.Args[0], opt)
+		if err != nil {
+			return nil, err
+		}
+		if inst, err = mip.ReadTSPLIBFile(path); err != nil {
+			return nil, err
+		}
+	}
+	f, err := mip.TSP(inst.N)
+	if err != nil {
+		return nil, err
+	}
+	in, err := mipInstance(f, opt)
+	if err != nil {
+		return nil, err
+	}
+	in.Own = &OwnObjective{C: inst.ArcCosts(), Sign: 1, Name: "tour length of " + inst.Name}
+	return in, nil
+}
+
+// buildCut: cut:N[,p=P][,seed=S] — the cut polytope of a random graph
+// G(N, p) (p = 1: complete graph) in the standard formulation.
+func buildCut(s *Spec, opt Options) (*Instance, error) {
+	if err := s.NArgs(1, 1, "cut:N[,p=P][,seed=S]"); err != nil {
+		return nil, err
+	}
+	n, err := s.Int(0, "N", 2, 500)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.OptFloat("p", 1, 1e-9, 1)
+	if err != nil {
+		return nil, err
+	}
+	seed, err := s.OptSeed(1)
+	if err != nil {
+		return nil, err
+	}
+	f, err := mip.CutPolytope(n, mip.RandomGraph(n, p, seed))
+	if err != nil {
+		return nil, err
+	}
+	return mipInstance(f, opt)
+}
+
+// buildSpanningTreeExt: spanningtree-ext:N — the spanning tree polytope of
+// the complete graph on N nodes in the extended formulation with O(N³)
+// inequalities, solved by CBC (the paper's section 7).
+func buildSpanningTreeExt(s *Spec, opt Options) (*Instance, error) {
+	if err := s.NArgs(1, 1, "spanningtree-ext:N"); err != nil {
+		return nil, err
+	}
+	n, err := s.Int(0, "N", 2, 60)
+	if err != nil {
+		return nil, err
+	}
+	f, err := mip.SpanningTreeExt(n, mip.CompleteGraph(n))
+	if err != nil {
+		return nil, err
+	}
+	return mipInstance(f, opt)
+}
+
+// buildQUBO: qubo:FILE — the linearized Boolean quadric polytope of a QUBO
+// instance in Selby's format (e.g. qubo-chimera/439/1.txt).
+func buildQUBO(s *Spec, opt Options) (*Instance, error) {
+	if err := s.NArgs(1, 1, "qubo:FILE"); err != nil {
+		return nil, err
+	}
+	path, err := ResolveFile(s.Args[0], opt)
+	if err != nil {
+		return nil, err
+	}
+	q, err := mip.ReadQUBOFile(path)
+	if err != nil {
+		return nil, err
+	}
+	f, err := mip.BooleanQuadric(q)
+	if err != nil {
+		return nil, err
+	}
+	in, err := mipInstance(f, opt)
+	if err != nil {
+		return nil, err
+	}
+	in.Own = &OwnObjective{C: mip.QUBOObjective(q), Sign: 1, Name: "QUBO objective"}
+	return in, nil
+}

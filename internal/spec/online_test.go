@@ -1,0 +1,107 @@
+package spec
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/objective"
+)
+
+func TestOnlineMethodRegistry(t *testing.T) {
+	if got := OnlineMethodNames(); !slices.Equal(got, []string{"locg", "locg-pf", "ocg"}) {
+		t.Fatalf("online methods %v", got)
+	}
+	params := lazycg.OnlineParams{K: 1.5, D: 2, TightenPhi: true}
+	cases := []struct {
+		name          string
+		lazy          bool
+		parameterFree bool
+	}{
+		{"ocg", false, false},
+		{"locg", true, false},
+		{"locg-pf", true, true},
+	}
+	for _, tc := range cases {
+		info, err := OnlineMethod(tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Name != tc.name || info.Lazy != tc.lazy || info.Doc == "" {
+			t.Errorf("%s: %+v", tc.name, info)
+		}
+		switch m := info.New(params).(type) {
+		case *lazycg.OCG:
+			if tc.name != "ocg" || m.Params != params {
+				t.Errorf("%s: OCG with %+v", tc.name, m.Params)
+			}
+		case *lazycg.LOCG:
+			want := params
+			want.ParameterFree = tc.parameterFree
+			if !tc.lazy || m.Params != want {
+				t.Errorf("%s: LOCG with %+v, want %+v", tc.name, m.Params, want)
+			}
+		default:
+			t.Errorf("%s: method %T", tc.name, m)
+		}
+	}
+	// locg is Algorithm 8 even when handed parameter-free parameters.
+	info, _ := OnlineMethod("locg")
+	if m := info.New(lazycg.OnlineParams{ParameterFree: true}).(*lazycg.LOCG); m.Params.ParameterFree {
+		t.Error("locg ran parameter-free")
+	}
+	if _, err := OnlineMethod("sgd"); err == nil || !strings.Contains(err.Error(), "locg-pf") {
+		t.Errorf("unknown method: %v", err)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("duplicate registration did not panic")
+		}
+	}()
+	RegisterOnlineMethod(OnlineMethodInfo{Name: "ocg"})
+}
+
+func TestDeriveOnlineParams(t *testing.T) {
+	in, err := Polytope("birkhoff:5", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := in.Dim()
+	lin, err := objective.LinearLosses(n, 10, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quad, err := objective.QuadraticLosses(n, 10, 0.3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := math.Sqrt(in.Diameter2)
+	cases := []struct {
+		name   string
+		stream lazycg.LossStream
+		user   OnlineUserParams
+		want   lazycg.OnlineParams
+	}{
+		{"linear", lin, OnlineUserParams{K: 1.1}, lazycg.OnlineParams{K: 1.1, D: d, L: math.Sqrt(float64(n))}},
+		{"quadratic", quad, OnlineUserParams{K: 2, TightenPhi: true},
+			lazycg.OnlineParams{K: 2, D: d, C: Curvature(quad.Loss(0), in), TightenPhi: true}},
+		{"user values win", quad, OnlineUserParams{K: 1.1, C: 3, S: 4, L: 5, D: 6, Smoothing: true},
+			lazycg.OnlineParams{K: 1.1, C: 3, S: 4, L: 5, D: 6, Smoothing: true}},
+		{"linear with user C and L", lin, OnlineUserParams{C: 7, L: 8}, lazycg.OnlineParams{C: 7, L: 8, D: d}},
+	}
+	for _, tc := range cases {
+		if got := DeriveOnlineParams(in, tc.stream, tc.user); got != tc.want {
+			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+	if c := Curvature(quad.Loss(0), in); !(c > 0) || !(d > 0) {
+		t.Errorf("curvature %g, diameter %g: the quadratic case tests nothing", c, d)
+	}
+	// Unknown diameter: D stays 0 (the methods derive or require it).
+	noDiam := &Instance{LMO: in.LMO}
+	if got := DeriveOnlineParams(noDiam, quad, OnlineUserParams{}); got.D != 0 || got.C != 0 {
+		t.Errorf("no diameter: %+v", got)
+	}
+}
