@@ -1124,9 +1124,9 @@ func (m *LOCG) updateFree(ctx context.Context, s *OnlineState) error {
 	return nil
 }
 
-// olCacheVertex adds v, a vertex found by a direct LMO call, to the cache
-// of the default separators, as they do with the improving vertices their
-// own LMO calls find.
+// olCacheVertex adds v, an improving vertex found by a direct LMO call, to
+// the cache of a CachedSeparator or AugmentingSeparator, as they do with
+// the improving vertices their own LMO calls find.
 func olCacheVertex(sep WeakSeparator, v []float64) {
 	var c *Cache
 	switch s := sep.(type) {

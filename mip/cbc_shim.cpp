@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <cstdlib>
 #include <exception>
 #include <new>
 #include <string>
@@ -17,6 +18,12 @@
 #include <CbcHeuristicRINS.hpp>
 #include <CbcModel.hpp>
 #include <CbcStrategy.hpp>
+#include <CglClique.hpp>
+#include <CglFlowCover.hpp>
+#include <CglGomory.hpp>
+#include <CglKnapsackCover.hpp>
+#include <CglMixedIntegerRounding2.hpp>
+#include <CglProbing.hpp>
 #include <CoinError.hpp>
 #include <CoinFinite.hpp>
 #include <CoinTime.hpp>
@@ -32,6 +39,7 @@ struct StopState {
 	double improve = -COIN_DBL_MAX;
 	double certify = COIN_DBL_MAX;
 	double deadline = 0; // CoinGetTimeOfDay() value, 0: none
+	double t0 = 0;
 	bool first = false;
 	int reason = -1;           // LCG_* once a stop was decided
 	double bound = -COIN_DBL_MAX; // best lower bound seen on the main model
@@ -58,7 +66,7 @@ public:
 			} else if (st_->deadline > 0 && CoinGetTimeOfDay() >= st_->deadline) {
 				st_->reason = LCG_TIMELIMIT;
 			} else if (!sub) {
-				observe(m);
+				observe(m, e);
 			}
 		}
 		if (st_->reason < 0) {
@@ -74,17 +82,30 @@ public:
 	}
 
 private:
-	void observe(const CbcModel *m)
+	void observe(const CbcModel *m, CbcEvent e)
 	{
 		const bool inc = m->bestSolution() != nullptr;
 		const double v = m->getMinimizationObjValue();
 		const double b = m->getBestPossibleObjValue();
+		if (getenv("LCG_DEBUG")) { double off = 0; m->solver()->getDblParam(OsiObjOffset, off); double ov = 0; if (inc) { const double *o = m->solver()->getObjCoefficients(); for (int j = 0; j < m->solver()->getNumCols(); j++) ov += o[j]*m->bestSolution()[j]; } fprintf(stderr, "t=%.3f ev %d nodes=%d inc=%d v=%.6f b=%.6f off=%g cols=%d recomputed=%.6f\n", CoinGetTimeOfDay() - st_->t0, (int)e, m->getNodeCount(), (int)inc, v, b, off, m->solver()->getNumCols(), ov); }
 		if (b > st_->bound && b < COIN_DBL_MAX) {
 			st_->bound = b;
 		}
+		// During the root cut loop the best bound is not refreshed, but
+		// the root LP with the cuts so far is a valid global bound.
+		if (e == generatedCuts && m->phase() == 1 && m->getNodeCount() == 0) {
+			const OsiSolverInterface *lp = m->solver();
+			if (lp->isProvenOptimal()) {
+				const double rb = lp->getObjValue() * lp->getObjSense();
+				if (getenv("LCG_DEBUG")) fprintf(stderr, "rootLP %.6f\n", rb);
+				if (rb > st_->bound && rb < COIN_DBL_MAX) {
+					st_->bound = rb;
+				}
+			}
+		}
 		if (inc && st_->first) {
 			st_->reason = LCG_FIRST;
-		} else if (inc && v < st_->improve) {
+		} else if (inc && v < st_->improve - 1e-9 * std::fmax(1.0, std::fabs(st_->improve))) {
 			st_->reason = LCG_IMPROVING;
 		} else if (st_->bound >= st_->certify) {
 			st_->reason = LCG_CERTIFIED;
@@ -214,7 +235,9 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 		model.setNumberThreads(p->threads);
 	}
 
+	st.t0 = t0;
 	model.initialSolve();
+	if (getenv("LCG_DEBUG")) fprintf(stderr, "initialSolve done t=%.3f\n", CoinGetTimeOfDay() - t0);
 	OsiSolverInterface *lp = model.solver();
 	if (st.cancel.load()) {
 		r->reason = LCG_CANCELED;
@@ -242,18 +265,45 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 		model.setMaximumSeconds(left > 0 ? left : 0);
 	}
 
-	CbcStrategyDefault strategy(1, 5, 5);
-	strategy.setupPreProcessing(1);
+	const char *passesEnv = getenv("LCG_PASSES");
+	CglProbing probing;
+	probing.setUsingObjective(true);
+	probing.setMaxPass(1);
+	probing.setMaxPassRoot(1);
+	probing.setMaxProbe(10);
+	probing.setMaxLook(10);
+	probing.setMaxElements(200);
+	probing.setMaxElementsRoot(300);
+	CglGomory gomory;
+	gomory.setLimit(300);
+	CglKnapsackCover knapsack;
+	CglClique clique;
+	clique.setStarCliqueReport(false);
+	clique.setRowCliqueReport(false);
+	CglMixedIntegerRounding2 mir;
+	CglFlowCover flow;
+	if (passesEnv) {
+		model.addCutGenerator(&probing, -99, "Probing");
+		model.addCutGenerator(&gomory, -99, "Gomory");
+		model.addCutGenerator(&knapsack, -99, "Knapsack");
+		model.addCutGenerator(&clique, -99, "Clique");
+		model.addCutGenerator(&flow, -99, "FlowCover");
+		model.addCutGenerator(&mir, -99, "MIR2");
+		model.setMaximumCutPassesAtRoot(atoi(passesEnv));
+	}
+	CbcStrategyDefault strategy(getenv("LCG_NOCUTS") || passesEnv ? -1 : 1, 5, 5);
+	strategy.setupPreProcessing(getenv("LCG_NOPRE") ? 0 : 1);
 	model.setStrategy(strategy);
 	CbcHeuristicFPump pump(model);
 	pump.setMaximumPasses(20);
-	model.addHeuristic(&pump);
+	if (!getenv("LCG_NOPUMP")) model.addHeuristic(&pump);
 	CbcHeuristicRINS rins(model);
-	model.addHeuristic(&rins);
+	if (!getenv("LCG_NORINS")) model.addHeuristic(&rins);
 
 	model.branchAndBound();
 
 	r->nodes = model.getNodeCount();
+	if (getenv("LCG_DEBUG")) fprintf(stderr, "end: obj=%.6f bound=%.6f cols=%d status=%d/%d\n", model.getObjValue(), model.getBestPossibleObjValue(), model.getNumCols(), model.status(), model.secondaryStatus());
 	const double *best = model.bestSolution();
 	if (best != nullptr && model.getNumCols() == s->ncols) {
 		std::memcpy(r->x, best, sizeof(double) * s->ncols);

@@ -39,7 +39,7 @@ type onlineFlags struct {
 func (f *onlineFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.polytope, "polytope", "", "polytope `SPEC`: "+strings.Join(spec.PolytopeKinds(), ", "))
 	fs.StringVar(&f.losses, "losses", "linear", "loss stream `SPEC`: linear[:rounds=T,seed=S] or quadratic[:rounds=T,density=D,seed=S]")
-	fs.StringVar(&f.method, "method", "locg", "online method: "+onlineMethodList()+"; or study: the paper's caching study (ocg, locg with early termination only, locg with cache and early termination; -pf runs locg-pf in it)")
+	fs.StringVar(&f.method, "method", "locg-pf", "online method: "+onlineMethodList()+"; or study: the paper's caching study (ocg, locg with early termination only, locg with cache and early termination; -pf runs locg-pf in it)")
 	fs.Float64Var(&f.k, "K", 1.1, "accuracy K ≥ 1 of the weak separation oracle (> 1 for -oracle aug)")
 	fs.Float64Var(&f.c, "C", 0, "curvature bound C of the losses (0: estimated from the first loss and the polytope's diameter; linear losses have C = 0)")
 	fs.Float64Var(&f.s, "S", 0, "strong convexity S of the losses (> 0 selects Theorem 5.1(b)'s steps)")

@@ -230,5 +230,14 @@ func runMethods(_ context.Context, args []string, stdout, _ io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "%-14s %-28s %s\n", n, kind, m.Doc)
 	}
+	fmt.Fprintln(stdout, "\nonline methods (lazycg online -method NAME):")
+	for _, n := range spec.OnlineMethodNames() {
+		m, _ := spec.OnlineMethod(n)
+		kind := "baseline"
+		if m.Lazy {
+			kind = "lazy"
+		}
+		fmt.Fprintf(stdout, "%-14s %-28s %s\n", n, kind, m.Doc)
+	}
 	return nil
 }
