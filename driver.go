@@ -339,20 +339,12 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 		return nil, errors.New("lazycg: no method")
 	}
 	start := time.Now()
-	runCtx := ctx
-	if settings.TimeLimit > 0 {
-		var cancel context.CancelFunc
-		runCtx, cancel = context.WithDeadline(ctx, start.Add(settings.TimeLimit))
-		defer cancel()
-	}
+	runCtx, cancel := withTimeLimit(ctx, start, settings.TimeLimit)
+	defer cancel()
 	stats := &Stats{}
 	sep := p.Separator
 	if sep == nil {
-		cs := &CachedSeparator{LMO: p.LMO, NoEarlyStop: settings.NoEarlyStop}
-		if !settings.DisableCache {
-			cs.Cache = NewCache(n, settings.Cache)
-		}
-		sep = cs
+		sep = defaultSeparator(p.LMO, settings.Cache, settings.DisableCache, settings.NoEarlyStop)
 	}
 	s := &State{
 		X:      make([]float64, n),
@@ -526,4 +518,22 @@ func (t *tracer) recorded(iter int) {
 	if t.every == 0 {
 		t.nextIter = max(iter+1, int(float64(iter)*1.12))
 	}
+}
+
+// withTimeLimit returns ctx with the deadline start+limit when limit > 0.
+func withTimeLimit(ctx context.Context, start time.Time, limit time.Duration) (context.Context, context.CancelFunc) {
+	if limit > 0 {
+		return context.WithDeadline(ctx, start.Add(limit))
+	}
+	return ctx, func() {}
+}
+
+// defaultSeparator is the weak separation oracle the drivers use when the
+// problem gives none: Algorithm 2 over the LMO.
+func defaultSeparator(lmo LMO, policy CachePolicy, noCache, noEarlyStop bool) *CachedSeparator {
+	cs := &CachedSeparator{LMO: lmo, NoEarlyStop: noEarlyStop}
+	if !noCache {
+		cs.Cache = NewCache(lmo.Dim(), policy)
+	}
+	return cs
 }

@@ -338,20 +338,12 @@ func MinimizeOnline(ctx context.Context, p OnlineProblem, settings *OnlineSettin
 		return nil, fmt.Errorf("lazycg: online: accumulator dimension %d differs from loss dimension %d", cum.Dim(), n)
 	}
 	start := time.Now()
-	runCtx := ctx
-	if settings.TimeLimit > 0 {
-		var cancel context.CancelFunc
-		runCtx, cancel = context.WithDeadline(ctx, start.Add(settings.TimeLimit))
-		defer cancel()
-	}
+	runCtx, cancel := withTimeLimit(ctx, start, settings.TimeLimit)
+	defer cancel()
 	stats := &Stats{}
 	sep := p.Separator
 	if sep == nil {
-		cs := &CachedSeparator{LMO: p.LMO, NoEarlyStop: settings.NoEarlyStop}
-		if !settings.DisableCache {
-			cs.Cache = NewCache(n, settings.Cache)
-		}
-		sep = cs
+		sep = defaultSeparator(p.LMO, settings.Cache, settings.DisableCache, settings.NoEarlyStop)
 	}
 	s := &OnlineState{
 		X:      make([]float64, n),

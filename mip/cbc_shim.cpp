@@ -40,6 +40,7 @@ struct StopState {
 	double certify = COIN_DBL_MAX;
 	double deadline = 0; // CoinGetTimeOfDay() value, 0: none
 	double t0 = 0;
+	bool inTree = false; // a node or tree status event was seen
 	bool first = false;
 	int reason = -1;           // LCG_* once a stop was decided
 	double bound = -COIN_DBL_MAX; // best lower bound seen on the main model
@@ -93,7 +94,11 @@ private:
 		}
 		// During the root cut loop the best bound is not refreshed, but
 		// the root LP with the cuts so far is a valid global bound.
-		if (e == generatedCuts && m->phase() == 1 && m->getNodeCount() == 0) {
+		if (getenv("LCG_DEBUG") && e == generatedCuts) fprintf(stderr, "210: phase %d opt %d lp %.6f cur %.6f\n", m->phase(), (int)m->solver()->isProvenOptimal(), m->solver()->getObjValue(), m->getCurrentMinimizationObjValue());
+		if (e == node || e == treeStatus) {
+			st_->inTree = true;
+		}
+		if (e == generatedCuts && !st_->inTree && (m->phase() == 1 || m->phase() == 3) && m->getNodeCount() == 0) {
 			const OsiSolverInterface *lp = m->solver();
 			if (lp->isProvenOptimal()) {
 				const double rb = lp->getObjValue() * lp->getObjSense();
@@ -208,6 +213,7 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 	st.certify = p->certify;
 	st.first = p->first_solution != 0;
 	st.reason = -1;
+	st.inTree = false;
 	st.bound = -COIN_DBL_MAX;
 	const double t0 = CoinGetTimeOfDay();
 	st.deadline = p->time_limit > 0 ? t0 + p->time_limit : 0;
