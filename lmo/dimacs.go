@@ -2,12 +2,11 @@ package lmo
 
 import (
 	"bufio"
-	"compress/gzip"
 	"errors"
 	"fmt"
+	"github.com/lazycg/lazycg/internal/fileio"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -117,22 +116,11 @@ func (net *FlowNetwork) Costs() []float64 {
 // ReadDIMACSFile reads a DIMACS min-cost flow file (see ReadDIMACS). Gzip
 // files are recognized by their magic bytes (1f 8b), whatever their name.
 func ReadDIMACSFile(path string) (*FlowNetwork, error) {
-	f, err := os.Open(path)
+	r, err := fileio.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("lmo: dimacs: %w", err)
+		return nil, fmt.Errorf("lmo: dimacs: %s: %w", path, err)
 	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 1<<16)
-	var r io.Reader = br
-	magic, err := br.Peek(2)
-	if err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
-		gz, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("lmo: dimacs: %s: %w", path, err)
-		}
-		defer gz.Close()
-		r = gz
-	}
+	defer r.Close()
 	net, err := ReadDIMACS(r)
 	if err != nil {
 		return nil, fmt.Errorf("%w (file %s)", err, path)

@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/lazycg/lazycg/internal/fileio"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -50,9 +50,9 @@ func (q *QUBO) Value(x []float64) float64 {
 
 // ReadQUBOFile reads a QUBO file with ReadQUBO; errors name the file.
 func ReadQUBOFile(path string) (*QUBO, error) {
-	f, err := os.Open(path)
+	f, err := fileio.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("mip: qubo: %w", err)
+		return nil, fmt.Errorf("mip: qubo: %s: %w", path, err)
 	}
 	defer f.Close()
 	q, err := readQUBO(f)

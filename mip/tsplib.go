@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/lazycg/lazycg/internal/fileio"
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -147,9 +147,9 @@ func RandomTSP(n int, seed uint64) *TSPInstance {
 
 // ReadTSPLIBFile reads a TSPLIB file with ReadTSPLIB; errors name the file.
 func ReadTSPLIBFile(path string) (*TSPInstance, error) {
-	f, err := os.Open(path)
+	f, err := fileio.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("mip: tsplib: %w", err)
+		return nil, fmt.Errorf("mip: tsplib: %s: %w", path, err)
 	}
 	defer f.Close()
 	t, err := readTSPLIB(f)
