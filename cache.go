@@ -30,6 +30,11 @@ type CachePolicy struct {
 	PruneKeep  int
 	// Search selects first-fit or best-fit scanning.
 	Search SearchMode
+	// MaxBytes bounds the memory of the stored vertices (about 8 bytes per
+	// dense entry, 12 per sparse nonzero); when adding a vertex would exceed
+	// it, least used vertices are evicted first. 0 means unbounded. Dense
+	// vertices of huge dimension (nuclear-norm balls) need it.
+	MaxBytes int64
 }
 
 // PaperPruning is the pruning policy of the paper's experiments: every 100
@@ -45,6 +50,7 @@ type Cache struct {
 	entries []cacheEntry
 	next    int // first-fit scan start
 	ticks   int
+	bytes   int64
 	order   []int // scratch for pruning
 }
 
@@ -71,6 +77,8 @@ func (c *Cache) Policy() CachePolicy { return c.policy }
 
 // Reset empties the cache.
 func (c *Cache) Reset() {
+	clear(c.entries)
+	c.bytes = 0
 	c.entries = c.entries[:0]
 	c.next = 0
 	c.ticks = 0
@@ -161,6 +169,19 @@ func (c *Cache) Add(v []float64) bool {
 	if c.policy.MaxSize > 0 && len(c.entries) >= c.policy.MaxSize {
 		c.evictLeastUsed()
 	}
+	size := int64(8 * c.n)
+	if nnz*3 <= c.n {
+		size = int64(12 * nnz)
+	}
+	if c.policy.MaxBytes > 0 {
+		if size > c.policy.MaxBytes {
+			return false
+		}
+		for len(c.entries) > 0 && c.bytes+size > c.policy.MaxBytes {
+			c.evictLeastUsed()
+		}
+	}
+	c.bytes += size
 	var e cacheEntry
 	e.hash = h
 	if nnz*3 <= c.n {
@@ -177,6 +198,14 @@ func (c *Cache) Add(v []float64) bool {
 	}
 	c.entries = append(c.entries, e)
 	return true
+}
+
+// size is the approximate memory of the entry in bytes.
+func (e *cacheEntry) size() int64 {
+	if e.idx == nil {
+		return int64(8 * len(e.val))
+	}
+	return int64(12 * len(e.idx))
 }
 
 func (e *cacheEntry) equal(v []float64) bool {
@@ -205,6 +234,7 @@ func (c *Cache) evictLeastUsed() {
 		}
 	}
 	last := len(c.entries) - 1
+	c.bytes -= c.entries[worst].size()
 	c.entries[worst] = c.entries[last]
 	c.entries[last] = cacheEntry{}
 	c.entries = c.entries[:last]
@@ -237,8 +267,10 @@ func (c *Cache) Tick() {
 	})
 	keep := c.order[:p.PruneKeep]
 	slices.Sort(keep)
+	c.bytes = 0
 	for j, k := range keep {
 		c.entries[j] = c.entries[k]
+		c.bytes += c.entries[j].size()
 	}
 	for j := len(keep); j < len(c.entries); j++ {
 		c.entries[j] = cacheEntry{}

@@ -206,3 +206,28 @@ func BenchmarkGradient(b *testing.B) {
 		p.Objective.Grad(g, p.X0)
 	}
 }
+
+func TestCacheMaxBytes(t *testing.T) {
+	c := NewCache(100, CachePolicy{MaxBytes: 8 * 100 * 3})
+	for i := range 10 {
+		v := make([]float64, 100)
+		for j := range v {
+			v[j] = float64(i + j + 1) // dense
+		}
+		c.Add(v)
+		if c.Len() > 3 {
+			t.Fatalf("after %d adds the cache holds %d dense vertices, budget 3", i+1, c.Len())
+		}
+	}
+	if c.Len() != 3 {
+		t.Fatalf("len %d, want 3", c.Len())
+	}
+	tiny := NewCache(100, CachePolicy{MaxBytes: 10})
+	ones := make([]float64, 100)
+	for i := range ones {
+		ones[i] = 1
+	}
+	if tiny.Add(ones) {
+		t.Fatal("vertex larger than the budget was added")
+	}
+}

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <cstdlib>
 #include <exception>
 #include <new>
 #include <string>
@@ -26,6 +25,7 @@
 #include <CglProbing.hpp>
 #include <CoinError.hpp>
 #include <CoinFinite.hpp>
+#include <CoinPackedMatrix.hpp>
 #include <CoinTime.hpp>
 #include <CoinWarmStartBasis.hpp>
 #include <OsiClpSolverInterface.hpp>
@@ -39,7 +39,6 @@ struct StopState {
 	double improve = -COIN_DBL_MAX;
 	double certify = COIN_DBL_MAX;
 	double deadline = 0; // CoinGetTimeOfDay() value, 0: none
-	double t0 = 0;
 	bool inTree = false; // a node or tree status event was seen
 	bool first = false;
 	int reason = -1;           // LCG_* once a stop was decided
@@ -88,13 +87,11 @@ private:
 		const bool inc = m->bestSolution() != nullptr;
 		const double v = m->getMinimizationObjValue();
 		const double b = m->getBestPossibleObjValue();
-		if (getenv("LCG_DEBUG")) { double off = 0; m->solver()->getDblParam(OsiObjOffset, off); double ov = 0; if (inc) { const double *o = m->solver()->getObjCoefficients(); for (int j = 0; j < m->solver()->getNumCols(); j++) ov += o[j]*m->bestSolution()[j]; } fprintf(stderr, "t=%.3f ev %d nodes=%d inc=%d v=%.6f b=%.6f off=%g cols=%d recomputed=%.6f\n", CoinGetTimeOfDay() - st_->t0, (int)e, m->getNodeCount(), (int)inc, v, b, off, m->solver()->getNumCols(), ov); }
 		if (b > st_->bound && b < COIN_DBL_MAX) {
 			st_->bound = b;
 		}
 		// During the root cut loop the best bound is not refreshed, but
 		// the root LP with the cuts so far is a valid global bound.
-		if (getenv("LCG_DEBUG") && e == generatedCuts) fprintf(stderr, "210: phase %d opt %d lp %.6f cur %.6f\n", m->phase(), (int)m->solver()->isProvenOptimal(), m->solver()->getObjValue(), m->getCurrentMinimizationObjValue());
 		if (e == node || e == treeStatus) {
 			st_->inTree = true;
 		}
@@ -102,7 +99,6 @@ private:
 			const OsiSolverInterface *lp = m->solver();
 			if (lp->isProvenOptimal()) {
 				const double rb = lp->getObjValue() * lp->getObjSense();
-				if (getenv("LCG_DEBUG")) fprintf(stderr, "rootLP %.6f\n", rb);
 				if (rb > st_->bound && rb < COIN_DBL_MAX) {
 					st_->bound = rb;
 				}
@@ -120,6 +116,9 @@ private:
 	StopState *st_;
 };
 
+// rootPasses bounds the rounds of cut generation at the root.
+const int rootPasses = 10;
+
 double toCoin(double v)
 {
 	if (v >= COIN_DBL_MAX) {
@@ -129,6 +128,66 @@ double toCoin(double v)
 		return -COIN_DBL_MAX;
 	}
 	return v;
+}
+
+// integral reports whether the LP solution is integral on the integer
+// columns (to 1e-9).
+bool integral(const OsiSolverInterface &lp)
+{
+	const double *x = lp.getColSolution();
+	const int n = lp.getNumCols();
+	for (int j = 0; j < n; j++) {
+		if (lp.isInteger(j) && std::fabs(x[j] - std::floor(x[j] + 0.5)) > 1e-9) {
+			return false;
+		}
+	}
+	return true;
+}
+
+// checkSolution verifies x against the loaded model: bounds, integrality
+// and rows, each to a tolerance of 1e-6 (relative for large values). It
+// guards against solver defects such as the one described at the
+// preprocessing setup below.
+bool checkSolution(const OsiSolverInterface &m, const double *x, std::string *why)
+{
+	const double tol = 1e-6;
+	const int n = m.getNumCols();
+	const double *lo = m.getColLower();
+	const double *up = m.getColUpper();
+	for (int j = 0; j < n; j++) {
+		const double t = tol * std::fmax(1.0, std::fabs(x[j]));
+		if (!(x[j] >= lo[j] - t && x[j] <= up[j] + t)) {
+			*why = "column " + std::to_string(j) + " violates its bounds";
+			return false;
+		}
+		if (m.isInteger(j) && std::fabs(x[j] - std::floor(x[j] + 0.5)) > 1e-5) {
+			*why = "integer column " + std::to_string(j) + " is fractional";
+			return false;
+		}
+	}
+	const int nr = m.getNumRows();
+	std::vector<double> act(nr, 0.0), mag(nr, 0.0);
+	const CoinPackedMatrix *a = m.getMatrixByCol();
+	const CoinBigIndex *start = a->getVectorStarts();
+	const int *len = a->getVectorLengths();
+	const int *ind = a->getIndices();
+	const double *val = a->getElements();
+	for (int j = 0; j < n; j++) {
+		for (CoinBigIndex k = start[j]; k < start[j] + len[j]; k++) {
+			act[ind[k]] += val[k] * x[j];
+			mag[ind[k]] += std::fabs(val[k] * x[j]);
+		}
+	}
+	const double *rlo = m.getRowLower();
+	const double *rup = m.getRowUpper();
+	for (int i = 0; i < nr; i++) {
+		const double t = tol * std::fmax(1.0, mag[i]);
+		if (!(act[i] >= rlo[i] - t && act[i] <= rup[i] + t)) {
+			*why = "row " + std::to_string(i) + " is violated";
+			return false;
+		}
+	}
+	return true;
 }
 
 } // namespace
@@ -241,9 +300,7 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 		model.setNumberThreads(p->threads);
 	}
 
-	st.t0 = t0;
 	model.initialSolve();
-	if (getenv("LCG_DEBUG")) fprintf(stderr, "initialSolve done t=%.3f\n", CoinGetTimeOfDay() - t0);
 	OsiSolverInterface *lp = model.solver();
 	if (st.cancel.load()) {
 		r->reason = LCG_CANCELED;
@@ -259,11 +316,26 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 		s->err = "LP relaxation not solved to optimality (numerical difficulties or iteration limit)";
 		return LCG_ERROR;
 	}
+	const double lpValue = lp->getObjValue() * lp->getObjSense();
+	if (p->cutoff < COIN_DBL_MAX && lpValue >= p->cutoff) {
+		r->bound = lpValue;
+		return LCG_INFEASIBLE;
+	}
+	if (lpValue >= p->certify) {
+		r->bound = lpValue;
+		r->reason = LCG_CERTIFIED;
+		return LCG_OK;
+	}
+	if (integral(*lp)) {
+		// The LP optimum is an integer solution, hence optimal.
+		std::memcpy(r->x, lp->getColSolution(), sizeof(double) * s->ncols);
+		r->found = 1;
+		r->value = lpValue;
+		r->bound = lpValue;
+		r->reason = LCG_OPTIMAL;
+		return LCG_OK;
+	}
 	if (p->cutoff < COIN_DBL_MAX) {
-		if (lp->getObjValue() >= p->cutoff) {
-			r->bound = lp->getObjValue();
-			return LCG_INFEASIBLE;
-		}
 		model.setCutoff(p->cutoff);
 	}
 	if (st.deadline > 0) {
@@ -271,7 +343,6 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 		model.setMaximumSeconds(left > 0 ? left : 0);
 	}
 
-	const char *passesEnv = getenv("LCG_PASSES");
 	CglProbing probing;
 	probing.setUsingObjective(true);
 	probing.setMaxPass(1);
@@ -288,30 +359,41 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 	clique.setRowCliqueReport(false);
 	CglMixedIntegerRounding2 mir;
 	CglFlowCover flow;
-	if (passesEnv) {
-		model.addCutGenerator(&probing, -99, "Probing");
-		model.addCutGenerator(&gomory, -99, "Gomory");
-		model.addCutGenerator(&knapsack, -99, "Knapsack");
-		model.addCutGenerator(&clique, -99, "Clique");
-		model.addCutGenerator(&flow, -99, "FlowCover");
-		model.addCutGenerator(&mir, -99, "MIR2");
-		model.setMaximumCutPassesAtRoot(atoi(passesEnv));
-	}
-	CbcStrategyDefault strategy(getenv("LCG_NOCUTS") || passesEnv ? -1 : 1, 5, 5);
-	strategy.setupPreProcessing(getenv("LCG_NOPRE") ? 0 : 1);
+	// Cuts at the root only, at most rootPasses rounds: CbcStrategyDefault
+	// would force at least 50, which on set-partitioning models such as
+	// eil33-2 costs seconds without moving the bound.
+	model.addCutGenerator(&probing, -99, "Probing");
+	model.addCutGenerator(&gomory, -99, "Gomory");
+	model.addCutGenerator(&knapsack, -99, "Knapsack");
+	model.addCutGenerator(&clique, -99, "Clique");
+	model.addCutGenerator(&flow, -99, "FlowCover");
+	model.addCutGenerator(&mir, -99, "MixedIntegerRounding2");
+	model.setMaximumCutPassesAtRoot(rootPasses);
+	// The strategy adds preprocessing (CglPreProcess), the rounding
+	// heuristic and strong branching settings, but no further cuts.
+	CbcStrategyDefault strategy(-1, 5, 5);
+	// CBC 2.10.8 mishandles a cutoff together with the strategy's
+	// preprocessing (the objective offset of fixed columns is not applied
+	// to it, so feasible improving solutions are cut off and a fractional
+	// point is returned as solution): preprocess only without cutoff.
+	strategy.setupPreProcessing(p->cutoff < COIN_DBL_MAX ? 0 : 1);
 	model.setStrategy(strategy);
 	CbcHeuristicFPump pump(model);
 	pump.setMaximumPasses(20);
-	if (!getenv("LCG_NOPUMP")) model.addHeuristic(&pump);
+	model.addHeuristic(&pump);
 	CbcHeuristicRINS rins(model);
-	if (!getenv("LCG_NORINS")) model.addHeuristic(&rins);
+	model.addHeuristic(&rins);
 
 	model.branchAndBound();
 
 	r->nodes = model.getNodeCount();
-	if (getenv("LCG_DEBUG")) fprintf(stderr, "end: obj=%.6f bound=%.6f cols=%d status=%d/%d\n", model.getObjValue(), model.getBestPossibleObjValue(), model.getNumCols(), model.status(), model.secondaryStatus());
 	const double *best = model.bestSolution();
 	if (best != nullptr && model.getNumCols() == s->ncols) {
+		std::string why;
+		if (!checkSolution(s->base, best, &why)) {
+			s->err = "CBC returned an infeasible solution (" + why + ")";
+			return LCG_ERROR;
+		}
 		std::memcpy(r->x, best, sizeof(double) * s->ncols);
 		r->found = 1;
 		r->value = model.getMinimizationObjValue();

@@ -25,7 +25,7 @@ func buildAugmenting(in *Instance, j Job) (lazycg.WeakSeparator, error) {
 		return nil, err
 	}
 	if !j.NoCache {
-		sep.Cache = lazycg.NewCache(in.Dim(), j.Cache)
+		sep.Cache = lazycg.NewCache(in.Dim(), j.cachePolicy())
 	}
 	return sep, nil
 }

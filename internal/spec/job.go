@@ -97,7 +97,7 @@ func (j Job) Prepare() (*Prepared, error) {
 	case "", "lmo":
 		cs := &lazycg.CachedSeparator{LMO: in.LMO, NoEarlyStop: j.NoEarlyStop}
 		if !j.NoCache {
-			cs.Cache = lazycg.NewCache(in.Dim(), j.Cache)
+			cs.Cache = lazycg.NewCache(in.Dim(), j.cachePolicy())
 		}
 		p.Problem.Separator = cs
 	default:
@@ -114,6 +114,17 @@ func (j Job) Prepare() (*Prepared, error) {
 		p.Problem.Separator = sep
 	}
 	return p, nil
+}
+
+// DefaultCacheBytes is the cache memory budget of jobs that set none.
+const DefaultCacheBytes = 1 << 30
+
+func (j Job) cachePolicy() lazycg.CachePolicy {
+	p := j.Cache
+	if p.MaxBytes == 0 {
+		p.MaxBytes = DefaultCacheBytes
+	}
+	return p
 }
 
 // Summary is the machine-readable outcome of a run (the JSON line of
