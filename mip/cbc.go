@@ -61,7 +61,6 @@ type Solver struct {
 	colUp   []float64 // per column: the model's upper bounds
 	last    []float64 // per column: last vertex returned
 	lastOK  bool
-	solved  bool // a solve has found a feasible point
 	changed []int // columns whose upper bound MinimizeFace lowered
 
 	fired    chan struct{}
@@ -286,7 +285,6 @@ func (s *Solver) run(ctx context.Context, improve, certify, cutoff float64, firs
 		return st, fmt.Errorf("mip: cbc: %w", err)
 	}
 	if st.found {
-		s.solved = true
 		for j, v := range s.x {
 			if s.isInt[j] {
 				if r := math.Round(v); math.Abs(v-r) <= 1e-6 {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <cstdlib>
 #include <exception>
 #include <new>
 #include <string>
@@ -15,6 +16,7 @@
 #include <CbcHeuristic.hpp>
 #include <CbcHeuristicFPump.hpp>
 #include <CbcHeuristicRINS.hpp>
+#include <CbcCompareObjective.hpp>
 #include <CbcModel.hpp>
 #include <CbcStrategy.hpp>
 #include <CglClique.hpp>
@@ -369,14 +371,14 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 	model.addCutGenerator(&flow, -99, "FlowCover");
 	model.addCutGenerator(&mir, -99, "MixedIntegerRounding2");
 	model.setMaximumCutPassesAtRoot(rootPasses);
-	// The strategy adds preprocessing (CglPreProcess), the rounding
-	// heuristic and strong branching settings, but no further cuts.
+	// The strategy adds the rounding heuristic and strong branching
+	// settings, but no further cuts. Its preprocessing (CglPreProcess) is
+	// off: in CBC 2.10.8 it sometimes ends the search at once with status
+	// "optimal", no solution count and a fractional point as best
+	// solution (observed on p0033 with a cutoff and on small random 0/1
+	// models without one).
 	CbcStrategyDefault strategy(-1, 5, 5);
-	// CBC 2.10.8 mishandles a cutoff together with the strategy's
-	// preprocessing (the objective offset of fixed columns is not applied
-	// to it, so feasible improving solutions are cut off and a fractional
-	// point is returned as solution): preprocess only without cutoff.
-	strategy.setupPreProcessing(p->cutoff < COIN_DBL_MAX ? 0 : 1);
+	strategy.setupPreProcessing(0);
 	model.setStrategy(strategy);
 	CbcHeuristicFPump pump(model);
 	pump.setMaximumPasses(20);
@@ -384,6 +386,13 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 	CbcHeuristicRINS rins(model);
 	model.addHeuristic(&rins);
 
+	// With a bound to certify, search best-first: that raises the global
+	// bound fastest (CBC's default dives depth-first until it has an
+	// incumbent, which leaves the bound at the root value for long).
+	CbcCompareObjective bestFirst;
+	if (p->certify < COIN_DBL_MAX) {
+		model.setNodeComparison(bestFirst);
+	}
 	model.branchAndBound();
 
 	r->nodes = model.getNodeCount();
@@ -392,6 +401,7 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 		std::string why;
 		if (!checkSolution(s->base, best, &why)) {
 			s->err = "CBC returned an infeasible solution (" + why + ")";
+			if (getenv("LCG_DEBUG")) { fprintf(stderr, "bad sol: status %d/%d sols %d cutoff %g nodes %d obj %g x=", model.status(), model.secondaryStatus(), model.getSolutionCount(), p->cutoff, model.getNodeCount(), model.getObjValue()); for (int j = 0; j < s->ncols; j++) fprintf(stderr, " %g[%g,%g]", best[j], s->base.getColLower()[j], s->base.getColUpper()[j]); fprintf(stderr, "\n"); }
 			return LCG_ERROR;
 		}
 		std::memcpy(r->x, best, sizeof(double) * s->ncols);

@@ -155,9 +155,9 @@ type mpsParser struct {
 	hasRng  []bool
 
 	inInt   bool
-	curCol  int   // current column, -1 before the first
-	objSeen bool  // the current column already has an objective entry
-	rowMark []int // rowMark[i] = last column with an entry in row i, -1 none
+	curCol  int    // current column, -1 before the first
+	objSeen bool   // the current column already has an objective entry
+	rowMark []int  // rowMark[i] = last column with an entry in row i, -1 none
 	loSet   []bool // explicit lower bound given in BOUNDS
 	bndAny  []bool // any BOUNDS entry given
 
