@@ -182,9 +182,10 @@ func (m *LazyCG) binarySearch(ctx context.Context, s *State) (float64, error) {
 			return 2 * phi, nil
 		}
 		phi /= 2
-		if phi < math.SmallestNonzeroFloat64*4 {
+		if phiNegligible(phi, s.F) {
+			// The gap is certified below floating-point resolution of f.
 			s.Converged = true
-			return math.SmallestNonzeroFloat64, nil
+			return phi, nil
 		}
 	}
 	return 0, fmt.Errorf("lazycg: lazy cg: binary search for Φ0 did not end")
@@ -203,8 +204,8 @@ func (m *LazyCG) Step(ctx context.Context, s *State) error {
 		} else {
 			m.phi /= 2
 		}
-		if !(m.phi > 1e-300) {
-			s.Stalled = true
+		if phiNegligible(m.phi, s.F) {
+			s.Converged = true
 		}
 		return nil
 	}
@@ -227,6 +228,13 @@ func (m *LazyCG) Step(ctx context.Context, s *State) error {
 	axpy(s.X, gamma, m.d)
 	s.Eval()
 	return nil
+}
+
+// phiNegligible reports whether a certified gap bound Φ is below the
+// floating-point resolution of f (relative 1e-13): no step can then make
+// measurable progress and the run has converged.
+func phiNegligible(phi, f float64) bool {
+	return !(phi > 1e-13*math.Max(1, math.Abs(f)))
 }
 
 // wolfeGap computes max_z ∇f(x)(x − z) with one (counted) LMO call, using the

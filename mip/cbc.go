@@ -40,13 +40,24 @@ type Options struct {
 }
 
 // Solver minimizes linear objectives over the integer hull of a Model with
-// CBC (branch-and-cut with Clp). Its vertices are the projections onto
-// Options.Vars of the feasible solutions of the model.
+// CBC 2.10 (branch-and-cut on Clp, driven through a small C++ shim). Its
+// vertices are the projections onto Options.Vars of the feasible solutions
+// of the model.
 //
 // Solver implements lazycg.LMO, lazycg.EarlyStopper, lazycg.FaceMinimizer
-// and lazycg.Augmenter. It holds C memory: Close must be called when it is no
-// longer needed (there is no finalizer). A Solver is not safe for concurrent
-// use.
+// and lazycg.Augmenter. Each call builds a CBC model from the loaded one
+// with root cuts (probing, Gomory, knapsack, clique, flow cover, MIR; at
+// most 10 rounds), the rounding, feasibility pump and RINS heuristics, and
+// an event handler that ends the search as soon as the call's question is
+// answered. The last vertex returned is remembered: its value serves as
+// cutoff of the next call (warm start). CBC prints nothing.
+//
+// A canceled context is noticed at CBC's next event (node, heuristic
+// solution, cut round), not inside an LP solve, so a huge root LP delays
+// cancellation until it is solved.
+//
+// A Solver holds C memory: Close must be called when it is no longer
+// needed (there is no finalizer). A Solver is not safe for concurrent use.
 type Solver struct {
 	p      *C.lcg_cbc
 	block  unsafe.Pointer // C memory: params, result, obj and x

@@ -4,16 +4,14 @@
 
 #include <atomic>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
-#include <cstdlib>
 #include <exception>
+#include <mutex>
 #include <new>
 #include <string>
 #include <vector>
 
 #include <CbcEventHandler.hpp>
-#include <CbcHeuristic.hpp>
 #include <CbcHeuristicFPump.hpp>
 #include <CbcHeuristicRINS.hpp>
 #include <CbcCompareObjective.hpp>
@@ -29,7 +27,6 @@
 #include <CoinFinite.hpp>
 #include <CoinPackedMatrix.hpp>
 #include <CoinTime.hpp>
-#include <CoinWarmStartBasis.hpp>
 #include <OsiClpSolverInterface.hpp>
 
 namespace {
@@ -37,6 +34,7 @@ namespace {
 // StopState is shared between a solve and the event handler clones that
 // CBC makes of our handler.
 struct StopState {
+	std::mutex mu; // guards the fields below except cancel
 	std::atomic<int> cancel{0};
 	double improve = -COIN_DBL_MAX;
 	double certify = COIN_DBL_MAX;
@@ -59,6 +57,8 @@ public:
 		if (m == nullptr) {
 			return noAction;
 		}
+		// With Threads > 1, CBC's worker threads may call in concurrently.
+		std::lock_guard<std::mutex> lock(st_->mu);
 		// Sub-models (heuristic sub-MIPs) see their own incumbents and
 		// bounds, which say nothing about ours.
 		const bool sub = m->parentModel() != nullptr;
@@ -197,6 +197,7 @@ bool checkSolution(const OsiSolverInterface &m, const double *x, std::string *wh
 struct lcg_cbc {
 	OsiClpSolverInterface base;
 	int ncols = 0;
+	std::vector<double> obj; // scaled objective
 	StopState st;
 	std::string err;
 };
@@ -295,6 +296,8 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 	// The best bound is refreshed only every printFrequency nodes.
 	model.setPrintFrequency(1);
 	model.setUseElapsedTime(true);
+	// Solve to 1e-9 (of the scaled objective) rather than CBC's 1e-5.
+	model.setCutoffIncrement(1e-9);
 	if (p->rel_gap > 0) {
 		model.setAllowableFractionGap(p->rel_gap);
 	}
@@ -401,7 +404,6 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 		std::string why;
 		if (!checkSolution(s->base, best, &why)) {
 			s->err = "CBC returned an infeasible solution (" + why + ")";
-			if (getenv("LCG_DEBUG")) { fprintf(stderr, "bad sol: status %d/%d sols %d cutoff %g nodes %d obj %g x=", model.status(), model.secondaryStatus(), model.getSolutionCount(), p->cutoff, model.getNodeCount(), model.getObjValue()); for (int j = 0; j < s->ncols; j++) fprintf(stderr, " %g[%g,%g]", best[j], s->base.getColLower()[j], s->base.getColUpper()[j]); fprintf(stderr, "\n"); }
 			return LCG_ERROR;
 		}
 		std::memcpy(r->x, best, sizeof(double) * s->ncols);
@@ -444,11 +446,48 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 	return LCG_OK;
 }
 
+// objectiveScale returns the power of two by which the objective is divided
+// so that its largest coefficient is in [1, 2): CBC's tolerances (cutoff
+// increment 1e-5, integrality and feasibility tolerances) are absolute,
+// so tiny or huge objectives would otherwise be solved to the wrong
+// precision. Integral objectives keep scale 1 so that CBC still
+// recognizes their integrality and prunes by whole units.
+static double objectiveScale(const double *obj, int n)
+{
+	double big = 0;
+	bool integral = true;
+	for (int j = 0; j < n; j++) {
+		big = std::fmax(big, std::fabs(obj[j]));
+		if (obj[j] != std::floor(obj[j])) {
+			integral = false;
+		}
+	}
+	if (big == 0 || integral) {
+		return 1;
+	}
+	int e = 0;
+	std::frexp(big, &e); // big = f * 2^e with f in [0.5, 1)
+	return std::ldexp(1.0, e - 1);
+}
+
 int lcg_cbc_solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 {
 	s->err.clear();
 	try {
-		return solve(s, p, r);
+		const double scale = objectiveScale(p->obj, s->ncols);
+		s->obj.resize(s->ncols);
+		for (int j = 0; j < s->ncols; j++) {
+			s->obj[j] = p->obj[j] / scale;
+		}
+		lcg_cbc_params q = *p;
+		q.obj = s->obj.data();
+		q.improve /= scale;
+		q.certify /= scale;
+		q.cutoff /= scale;
+		const int code = solve(s, &q, r);
+		r->value *= scale;
+		r->bound *= scale;
+		return code;
 	} catch (CoinError &e) {
 		s->err = e.message() + " (in " + e.className() + "::" + e.methodName() + ")";
 	} catch (std::bad_alloc &) {

@@ -187,9 +187,18 @@ func (s *Solver) minimize(ctx context.Context, dst, c []float64, zero []bool, im
 		return res, nil
 	}
 	if st.found {
-		s.storeVertex(dst)
-		res.Found, res.Value = true, dotVec(c, dst)
-	} else if warm {
+		v := 0.0
+		for i, j := range s.vars {
+			v += c[i] * s.x[j]
+		}
+		// With a warm start, CBC's solution may be worse than it by the
+		// cutoff's slack.
+		if !warm || v <= v0 {
+			s.storeVertex(dst)
+			res.Found, res.Value = true, dotVec(c, dst)
+		}
+	}
+	if !res.Found && warm {
 		s.loadLast(dst)
 		res.Found, res.Value = true, v0
 	}
@@ -211,6 +220,14 @@ func (s *Solver) minimize(ctx context.Context, dst, c []float64, zero []bool, im
 			return res, nil
 		}
 		return res, fmt.Errorf("%w (%v) before a feasible point was found", ErrTimeLimit, s.opts.TimeLimit)
+	}
+	if res.Reason == lazycg.StopImproving && !(res.Value < improve) {
+		// CBC saw its incumbent below Improve, but not the rounded vertex:
+		// an early stop that is neither improving nor certified.
+		res.Reason = lazycg.StopGap
+		if res.Bound >= certify {
+			res.Reason = lazycg.StopCertified
+		}
 	}
 	if res.Reason == lazycg.StopOptimal || res.Bound > res.Value {
 		res.Bound = res.Value

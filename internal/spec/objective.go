@@ -18,7 +18,8 @@ type Curvaturer interface {
 // Objective builds the objective described by text over the instance:
 //
 //	distance[:seed=S]                        ‖x − b‖², b uniform in [0,1]^n
-//	quadratic[:seed=S,density=D,rows=R]      ‖Ax − b‖² as in the paper's section 7
+//	quadratic[:seed=S,density=D,rows=R,scale=W] ‖Ax − b‖² as in the paper's section 7
+//	                                         (b = A·w, w uniform in [0, W], default W = 1)
 //	completion[:seed=S,rank=R]               matrix completion over nuclear:M,N
 func Objective(text string, in *Instance) (lazycg.Objective, error) {
 	s, err := Parse(text)
@@ -46,10 +47,23 @@ func Objective(text string, in *Instance) (lazycg.Objective, error) {
 		if rows, err = s.OptInt("rows", n, 1, maxDim); err != nil {
 			return nil, err
 		}
+		var scale float64
+		if scale, err = s.OptFloat("scale", 1, 1e-12, 1e12); err != nil {
+			return nil, err
+		}
 		if float64(rows)*float64(n)*density > 2e8 {
 			return nil, fmt.Errorf("spec: %q: about %.3g nonzeros is too many; lower density or rows", text, float64(rows)*float64(n)*density)
 		}
-		obj, err = objective.RandomLeastSquares(rows, n, density, seed)
+		var ls *objective.LeastSquares
+		if ls, err = objective.RandomLeastSquares(rows, n, density, seed); err == nil && scale != 1 {
+			// b = A·w with w uniform in [0, scale]: scaling b scales w.
+			b := append([]float64(nil), ls.B()...)
+			for i := range b {
+				b[i] *= scale
+			}
+			ls, err = objective.NewLeastSquares(ls.A(), b)
+		}
+		obj = ls
 	case "completion":
 		if _, ok := in.LMO.(*lmo.NuclearBall); !ok || in.Rows == 0 {
 			return nil, fmt.Errorf("spec: %q: matrix completion needs a nuclear:M,N[,R] polytope", text)
