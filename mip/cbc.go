@@ -65,6 +65,7 @@ type Solver struct {
 	res    *C.lcg_cbc_result
 	obj    []float64 // C memory, one entry per column
 	x      []float64 // C memory, one entry per column
+	start  []float64 // C memory, one entry per column: warm start
 
 	opts    Options
 	vars    []int
@@ -191,7 +192,8 @@ func NewSolver(m *Model, opts Options) (*Solver, error) {
 	offR := (sizeP + 15) &^ 15
 	offO := (offR + sizeR + 15) &^ 15
 	offX := offO + uintptr(nc)*8
-	block := C.lcg_cbc_alloc(C.size_t(offX + uintptr(nc)*8))
+	offS := offX + uintptr(nc)*8
+	block := C.lcg_cbc_alloc(C.size_t(offS + uintptr(nc)*8))
 	if block == nil {
 		C.lcg_cbc_free(p)
 		return nil, errors.New("mip: cbc: out of memory")
@@ -203,6 +205,7 @@ func NewSolver(m *Model, opts Options) (*Solver, error) {
 		res:    (*C.lcg_cbc_result)(unsafe.Add(block, offR)),
 		obj:    unsafe.Slice((*float64)(unsafe.Add(block, offO)), nc),
 		x:      unsafe.Slice((*float64)(unsafe.Add(block, offX)), nc),
+		start:  unsafe.Slice((*float64)(unsafe.Add(block, offS)), nc),
 		opts:   opts,
 		vars:   vars,
 		isInt:  append([]bool(nil), m.Integer...),
@@ -228,7 +231,7 @@ func (s *Solver) Close() {
 	}
 	C.lcg_cbc_free(s.p)
 	C.free(s.block)
-	s.p, s.block, s.params, s.res, s.obj, s.x = nil, nil, nil, nil, nil, nil
+	s.p, s.block, s.params, s.res, s.obj, s.x, s.start = nil, nil, nil, nil, nil, nil, nil
 }
 
 // Dim returns the dimension of the polytope, len(Options.Vars).
@@ -247,8 +250,8 @@ func (s *Solver) setColUpper(j int, v float64) {
 var errClosed = errors.New("mip: cbc: solver is closed")
 
 // run solves min obj·x (obj already in s.obj) with CBC. cutoff, improve and
-// certify are ±Inf when unused.
-func (s *Solver) run(ctx context.Context, improve, certify, cutoff float64, first bool) (cbcStatus, error) {
+// certify are ±Inf when unused; with warm, s.last is CBC's first incumbent.
+func (s *Solver) run(ctx context.Context, improve, certify, cutoff float64, first, warm bool) (cbcStatus, error) {
 	if s.p == nil {
 		return cbcStatus{}, errClosed
 	}
@@ -266,6 +269,11 @@ func (s *Solver) run(ctx context.Context, improve, certify, cutoff float64, firs
 		p.first_solution = 1
 	}
 	p.threads = C.int(s.opts.Threads)
+	p.start = nil
+	if warm {
+		copy(s.start, s.last)
+		p.start = (*C.double)(unsafe.Pointer(&s.start[0]))
+	}
 
 	C.lcg_cbc_clear_cancel(s.p)
 	var stop func() bool

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <string>
@@ -287,26 +288,9 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 	r->reason = LCG_OPTIMAL;
 
 	s->base.setObjective(p->obj);
-	CbcModel model(s->base);
-	model.setLogLevel(0);
-	model.messageHandler()->setLogLevel(0);
-	model.solver()->messageHandler()->setLogLevel(0);
-	StopHandler handler(&st);
-	model.passInEventHandler(&handler);
-	// The best bound is refreshed only every printFrequency nodes.
-	model.setPrintFrequency(1);
-	model.setUseElapsedTime(true);
-	// Solve to 1e-9 (of the scaled objective) rather than CBC's 1e-5.
-	model.setCutoffIncrement(1e-9);
-	if (p->rel_gap > 0) {
-		model.setAllowableFractionGap(p->rel_gap);
-	}
-	if (p->threads > 1) {
-		model.setNumberThreads(p->threads);
-	}
-
-	model.initialSolve();
-	OsiSolverInterface *lp = model.solver();
+	std::unique_ptr<OsiSolverInterface> lp(s->base.clone());
+	lp->messageHandler()->setLogLevel(0);
+	lp->initialSolve();
 	if (st.cancel.load()) {
 		r->reason = LCG_CANCELED;
 		return LCG_OK;
@@ -331,6 +315,22 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 		r->reason = LCG_CERTIFIED;
 		return LCG_OK;
 	}
+	double startValue = COIN_DBL_MAX;
+	if (p->start != nullptr) {
+		startValue = 0;
+		for (int j = 0; j < s->ncols; j++) {
+			startValue += p->obj[j] * p->start[j];
+		}
+		if (lpValue >= startValue - 1e-9 * std::fmax(1.0, std::fabs(startValue))) {
+			// The start solution attains the LP bound.
+			std::memcpy(r->x, p->start, sizeof(double) * s->ncols);
+			r->found = 1;
+			r->value = startValue;
+			r->bound = std::fmin(lpValue, startValue);
+			r->reason = LCG_OPTIMAL;
+			return LCG_OK;
+		}
+	}
 	if (integral(*lp)) {
 		// The LP optimum is an integer solution, hence optimal.
 		std::memcpy(r->x, lp->getColSolution(), sizeof(double) * s->ncols);
@@ -340,8 +340,35 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 		r->reason = LCG_OPTIMAL;
 		return LCG_OK;
 	}
+
+	// No integer preprocessing (CglPreProcess): in CBC 2.10.8 it lost the
+	// optimum on small random 0/1 models, both through CbcStrategyDefault
+	// (which also returned fractional points as solutions, with and without
+	// a cutoff) and when called directly as the cbc program does.
+	CbcModel model(*lp);
+	model.setLogLevel(0);
+	model.messageHandler()->setLogLevel(0);
+	model.solver()->messageHandler()->setLogLevel(0);
+	StopHandler handler(&st);
+	model.passInEventHandler(&handler);
+	// The best bound is refreshed only every printFrequency nodes.
+	model.setPrintFrequency(1);
+	model.setUseElapsedTime(true);
+	// Solve to 1e-9 (of the scaled objective) rather than CBC's 1e-5.
+	model.setCutoffIncrement(1e-9);
+	if (p->rel_gap > 0) {
+		model.setAllowableFractionGap(p->rel_gap);
+	}
+	if (p->threads > 1) {
+		model.setNumberThreads(p->threads);
+	}
 	if (p->cutoff < COIN_DBL_MAX) {
 		model.setCutoff(p->cutoff);
+	}
+	if (p->start != nullptr) {
+		// The incumbent also sets CBC's cutoff and lets improvement
+		// heuristics (RINS) start from it.
+		model.setBestSolution(p->start, s->ncols, startValue, true);
 	}
 	if (st.deadline > 0) {
 		double left = st.deadline - CoinGetTimeOfDay();
@@ -375,11 +402,7 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 	model.addCutGenerator(&mir, -99, "MixedIntegerRounding2");
 	model.setMaximumCutPassesAtRoot(rootPasses);
 	// The strategy adds the rounding heuristic and strong branching
-	// settings, but no further cuts. Its preprocessing (CglPreProcess) is
-	// off: in CBC 2.10.8 it sometimes ends the search at once with status
-	// "optimal", no solution count and a fractional point as best
-	// solution (observed on p0033 with a cutoff and on small random 0/1
-	// models without one).
+	// settings, but no further cuts and no preprocessing (see above).
 	CbcStrategyDefault strategy(-1, 5, 5);
 	strategy.setupPreProcessing(0);
 	model.setStrategy(strategy);
@@ -408,7 +431,10 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 		}
 		std::memcpy(r->x, best, sizeof(double) * s->ncols);
 		r->found = 1;
-		r->value = model.getMinimizationObjValue();
+		r->value = 0;
+		for (int j = 0; j < s->ncols; j++) {
+			r->value += p->obj[j] * best[j];
+		}
 	} else if (best != nullptr) {
 		s->err = "solution has " + std::to_string(model.getNumCols()) + " columns, model " + std::to_string(s->ncols);
 		return LCG_ERROR;
@@ -424,11 +450,11 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 		r->reason = LCG_TIMELIMIT;
 	} else if (sec == 2) {
 		r->reason = LCG_GAP;
-	} else if (sec == 1) {
-		return LCG_INFEASIBLE;
 	} else if (sec == 7) {
 		return LCG_UNBOUNDED;
 	} else if (model.status() == 0) {
+		// Search complete (secondary status 1: the root LP is infeasible,
+		// possibly only under the incumbent's cutoff).
 		r->reason = LCG_OPTIMAL;
 		if (!r->found) {
 			r->bound = p->cutoff;

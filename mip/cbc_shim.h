@@ -41,6 +41,7 @@ typedef struct {
 	double cutoff;         /* only solutions with objective < cutoff (HUGE_VAL: none) */
 	double time_limit;     /* seconds of wall-clock time, <= 0: none */
 	double rel_gap;        /* relative gap at which to stop, 0: exact */
+	const double *start;   /* feasible solution to start from, or NULL */
 	int first_solution;    /* stop at the first solution */
 	int threads;           /* CBC threads, <= 1: one */
 } lcg_cbc_params;

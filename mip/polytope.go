@@ -92,7 +92,7 @@ func (s *Solver) Augment(ctx context.Context, dst, c, x []float64) (bool, error)
 	}
 	s.setObjective(c)
 	cutoff := cx - 1e-9*math.Max(1, math.Abs(cx))
-	st, err := s.run(ctx, math.Inf(-1), math.Inf(1), cutoff, true)
+	st, err := s.run(ctx, math.Inf(-1), math.Inf(1), cutoff, true, false)
 	if err != nil {
 		return false, err
 	}
@@ -143,6 +143,7 @@ func (s *Solver) minimize(ctx context.Context, dst, c []float64, zero []bool, im
 	}
 	v0 := math.Inf(1)
 	cutoff := math.Inf(1)
+	start := false // warm start as CBC's incumbent
 	if warm {
 		v0 = 0
 		for i, j := range s.vars {
@@ -153,13 +154,14 @@ func (s *Solver) minimize(ctx context.Context, dst, c []float64, zero []bool, im
 			res.Found, res.Value, res.Reason = true, v0, lazycg.StopImproving
 			return res, nil
 		}
-		cutoff = v0 + 1e-9*math.Max(1, math.Abs(v0))
+		start = true
 	}
-	if improve >= certify && improve < cutoff {
-		cutoff = improve
+	if improve >= certify && improve <= v0 {
+		// Only solutions below Improve matter: CBC's cutoff.
+		cutoff, start = improve, false
 	}
 
-	st, err := s.run(ctx, improve, certify, cutoff, false)
+	st, err := s.run(ctx, improve, certify, cutoff, false, start)
 	res.Nodes = st.nodes
 	if err != nil {
 		if st.reason == cbcCanceled {

@@ -136,6 +136,9 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	res, runErr := lazycg.Minimize(ctx, p.Problem, settings, p.Method)
 	if res == nil {
+		if errors.Is(runErr, context.DeadlineExceeded) || errors.Is(runErr, context.Canceled) {
+			return fmt.Errorf("solve: stopped before a start vertex was found: %w", runErr)
+		}
 		return usageError(fmt.Errorf("solve: %w", runErr))
 	}
 	sum := spec.Summarize(job, p.Instance.Dim(), res)
