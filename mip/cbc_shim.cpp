@@ -101,7 +101,10 @@ private:
 		if (e == generatedCuts && !st_->inTree && (m->phase() == 1 || m->phase() == 3) && m->getNodeCount() == 0) {
 			const OsiSolverInterface *lp = m->solver();
 			if (lp->isProvenOptimal()) {
-				const double rb = lp->getObjValue() * lp->getObjSense();
+				double rb = lp->getObjValue() * lp->getObjSense();
+				if (inc && rb > v) {
+					rb = v; // the LP may exceed the incumbent's cutoff
+				}
 				if (rb > st_->bound && rb < COIN_DBL_MAX) {
 					st_->bound = rb;
 				}

@@ -23,6 +23,7 @@ type MPSError struct {
 	Msg string
 }
 
+// Error formats the error with the "mip: mps: " prefix, file and line.
 func (e *MPSError) Error() string {
 	switch {
 	case e.File != "" && e.Line > 0:
@@ -81,19 +82,22 @@ func ReadMPSFile(path string) (*Model, error) {
 // 50–61), so fixed-format names may contain spaces. Section headers start in
 // column 1; lines starting with '*' are comments.
 //
-// Supported sections: NAME, OBJSENSE (MIN, MAX, MINIMIZE, MAXIMIZE on the same
-// or the next line), OBJNAME, ROWS (N, E, L, G; the first N row, or the one
-// named by OBJNAME, is the objective and other N rows are dropped), COLUMNS
-// (with 'MARKER' 'INTORG'/'INTEND' integer blocks), RHS (an entry on the
-// objective row is the negated objective constant), RANGES, BOUNDS (UP, LO,
-// FX, FR, MI, PL, BV, LI, UI) and ENDATA. Only the first RHS, RANGES and
-// BOUNDS set is used. Columns have default bounds [0, +Inf), except that an
-// integer column of a 'MARKER' block without any BOUNDS entry is binary,
-// [0, 1] (the convention of MIPLIB and of COIN-OR's CoinMpsIO, under which
-// eil33-2 and eilB101 are 0/1 programs); an UP or UI bound below zero on a
-// column without an explicit lower bound makes the lower bound −Inf. Values of magnitude 1e30 or more in RHS,
-// RANGES and BOUNDS are infinite. Semi-continuous bounds (SC) and quadratic,
-// SOS or indicator sections are rejected.
+// Supported sections: NAME, OBJSENSE (MIN, MAX, MINIMIZE, MAXIMIZE on the
+// same or the next line), OBJNAME, ROWS (N, E, L, G; the first N row, or the
+// one named by OBJNAME, is the objective and other N rows are dropped),
+// COLUMNS (with 'MARKER' 'INTORG'/'INTEND' integer blocks), RHS (an entry on
+// the objective row is the negated objective constant), RANGES (on E rows a
+// positive range R gives [rhs, rhs+R], a negative one [rhs+R, rhs]; on L
+// and G rows |R| counts), BOUNDS (UP, LO, FX, FR, MI, PL, BV, LI, UI) and
+// ENDATA. Only the first RHS, RANGES and BOUNDS set is used.
+//
+// Columns have default bounds [0, +Inf), except that an integer column of a
+// 'MARKER' block without any BOUNDS entry is binary, [0, 1]: the convention
+// of MIPLIB and of COIN-OR's CoinMpsIO, under which eil33-2 and eilB101 are
+// 0/1 programs. An UP or UI bound below zero on a column without an
+// explicit lower bound makes the lower bound −Inf. Values of magnitude 1e30
+// or more in RHS, RANGES and BOUNDS are infinite. Semi-continuous bounds
+// (SC) and quadratic, SOS or indicator sections are rejected.
 //
 // The reader streams its input and allocates memory proportional to the
 // model, so large files are read quickly.
@@ -271,7 +275,7 @@ func (p *mpsParser) header(line []byte) error {
 	switch key {
 	case "NAME":
 		sec = secName
-	case "OBJSENSE", "OBJSENCE":
+	case "OBJSENSE":
 		sec = secObjSense
 	case "OBJNAME":
 		sec = secObjName

@@ -23,7 +23,7 @@ var ErrTimeLimit = errors.New("mip: cbc: time limit reached")
 // Minimize implements lazycg.LMO: it stores in dst a vertex minimizing c·v,
 // solving to optimality or to Options.RelGap. Integer coordinates within
 // 1e-6 of an integer are rounded to it. The previously returned vertex is
-// used as a warm start (its value as cutoff), so repeated calls with similar
+// CBC's first incumbent (warm start), so repeated calls with similar
 // objectives are cheaper.
 func (s *Solver) Minimize(ctx context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	return s.minimize(ctx, dst, c, nil, math.Inf(-1), math.Inf(1))
@@ -176,15 +176,12 @@ func (s *Solver) minimize(ctx context.Context, dst, c []float64, zero []bool, im
 		if math.IsInf(cutoff, 1) {
 			return res, errInfeasible
 		}
-		// Nothing below the cutoff: the cutoff is a lower bound.
+		// Nothing below the cutoff Improve ≥ Certify: it is a lower bound.
 		res.Bound = cutoff
 		res.Reason = lazycg.StopCertified
 		if warm {
 			s.loadLast(dst)
 			res.Found, res.Value = true, v0
-			if cutoff > v0 {
-				res.Bound, res.Reason = v0, lazycg.StopOptimal
-			}
 		}
 		return res, nil
 	}
@@ -193,8 +190,7 @@ func (s *Solver) minimize(ctx context.Context, dst, c []float64, zero []bool, im
 		for i, j := range s.vars {
 			v += c[i] * s.x[j]
 		}
-		// With a warm start, CBC's solution may be worse than it by the
-		// cutoff's slack.
+		// Never return a vertex worse than the warm start.
 		if !warm || v <= v0 {
 			s.storeVertex(dst)
 			res.Found, res.Value = true, dotVec(c, dst)
@@ -214,8 +210,10 @@ func (s *Solver) minimize(ctx context.Context, dst, c []float64, zero []bool, im
 		res.Reason = lazycg.StopImproving
 	case cbcCertified:
 		res.Reason = lazycg.StopCertified
-	default:
+	case cbcTimeLimit:
 		res.Reason = lazycg.StopTimeLimit
+	default:
+		return res, fmt.Errorf("mip: cbc: unexpected stop reason %d", st.reason)
 	}
 	if !res.Found {
 		if res.Reason == lazycg.StopCertified {
