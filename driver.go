@@ -277,6 +277,25 @@ func (o *Oracle) Minimize(ctx context.Context, dst, c []float64) (LinearResult, 
 	return res, err
 }
 
+// startVertex stores some vertex of P, good for c, in dst with one counted
+// LMO call. Any vertex will do, so an EarlyStopper may stop at its first
+// feasible point (MIP oracles: the first incumbent instead of a full solve).
+func (o *Oracle) startVertex(ctx context.Context, dst, c []float64) error {
+	es, ok := o.lmo.(EarlyStopper)
+	if !ok {
+		_, err := o.Minimize(ctx, dst, c)
+		return err
+	}
+	start := time.Now()
+	res, err := es.MinimizeUntil(ctx, dst, c, StopRule{Improve: math.Inf(1), Certify: math.Inf(1)})
+	o.stats.LMOCalls++
+	o.stats.OracleTime += time.Since(start)
+	if err == nil && !res.Found {
+		err = fmt.Errorf("lazycg: the LMO (%T) returned no vertex", o.lmo)
+	}
+	return err
+}
+
 // MinimizeFace calls the LMO restricted to a face (FaceMinimizer), counted.
 func (o *Oracle) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool) (LinearResult, error) {
 	fm, ok := o.lmo.(FaceMinimizer)
@@ -375,7 +394,7 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 		if !checkFinite(s.Grad) {
 			return nil, errors.New("lazycg: gradient at 0 is not finite")
 		}
-		if _, err := s.Oracle.Minimize(runCtx, s.X, s.Grad); err != nil {
+		if err := s.Oracle.startVertex(runCtx, s.X, s.Grad); err != nil {
 			return nil, fmt.Errorf("lazycg: computing a start vertex: %w", err)
 		}
 	}
