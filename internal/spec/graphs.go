@@ -14,10 +14,7 @@ func init() {
 // buildFlow: flow:FILE.min[.gz] — the flow polytope of a DIMACS min-cost
 // flow instance (the paper's video colocalization polytopes).
 func buildFlow(s *Spec, opt Options) (*Instance, error) {
-	if err := s.NArgs(1, 1, "flow:FILE.min (DIMACS, gzip accepted)"); err != nil {
-		return nil, err
-	}
-	path, err := ResolveFile(s.Args[0], opt)
+	path, err := s.fileArg(opt, "flow:FILE.min (DIMACS, gzip accepted)")
 	if err != nil {
 		return nil, err
 	}

@@ -39,10 +39,7 @@ func mipInstance(f *mip.Formulation, opt Options) (*Instance, error) {
 
 // buildMPS: mps:FILE[.gz] — the convex hull of the MIP's feasible points.
 func buildMPS(s *Spec, opt Options) (*Instance, error) {
-	if err := s.NArgs(1, 1, "mps:FILE (free or fixed MPS, gzip accepted)"); err != nil {
-		return nil, err
-	}
-	path, err := ResolveFile(s.Args[0], opt)
+	path, err := s.fileArg(opt, "mps:FILE (free or fixed MPS, gzip accepted)")
 	if err != nil {
 		return nil, err
 	}
@@ -158,10 +155,7 @@ func buildSpanningTreeExt(s *Spec, opt Options) (*Instance, error) {
 // buildQUBO: qubo:FILE — the linearized Boolean quadric polytope of a QUBO
 // instance in Selby's format (e.g. qubo-chimera/439/1.txt).
 func buildQUBO(s *Spec, opt Options) (*Instance, error) {
-	if err := s.NArgs(1, 1, "qubo:FILE"); err != nil {
-		return nil, err
-	}
-	path, err := ResolveFile(s.Args[0], opt)
+	path, err := s.fileArg(opt, "qubo:FILE")
 	if err != nil {
 		return nil, err
 	}

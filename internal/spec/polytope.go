@@ -120,6 +120,15 @@ func ResolveFile(name string, opt Options) (string, error) {
 	return datadir.File(opt.DataDir, name)
 }
 
+// fileArg checks that the spec has exactly one argument, a file name, and
+// resolves it (see ResolveFile).
+func (s *Spec) fileArg(opt Options, usage string) (string, error) {
+	if err := s.NArgs(1, 1, usage); err != nil {
+		return "", err
+	}
+	return ResolveFile(s.Args[0], opt)
+}
+
 const maxDim = 1 << 26
 
 func buildSimplex(s *Spec, _ Options) (*Instance, error) {
