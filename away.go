@@ -184,16 +184,10 @@ func (m *AwayFW) Init(ctx context.Context, s *State) error {
 // Step implements Method.
 func (m *AwayFW) Step(ctx context.Context, s *State) error {
 	c := &m.core
-	res, err := s.Oracle.Minimize(ctx, c.v, s.Grad)
+	res, gx, gFW, err := fwVertex(ctx, s, c.v, "afw")
 	if err != nil {
 		return err
 	}
-	if !res.Found {
-		return fmt.Errorf("lazycg: afw: LMO returned no vertex (%v)", res.Reason)
-	}
-	gx := dot(s.Grad, s.X)
-	s.ReportGap(s.F, gx-res.Bound)
-	gFW := gx - res.Value
 	ka, va := c.as.ArgMax(s.Grad)
 	gA := va - gx
 	var gamma float64

@@ -2,7 +2,6 @@ package lazycg
 
 import (
 	"context"
-	"fmt"
 	"math"
 )
 
@@ -36,16 +35,10 @@ func (m *BlendedPairwise) Init(ctx context.Context, s *State) error {
 // Step implements Method.
 func (m *BlendedPairwise) Step(ctx context.Context, s *State) error {
 	c := &m.core
-	res, err := s.Oracle.Minimize(ctx, c.v, s.Grad)
+	res, _, gFW, err := fwVertex(ctx, s, c.v, "bpcg")
 	if err != nil {
 		return err
 	}
-	if !res.Found {
-		return fmt.Errorf("lazycg: bpcg: LMO returned no vertex (%v)", res.Reason)
-	}
-	gx := dot(s.Grad, s.X)
-	s.ReportGap(s.F, gx-res.Bound)
-	gFW := gx - res.Value
 	ka, va := c.as.ArgMax(s.Grad)
 	ks, vs := c.as.ArgMin(s.Grad)
 	if local := va - vs; local > 0 && local >= gFW {

@@ -40,16 +40,10 @@ func (m *FrankWolfe) Init(ctx context.Context, s *State) error {
 
 // Step implements Method.
 func (m *FrankWolfe) Step(ctx context.Context, s *State) error {
-	res, err := s.Oracle.Minimize(ctx, m.v, s.Grad)
+	res, _, gap, err := fwVertex(ctx, s, m.v, "frank-wolfe")
 	if err != nil {
 		return err
 	}
-	if !res.Found {
-		return fmt.Errorf("lazycg: frank-wolfe: LMO returned no vertex (%v)", res.Reason)
-	}
-	gx := dot(s.Grad, s.X)
-	s.ReportGap(s.F, gx-res.Bound)
-	gap := gx - res.Value
 	if gap <= 0 {
 		if res.Optimal() {
 			s.Converged = true
@@ -75,4 +69,20 @@ func (m *FrankWolfe) Step(ctx context.Context, s *State) error {
 	axpy(s.X, gamma, m.d)
 	s.Eval()
 	return nil
+}
+
+// fwVertex is the Frank–Wolfe oracle step shared by the non-lazy methods:
+// it stores the LMO vertex for ∇f(x) in v, reports the proven dual bound of
+// the call and returns the result, ∇f·x and the (primal) FW gap ∇f·(x − v).
+func fwVertex(ctx context.Context, s *State, v []float64, method string) (res LinearResult, gx, gap float64, err error) {
+	res, err = s.Oracle.Minimize(ctx, v, s.Grad)
+	if err != nil {
+		return res, 0, 0, err
+	}
+	if !res.Found {
+		return res, 0, 0, fmt.Errorf("lazycg: %s: LMO returned no vertex (%v)", method, res.Reason)
+	}
+	gx = dot(s.Grad, s.X)
+	s.ReportGap(s.F, gx-res.Bound)
+	return res, gx, gx - res.Value, nil
 }
