@@ -180,16 +180,7 @@ func (h *ConvexHull) Minimize(ctx context.Context, dst, c []float64) (lazycg.Lin
 // ReadConvexHullFile reads an atoms file (see ReadConvexHull). Gzip files
 // are recognized by their magic bytes (1f 8b), whatever their name.
 func ReadConvexHullFile(path string) (*ConvexHull, error) {
-	r, err := fileio.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("lmo: atoms: %s: %w", path, err)
-	}
-	defer r.Close()
-	h, err := ReadConvexHull(r)
-	if err != nil {
-		return nil, fmt.Errorf("%w (file %s)", err, path)
-	}
-	return h, nil
+	return fileio.ReadPath(path, "lmo: atoms", ReadConvexHull)
 }
 
 // ReadConvexHull reads the atoms of a ConvexHull from a text file:

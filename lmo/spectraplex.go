@@ -247,16 +247,19 @@ func (sp *Spectraplex) eigen(ctx context.Context, anorm float64) (theta, res flo
 
 // startVector writes a fixed pseudo-random unit vector into the first
 // Lanczos slot.
-func (sp *Spectraplex) startVector() {
-	q0 := sp.basis[:sp.n]
-	x := uint64(0x9e3779b97f4a7c15)
-	for i := range q0 {
+func (sp *Spectraplex) startVector() { basicPseudoRandomUnit(sp.basis[:sp.n], 0x9e3779b97f4a7c15) }
+
+// basicPseudoRandomUnit fills v with a unit vector whose entries come from
+// a xorshift generator started at seed (deterministic, no allocation).
+func basicPseudoRandomUnit(v []float64, seed uint64) {
+	x := seed
+	for i := range v {
 		x ^= x << 13
 		x ^= x >> 7
 		x ^= x << 17
-		q0[i] = float64(x>>11)/(1<<53) - 0.5
+		v[i] = float64(x>>11)/(1<<53) - 0.5
 	}
-	basicScale(q0, 1/math.Sqrt(basicDot(q0, q0)))
+	basicScale(v, 1/math.Sqrt(basicDot(v, v)))
 }
 
 // lanczos runs at most steps Lanczos steps from the unit vector in the

@@ -13,16 +13,7 @@ import (
 // file (see ReadCSV). Gzip files are recognized by their magic bytes
 // (1f 8b), whatever their name.
 func ReadCSVFile(path string) (*Dense, error) {
-	r, err := fileio.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("objective: csv: %s: %w", path, err)
-	}
-	defer r.Close()
-	m, err := ReadCSV(r)
-	if err != nil {
-		return nil, fmt.Errorf("%w (file %s)", err, path)
-	}
-	return m, nil
+	return fileio.ReadPath(path, "objective: csv", ReadCSV)
 }
 
 // ReadCSV reads a dense matrix, one row per line, from comma-separated or

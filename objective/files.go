@@ -39,16 +39,7 @@ func ReadMatrix(r io.Reader) (Matrix, error) {
 // ReadMatrixFile reads a matrix file (see ReadMatrix). The content decides
 // the format, not the name; gzip files are recognized by their magic bytes.
 func ReadMatrixFile(path string) (Matrix, error) {
-	r, err := fileio.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("objective: matrix: %s: %w", path, err)
-	}
-	defer r.Close()
-	m, err := ReadMatrix(r)
-	if err != nil {
-		return nil, fmt.Errorf("%w (file %s)", err, path)
-	}
-	return m, nil
+	return fileio.ReadPath(path, "objective: matrix", ReadMatrix)
 }
 
 // ReadVector reads a vector: a matrix (see ReadMatrix) with a single row or
@@ -82,16 +73,7 @@ func ReadVector(r io.Reader) ([]float64, error) {
 // ReadVectorFile reads a vector file (see ReadVector). The content decides
 // the format, not the name; gzip files are recognized by their magic bytes.
 func ReadVectorFile(path string) ([]float64, error) {
-	r, err := fileio.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("objective: vector: %s: %w", path, err)
-	}
-	defer r.Close()
-	v, err := ReadVector(r)
-	if err != nil {
-		return nil, fmt.Errorf("%w (file %s)", err, path)
-	}
-	return v, nil
+	return fileio.ReadPath(path, "objective: vector", ReadVector)
 }
 
 // LeastSquaresFromFiles returns f(x) = ‖Ax − b‖² for the matrix A read from

@@ -37,16 +37,7 @@ type mmHeader struct {
 // Gzip files are recognized by their magic bytes (1f 8b), whatever their
 // name.
 func ReadMatrixMarketFile(path string) (Matrix, error) {
-	r, err := fileio.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("objective: matrix market: %s: %w", path, err)
-	}
-	defer r.Close()
-	m, err := ReadMatrixMarket(r)
-	if err != nil {
-		return nil, fmt.Errorf("%w (file %s)", err, path)
-	}
-	return m, nil
+	return fileio.ReadPath(path, "objective: matrix market", ReadMatrixMarket)
 }
 
 // ReadMatrixMarket reads a real matrix in the Matrix Market exchange format
@@ -112,6 +103,20 @@ func mmNext(lines *fileio.Lines) ([]string, error) {
 		return nil, fmt.Errorf("objective: matrix market: %w", err)
 	}
 	return nil, nil
+}
+
+// mmEach calls fn with the line number and the fields of every remaining
+// line that is neither blank nor a comment.
+func mmEach(lines *fileio.Lines, fn func(ln int, f []string) error) error {
+	for {
+		f, err := mmNext(lines)
+		if err != nil || f == nil {
+			return err
+		}
+		if err := fn(lines.Line(), f); err != nil {
+			return err
+		}
+	}
 }
 
 // mmReadHeader parses the banner and the size line.
@@ -243,44 +248,36 @@ func mmReadCoordinate(lines *fileio.Lines, h mmHeader) (*CSR, error) {
 	}
 	entries := make([]mmEntry, 0, min(h.nnz, 1<<16))
 	read := 0
-	for {
-		f, err := mmNext(lines)
-		if err != nil {
-			return nil, err
-		}
-		if f == nil {
-			break
-		}
-		ln := lines.Line()
+	err := mmEach(lines, func(ln int, f []string) error {
 		if read == h.nnz {
-			return nil, mmErr(ln, "more entry lines than the %d declared in the size line", h.nnz)
+			return mmErr(ln, "more entry lines than the %d declared in the size line", h.nnz)
 		}
 		read++
 		if len(f) != want {
 			if want == 2 {
-				return nil, mmErr(ln, "expected \"I J\", got %d fields", len(f))
+				return mmErr(ln, "expected \"I J\", got %d fields", len(f))
 			}
-			return nil, mmErr(ln, "expected \"I J VALUE\", got %d fields", len(f))
+			return mmErr(ln, "expected \"I J VALUE\", got %d fields", len(f))
 		}
 		i, err := mmIndex(ln, "I", f[0], h.rows)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		j, err := mmIndex(ln, "J", f[1], h.cols)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		v := 1.0
 		if want == 3 {
 			if v, err = mmValue(ln, h, f[2]); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		switch {
 		case h.symmetry == "symmetric" && i < j:
-			return nil, mmErr(ln, "entry (%d, %d) above the diagonal: a symmetric matrix lists its lower triangle only", i+1, j+1)
+			return mmErr(ln, "entry (%d, %d) above the diagonal: a symmetric matrix lists its lower triangle only", i+1, j+1)
 		case h.symmetry == "skew-symmetric" && i <= j:
-			return nil, mmErr(ln, "entry (%d, %d) on or above the diagonal: a skew-symmetric matrix lists its strict lower triangle only", i+1, j+1)
+			return mmErr(ln, "entry (%d, %d) on or above the diagonal: a skew-symmetric matrix lists its strict lower triangle only", i+1, j+1)
 		}
 		entries = append(entries, mmEntry{int32(i), int32(j), v})
 		if h.symmetry != "general" && i != j {
@@ -289,6 +286,10 @@ func mmReadCoordinate(lines *fileio.Lines, h mmHeader) (*CSR, error) {
 			}
 			entries = append(entries, mmEntry{int32(j), int32(i), v})
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if read != h.nnz {
 		return nil, fmt.Errorf("objective: matrix market: the size line declares %d entries, found %d", h.nnz, read)
@@ -334,26 +335,22 @@ func mmReadArray(lines *fileio.Lines, h mmHeader) (*Dense, error) {
 		want = int64(n) * int64(n-1) / 2
 	}
 	vals := make([]float64, 0, min(want, 1<<16))
-	for {
-		f, err := mmNext(lines)
-		if err != nil {
-			return nil, err
-		}
-		if f == nil {
-			break
-		}
-		ln := lines.Line()
+	err := mmEach(lines, func(ln int, f []string) error {
 		if int64(len(vals)) == want {
-			return nil, mmErr(ln, "more values than the %d the size line implies", want)
+			return mmErr(ln, "more values than the %d the size line implies", want)
 		}
 		if len(f) != 1 {
-			return nil, mmErr(ln, "expected one value per line, got %d fields", len(f))
+			return mmErr(ln, "expected one value per line, got %d fields", len(f))
 		}
 		v, err := mmValue(ln, h, f[0])
 		if err != nil {
-			return nil, err
+			return err
 		}
 		vals = append(vals, v)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if int64(len(vals)) != want {
 		return nil, fmt.Errorf("objective: matrix market: the size line implies %d values, found %d", want, len(vals))

@@ -13,6 +13,9 @@ import (
 // dense CSV row of several million numbers.
 const MaxLineBytes = 1 << 28
 
+// lineLimit is MaxLineBytes; tests lower it.
+var lineLimit = MaxLineBytes
+
 // Lines reads a text instance file line by line and counts lines from 1,
 // so that parsers can name the offending line in their errors.
 type Lines struct {
@@ -24,7 +27,7 @@ type Lines struct {
 // "\r" is removed.
 func NewLines(r io.Reader) *Lines {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), MaxLineBytes)
+	sc.Buffer(make([]byte, 0, min(64*1024, lineLimit)), lineLimit)
 	return &Lines{sc: sc}
 }
 
@@ -44,7 +47,7 @@ func (l *Lines) Text() string { return l.sc.Text() }
 func (l *Lines) Line() int { return l.n }
 
 // Err returns the read error that ended Scan, if any, naming the line:
-// "line N: longer than 256 MiB" for an over-long line, "after line N: …"
+// "line N: longer than 268435456 bytes" for an over-long line, "after line N: …"
 // for an I/O or decompression error.
 func (l *Lines) Err() error {
 	err := l.sc.Err()
@@ -52,7 +55,7 @@ func (l *Lines) Err() error {
 	case err == nil:
 		return nil
 	case errors.Is(err, bufio.ErrTooLong):
-		return fmt.Errorf("line %d: longer than %d MiB", l.n+1, MaxLineBytes>>20)
+		return fmt.Errorf("line %d: longer than %d bytes", l.n+1, lineLimit)
 	default:
 		return fmt.Errorf("after line %d: %w", l.n, err)
 	}
@@ -65,6 +68,23 @@ func ParseFinite(s string) (float64, error) {
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("expected a finite number, got %q", s)
+	}
+	return v, nil
+}
+
+// ReadPath opens path with Open, parses it with read and closes it. An
+// error opening the file is returned as "PREFIX: PATH: error"; a parse
+// error gets " (file PATH)" appended, so that both name the file.
+func ReadPath[T any](path, prefix string, read func(io.Reader) (T, error)) (T, error) {
+	var zero T
+	r, err := Open(path)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %s: %w", prefix, path, err)
+	}
+	defer r.Close()
+	v, err := read(r)
+	if err != nil {
+		return zero, fmt.Errorf("%w (file %s)", err, path)
 	}
 	return v, nil
 }
