@@ -18,7 +18,8 @@ import (
 // unit eigenvector v of λ_min(S). Minimize computes v by the symmetric
 // Lanczos method with full reorthogonalization, restarted from the best
 // Ritz vector after at most 32 steps from a fixed pseudo-random start
-// (results are deterministic). It stops when the Ritz pair (θ, v) has
+// (results are deterministic); the Ritz pairs of the tridiagonal matrix
+// come from bisection and inverse iteration. It stops when the Ritz pair (θ, v) has
 // residual ‖Sv − θv‖ ≤ Tol·‖S‖, with ‖S‖ the smaller of the Frobenius norm
 // and the largest absolute row sum, or after MaxIter products with S.
 //
@@ -49,9 +50,11 @@ import (
 // fails at the high shifts and Bound falls back to a lower shift or to
 // Gershgorin's bound, which shows as a large gap Value − Bound.
 //
-// Costs per call: O(n²) per Lanczos step and O(n³/3) for the certificate,
-// which dominates from n ≈ 100 on; set SkipCertificate for large n when a
-// weak Bound is acceptable. Minimize allocates nothing.
+// Costs per call: O(n²) per Lanczos step and O(n³/3) for each Cholesky
+// factorization of the certificate (usually one), so the certificate
+// overtakes the Lanczos iteration as n grows (on random dense costs they
+// were comparable at n = 200 in BenchmarkSpectraplex); set SkipCertificate
+// for large n when a weak Bound is acceptable. Minimize allocates nothing.
 type Spectraplex struct {
 	// Tol is the relative residual tolerance of the eigenpair (default
 	// 1e-9). It must be finite and ≥ 0.
@@ -71,8 +74,8 @@ type Spectraplex struct {
 	basis   []float64 // kmax Lanczos vectors of length n
 	alpha   []float64 // diagonal of the tridiagonal matrix
 	beta    []float64 // off-diagonal of the tridiagonal matrix
-	tri     []float64 // kmax×kmax: T, diagonalized by Jacobi rotations
-	eigvec  []float64 // kmax×kmax: accumulated rotations
+	tri     []float64 // kmax: scratch of the tridiagonal eigensolver
+	eigvec  []float64 // kmax: eigenvector of T
 	v, w    []float64 // length n: Ritz vector and S·v
 }
 
@@ -98,8 +101,8 @@ func NewSpectraplex(n int) (*Spectraplex, error) {
 		basis:   make([]float64, k*n),
 		alpha:   make([]float64, k),
 		beta:    make([]float64, k),
-		tri:     make([]float64, k*k),
-		eigvec:  make([]float64, k*k),
+		tri:     make([]float64, k),
+		eigvec:  make([]float64, k),
 		v:       make([]float64, n),
 		w:       make([]float64, n),
 	}, nil
@@ -295,32 +298,105 @@ func (sp *Spectraplex) lanczos(steps int, breakTol float64) int {
 	}
 }
 
-// ritz computes the eigenvector y of the smallest eigenvalue of T_k by
-// cyclic Jacobi rotations and writes the unit Ritz vector v = Q_k·y into
-// sp.v.
+// ritz computes the eigenvector y of the smallest eigenvalue of T_k (see
+// basicTridiagMin) and writes the unit Ritz vector v = Q_k·y into sp.v.
 func (sp *Spectraplex) ritz(k int) {
-	t, z := sp.tri[:k*k], sp.eigvec[:k*k]
-	clear(t)
-	clear(z)
-	for i := 0; i < k; i++ {
-		t[i*k+i] = sp.alpha[i]
-		if i+1 < k {
-			t[i*k+i+1], t[(i+1)*k+i] = sp.beta[i], sp.beta[i]
-		}
-		z[i*k+i] = 1
-	}
-	basicJacobi(t, z, k)
-	bot := 0
-	for i := 1; i < k; i++ {
-		if t[i*k+i] < t[bot*k+bot] {
-			bot = i
-		}
-	}
+	y := sp.eigvec[:k]
+	basicTridiagMin(sp.alpha[:k], sp.beta[:k], y, sp.tri[:k])
 	clear(sp.v)
 	for i := 0; i < k; i++ {
-		basicAxpy(sp.v, z[i*k+bot], sp.basis[i*sp.n:(i+1)*sp.n])
+		basicAxpy(sp.v, y[i], sp.basis[i*sp.n:(i+1)*sp.n])
 	}
 	basicScale(sp.v, 1/math.Sqrt(basicDot(sp.v, sp.v)))
+}
+
+// basicTridiagMin writes a unit eigenvector of the smallest eigenvalue of
+// the symmetric tridiagonal matrix with diagonal a and off-diagonal b
+// (b[i] couples i and i+1; b[len(a)−1] is unused) into y, using d as
+// scratch (all of length k = len(a)). It brackets the eigenvalue by
+// bisection on Sturm counts, from Gershgorin's interval down to a few ulps,
+// and then runs inverse iteration with the LDLᵀ factorization of T − σI
+// for the lower end σ of the bracket, where T − σI is positive definite.
+// It costs O(k) per bisection step and allocates nothing.
+func basicTridiagMin(a, b, y, d []float64) {
+	k := len(a)
+	if k == 1 {
+		y[0] = 1
+		return
+	}
+	off := func(i int) float64 { // |b_{i−1}| + |b_i|
+		s := 0.0
+		if i > 0 {
+			s += math.Abs(b[i-1])
+		}
+		if i+1 < k {
+			s += math.Abs(b[i])
+		}
+		return s
+	}
+	lo, hi, bmax := math.Inf(1), math.Inf(-1), 0.0
+	for i := 0; i < k; i++ {
+		lo, hi = min(lo, a[i]-off(i)), max(hi, a[i]+off(i))
+		if i+1 < k {
+			bmax = max(bmax, b[i]*b[i])
+		}
+	}
+	pivmin := 0x1p-1000 * max(1, bmax)
+	// below(x) counts the eigenvalues below x (negative LDLᵀ pivots of
+	// T − xI) and leaves the pivots in d.
+	below := func(x float64) int {
+		neg := 0
+		for i := 0; i < k; i++ {
+			p := a[i] - x
+			if i > 0 {
+				p -= b[i-1] * b[i-1] / d[i-1]
+			}
+			if math.Abs(p) < pivmin {
+				p = -pivmin
+			}
+			d[i] = p
+			if p < 0 {
+				neg++
+			}
+		}
+		return neg
+	}
+	width := hi - lo
+	lo -= 2*unitRoundoff*(math.Abs(lo)+math.Abs(hi)) + pivmin
+	for it := 0; it < 200 && hi-lo > 4*unitRoundoff*max(math.Abs(lo), math.Abs(hi))+pivmin; it++ {
+		mid := lo + (hi-lo)/2
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if below(mid) > 0 {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	// T − lo·I is positive definite (no negative pivot): its pivots
+	// d_i ≥ pivmin define T − lo·I = L·D·Lᵀ with L unit lower bidiagonal,
+	// l_i = b_i/d_i.
+	step := max(width, pivmin)
+	for t := 0; t < 64 && below(lo) > 0; t++ { // only if rounding moved the count
+		lo -= step
+		step *= 2
+	}
+	for i := range y {
+		y[i] = 1
+	}
+	for it := 0; it < 3; it++ {
+		for i := 1; i < k; i++ { // L z = y
+			y[i] -= b[i-1] / d[i-1] * y[i-1]
+		}
+		for i := 0; i < k; i++ { // D w = z
+			y[i] /= d[i]
+		}
+		for i := k - 2; i >= 0; i-- { // Lᵀ y = w
+			y[i] -= b[i] / d[i] * y[i+1]
+		}
+		basicScale(y, 1/math.Sqrt(basicDot(y, y)))
+	}
 }
 
 // mulS stores S·x in dst.

@@ -209,6 +209,55 @@ func TestSpectraplexWrongEigenvalue(t *testing.T) {
 	basicCheckSpectraplex(t, "wrong eigenvalue", n, c, dst, res, math.Inf(1))
 }
 
+// TestTridiagMin checks the tridiagonal eigensolver against gonum on random
+// matrices, clustered spectra and split (b_i = 0) matrices.
+func TestTridiagMin(t *testing.T) {
+	rng := basicRNG(14)
+	for trial := 0; trial < 300; trial++ {
+		k := 1 + rng.IntN(40)
+		a, b := make([]float64, k), make([]float64, k)
+		for i := range a {
+			a[i] = rng.NormFloat64()
+			b[i] = rng.NormFloat64()
+			switch trial % 4 {
+			case 1: // clustered: nearly a multiple of the identity
+				a[i], b[i] = 1+1e-9*a[i], 1e-9*b[i]
+			case 2: // split into blocks
+				if rng.IntN(3) == 0 {
+					b[i] = 0
+				}
+			case 3: // wide range of scales
+				a[i] *= math.Pow(10, float64(rng.IntN(12)-6))
+			}
+		}
+		sym := mat.NewSymDense(k, nil)
+		for i := 0; i < k; i++ {
+			sym.SetSym(i, i, a[i])
+			if i+1 < k {
+				sym.SetSym(i, i+1, b[i])
+			}
+		}
+		var es mat.EigenSym
+		if !es.Factorize(sym, false) {
+			t.Fatal("EigenSym failed")
+		}
+		lam := es.Values(nil)
+		y, d := make([]float64, k), make([]float64, k)
+		basicTridiagMin(a, b, y, d)
+		ty := mat.NewVecDense(k, nil)
+		ty.MulVec(sym, mat.NewVecDense(k, y))
+		theta := mat.Dot(ty, mat.NewVecDense(k, y))
+		res := 0.0
+		for i := range y {
+			res += (ty.AtVec(i) - theta*y[i]) * (ty.AtVec(i) - theta*y[i])
+		}
+		scale := math.Max(math.Abs(lam[0]), math.Abs(lam[k-1]))
+		if math.Abs(basicDot(y, y)-1) > 1e-12 || math.Abs(theta-lam[0]) > 1e-12*scale || math.Sqrt(res) > 1e-12*scale {
+			t.Fatalf("trial %d (k=%d): θ = %v, λ_min = %v, residual %v", trial, k, theta, lam[0], math.Sqrt(res))
+		}
+	}
+}
+
 func TestSpectraplexZeroAndSmall(t *testing.T) {
 	ctx := context.Background()
 	sp, _ := NewSpectraplex(3)
