@@ -100,6 +100,7 @@ func TestSpectraplexRandom(t *testing.T) {
 		dst := make([]float64, n*n)
 		for trial := 0; trial < 6; trial++ {
 			c := basicRandCost(rng, n*n, trial) // not symmetric
+			basicScale(c, math.Pow(10, float64(4*trial-10)))
 			res, err := sp.Minimize(ctx, dst, c)
 			if err != nil {
 				t.Fatal(err)
