@@ -1,6 +1,9 @@
-// Package lmo provides exact linear minimization oracles for lazycg: small
-// combinatorial algorithms that solve min c·v over a polytope (or, for the
-// nuclear-norm ball, a convex body) directly, without a MIP solver.
+// Package lmo provides linear minimization oracles for lazycg: small
+// combinatorial algorithms and closed forms that solve min c·v over a
+// polytope (or, for the ℓp, nuclear-norm and spectraplex oracles, a convex
+// body) directly, without a MIP solver. All are exact except the two
+// eigen-solvers, NuclearBall and Spectraplex, whose documentation states
+// what their results prove.
 //
 // Non-graph oracles:
 //
@@ -11,6 +14,18 @@
 //     also an augmentation oracle (lazycg.Augmenter).
 //   - NuclearBall: the nuclear-norm ball of matrices, solved by restarted
 //     Lanczos bidiagonalization; exact only up to a tolerance (see its doc).
+//   - LpBall (NewLpBall, NewL2Ball) and NewLInfBall: ℓp-balls for
+//     1 < p < ∞ in closed form, and the ℓ∞-ball [−r, r]^n as a Box.
+//   - KNormBall: the ball of the K-norm (sum of the K largest |x_i|), the
+//     convex hull of an ℓ1-ball and an ℓ∞-ball, as in FrankWolfe.jl.
+//   - Spectraplex: PSD matrices of unit trace, solved by restarted Lanczos
+//     for the smallest eigenvalue; its Bound is proven by a Cholesky
+//     certificate but never reported as exact (see its doc).
+//   - ConvexHull: the convex hull of user-given atoms, dense or sparse, built
+//     in code or read from a text file (ReadConvexHull, ReadConvexHullFile).
+//   - NewProduct: the Cartesian product of oracles, a BlockLMO whose blocks
+//     can be minimized one at a time; it implements FaceMinimizer,
+//     Diameter1 and Augmenter exactly when all its blocks do.
 //
 // Graph oracles:
 //
@@ -22,13 +37,13 @@
 //     LayeredDAG for the video colocalization layout), solved by dynamic
 //     programming in topological order; its Augment replaces a subpath.
 //
-// All oracles are pointer types built by constructors that
-// validate their parameters and allocate all scratch space, so Minimize
-// allocates nothing afterwards; consequently an oracle is not safe for
-// concurrent use. Minimize returns an error (never panics) when c or dst has
-// the wrong length or c contains NaN or ±Inf. Each oracle also has a Vertex
-// method that writes some vertex (extreme point), a convenient starting point
-// for the algorithms.
+// All oracles are pointer types (NewProduct returns an interface) built by
+// constructors that validate their parameters and allocate all scratch
+// space, so Minimize allocates nothing afterwards; consequently an oracle is
+// not safe for concurrent use. Minimize returns an error (never panics) when
+// c or dst has the wrong length or c contains NaN or ±Inf. Each oracle
+// except the product also has a Vertex method that writes some vertex
+// (extreme point), a convenient starting point for the algorithms.
 //
 // Values are computed as the dot product c·dst in index order, so the
 // reported Value is exactly what a caller recomputing c·dst obtains.

@@ -19,6 +19,13 @@
 // allocating: scratch buffers are allocated at construction. As a
 // consequence an objective value is not safe for concurrent use.
 //
+// User data: ReadMatrixMarket reads Matrix Market files (sparse CSR for the
+// coordinate format, Dense for the array format), ReadCSV dense matrices
+// from comma- or white-space separated text, and ReadMatrix, ReadVector and
+// LeastSquaresFromFiles pick the format from the content. The *File
+// variants decompress gzip transparently; all readers reject NaN and Inf and
+// name the offending line in their errors.
+//
 // Generators (RandomLeastSquares, RandomDistance, RandomMatrixCompletion,
 // LinearLosses, QuadraticLosses) draw from math/rand/v2's PCG seeded with
 // (seed, seed^SeedMix), so equal seeds give identical instances.

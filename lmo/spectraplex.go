@@ -1,0 +1,476 @@
+package lmo
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/lazycg/lazycg"
+)
+
+// Spectraplex is the spectraplex {X ∈ S^n : X ⪰ 0, tr X = 1} of symmetric
+// positive semidefinite n×n matrices of unit trace, flattened row-major
+// (entry (i, j) at index i·n + j). It is not a polytope: its extreme points
+// are the rank-one matrices v·vᵀ with unit vectors v.
+//
+// For a cost matrix C, ⟨C, X⟩ = ⟨S, X⟩ on symmetric X with S = (C + Cᵀ)/2,
+// so the minimum over the spectraplex is λ_min(S), attained at v·vᵀ for a
+// unit eigenvector v of λ_min(S). Minimize computes v by the symmetric
+// Lanczos method with full reorthogonalization, restarted from the best
+// Ritz vector after at most 32 steps from a fixed pseudo-random start
+// (results are deterministic); the Ritz pairs of the tridiagonal matrix
+// come from bisection and inverse iteration. It stops when the Ritz pair (θ, v) has
+// residual ‖Sv − θv‖ ≤ Tol·‖S‖, with ‖S‖ the smaller of the Frobenius norm
+// and the largest absolute row sum, or after MaxIter products with S.
+//
+// Result semantics. Value is c·dst for the returned matrix v·vᵀ, an upper
+// bound on the minimum (up to the rounding of the entries of v·vᵀ). Bound
+// is a proven lower bound on λ_min((C + Cᵀ)/2), the larger of two:
+//
+//   - Gershgorin's bound min_i (S_ii − Σ_{j≠i} |S_ij|), with slack for the
+//     rounding of the sums (cheap, usually weak);
+//   - a Cholesky certificate (skipped when SkipCertificate is set): if the
+//     floating-point Cholesky factorization of S − L·I runs to completion
+//     with factor R, then R is the exact factor of S − L·I + ΔA with
+//     |ΔA| ≤ γ_{n+1}|Rᵀ||R| (Higham, Accuracy and Stability of Numerical
+//     Algorithms, Thm. 10.3), hence λ_min(S) ≥ L − γ_{n+1}‖R‖_F² minus the
+//     rounding of forming S and S − L·I, all of which Minimize adds. The
+//     shift L is placed just below θ and lowered geometrically when the
+//     factorization fails. The argument assumes IEEE double arithmetic
+//     without underflow (entries of C far above 1e-300 in magnitude, or
+//     zero).
+//
+// So Bound is proven but slightly below Value even when the eigenvector is
+// accurate (by about Tol·‖S‖ plus n²·2⁻⁵³·‖S‖), and the result is never
+// reported as exact: Reason is lazycg.StopGap when the residual test
+// passed and lazycg.StopTimeLimit (an iteration limit) when MaxIter ended
+// the iteration. A Lanczos run that converged to an eigenvalue other than
+// the smallest (possible only for a start vector almost orthogonal to the
+// bottom eigenvector) cannot produce a wrong Bound: the certificate then
+// fails at the high shifts and Bound falls back to a lower shift or to
+// Gershgorin's bound, which shows as a large gap Value − Bound.
+//
+// Costs per call: O(n²) per Lanczos step and O(n³/3) for each Cholesky
+// factorization of the certificate (usually one), so the certificate
+// overtakes the Lanczos iteration as n grows (on random dense costs they
+// were comparable at n = 200 in BenchmarkSpectraplex); set SkipCertificate
+// for large n when a weak Bound is acceptable. Minimize allocates nothing.
+type Spectraplex struct {
+	// Tol is the relative residual tolerance of the eigenpair (default
+	// 1e-9). It must be finite and ≥ 0.
+	Tol float64
+	// MaxIter bounds the number of products with S per call, counting one
+	// verification product per restart cycle; the first cycle always runs
+	// at least one step and its verification (default 1000). It must be
+	// ≥ 1.
+	MaxIter int
+	// SkipCertificate skips the Cholesky certificate: Bound is then only
+	// Gershgorin's bound.
+	SkipCertificate bool
+
+	n, kmax int
+	s       []float64 // n×n symmetric part of C
+	chol    []float64 // n×n lower Cholesky factor (certificate)
+	basis   []float64 // kmax Lanczos vectors of length n
+	alpha   []float64 // diagonal of the tridiagonal matrix
+	beta    []float64 // off-diagonal of the tridiagonal matrix
+	tri     []float64 // kmax: scratch of the tridiagonal eigensolver
+	eigvec  []float64 // kmax: eigenvector of T
+	v, w    []float64 // length n: Ritz vector and S·v
+}
+
+// spectraplexMaxBasis is the Lanczos basis size before a restart.
+const spectraplexMaxBasis = 32
+
+var _ lazycg.LMO = (*Spectraplex)(nil)
+
+// NewSpectraplex returns the spectraplex of n×n matrices (dimension n²).
+// n must be in [1, 46340] so that n² fits in an int32 index.
+func NewSpectraplex(n int) (*Spectraplex, error) {
+	if n < 1 || n > 46340 {
+		return nil, fmt.Errorf("lmo: spectraplex: matrix size must be in [1, 46340], got %d", n)
+	}
+	k := min(spectraplexMaxBasis, n)
+	return &Spectraplex{
+		Tol:     1e-9,
+		MaxIter: 1000,
+		n:       n,
+		kmax:    k,
+		s:       make([]float64, n*n),
+		chol:    make([]float64, n*n),
+		basis:   make([]float64, k*n),
+		alpha:   make([]float64, k),
+		beta:    make([]float64, k),
+		tri:     make([]float64, k),
+		eigvec:  make([]float64, k),
+		v:       make([]float64, n),
+		w:       make([]float64, n),
+	}, nil
+}
+
+// Dim returns n².
+func (sp *Spectraplex) Dim() int { return sp.n * sp.n }
+
+// Size returns n.
+func (sp *Spectraplex) Size() int { return sp.n }
+
+// Vertex writes the extreme point e_0·e_0ᵀ into dst.
+func (sp *Spectraplex) Vertex(dst []float64) {
+	clear(dst[:sp.n*sp.n])
+	dst[0] = 1
+}
+
+// Minimize writes v·vᵀ for an (approximate) unit eigenvector v of the
+// smallest eigenvalue of (C + Cᵀ)/2 into dst, where C is the n×n matrix
+// held in c; see the type documentation for the meaning of the result. It
+// returns an error for invalid input, invalid Tol or MaxIter, and when ctx
+// is canceled.
+func (sp *Spectraplex) Minimize(ctx context.Context, dst, c []float64) (lazycg.LinearResult, error) {
+	n := sp.n
+	if err := basicCheckCost("spectraplex", n*n, dst, c); err != nil {
+		return lazycg.LinearResult{}, err
+	}
+	if math.IsNaN(sp.Tol) || math.IsInf(sp.Tol, 0) || sp.Tol < 0 {
+		return lazycg.LinearResult{}, fmt.Errorf("lmo: spectraplex: Tol must be finite and ≥ 0, got %v", sp.Tol)
+	}
+	if sp.MaxIter < 1 {
+		return lazycg.LinearResult{}, fmt.Errorf("lmo: spectraplex: MaxIter must be ≥ 1, got %d", sp.MaxIter)
+	}
+	fro, anorm, gersh := sp.symmetrize(c)
+	if n == 1 || fro == 0 {
+		// S = [c_00] or S = 0: e_0·e_0ᵀ is optimal and the value exact.
+		sp.Vertex(dst)
+		return lazycg.Exact(basicDot(c, dst)), nil
+	}
+	theta, res, converged, err := sp.eigen(ctx, anorm)
+	if err != nil {
+		return lazycg.LinearResult{}, err
+	}
+	for i, vi := range sp.v {
+		row := dst[i*n : (i+1)*n]
+		for j, vj := range sp.v {
+			row[j] = vi * vj
+		}
+	}
+	val := basicDot(c, dst)
+	bound := gersh
+	if !sp.SkipCertificate {
+		bound = max(bound, sp.certify(theta, res, fro, anorm, gersh))
+	}
+	reason := lazycg.StopGap
+	if !converged {
+		reason = lazycg.StopTimeLimit
+	}
+	return lazycg.LinearResult{Found: true, Value: val, Bound: min(bound, val), Reason: reason}, nil
+}
+
+// unitRoundoff is the unit roundoff 2⁻⁵³ of float64.
+const unitRoundoff = 0x1p-53
+
+// symmetrize stores S = (C + Cᵀ)/2 in sp.s and returns its Frobenius norm,
+// the upper bound anorm = min(‖S‖_F, max_i Σ_j |S_ij|) on ‖S‖₂, and
+// Gershgorin's lower bound on λ_min of the exact (C + Cᵀ)/2, made safe
+// against the rounding of S and of the row sums.
+func (sp *Spectraplex) symmetrize(c []float64) (fro, anorm, gersh float64) {
+	n, s := sp.n, sp.s
+	big := 0.0
+	for i := 0; i < n; i++ {
+		s[i*n+i] = c[i*n+i]
+		for j := i + 1; j < n; j++ {
+			// 0.5·x is exact (barring underflow), so S_ij is the exact
+			// mean rounded once.
+			x := 0.5*c[i*n+j] + 0.5*c[j*n+i]
+			s[i*n+j], s[j*n+i] = x, x
+		}
+	}
+	for _, x := range s {
+		big = max(big, math.Abs(x))
+	}
+	if big == 0 {
+		return 0, 0, 0
+	}
+	ssq, maxRow := 0.0, 0.0
+	gersh = math.Inf(1)
+	slack := 4 * float64(n+2) * unitRoundoff
+	for i := 0; i < n; i++ {
+		row := s[i*n : (i+1)*n]
+		off := 0.0
+		for j, x := range row {
+			t := x / big
+			ssq += t * t
+			if j != i {
+				off += math.Abs(x)
+			}
+		}
+		d := row[i]
+		maxRow = max(maxRow, off+math.Abs(d))
+		gersh = min(gersh, d-off-slack*(math.Abs(d)+off))
+	}
+	fro = big * math.Sqrt(ssq)
+	// The rounding of S: |S − (C+Cᵀ)/2| ≤ u·|S|/(1−u) entrywise, so the
+	// eigenvalues move by at most that matrix's Frobenius norm.
+	gersh -= 2 * unitRoundoff * fro * (1 + slack)
+	return fro, min(fro, maxRow), math.Nextafter(gersh, math.Inf(-1))
+}
+
+// eigen runs the restarted Lanczos iteration for the smallest eigenvalue of
+// S, leaves the unit Ritz vector in sp.v and returns the Ritz value θ (the
+// Rayleigh quotient of v), the residual ‖Sv − θv‖ and whether the residual
+// test passed.
+func (sp *Spectraplex) eigen(ctx context.Context, anorm float64) (theta, res float64, converged bool, err error) {
+	n := sp.n
+	sp.startVector()
+	breakTol := 1e-13 * anorm
+	used := 0
+	for {
+		if err := ctx.Err(); err != nil {
+			return 0, 0, false, fmt.Errorf("lmo: spectraplex: %w", err)
+		}
+		steps := min(sp.kmax, max(1, sp.MaxIter-used-1))
+		k := sp.lanczos(steps, breakTol)
+		used += k + 1
+		sp.ritz(k)
+		sp.mulS(sp.w, sp.v)
+		theta = basicDot(sp.v, sp.w)
+		r := 0.0
+		for i, wi := range sp.w {
+			d := wi - theta*sp.v[i]
+			r += d * d
+		}
+		res = math.Sqrt(r)
+		if res <= sp.Tol*anorm {
+			return theta, res, true, nil
+		}
+		if used >= sp.MaxIter {
+			return theta, res, false, nil
+		}
+		copy(sp.basis[:n], sp.v) // restart from the unit Ritz vector
+	}
+}
+
+// startVector writes a fixed pseudo-random unit vector into the first
+// Lanczos slot.
+func (sp *Spectraplex) startVector() { basicPseudoRandomUnit(sp.basis[:sp.n], 0x9e3779b97f4a7c15) }
+
+// basicPseudoRandomUnit fills v with a unit vector whose entries come from
+// a xorshift generator started at seed (deterministic, no allocation).
+func basicPseudoRandomUnit(v []float64, seed uint64) {
+	x := seed
+	for i := range v {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		v[i] = float64(x>>11)/(1<<53) - 0.5
+	}
+	basicScale(v, 1/math.Sqrt(basicDot(v, v)))
+}
+
+// lanczos runs at most steps Lanczos steps from the unit vector in the
+// first basis slot, building S·Q_k = Q_k·T_k + residual with T_k
+// tridiagonal (alpha on the diagonal, beta beside it). It stops early when
+// the Krylov space becomes invariant and returns k.
+func (sp *Spectraplex) lanczos(steps int, breakTol float64) int {
+	n := sp.n
+	q := func(i int) []float64 { return sp.basis[i*n : (i+1)*n] }
+	clear(sp.alpha)
+	clear(sp.beta)
+	w := sp.w
+	for j := 0; ; j++ {
+		sp.mulS(w, q(j))
+		a := basicDot(q(j), w)
+		sp.alpha[j] = a
+		basicAxpy(w, -a, q(j))
+		if j > 0 {
+			basicAxpy(w, -sp.beta[j-1], q(j-1))
+		}
+		for pass := 0; pass < 2; pass++ {
+			for i := 0; i <= j; i++ {
+				basicAxpy(w, -basicDot(w, q(i)), q(i))
+			}
+		}
+		b := math.Sqrt(basicDot(w, w))
+		if j+1 == steps || j+1 == sp.kmax || b <= breakTol {
+			return j + 1
+		}
+		sp.beta[j] = b
+		copy(q(j+1), w)
+		basicScale(q(j+1), 1/b)
+	}
+}
+
+// ritz computes the eigenvector y of the smallest eigenvalue of T_k (see
+// basicTridiagMin) and writes the unit Ritz vector v = Q_k·y into sp.v.
+func (sp *Spectraplex) ritz(k int) {
+	y := sp.eigvec[:k]
+	basicTridiagMin(sp.alpha[:k], sp.beta[:k], y, sp.tri[:k])
+	clear(sp.v)
+	for i := 0; i < k; i++ {
+		basicAxpy(sp.v, y[i], sp.basis[i*sp.n:(i+1)*sp.n])
+	}
+	basicScale(sp.v, 1/math.Sqrt(basicDot(sp.v, sp.v)))
+}
+
+// basicTridiagMin writes a unit eigenvector of the smallest eigenvalue of
+// the symmetric tridiagonal matrix with diagonal a and off-diagonal b
+// (b[i] couples i and i+1; b[len(a)−1] is unused) into y, using d as
+// scratch (all of length k = len(a)). It brackets the eigenvalue by
+// bisection on Sturm counts, from Gershgorin's interval down to a few ulps,
+// and then runs inverse iteration with the LDLᵀ factorization of T − σI
+// for the lower end σ of the bracket, where T − σI is positive definite.
+// It costs O(k) per bisection step and allocates nothing.
+func basicTridiagMin(a, b, y, d []float64) {
+	k := len(a)
+	if k == 1 {
+		y[0] = 1
+		return
+	}
+	off := func(i int) float64 { // |b_{i−1}| + |b_i|
+		s := 0.0
+		if i > 0 {
+			s += math.Abs(b[i-1])
+		}
+		if i+1 < k {
+			s += math.Abs(b[i])
+		}
+		return s
+	}
+	lo, hi, bmax := math.Inf(1), math.Inf(-1), 0.0
+	for i := 0; i < k; i++ {
+		lo, hi = min(lo, a[i]-off(i)), max(hi, a[i]+off(i))
+		if i+1 < k {
+			bmax = max(bmax, b[i]*b[i])
+		}
+	}
+	pivmin := 0x1p-1000 * max(1, bmax)
+	// below(x) counts the eigenvalues below x (negative LDLᵀ pivots of
+	// T − xI) and leaves the pivots in d.
+	below := func(x float64) int {
+		neg := 0
+		for i := 0; i < k; i++ {
+			p := a[i] - x
+			if i > 0 {
+				p -= b[i-1] * b[i-1] / d[i-1]
+			}
+			if math.Abs(p) < pivmin {
+				p = -pivmin
+			}
+			d[i] = p
+			if p < 0 {
+				neg++
+			}
+		}
+		return neg
+	}
+	width := hi - lo
+	lo -= 2*unitRoundoff*(math.Abs(lo)+math.Abs(hi)) + pivmin
+	for it := 0; it < 200 && hi-lo > 4*unitRoundoff*max(math.Abs(lo), math.Abs(hi))+pivmin; it++ {
+		mid := lo + (hi-lo)/2
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if below(mid) > 0 {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	// T − lo·I is positive definite (no negative pivot): its pivots
+	// d_i ≥ pivmin define T − lo·I = L·D·Lᵀ with L unit lower bidiagonal,
+	// l_i = b_i/d_i.
+	step := max(width, pivmin)
+	for t := 0; t < 64 && below(lo) > 0; t++ { // only if rounding moved the count
+		lo -= step
+		step *= 2
+	}
+	for i := range y {
+		y[i] = 1
+	}
+	for it := 0; it < 3; it++ {
+		for i := 1; i < k; i++ { // L z = y
+			y[i] -= b[i-1] / d[i-1] * y[i-1]
+		}
+		for i := 0; i < k; i++ { // D w = z
+			y[i] /= d[i]
+		}
+		for i := k - 2; i >= 0; i-- { // Lᵀ y = w
+			y[i] -= b[i] / d[i] * y[i+1]
+		}
+		basicScale(y, 1/math.Sqrt(basicDot(y, y)))
+	}
+}
+
+// mulS stores S·x in dst.
+func (sp *Spectraplex) mulS(dst, x []float64) {
+	n := sp.n
+	for i := range dst {
+		dst[i] = basicDot(sp.s[i*n:(i+1)*n], x)
+	}
+}
+
+// certify returns a proven lower bound on λ_min((C + Cᵀ)/2) from a
+// successful Cholesky factorization of S − L·I for a shift L below the
+// Ritz value θ (see the type documentation), or gersh when no shift above
+// gersh factors.
+func (sp *Spectraplex) certify(theta, res, fro, anorm, gersh float64) float64 {
+	n := sp.n
+	nu := float64(n+1) * unitRoundoff
+	gamma := nu / (1 - nu)
+	spread := 0.0
+	for i := 0; i < n; i++ {
+		spread += math.Abs(sp.s[i*n+i] - theta)
+	}
+	base := 4*gamma*(spread+anorm) + 4*unitRoundoff*math.Abs(theta)
+	delta := base
+	for try := 0; try < 6; try++ {
+		shift := theta - delta
+		if !(shift > gersh) {
+			break
+		}
+		if f, ok := sp.cholesky(shift); ok {
+			maxDiag := 0.0
+			for i := 0; i < n; i++ {
+				maxDiag = max(maxDiag, math.Abs(sp.s[i*n+i]-shift))
+			}
+			// λ_min(S) − L ≥ −γ‖R‖_F² − u·max|S_ii − L|, and the rounding
+			// of S moves λ_min by at most u/(1−u)·‖S‖_F. The factor 1.01
+			// covers the rounding of f and of this sum.
+			e := 1.01 * (gamma*f + unitRoundoff*maxDiag + 2*unitRoundoff*fro)
+			return math.Nextafter(shift-e, math.Inf(-1))
+		}
+		if try == 0 {
+			delta = base + 2*res
+		} else {
+			delta *= 16
+		}
+	}
+	return gersh
+}
+
+// cholesky factors fl(S − shift·I) = L·Lᵀ in floating point, storing the
+// lower factor in sp.chol, and returns ‖L‖_F² and true when every pivot is
+// positive.
+func (sp *Spectraplex) cholesky(shift float64) (float64, bool) {
+	n, a, l := sp.n, sp.s, sp.chol
+	f := 0.0
+	for j := 0; j < n; j++ {
+		rj := l[j*n : j*n+j]
+		d := (a[j*n+j] - shift) - basicDot(rj, rj)
+		if !(d > 0) || math.IsInf(d, 1) {
+			return 0, false
+		}
+		ljj := math.Sqrt(d)
+		l[j*n+j] = ljj
+		for i := j + 1; i < n; i++ {
+			ri := l[i*n : i*n+j]
+			l[i*n+j] = (a[i*n+j] - basicDot(ri, rj)) / ljj
+		}
+	}
+	for i := 0; i < n; i++ {
+		row := l[i*n : i*n+i+1]
+		f += basicDot(row, row)
+	}
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, false
+	}
+	return f, true
+}
