@@ -25,7 +25,7 @@ func (p pwProduct) Minimize(_ context.Context, dst, c []float64) (LinearResult, 
 }
 
 func (p pwProduct) MinimizeFace(_ context.Context, dst, c []float64, zero []bool) (LinearResult, error) {
-	if !checkFinite(c) {
+	if !CheckFinite(c) {
 		return LinearResult{}, errors.New("pwProduct: cost not finite")
 	}
 	clear(dst)

@@ -69,6 +69,30 @@ func NewCachedSeparator(lmo LMO, policy CachePolicy) *CachedSeparator {
 	return &CachedSeparator{LMO: lmo, Cache: NewCache(lmo.Dim(), policy)}
 }
 
+// SeparatorConfig configures the default weak separation oracle, Algorithm
+// 2 over the problem's LMO (see NewSeparator): the two lazification
+// techniques, caching and early termination, and the cache's policy. The
+// zero value caches every improving vertex in an unbounded first-fit cache
+// and stops early-stopping LMOs as soon as the answer is known.
+type SeparatorConfig struct {
+	// Cache is the cache's policy.
+	Cache CachePolicy
+	// NoCache turns the cache off.
+	NoCache bool
+	// NoEarlyStop makes LMO calls solve to optimality.
+	NoEarlyStop bool
+}
+
+// NewSeparator returns the weak separation oracle configured by cfg over
+// lmo: the separator the drivers use when a problem gives none.
+func NewSeparator(lmo LMO, cfg SeparatorConfig) *CachedSeparator {
+	cs := &CachedSeparator{LMO: lmo, NoEarlyStop: cfg.NoEarlyStop}
+	if !cfg.NoCache {
+		cs.Cache = NewCache(lmo.Dim(), cfg.Cache)
+	}
+	return cs
+}
+
 // Dim returns the ambient dimension.
 func (s *CachedSeparator) Dim() int { return s.LMO.Dim() }
 

@@ -20,7 +20,7 @@
 // Online experiments run the online methods of the spec registry
 // (spec.OnlineMethod): "ocg" (the non-lazy baseline), "locg" (Algorithm 8
 // with Theorem 5.1's constants) and "locg-pf" (the parameter-free LOCG,
-// lazycg.OnlineParams.ParameterFree), with parameters derived by
+// online.Params.ParameterFree), with parameters derived by
 // spec.DeriveOnlineParams as the CLI's online command does. The built-in
 // suites pit locg-pf against OCG in every online figure: with the
 // theorem's constants Φ_t grows by ‖∇f_t‖·D per round, much faster than

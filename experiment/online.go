@@ -9,6 +9,7 @@ import (
 	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/internal/spec"
 	"github.com/lazycg/lazycg/objective"
+	"github.com/lazycg/lazycg/online"
 )
 
 // DefaultRounds is the number of losses of the paper's online experiments.
@@ -38,7 +39,7 @@ func methodKind(online bool, name string) (lazy bool, err error) {
 //	quadratic[:rounds=R,density=D,seed=S] ‖A_t x − b_t‖² as the offline objectives
 //
 // R defaults to the paper's 100 and S to seed.
-func LossStream(text string, n int, seed uint64) (lazycg.LossStream, error) {
+func LossStream(text string, n int, seed uint64) (objective.Stream, error) {
 	s, err := spec.Parse(text)
 	if err != nil {
 		return nil, err
@@ -53,7 +54,7 @@ func LossStream(text string, n int, seed uint64) (lazycg.LossStream, error) {
 	if seed, err = s.OptSeed(seed); err != nil {
 		return nil, err
 	}
-	var st lazycg.LossStream
+	var st objective.Stream
 	switch s.Kind {
 	case "linear":
 		st, err = objective.LinearLosses(n, rounds, seed)
@@ -72,20 +73,13 @@ func LossStream(text string, n int, seed uint64) (lazycg.LossStream, error) {
 	if err := s.Unused(); err != nil {
 		return nil, err
 	}
-	return summedStream{st}, nil
+	return st, nil
 }
-
-// summedStream accumulates its losses in an objective.Sum, which folds
-// linear losses into one term.
-type summedStream struct{ lazycg.LossStream }
-
-// NewCumulative implements lazycg.CumulativeStream.
-func (summedStream) NewCumulative() lazycg.CumulativeLoss { return objective.NewSum() }
 
 // hindsightKey identifies a hindsight solve of an experiment.
 type hindsightKey struct{ rounds int }
 
-// runOnline runs one online variant with MinimizeOnline. The best fixed
+// runOnline runs one online variant with online.Minimize. The best fixed
 // point in hindsight is computed once per number of rounds played and
 // shared by the experiment's runs.
 func (r *Runner) runOnline(ctx context.Context, e *Experiment, job spec.Job, rr *RunResult, er *ExperimentResult,
@@ -114,14 +108,14 @@ func (r *Runner) runOnline(ctx context.Context, e *Experiment, job spec.Job, rr 
 	rr.Fingerprint = Fingerprint(stream.Loss(0), in.Start)
 	m := info.New(params)
 	limit := r.scaledLimit(e)
-	settings := &lazycg.OnlineSettings{MaxRounds: e.MaxIterations, TimeLimit: limit, Cache: job.Cache,
-		DisableCache: job.NoCache, NoEarlyStop: job.NoEarlyStop, NoHindsight: true}
+	settings := &online.Settings{MaxRounds: e.MaxIterations, TimeLimit: limit, NoHindsight: true,
+		SeparatorConfig: lazycg.SeparatorConfig{Cache: job.Cache, NoCache: job.NoCache, NoEarlyStop: job.NoEarlyStop}}
 	if every := r.ProgressEvery; every >= 0 && r.Log != nil {
 		if every == 0 {
 			every = 10 * time.Second
 		}
 		next := every
-		settings.Callback = func(o *lazycg.OnlineRound, _ []float64) bool {
+		settings.Callback = func(o *online.Round, _ []float64) bool {
 			if o.Time >= next {
 				next = o.Time + every
 				r.logf("    %s/%s: %6.1f s  round %d  cumulative loss %.8g  LMO calls %d  cache hits %d",
@@ -130,8 +124,8 @@ func (r *Runner) runOnline(ctx context.Context, e *Experiment, job spec.Job, rr 
 			return true
 		}
 	}
-	p := lazycg.OnlineProblem{Losses: stream, LMO: in.LMO, X0: in.Start}
-	res, runErr := lazycg.MinimizeOnline(ctx, p, settings, m)
+	p := online.Problem{Losses: stream, LMO: in.LMO, X0: in.Start}
+	res, runErr := online.Minimize(ctx, p, settings, m)
 	if res == nil {
 		return Trace{}, spec.Summary{}, runErr
 	}
@@ -154,11 +148,11 @@ func (r *Runner) runOnline(ctx context.Context, e *Experiment, job spec.Job, rr 
 		key := hindsightKey{res.Rounds}
 		hr, ok := hind[key]
 		if !ok {
-			hs := lazycg.DefaultHindsightSettings()
+			hs := online.DefaultHindsightSettings()
 			if limit > 0 {
 				hs.TimeLimit = min(hs.TimeLimit, max(limit/4, time.Second))
 			}
-			hr, err = lazycg.SolveHindsight(ctx, p, res.Rounds, &lazycg.OnlineSettings{Hindsight: hs})
+			hr, err = online.SolveHindsight(ctx, p, res.Rounds, &online.Settings{Hindsight: hs})
 			if err != nil {
 				er.Warnings = append(er.Warnings, fmt.Sprintf("%s: hindsight solve: %v", rr.Label, err))
 			}

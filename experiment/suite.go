@@ -71,7 +71,7 @@ type Experiment struct {
 	Phi0Search bool `json:"phi0_search,omitempty"`
 	// ImprovedPhi applies Remark 4.3's Φ update (offline), or lowers
 	// LOCG's Φ_t to the proven Wolfe gap after negative answers (online,
-	// OnlineParams.TightenPhi).
+	// online.Params.TightenPhi).
 	ImprovedPhi bool `json:"improved_phi,omitempty"`
 	// DualRow adds a figure row with the proven gap (primal − dual bound)
 	// over time, as the paper shows for video colocalization.

@@ -17,6 +17,8 @@ import (
 	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/experiment"
 	"github.com/lazycg/lazycg/internal/spec"
+	"github.com/lazycg/lazycg/objective"
+	"github.com/lazycg/lazycg/online"
 )
 
 func init() {
@@ -142,7 +144,7 @@ func finitePtr(v float64) *float64 {
 	return &v
 }
 
-func summarizeOnline(f *onlineFlags, name string, dim int, res *lazycg.OnlineResult) onlineSummary {
+func summarizeOnline(f *onlineFlags, name string, dim int, res *online.Result) onlineSummary {
 	st := res.Stats
 	s := onlineSummary{Method: name, Polytope: f.polytope, Losses: f.losses, Oracle: f.oracle, Dim: dim, K: f.k,
 		Status: res.Status.String(), Rounds: res.Rounds, LMOCalls: st.LMOCalls, CacheHits: st.CacheHits,
@@ -178,7 +180,7 @@ func onlineMethodList() string {
 
 // onlineParams derives the method parameters from the flags, the instance
 // and the stream.
-func onlineParams(f *onlineFlags, in *spec.Instance, stream lazycg.LossStream) lazycg.OnlineParams {
+func onlineParams(f *onlineFlags, in *spec.Instance, stream objective.Stream) online.Params {
 	p := spec.DeriveOnlineParams(in, stream, spec.OnlineUserParams{K: f.k, C: f.c, S: f.s, L: f.l, D: f.d,
 		TightenPhi: f.tighten, Smoothing: f.smooth})
 	p.ParameterFree = f.method == "locg-pf" || (f.method == "study" && f.pf)
@@ -219,7 +221,7 @@ func runOnline(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if f.smooth && !(params.L > 0) {
 		return usageError(errors.New("online: -smooth needs the Lipschitz constant -L for these losses"))
 	}
-	p := lazycg.OnlineProblem{Losses: stream, LMO: in.LMO, X0: in.Start}
+	p := online.Problem{Losses: stream, LMO: in.LMO, X0: in.Start}
 	var aug *lazycg.AugmentingSeparator
 	if f.oracle == "aug" {
 		a, ok := in.LMO.(lazycg.Augmenter)
@@ -234,8 +236,8 @@ func runOnline(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		p.Separator = aug
 	}
-	settings := &lazycg.OnlineSettings{TimeLimit: f.timeLimit, DisableCache: !f.cache, NoEarlyStop: !f.early,
-		NoHindsight: f.noHindsight, Hindsight: lazycg.DefaultHindsightSettings()}
+	settings := &online.Settings{TimeLimit: f.timeLimit, SeparatorConfig: lazycg.SeparatorConfig{NoCache: !f.cache, NoEarlyStop: !f.early},
+		NoHindsight: f.noHindsight, Hindsight: online.DefaultHindsightSettings()}
 	settings.Hindsight.TimeLimit = f.hindsightTime
 	if f.prune {
 		settings.Cache = lazycg.PaperPruning
@@ -248,19 +250,19 @@ func runOnline(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError(fmt.Errorf("online: %w", err))
 	}
 
-	var runs []lazycg.CacheStudyRun
+	var runs []experiment.CacheStudyRun
 	var runErr error
 	if f.method == "study" {
-		runs, runErr = lazycg.CachingStudy(ctx, p, settings, params)
+		runs, runErr = experiment.CachingStudy(ctx, p, settings, params)
 	} else {
 		info, _ := spec.OnlineMethod(f.method) // checked by f.check
 		m := info.New(params)
-		var res *lazycg.OnlineResult
-		res, runErr = lazycg.MinimizeOnline(ctx, p, settings, m)
+		var res *online.Result
+		res, runErr = online.Minimize(ctx, p, settings, m)
 		if res == nil {
 			return usageError(fmt.Errorf("online: %w", runErr))
 		}
-		runs = []lazycg.CacheStudyRun{{Name: f.method, Result: res}}
+		runs = []experiment.CacheStudyRun{{Name: f.method, Result: res}}
 	}
 	if f.traceFile != "" {
 		if err := writeOnlineTrace(f.traceFile, runs); err != nil {
@@ -299,7 +301,7 @@ func fmtOpt(v *float64) string {
 	return strconv.FormatFloat(*v, 'g', 6, 64)
 }
 
-func printOnlineSummary(w io.Writer, f *onlineFlags, p lazycg.OnlineParams, sums []onlineSummary, aug *lazycg.AugmentingSeparator) {
+func printOnlineSummary(w io.Writer, f *onlineFlags, p online.Params, sums []onlineSummary, aug *lazycg.AugmentingSeparator) {
 	s0 := sums[0]
 	fmt.Fprintf(w, "polytope    %s (dimension %d)\n", s0.Polytope, s0.Dim)
 	fmt.Fprintf(w, "losses      %s\n", s0.Losses)
@@ -326,7 +328,7 @@ func printOnlineSummary(w io.Writer, f *onlineFlags, p lazycg.OnlineParams, sums
 }
 
 // writeOnlineTrace writes the per-round records of the runs as CSV.
-func writeOnlineTrace(path string, runs []lazycg.CacheStudyRun) error {
+func writeOnlineTrace(path string, runs []experiment.CacheStudyRun) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("trace: %w", err)

@@ -5,8 +5,8 @@ import (
 	"math"
 	"sort"
 
-	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/objective"
+	"github.com/lazycg/lazycg/online"
 )
 
 // OnlineMethodInfo describes a registered online method.
@@ -18,7 +18,7 @@ type OnlineMethodInfo struct {
 	Lazy bool
 	Doc  string
 	// New returns a fresh method with the given parameters.
-	New func(lazycg.OnlineParams) lazycg.OnlineMethod
+	New func(online.Params) online.Method
 }
 
 var onlineMethods = map[string]OnlineMethodInfo{}
@@ -53,17 +53,17 @@ func OnlineMethodNames() []string {
 
 func init() {
 	RegisterOnlineMethod(OnlineMethodInfo{Name: "ocg", Doc: "online conditional gradient of Hazan and Kale, one LMO call per round",
-		New: func(p lazycg.OnlineParams) lazycg.OnlineMethod { return &lazycg.OCG{Params: p} }})
+		New: func(p online.Params) online.Method { return &online.OCG{Params: p} }})
 	RegisterOnlineMethod(OnlineMethodInfo{Name: "locg", Lazy: true, Doc: "lazy online conditional gradient, Algorithm 8 with Theorem 5.1's constants",
-		New: func(p lazycg.OnlineParams) lazycg.OnlineMethod {
+		New: func(p online.Params) online.Method {
 			p.ParameterFree = false
-			return &lazycg.LOCG{Params: p}
+			return &online.LOCG{Params: p}
 		}})
 	RegisterOnlineMethod(OnlineMethodInfo{Name: "locg-pf", Lazy: true,
 		Doc: "parameter-free lazy online conditional gradient, Algorithm 8's steps and oracle with section 4's Φ halving",
-		New: func(p lazycg.OnlineParams) lazycg.OnlineMethod {
+		New: func(p online.Params) online.Method {
 			p.ParameterFree = true
-			return &lazycg.LOCG{Params: p}
+			return &online.LOCG{Params: p}
 		}})
 }
 
@@ -99,8 +99,8 @@ type OnlineUserParams struct {
 //     unknown (0) otherwise.
 //
 // The stream must have at least one round.
-func DeriveOnlineParams(in *Instance, stream lazycg.LossStream, u OnlineUserParams) lazycg.OnlineParams {
-	p := lazycg.OnlineParams{K: u.K, C: u.C, S: u.S, L: u.L, D: u.D, TightenPhi: u.TightenPhi, Smoothing: u.Smoothing}
+func DeriveOnlineParams(in *Instance, stream objective.Stream, u OnlineUserParams) online.Params {
+	p := online.Params{K: u.K, C: u.C, S: u.S, L: u.L, D: u.D, TightenPhi: u.TightenPhi, Smoothing: u.Smoothing}
 	if p.D == 0 && in.Diameter2 > 0 {
 		p.D = math.Sqrt(in.Diameter2)
 	}

@@ -6,15 +6,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/objective"
+	"github.com/lazycg/lazycg/online"
 )
 
 func TestOnlineMethodRegistry(t *testing.T) {
 	if got := OnlineMethodNames(); !slices.Equal(got, []string{"locg", "locg-pf", "ocg"}) {
 		t.Fatalf("online methods %v", got)
 	}
-	params := lazycg.OnlineParams{K: 1.5, D: 2, TightenPhi: true}
+	params := online.Params{K: 1.5, D: 2, TightenPhi: true}
 	cases := []struct {
 		name          string
 		lazy          bool
@@ -33,11 +33,11 @@ func TestOnlineMethodRegistry(t *testing.T) {
 			t.Errorf("%s: %+v", tc.name, info)
 		}
 		switch m := info.New(params).(type) {
-		case *lazycg.OCG:
+		case *online.OCG:
 			if tc.name != "ocg" || m.Params != params {
 				t.Errorf("%s: OCG with %+v", tc.name, m.Params)
 			}
-		case *lazycg.LOCG:
+		case *online.LOCG:
 			want := params
 			want.ParameterFree = tc.parameterFree
 			if !tc.lazy || m.Params != want {
@@ -49,7 +49,7 @@ func TestOnlineMethodRegistry(t *testing.T) {
 	}
 	// locg is Algorithm 8 even when handed parameter-free parameters.
 	info, _ := OnlineMethod("locg")
-	if m := info.New(lazycg.OnlineParams{ParameterFree: true}).(*lazycg.LOCG); m.Params.ParameterFree {
+	if m := info.New(online.Params{ParameterFree: true}).(*online.LOCG); m.Params.ParameterFree {
 		t.Error("locg ran parameter-free")
 	}
 	if _, err := OnlineMethod("sgd"); err == nil || !strings.Contains(err.Error(), "locg-pf") {
@@ -80,16 +80,16 @@ func TestDeriveOnlineParams(t *testing.T) {
 	d := math.Sqrt(in.Diameter2)
 	cases := []struct {
 		name   string
-		stream lazycg.LossStream
+		stream objective.Stream
 		user   OnlineUserParams
-		want   lazycg.OnlineParams
+		want   online.Params
 	}{
-		{"linear", lin, OnlineUserParams{K: 1.1}, lazycg.OnlineParams{K: 1.1, D: d, L: math.Sqrt(float64(n))}},
+		{"linear", lin, OnlineUserParams{K: 1.1}, online.Params{K: 1.1, D: d, L: math.Sqrt(float64(n))}},
 		{"quadratic", quad, OnlineUserParams{K: 2, TightenPhi: true},
-			lazycg.OnlineParams{K: 2, D: d, C: Curvature(quad.Loss(0), in), TightenPhi: true}},
+			online.Params{K: 2, D: d, C: Curvature(quad.Loss(0), in), TightenPhi: true}},
 		{"user values win", quad, OnlineUserParams{K: 1.1, C: 3, S: 4, L: 5, D: 6, Smoothing: true},
-			lazycg.OnlineParams{K: 1.1, C: 3, S: 4, L: 5, D: 6, Smoothing: true}},
-		{"linear with user C and L", lin, OnlineUserParams{C: 7, L: 8}, lazycg.OnlineParams{C: 7, L: 8, D: d}},
+			online.Params{K: 1.1, C: 3, S: 4, L: 5, D: 6, Smoothing: true}},
+		{"linear with user C and L", lin, OnlineUserParams{C: 7, L: 8}, online.Params{C: 7, L: 8, D: d}},
 	}
 	for _, tc := range cases {
 		if got := DeriveOnlineParams(in, tc.stream, tc.user); got != tc.want {
