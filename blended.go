@@ -2,6 +2,7 @@ package lazycg
 
 import (
 	"context"
+	"fmt"
 	"math"
 )
 
@@ -70,23 +71,16 @@ func (m *BlendedPairwise) Step(ctx context.Context, s *State) error {
 type LazyBPCG struct {
 	// K ≥ 1 is the laziness factor (default 1).
 	K float64
-	// Phi0, Phi0Rule, Phi0Start and ImprovedPhi are as in LazyCG.
-	Phi0        float64
-	Phi0Rule    Phi0Rule
-	Phi0Start   float64
-	ImprovedPhi bool
+	// PhiSchedule is Φ, as in LazyCG.
+	PhiSchedule
 	// RecomputeEvery is the active set's recomputation period.
 	RecomputeEvery int
 
 	core activeCore
-	lp   lazyPhi
 }
 
 // ActiveSet returns the decomposition of the current iterate.
 func (m *LazyBPCG) ActiveSet() *ActiveSet { return m.core.as }
-
-// Phi returns the current Φ.
-func (m *LazyBPCG) Phi() float64 { return m.lp.phi }
 
 // Monotone implements Monotone.
 func (m *LazyBPCG) Monotone() bool { return true }
@@ -96,8 +90,11 @@ func (m *LazyBPCG) Init(ctx context.Context, s *State) error {
 	if m.K == 0 {
 		m.K = 1
 	}
+	if !(m.K >= 1) || math.IsInf(m.K, 0) {
+		return fmt.Errorf("lazycg: lazy bpcg: K must be ≥ 1 and finite, got %g", m.K)
+	}
 	m.core.init(s, m.RecomputeEvery)
-	return m.lp.init(ctx, s, m.core.v, "lazy bpcg", m.K, m.Phi0, m.Phi0Rule, m.Phi0Start)
+	return m.Start(ctx, s, m.core.v, m.K)
 }
 
 // Step implements Method.
@@ -105,18 +102,9 @@ func (m *LazyBPCG) Step(ctx context.Context, s *State) error {
 	c := &m.core
 	ka, va := c.as.ArgMax(s.Grad)
 	ks, vs := c.as.ArgMin(s.Grad)
-	if local := va - vs; local > m.lp.phi/m.K && c.pairwise(s, ks, ka) > 0 {
+	if local := va - vs; local > m.phi/m.K && c.pairwise(s, ks, ka) > 0 {
 		s.Oracle.Count(Separation{Positive: true, CacheHit: true, Improvement: local, GapBound: math.Inf(1)}, nil)
 		return nil
 	}
-	sep, err := s.Oracle.Separate(ctx, c.v, s.Grad, s.X, m.lp.phi, m.K)
-	if err != nil {
-		return err
-	}
-	s.ReportGap(s.F, sep.GapBound)
-	if sep.Positive && c.towardNew(s) > 0 {
-		return nil
-	}
-	m.lp.negative(s, sep, m.ImprovedPhi)
-	return nil
+	return m.core.separate(ctx, s, &m.PhiSchedule, m.K)
 }

@@ -30,7 +30,7 @@ func TestPwLazyBPCGCacheHitAllocs(t *testing.T) {
 		t.Fatalf("only %d active vertices", m.ActiveSet().Len())
 	}
 	// With a tiny Φ every step is a local pairwise step.
-	m.lp.phi = 1e-30
+	m.SetPhi(1e-30)
 	hits, calls := stats.CacheHits, stats.LMOCalls
 	const runs = 100
 	allocs := testing.AllocsPerRun(runs, func() {

@@ -246,26 +246,8 @@ func (m *LLCG) Init(ctx context.Context, s *State) error {
 	m.p = p
 	m.core.init(s, m.RecomputeEvery)
 	m.lo.init(len(s.X), p.mu, p.diam)
-	m.phi, err = localPhi0(ctx, s, m.core.v, m.Phi0, "llcg")
+	m.phi, err = theoremPhi0(ctx, s, m.core.v, m.Phi0, "llcg")
 	return err
-}
-
-func localPhi0(ctx context.Context, s *State, v []float64, phi0 float64, name string) (float64, error) {
-	if phi0 == 0 {
-		gap, err := wolfeGap(ctx, s, v)
-		if err != nil {
-			return 0, err
-		}
-		phi0 = gap
-		if phi0 <= 0 {
-			s.Converged = true
-			return math.SmallestNonzeroFloat64, nil
-		}
-	}
-	if !(phi0 > 0) || math.IsInf(phi0, 0) {
-		return 0, fmt.Errorf("lazycg: %s: Φ0 must be > 0 and finite, got %g", name, phi0)
-	}
-	return phi0, nil
 }
 
 // Step implements Method.
@@ -285,8 +267,10 @@ func (m *LLCG) Step(ctx context.Context, s *State) error {
 		return nil
 	}
 	if m.AdaptivePhi {
+		// Without a valid S a local negative answer proves nothing about
+		// f − f*: a negligible Φ means the method stalled, not converged.
 		m.phi /= 2
-		if !(m.phi > 1e-300) {
+		if PhiNegligible(m.phi, s.F) {
 			s.Stalled = true
 		}
 	}
@@ -357,7 +341,7 @@ func (m *LocalCG) Init(ctx context.Context, s *State) error {
 	m.p = p
 	m.core.init(s, m.RecomputeEvery)
 	m.lo.init(len(s.X), p.mu, p.diam)
-	m.h, err = localPhi0(ctx, s, m.core.v, m.Phi0, "local cg")
+	m.h, err = theoremPhi0(ctx, s, m.core.v, m.Phi0, "local cg")
 	return err
 }
 

@@ -259,21 +259,11 @@ func (m *PCG) Init(ctx context.Context, s *State) error {
 	case PairwiseLineSearch:
 		return nil
 	case PairwiseDyadic:
-		m.phi = m.Phi0
-		if m.phi == 0 {
-			gap, err := wolfeGap(ctx, s, m.core.vPlus)
-			if err != nil {
-				return err
-			}
-			m.phi = gap
+		phi, err := theoremPhi0(ctx, s, m.core.vPlus, m.Phi0, "pcg")
+		if err != nil {
+			return err
 		}
-		if !(m.phi >= 0) || math.IsInf(m.phi, 0) {
-			return fmt.Errorf("lazycg: pcg: Φ0 must be finite and ≥ 0, got %g", m.phi)
-		}
-		if m.phi == 0 {
-			s.Converged = true
-			m.phi = math.SmallestNonzeroFloat64
-		}
+		m.phi = phi
 		th, err := newThm32("pcg", m.S, m.C, m.Alpha, 1, m.phi)
 		if err != nil {
 			return err
@@ -363,14 +353,12 @@ type LPCG struct {
 	Rule PairwiseRule
 	// S, C and Alpha (≥ card(x*)) parameterize the dyadic rule.
 	S, C, Alpha float64
-	// Phi0, if positive, is the initial bound (for the dyadic rule an upper
-	// bound on f(x_1) − f*). Otherwise the dyadic rule uses the Wolfe gap
-	// at x_1 and the practical variant follows Phi0Rule.
-	Phi0     float64
-	Phi0Rule Phi0Rule
-	// Phi0Start is the start of the binary search (default
-	// 1e3·max(1, |f(x_1)|)).
-	Phi0Start float64
+	// PhiSchedule is Φ of the practical variant: Φ0 from one LMO call per
+	// component (half the pair gap at x_1) or the binary search, halved on
+	// negative answers (ImprovedPhi has no effect: the pair separation
+	// reports no exact gap). For the dyadic rule Phi0, if positive, is an
+	// upper bound on f(x_1) − f* (0: the Wolfe gap at x_1).
+	PhiSchedule
 	// FaceCache bounds the cache of candidate away vertices (MaxSize; the
 	// other fields are ignored). The zero value is unbounded.
 	FaceCache CachePolicy
@@ -380,12 +368,7 @@ type LPCG struct {
 	core pairwiseCore
 	sep  pairSeparator
 	th   thm32
-	phi  float64
 }
-
-// Phi returns the current Φ (for the dyadic rule after a step: Φ_t, the
-// bound on f(x_{t+1}) − f*).
-func (m *LPCG) Phi() float64 { return m.phi }
 
 // Monotone implements Monotone.
 func (m *LPCG) Monotone() bool { return m.Rule == PairwiseLineSearch }
@@ -405,22 +388,14 @@ func (m *LPCG) Init(ctx context.Context, s *State) error {
 	m.sep.face.add(s.X) // x_1 is a vertex for the usual starts; the search checks supports anyway
 	switch m.Rule {
 	case PairwiseDyadic:
-		m.phi = m.Phi0
-		if m.phi == 0 {
-			gap, err := wolfeGap(ctx, s, m.core.vPlus)
-			if err != nil {
-				return err
-			}
+		phi, err := theoremPhi0(ctx, s, m.core.vPlus, m.Phi0, "lpcg")
+		if err != nil {
+			return err
+		}
+		if m.Phi0 == 0 {
 			m.sep.face.add(m.core.vPlus)
-			m.phi = gap
 		}
-		if !(m.phi >= 0) || math.IsInf(m.phi, 0) {
-			return fmt.Errorf("lazycg: lpcg: Φ0 must be finite and ≥ 0, got %g", m.phi)
-		}
-		if m.phi == 0 {
-			s.Converged = true
-			m.phi = math.SmallestNonzeroFloat64
-		}
+		m.phi = phi
 		th, err := newThm32("lpcg", m.S, m.C, m.Alpha, m.K, m.phi)
 		if err != nil {
 			return err
@@ -428,46 +403,10 @@ func (m *LPCG) Init(ctx context.Context, s *State) error {
 		m.th = th
 		return nil
 	case PairwiseLineSearch:
-	default:
-		return fmt.Errorf("lazycg: lpcg: unknown step rule %v", m.Rule)
+		return m.StartWith(s, func() (float64, error) { return m.pairGap(ctx, s) },
+			func(phi float64) (Separation, error) { return m.sep.separate(ctx, s, &m.core, phi, m.K) })
 	}
-	switch {
-	case m.Phi0 > 0:
-		m.phi = m.Phi0
-	case m.Phi0Rule == Phi0BinarySearch:
-		phi := m.Phi0Start
-		if !(phi > 0) {
-			phi = 1e3 * math.Max(1, math.Abs(s.F))
-		}
-		for range 2100 {
-			pos, err := m.sep.separate(ctx, s, &m.core, phi, m.K)
-			if err != nil {
-				return err
-			}
-			if pos {
-				m.phi = 2 * phi
-				return nil
-			}
-			phi /= 2
-			if phi < math.SmallestNonzeroFloat64*4 {
-				s.Converged = true
-				m.phi = math.SmallestNonzeroFloat64
-				return nil
-			}
-		}
-		return fmt.Errorf("lazycg: lpcg: binary search for Φ0 did not end")
-	default:
-		gap, err := m.pairGap(ctx, s)
-		if err != nil {
-			return err
-		}
-		if !(gap > 0) {
-			m.phi = math.SmallestNonzeroFloat64
-			return nil
-		}
-		m.phi = gap / 2
-	}
-	return nil
+	return fmt.Errorf("lazycg: lpcg: unknown step rule %v", m.Rule)
 }
 
 // pairGap computes the pair gap max_{v⁻ ∈ face} ∇f·v⁻ − min_P ∇f·v⁺ with
@@ -490,11 +429,13 @@ func (m *LPCG) pairGap(ctx context.Context, s *State) (float64, error) {
 		m.sep.face.add(c.vPlus)
 		m.sep.cacheAdd(s, c.vPlus)
 	}
-	up, lo := -away.Bound, res.Bound
-	if math.IsInf(up, 0) || math.IsInf(lo, 0) || math.IsNaN(up-lo) {
-		up, lo = -away.Value, res.Value
+	if up, lo := -away.Bound, res.Bound; !math.IsInf(up, 0) && !math.IsInf(lo, 0) && !math.IsNaN(up-lo) {
+		return up - lo, nil // proven
 	}
-	return up - lo, nil
+	// The oracles proved no bounds: the gap of their values is no
+	// certificate, so a zero one must not end the run; Φ then starts at
+	// the smallest value and the first (proven) negative answer decides.
+	return math.Max(-away.Value-res.Value, 2*math.SmallestNonzeroFloat64), nil
 }
 
 // Step implements Method.
@@ -505,11 +446,11 @@ func (m *LPCG) Step(ctx context.Context, s *State) error {
 		eta := m.th.eta(prev)
 		delta := m.th.delta(prev)
 		m.phi = (2*prev + eta*eta*m.th.c) / (2 + eta/(m.K*delta))
-		pos, err := m.sep.separate(ctx, s, c, m.phi/delta, m.K)
+		sep, err := m.sep.separate(ctx, s, c, m.phi/delta, m.K)
 		if err != nil {
 			return err
 		}
-		if !pos {
+		if !sep.Positive {
 			return nil
 		}
 		sub(c.d, c.vPlus, c.vMinus)
@@ -519,34 +460,43 @@ func (m *LPCG) Step(ctx context.Context, s *State) error {
 		}
 		return nil
 	}
-	pos, err := m.sep.separate(ctx, s, c, m.phi, m.K)
+	sep, err := m.sep.separate(ctx, s, c, m.phi, m.K)
 	if err != nil {
 		return err
 	}
-	if pos {
-		sub(c.d, c.vPlus, c.vMinus)
-		if etaMax := c.maxStep(s.X); etaMax == 0 {
-			// Blocked pairwise direction (polytopes not of the form
-			// {x ≥ 0 : Ax = b} only): the pair's v⁺ need not improve on
-			// its own, so ask the weak separation over P for a FW vertex;
-			// a negative answer proves the Wolfe gap is at most Φ.
-			sep, err := s.Oracle.Separate(ctx, c.vPlus, s.Grad, s.X, m.phi, m.K)
-			if err != nil {
-				return err
-			}
-			s.ReportGap(s.F, sep.GapBound)
-			if sep.Positive && c.fwFallback(s) {
-				return nil
-			}
-		} else if eta := c.ls.search(s, c.d, etaMax); eta > 0 {
-			c.move(s, eta)
+	if !sep.Positive {
+		if m.Negative(sep, s.F) {
+			s.Converged = true
+		}
+		return nil
+	}
+	sub(c.d, c.vPlus, c.vMinus)
+	if etaMax := c.maxStep(s.X); etaMax == 0 {
+		// Blocked pairwise direction (polytopes not of the form
+		// {x ≥ 0 : Ax = b} only): the pair's v⁺ need not improve on its
+		// own, so ask the weak separation over P for a FW vertex; a
+		// negative answer proves the Wolfe gap is at most Φ.
+		fw, err := s.Oracle.Separate(ctx, c.vPlus, s.Grad, s.X, m.phi, m.K)
+		if err != nil {
+			return err
+		}
+		s.ReportGap(s.F, fw.GapBound)
+		if fw.Positive && c.fwFallback(s) {
 			return nil
 		}
-		// No decrease in floating point along a direction the oracle
-		// deemed improving: tighten Φ as after a negative answer.
+		if !fw.Positive {
+			if m.Negative(fw, s.F) {
+				s.Converged = true
+			}
+			return nil
+		}
+	} else if eta := c.ls.search(s, c.d, etaMax); eta > 0 {
+		c.move(s, eta)
+		return nil
 	}
-	m.phi /= 2
-	if !(m.phi > 1e-300) {
+	// No decrease in floating point along a direction the oracle deemed
+	// improving: tighten Φ.
+	if m.Halve(s.F) {
 		s.Stalled = true
 	}
 	return nil
@@ -628,9 +578,9 @@ func (p *pairSeparator) probePlus(s *State, dst []float64, target float64) bool 
 
 // separate answers LPsep_{P×P}; on a positive answer c.vPlus and c.vMinus
 // hold the pair.
-func (p *pairSeparator) separate(ctx context.Context, s *State, c *pairwiseCore, phi, k float64) (bool, error) {
+func (p *pairSeparator) separate(ctx context.Context, s *State, c *pairwiseCore, phi, k float64) (Separation, error) {
 	if !(phi > 0) || math.IsInf(phi, 0) {
-		return false, fmt.Errorf("lazycg: pair separation: need Φ > 0 finite, got %g", phi)
+		return Separation{}, fmt.Errorf("lazycg: pair separation: need Φ > 0 finite, got %g", phi)
 	}
 	g, x := s.Grad, s.X
 	gx := dot(g, x)
@@ -645,13 +595,13 @@ func (p *pairSeparator) separate(ctx context.Context, s *State, c *pairwiseCore,
 			p.face.entries[kk].uses++
 			s.Oracle.Count(Separation{Positive: true, CacheHit: true, Improvement: a1 + gx - dot(g, c.vPlus),
 				GapBound: math.Inf(1)}, nil)
-			return true, nil
+			return Separation{Positive: true, GapBound: math.Inf(1)}, nil
 		}
 	}
 	// 2. Away component, exactly.
 	away, err := c.minimizeAway(ctx, s)
 	if err != nil {
-		return false, fmt.Errorf("lazycg: pair separation: %w", err)
+		return Separation{}, fmt.Errorf("lazycg: pair separation: %w", err)
 	}
 	p.face.add(c.vMinus)
 	a2 := -away.Value - gx
@@ -673,45 +623,45 @@ func (p *pairSeparator) separate(ctx context.Context, s *State, c *pairwiseCore,
 		sep.CacheHit = false // the face oracle was called
 		if err != nil {
 			s.Oracle.Count(sep, err)
-			return false, fmt.Errorf("lazycg: pair separation: %w", err)
+			return Separation{}, fmt.Errorf("lazycg: pair separation: %w", err)
 		}
 		s.ReportGap(s.F, sep.GapBound)
 		if sep.Positive {
 			if a2+(gx-dot(g, c.vPlus)) > t {
 				s.Oracle.Count(sep, nil)
 				p.face.add(c.vPlus)
-				return true, nil
+				return Separation{Positive: true, GapBound: math.Inf(1)}, nil
 			}
 			// Rounding between the separator's test and ours: count the
 			// work, not the answer, and decide below with a full LMO call.
 			s.Oracle.Count(sep, errUndecided)
 		} else {
 			s.Oracle.Count(sep, nil)
-			return false, nil
+			return Separation{GapBound: math.Inf(1)}, nil
 		}
 	}
 	// 4. Corner cases.
 	if tau < 0 && p.probePlus(s, c.vPlus, gx-tau) {
 		s.Oracle.Count(Separation{Positive: true, Improvement: a2 + gx - dot(g, c.vPlus), GapBound: math.Inf(1)}, nil)
 		p.face.add(c.vPlus)
-		return true, nil
+		return Separation{Positive: true, GapBound: math.Inf(1)}, nil
 	}
 	res, err := s.Oracle.Minimize(ctx, c.vPlus, g)
 	if err != nil {
-		return false, fmt.Errorf("lazycg: pair separation: %w", err)
+		return Separation{}, fmt.Errorf("lazycg: pair separation: %w", err)
 	}
 	s.ReportGap(s.F, gx-res.Bound)
 	if res.Found && a2+(gx-res.Value) > t {
 		s.Oracle.Count(Separation{Positive: true, Improvement: a2 + gx - res.Value, GapBound: gx - res.Bound}, nil)
 		p.face.add(c.vPlus)
 		p.cacheAdd(s, c.vPlus)
-		return true, nil
+		return Separation{Positive: true, GapBound: math.Inf(1)}, nil
 	}
 	if bigA+(gx-res.Bound) <= phi {
 		s.Oracle.Count(Separation{GapBound: gx - res.Bound}, nil)
-		return false, nil
+		return Separation{GapBound: math.Inf(1)}, nil
 	}
-	return false, fmt.Errorf("%w: pair separation: away value %g (bound %g) and FW value %g (bound %g) decide neither Φ/K=%g nor Φ=%g",
+	return Separation{}, fmt.Errorf("%w: pair separation: away value %g (bound %g) and FW value %g (bound %g) decide neither Φ/K=%g nor Φ=%g",
 		ErrInconclusive, a2, bigA, gx-res.Value, gx-res.Bound, t, phi)
 }
 

@@ -67,8 +67,11 @@ type LOCG struct {
 	// Params are the method's parameters.
 	Params Params
 
-	core  core
-	phi   float64
+	core core
+	// phi is Φ_t; for the parameter-free variant it is the offline
+	// lazycg.PhiSchedule (negative answers halve it or apply Remark 4.3
+	// with TightenPhi, and it ends by lazycg.PhiNegligible).
+	phi   lazycg.PhiSchedule
 	live  bool // parameter-free: Φ is initialized
 	round int  // parameter-free: the round Φ refers to
 }
@@ -79,17 +82,18 @@ func (m *LOCG) Phi() float64 {
 	if m.Params.ParameterFree && !m.live {
 		return math.NaN()
 	}
-	return m.phi
+	return m.phi.Phi()
 }
 
 // Init implements Method.
 func (m *LOCG) Init(ctx context.Context, s *State) error {
-	m.phi, m.live, m.round = 0, false, 0
+	m.phi, m.live, m.round = lazycg.PhiSchedule{ImprovedPhi: m.Params.TightenPhi}, false, 0
 	return m.core.init(s, m.Params, "locg")
 }
 
-// olTinyPhi is the smallest Φ passed to the separator (it needs Φ > 0).
-const olTinyPhi = 1e-300
+// minPhi is the smallest Φ passed to the separator by Algorithm 8 (the
+// oracle needs Φ > 0).
+const minPhi = 1e-300
 
 // bound returns Algorithm 8's h_t for round t given prev = Φ_{t−1}, the
 // bound on F_{t−1}(x_t) − min F_{t−1} (unused for t = 1): +Inf when
@@ -127,28 +131,27 @@ func (m *LOCG) Update(ctx context.Context, s *State) error {
 	p := &c.p
 	c.gradients(s)
 	t := float64(s.Round)
-	h := c.bound(s.Round, m.phi)
+	h := c.bound(s.Round, m.phi.Phi())
 	gamma := p.gamma(t)
 	phiBar := (h + p.c*math.Pow(t, 1-p.b)*gamma*gamma/(2*(1-p.b))) / (1 + gamma/p.k)
 	if math.IsNaN(phiBar) || math.IsInf(phiBar, 0) {
 		return fmt.Errorf("online: locg: Φ_%d is not finite (h=%g)", s.Round, h)
 	}
-	sep, err := s.Oracle.Separate(ctx, c.v, c.g, s.X, math.Max(phiBar, olTinyPhi), p.k)
+	sep, err := s.Oracle.Separate(ctx, c.v, c.g, s.X, math.Max(phiBar, minPhi), p.k)
 	if err != nil {
 		return err
 	}
+	phi := math.Max(phiBar, minPhi)
 	if sep.Positive {
 		fOld := c.cumValue(s, s.X)
 		moveToward(s.X, gamma, c.v)
 		fNew := c.cumValue(s, s.X)
-		m.phi = math.Max(0, h-fOld+fNew)
-	} else {
-		m.phi = math.Max(phiBar, olTinyPhi)
-		if m.Params.TightenPhi && sep.GapBound < m.phi {
-			m.phi = math.Max(sep.GapBound, 0)
-		}
+		phi = math.Max(0, h-fOld+fNew)
+	} else if m.Params.TightenPhi && sep.GapBound < phi {
+		phi = math.Max(sep.GapBound, 0)
 	}
-	s.Bound, s.Phi = h, m.phi
+	m.phi.SetPhi(phi)
+	s.Bound, s.Phi = h, phi
 	return nil
 }
 
@@ -159,7 +162,7 @@ func (m *LOCG) updateFree(ctx context.Context, s *State) error {
 	gamma := c.p.gamma(float64(s.Round))
 	if m.live {
 		// Φ follows the scale of F_t = t·(F_t/t): Φ/t is kept.
-		m.phi *= float64(s.Round) / float64(m.round)
+		m.phi.SetPhi(m.phi.Phi() * float64(s.Round) / float64(m.round))
 	}
 	m.round = s.Round
 	bound := math.Inf(1)
@@ -178,26 +181,21 @@ func (m *LOCG) updateFree(ctx context.Context, s *State) error {
 			bound = math.Max(0, gx-res.Bound)
 		}
 		if gap := gx - res.Value; gap > 0 {
-			m.phi, m.live, move = gap/2, true, true
+			m.phi.SetPhi(gap / 2)
+			m.live, move = true, true
 			olCacheVertex(s.Oracle.Separator(), c.v)
 		}
 	} else {
-		sep, err := s.Oracle.Separate(ctx, c.v, c.g, s.X, m.phi, c.p.k)
+		sep, err := s.Oracle.Separate(ctx, c.v, c.g, s.X, m.phi.Phi(), c.p.k)
 		if err != nil {
 			return err
 		}
 		bound = math.Max(0, sep.GapBound)
-		switch {
-		case sep.Positive:
+		if sep.Positive {
 			move = true
-		case m.Params.TightenPhi && sep.ExactGap && sep.GapBound < m.phi:
-			m.phi = sep.GapBound / 2
-		default:
-			m.phi /= 2
-		}
-		if !(m.phi >= olTinyPhi) {
-			// x_t minimizes F_t (up to rounding): Φ is recomputed by an LMO
-			// call in the next round.
+		} else if m.phi.Negative(sep, c.cumValue(s, s.X)) {
+			// x_t minimizes F_t to the resolution of F_t(x_t): Φ is
+			// recomputed by an LMO call in the next round.
 			m.live = false
 		}
 	}

@@ -83,7 +83,7 @@ func init() {
 	RegisterMethod(MethodInfo{Name: "lcg", Lazy: true, Baseline: "cg-ls",
 		Doc: "parameter-free lazy conditional gradient (Algorithm 7)",
 		New: func(p MethodParams) (lazycg.Method, error) {
-			m := &lazycg.LazyCG{K: p.K, Phi0: p.Phi0, ImprovedPhi: p.ImprovedPhi}
+			m := &lazycg.LazyCG{K: p.K, PhiSchedule: lazycg.PhiSchedule{Phi0: p.Phi0, ImprovedPhi: p.ImprovedPhi}}
 			if p.Phi0Search {
 				m.Phi0Rule = lazycg.Phi0BinarySearch
 			}

@@ -161,8 +161,7 @@ func init() {
 			if err := pwFirstErr(err1, err2); err != nil {
 				return nil, err
 			}
-			return pwRet(&lazycg.LPCG{K: p.K, Rule: rule, S: s, C: p.C, Alpha: alpha, Phi0: p.Phi0,
-				Phi0Rule: pwPhi0Rule(p), FaceCache: lazycg.CachePolicy{MaxSize: int(size)}, AssumeStandardForm: std}, e.done())
+			return pwRet(&lazycg.LPCG{K: p.K, Rule: rule, S: s, C: p.C, Alpha: alpha, FaceCache: lazycg.CachePolicy{MaxSize: int(size)}, AssumeStandardForm: std, PhiSchedule: lazycg.PhiSchedule{Phi0: p.Phi0, Phi0Rule: pwPhi0Rule(p)}}, e.done())
 		}})
 	RegisterMethod(MethodInfo{Name: "local-cg",
 		Doc: "Garber–Hazan local linear-oracle CG (s= required; mu, d, beta, alpha-scale, ls=1, adaptive=1 optional)",
@@ -193,7 +192,7 @@ func init() {
 	RegisterMethod(MethodInfo{Name: "lazy-afw", Lazy: true, Baseline: "afw",
 		Doc: "lazified away-step Frank–Wolfe (active set as first cache, Φ halving)",
 		New: func(p MethodParams) (lazycg.Method, error) {
-			return pwRet(&lazycg.LazyAwayFW{K: p.K, Phi0: p.Phi0, Phi0Rule: pwPhi0Rule(p), ImprovedPhi: p.ImprovedPhi},
+			return pwRet(&lazycg.LazyAwayFW{K: p.K, PhiSchedule: lazycg.PhiSchedule{Phi0: p.Phi0, Phi0Rule: pwPhi0Rule(p), ImprovedPhi: p.ImprovedPhi}},
 				pwFirstErr(pwNoLineSearch("lazy-afw", p), pwNewExtra("lazy-afw", p).done()))
 		}})
 	RegisterMethod(MethodInfo{Name: "bpcg", Doc: "blended pairwise conditional gradient (Tsuji–Tanaka–Pokutta)",
@@ -203,7 +202,7 @@ func init() {
 	RegisterMethod(MethodInfo{Name: "lazy-bpcg", Lazy: true, Baseline: "bpcg",
 		Doc: "lazified blended pairwise conditional gradient",
 		New: func(p MethodParams) (lazycg.Method, error) {
-			return pwRet(&lazycg.LazyBPCG{K: p.K, Phi0: p.Phi0, Phi0Rule: pwPhi0Rule(p), ImprovedPhi: p.ImprovedPhi},
+			return pwRet(&lazycg.LazyBPCG{K: p.K, PhiSchedule: lazycg.PhiSchedule{Phi0: p.Phi0, Phi0Rule: pwPhi0Rule(p), ImprovedPhi: p.ImprovedPhi}},
 				pwFirstErr(pwNoLineSearch("lazy-bpcg", p), pwNewExtra("lazy-bpcg", p).done()))
 		}})
 }
