@@ -170,7 +170,7 @@ func (m *AwayFW) Step(ctx context.Context, s *State) error {
 // is the first-level cache: when the best local FW vertex s (minimizing
 // ∇f·s over the active set) or the away vertex a gives a gap larger than
 // Φ/K, it makes the corresponding local FW or away step without any LMO
-// call (counted as a cache hit). Otherwise it calls the Oracle's weak
+// call (counted as a local hit, see Stats.LocalHits). Otherwise it calls the Oracle's weak
 // separation LPsep(∇f, x, Φ, K) (its own cache, then the LMO, early
 // terminated when possible): a positive answer gives a FW step toward the
 // new vertex, a negative one proves the Wolfe gap is at most Φ and halves
@@ -219,8 +219,7 @@ func (m *LazyAwayFW) Step(ctx context.Context, s *State) error {
 			gamma = c.away(s, ka)
 		}
 		if gamma > 0 {
-			s.Oracle.Count(Separation{Positive: true, CacheHit: true, Improvement: math.Max(gA, gS),
-				GapBound: math.Inf(1)}, nil)
+			s.Oracle.LocalHit()
 			return nil
 		}
 	}

@@ -63,7 +63,8 @@ func (m *BlendedPairwise) Step(ctx context.Context, s *State) error {
 // LazyBPCG is the lazified blended pairwise conditional gradient method.
 // The active set is the first-level cache: while its local pairwise gap
 // ∇f·(a − s) exceeds Φ/K it makes local pairwise steps without any LMO
-// call (counted as cache hits; such a step allocates nothing). Otherwise
+// call (counted as local hits, see Stats.LocalHits; such a step
+// allocates nothing). Otherwise
 // it calls the Oracle's weak separation LPsep(∇f, x, Φ, K): a positive
 // answer gives a FW step toward the new vertex, a negative one proves the
 // Wolfe gap is at most Φ (and the local gap is at most Φ/K) and halves Φ.
@@ -103,7 +104,7 @@ func (m *LazyBPCG) Step(ctx context.Context, s *State) error {
 	ka, va := c.as.ArgMax(s.Grad)
 	ks, vs := c.as.ArgMin(s.Grad)
 	if local := va - vs; local > m.phi/m.K && c.pairwise(s, ks, ka) > 0 {
-		s.Oracle.Count(Separation{Positive: true, CacheHit: true, Improvement: local, GapBound: math.Inf(1)}, nil)
+		s.Oracle.LocalHit()
 		return nil
 	}
 	return m.core.separate(ctx, s, &m.PhiSchedule, m.K)

@@ -115,11 +115,17 @@ type Stats struct {
 	// LMOCalls counts calls to the underlying LMO, direct or through the
 	// weak separation oracle.
 	LMOCalls int
-	// CacheHits counts weak separation calls answered from the cache.
-	CacheHits int
 	// PositiveCalls and NegativeCalls count weak separation answers.
 	PositiveCalls int
 	NegativeCalls int
+	// CacheHits counts the answers found without any LMO call: from the
+	// separator's cache, or from the method's own active set (LocalHits).
+	// CacheHitRate and the reports' cache hit columns use it.
+	CacheHits int
+	// LocalHits counts the answers a method found in its own active set
+	// without calling the separator (the local steps of the lazy
+	// active-set methods); they are part of CacheHits and PositiveCalls.
+	LocalHits int
 	// EarlyStops counts LMO calls that ended early.
 	EarlyStops int
 	// OracleTime is the time spent in LMO calls.
@@ -128,7 +134,8 @@ type Stats struct {
 	Runtime time.Duration
 }
 
-// CacheHitRate returns cache hits over weak separation calls (0 when none).
+// CacheHitRate returns the cache hits (local hits included) over the weak
+// separation answers (0 when none).
 func (s Stats) CacheHitRate() float64 {
 	n := s.PositiveCalls + s.NegativeCalls
 	if n == 0 {

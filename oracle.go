@@ -7,17 +7,25 @@ import (
 	"time"
 )
 
-// Oracle gives methods counted access to the LMO and the weak separator.
+// Oracle gives methods counted access to the LMO, the weak separation
+// oracle and, when the separator is a VertexStore, its stored vertices.
+// Every call that reaches the LMO is counted (LMOCalls, OracleTime,
+// EarlyStops), every weak separation answer once (PositiveCalls or
+// NegativeCalls, CacheHits when no LMO call was needed). Methods never
+// write the counters themselves and never look behind the separator.
 type Oracle struct {
 	lmo   LMO
 	sep   WeakSeparator
+	store VertexStore // nil when sep is not a VertexStore
 	stats *Stats
 }
 
 // NewOracle returns an oracle counting into stats (for methods run outside
-// Minimize, e.g. by the online driver).
+// a driver; drivers use Run.NewOracle).
 func NewOracle(lmo LMO, sep WeakSeparator, stats *Stats) *Oracle {
-	return &Oracle{lmo: lmo, sep: sep, stats: stats}
+	o := &Oracle{lmo: lmo, sep: sep, stats: stats}
+	o.store, _ = sep.(VertexStore)
+	return o
 }
 
 // LMO returns the underlying LMO (uncounted; use for capability checks).
@@ -26,12 +34,17 @@ func (o *Oracle) LMO() LMO { return o.lmo }
 // Separator returns the weak separation oracle.
 func (o *Oracle) Separator() WeakSeparator { return o.sep }
 
+// lmoCall counts one LMO call that started at start.
+func (o *Oracle) lmoCall(start time.Time) {
+	o.stats.LMOCalls++
+	o.stats.OracleTime += time.Since(start)
+}
+
 // Minimize calls the LMO, counting the call and its time.
 func (o *Oracle) Minimize(ctx context.Context, dst, c []float64) (LinearResult, error) {
 	start := time.Now()
 	res, err := o.lmo.Minimize(ctx, dst, c)
-	o.stats.LMOCalls++
-	o.stats.OracleTime += time.Since(start)
+	o.lmoCall(start)
 	if err == nil && (res.Reason == StopImproving || res.Reason == StopCertified) {
 		o.stats.EarlyStops++
 	}
@@ -49,8 +62,7 @@ func (o *Oracle) StartVertex(ctx context.Context, dst, c []float64) error {
 	}
 	start := time.Now()
 	res, err := es.MinimizeUntil(ctx, dst, c, StopRule{Improve: math.Inf(1), Certify: math.Inf(1)})
-	o.stats.LMOCalls++
-	o.stats.OracleTime += time.Since(start)
+	o.lmoCall(start)
 	if err == nil && !res.Found {
 		err = fmt.Errorf("lazycg: the LMO (%T) returned no vertex", o.lmo)
 	}
@@ -65,34 +77,73 @@ func (o *Oracle) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool
 	}
 	start := time.Now()
 	res, err := fm.MinimizeFace(ctx, dst, c, zero)
-	o.stats.LMOCalls++
-	o.stats.OracleTime += time.Since(start)
+	o.lmoCall(start)
 	return res, err
 }
 
-// Separate calls the weak separation oracle and counts its answer.
+// Separate calls the weak separation oracle LPsep(c, x, Φ, K) and counts
+// its work and its answer.
 func (o *Oracle) Separate(ctx context.Context, dst, c, x []float64, phi, k float64) (Separation, error) {
-	sep, err := o.sep.Separate(ctx, dst, c, x, phi, k)
-	o.Count(sep, err)
+	sep, err := o.SeparateComponent(ctx, dst, c, x, phi, k)
+	if err == nil {
+		o.CountAnswer(sep.Positive, sep.CacheHit)
+	}
 	return sep, err
 }
 
-// Count adds the counters of a separation answer made outside Separate.
-func (o *Oracle) Count(sep Separation, err error) {
+// SeparateComponent calls the weak separation oracle as one component of
+// a compound weak separation built by a method (LPCG's separation over
+// P × P): its LMO work is counted, its answer is not; the compound call
+// counts its own answer once with CountAnswer.
+func (o *Oracle) SeparateComponent(ctx context.Context, dst, c, x []float64, phi, k float64) (Separation, error) {
+	sep, err := o.sep.Separate(ctx, dst, c, x, phi, k)
 	o.stats.LMOCalls += sep.LMOCalls
 	o.stats.OracleTime += sep.LMOTime
 	if sep.EarlyStop {
 		o.stats.EarlyStops++
 	}
-	if err != nil {
-		return
-	}
-	if sep.CacheHit {
+	return sep, err
+}
+
+// CountAnswer counts the answer of a compound weak separation call (see
+// SeparateComponent): positive or negative, and a cache hit when it was
+// decided without any LMO call.
+func (o *Oracle) CountAnswer(positive, cacheHit bool) {
+	if cacheHit {
 		o.stats.CacheHits++
 	}
-	if sep.Positive {
+	if positive {
 		o.stats.PositiveCalls++
 	} else {
 		o.stats.NegativeCalls++
 	}
+}
+
+// LocalHit counts a positive weak separation answer that a method found
+// in its own active set without calling the separator (a local step of
+// the lazy active-set methods): a positive answer, a cache hit and a local
+// hit.
+func (o *Oracle) LocalHit() {
+	o.stats.LocalHits++
+	o.CountAnswer(true, true)
+}
+
+// Storing reports whether the separator keeps vertices (see VertexStore).
+func (o *Oracle) Storing() bool { return o.store != nil && o.store.Storing() }
+
+// Remember hands the vertex v, found by other means than the separator
+// (a direct LMO call), to the separator's vertex store, if any.
+func (o *Oracle) Remember(v []float64) {
+	if o.store != nil {
+		o.store.Remember(v)
+	}
+}
+
+// Probe looks for a vertex y with c·y < target in the separator's vertex
+// store (see VertexStore.Probe); it is not counted.
+func (o *Oracle) Probe(dst, c []float64, target float64) (float64, bool) {
+	if o.store == nil {
+		return 0, false
+	}
+	return o.store.Probe(dst, c, target)
 }

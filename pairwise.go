@@ -2,7 +2,6 @@ package lazycg
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 )
@@ -427,7 +426,7 @@ func (m *LPCG) pairGap(ctx context.Context, s *State) (float64, error) {
 	m.sep.face.add(c.vMinus)
 	if res.Found {
 		m.sep.face.add(c.vPlus)
-		m.sep.cacheAdd(s, c.vPlus)
+		s.Oracle.Remember(c.vPlus)
 	}
 	if up, lo := -away.Bound, res.Bound; !math.IsInf(up, 0) && !math.IsInf(lo, 0) && !math.IsNaN(up-lo) {
 		return up - lo, nil // proven
@@ -512,12 +511,13 @@ func (m *LPCG) Step(ctx context.Context, s *State) error {
 //
 // The split of the budget between the components is sequential:
 //
-//  1. Cache: take the best cached v⁻ in F (largest ∇f·v among the stored
+//  1. Cache: take the best stored v⁻ in F (largest ∇f·v among the stored
 //     vertices — all vertices seen — whose support lies in supp(x)), value
-//     a₁, and look for a cached v⁺ (in the Oracle's CachedSeparator cache,
-//     then among the stored vertices) with b' > Φ/K − a₁. Success is a
+//     a₁, and look for a stored v⁺ (in the Oracle's vertex store, then
+//     among the stored vertices) with b' > Φ/K − a₁. Success is a
 //     positive answer without any LMO call (a cache hit). Caching is on
-//     only when the Oracle's separator is a CachedSeparator with a cache.
+//     only when the Oracle's separator keeps vertices (Oracle.Storing), so
+//     that switching the cache off switches both components' caches off.
 //  2. Away component: one exact MinimizeFace call gives v⁻ with a₂ and a
 //     proven bound A ≥ a (A = a₂ for exact oracles).
 //  3. FW component with the remaining budget: the Oracle's weak separation
@@ -528,52 +528,48 @@ func (m *LPCG) Step(ctx context.Context, s *State) error {
 //     oracles. Early-stopping oracles keep this: their negative answers
 //     carry a proven bound ≥ ∇f·x − Φ₊.
 //  4. Corner cases (a₂ alone reaches Φ/K, Φ₊ ≤ 0, or K₊ < 1 for inexact
-//     face oracles) use a cached v⁺ with ∇f·v⁺ < ∇f·x + a₂ − Φ/K or one
+//     face oracles) use a stored v⁺ with ∇f·v⁺ < ∇f·x + a₂ − Φ/K or one
 //     full LMO call and decide by its value and bound; if neither answer
 //     is proven (only possible with inexact oracles) the call fails with
 //     ErrInconclusive.
 //
 // Doing the away component first (exactly) spends the face oracle only on
 // cache misses and leaves the whole rest of the budget to the
-// early-terminating, cached separation over P. Each call is counted once
-// as a positive or negative answer; it is a cache hit only in case 1. The
-// Wolfe gap bound of the FW component (its only dual information) is
-// reported whenever the FW component ran.
+// early-terminating, cached separation over P. The calls over P go through
+// the Oracle (its FW component is Oracle.SeparateComponent), and the
+// compound call counts its answer once (Oracle.CountAnswer): positive or
+// negative, a cache hit only in case 1. The answer's GapBound is the
+// proven Wolfe gap bound of the FW component (+Inf when it did not run);
+// it is reported as a dual bound whenever the FW component ran.
 type pairSeparator struct {
-	face vertexStore
+	face faceStore
 }
 
 func (p *pairSeparator) init(n, maxSize int) {
-	p.face = vertexStore{n: n, maxSize: maxSize}
+	p.face = faceStore{n: n, maxSize: maxSize}
 }
 
-// cacheAdd adds v to the Oracle's separator cache when it is a
-// CachedSeparator with a cache.
-func (p *pairSeparator) cacheAdd(s *State, v []float64) {
-	if cs, ok := s.Oracle.Separator().(*CachedSeparator); ok && cs.Cache != nil {
-		cs.Cache.Add(v)
-	}
-}
-
-// caching reports whether caching is on: the Oracle's separator is a
-// CachedSeparator with a cache (so Settings.DisableCache switches the
-// caches of both components off).
-func (p *pairSeparator) caching(s *State) bool {
-	cs, ok := s.Oracle.Separator().(*CachedSeparator)
-	return ok && cs.Cache != nil
-}
-
-// probePlus looks for a cached vertex v with g·v < target (in the Oracle's
-// cache, then among the stored vertices), into dst.
+// probePlus looks for a stored vertex v with g·v < target (in the Oracle's
+// vertex store, then among the face store's vertices), into dst.
 func (p *pairSeparator) probePlus(s *State, dst []float64, target float64) bool {
-	cs, ok := s.Oracle.Separator().(*CachedSeparator)
-	if !ok || cs.Cache == nil {
-		return false
-	}
-	if _, ok := cs.Cache.Search(dst, s.Grad, target); ok {
+	if _, ok := s.Oracle.Probe(dst, s.Grad, target); ok {
 		return true
 	}
 	return p.face.below(dst, s.Grad, target)
+}
+
+// positive counts and returns a positive answer whose pair is in c.vPlus
+// and c.vMinus (a₂ is the away part ∇f·v⁻ − ∇f·x).
+func (p *pairSeparator) positive(s *State, c *pairwiseCore, a2, gx, gapBound float64, cacheHit bool) Separation {
+	s.Oracle.CountAnswer(true, cacheHit)
+	return Separation{Positive: true, Improvement: a2 + gx - dot(s.Grad, c.vPlus), GapBound: gapBound, CacheHit: cacheHit}
+}
+
+// negative counts and returns a negative answer (a + b ≤ Φ is proven; b
+// is at most gapBound).
+func (p *pairSeparator) negative(s *State, gapBound float64) Separation {
+	s.Oracle.CountAnswer(false, false)
+	return Separation{GapBound: gapBound}
 }
 
 // separate answers LPsep_{P×P}; on a positive answer c.vPlus and c.vMinus
@@ -586,17 +582,12 @@ func (p *pairSeparator) separate(ctx context.Context, s *State, c *pairwiseCore,
 	gx := dot(g, x)
 	t := phi / k
 	// 1. Both components from caches.
-	caching := p.caching(s)
+	caching := s.Oracle.Storing()
 	kk, val := p.face.bestInFace(g, x)
 	a1 := val - gx
-	if kk >= 0 && caching {
-		if p.probePlus(s, c.vPlus, gx+a1-t) {
-			p.face.entries[kk].copyTo(c.vMinus)
-			p.face.entries[kk].uses++
-			s.Oracle.Count(Separation{Positive: true, CacheHit: true, Improvement: a1 + gx - dot(g, c.vPlus),
-				GapBound: math.Inf(1)}, nil)
-			return Separation{Positive: true, GapBound: math.Inf(1)}, nil
-		}
+	if kk >= 0 && caching && p.probePlus(s, c.vPlus, gx+a1-t) {
+		p.face.use(c.vMinus, kk)
+		return p.positive(s, c, a1, gx, math.Inf(1), true), nil
 	}
 	// 2. Away component, exactly.
 	away, err := c.minimizeAway(ctx, s)
@@ -611,40 +602,33 @@ func (p *pairSeparator) separate(ctx context.Context, s *State, c *pairwiseCore,
 	}
 	if caching && kk >= 0 && a1 > a2 {
 		// An inexact face oracle did worse than a stored face vertex.
-		p.face.entries[kk].copyTo(c.vMinus)
+		p.face.vertex(c.vMinus, kk)
 		a2 = a1
 	}
 	tau := t - a2
 	phiPlus := phi - bigA
 	// 3. FW component through the Oracle's weak separation.
 	if tau > 0 && phiPlus > 0 && phiPlus >= tau {
-		kPlus := phiPlus / tau
-		sep, err := s.Oracle.Separator().Separate(ctx, c.vPlus, g, x, phiPlus, kPlus)
-		sep.CacheHit = false // the face oracle was called
+		sep, err := s.Oracle.SeparateComponent(ctx, c.vPlus, g, x, phiPlus, phiPlus/tau)
 		if err != nil {
-			s.Oracle.Count(sep, err)
 			return Separation{}, fmt.Errorf("lazycg: pair separation: %w", err)
 		}
 		s.ReportGap(s.F, sep.GapBound)
-		if sep.Positive {
-			if a2+(gx-dot(g, c.vPlus)) > t {
-				s.Oracle.Count(sep, nil)
-				p.face.add(c.vPlus)
-				return Separation{Positive: true, GapBound: math.Inf(1)}, nil
-			}
-			// Rounding between the separator's test and ours: count the
-			// work, not the answer, and decide below with a full LMO call.
-			s.Oracle.Count(sep, errUndecided)
-		} else {
-			s.Oracle.Count(sep, nil)
-			return Separation{GapBound: math.Inf(1)}, nil
+		if !sep.Positive {
+			return p.negative(s, sep.GapBound), nil
 		}
+		if a2+(gx-dot(g, c.vPlus)) > t {
+			p.face.add(c.vPlus)
+			return p.positive(s, c, a2, gx, sep.GapBound, false), nil
+		}
+		// Rounding between the separator's test and ours: its work is
+		// counted, its answer is not used; decide below with a full LMO
+		// call.
 	}
 	// 4. Corner cases.
 	if tau < 0 && p.probePlus(s, c.vPlus, gx-tau) {
-		s.Oracle.Count(Separation{Positive: true, Improvement: a2 + gx - dot(g, c.vPlus), GapBound: math.Inf(1)}, nil)
 		p.face.add(c.vPlus)
-		return Separation{Positive: true, GapBound: math.Inf(1)}, nil
+		return p.positive(s, c, a2, gx, math.Inf(1), false), nil
 	}
 	res, err := s.Oracle.Minimize(ctx, c.vPlus, g)
 	if err != nil {
@@ -652,96 +636,13 @@ func (p *pairSeparator) separate(ctx context.Context, s *State, c *pairwiseCore,
 	}
 	s.ReportGap(s.F, gx-res.Bound)
 	if res.Found && a2+(gx-res.Value) > t {
-		s.Oracle.Count(Separation{Positive: true, Improvement: a2 + gx - res.Value, GapBound: gx - res.Bound}, nil)
 		p.face.add(c.vPlus)
-		p.cacheAdd(s, c.vPlus)
-		return Separation{Positive: true, GapBound: math.Inf(1)}, nil
+		s.Oracle.Remember(c.vPlus)
+		return p.positive(s, c, a2, gx, gx-res.Bound, false), nil
 	}
 	if bigA+(gx-res.Bound) <= phi {
-		s.Oracle.Count(Separation{GapBound: gx - res.Bound}, nil)
-		return Separation{GapBound: math.Inf(1)}, nil
+		return p.negative(s, gx-res.Bound), nil
 	}
 	return Separation{}, fmt.Errorf("%w: pair separation: away value %g (bound %g) and FW value %g (bound %g) decide neither Φ/K=%g nor Φ=%g",
 		ErrInconclusive, a2, bigA, gx-res.Value, gx-res.Bound, t, phi)
-}
-
-// errUndecided makes Oracle.Count count the work of a separation call
-// whose answer the pair separation did not use.
-var errUndecided = errors.New("lazycg: pair separation: component answer not used")
-
-// vertexStore is a deduplicated store of vertices (the candidate away
-// vertices of LPCG) with usage counts; when maxSize > 0 and the store is
-// full, the least used vertex is evicted.
-type vertexStore struct {
-	n       int
-	maxSize int
-	entries []cacheEntry
-}
-
-func (vs *vertexStore) add(v []float64) {
-	h, nnz := hashVector(v)
-	for k := range vs.entries {
-		if vs.entries[k].hash == h && vs.entries[k].equal(v) {
-			return
-		}
-	}
-	var e cacheEntry
-	if vs.maxSize > 0 && len(vs.entries) >= vs.maxSize {
-		worst := 0
-		for k := range vs.entries {
-			if vs.entries[k].uses < vs.entries[worst].uses {
-				worst = k
-			}
-		}
-		e = vs.entries[worst]
-		storeEntry(&e, v, h, nnz)
-		vs.entries[worst] = e
-		return
-	}
-	storeEntry(&e, v, h, nnz)
-	vs.entries = append(vs.entries, e)
-}
-
-// inFace reports whether supp(e) ⊆ supp(x).
-func inFace(e *cacheEntry, x []float64) bool {
-	if e.idx == nil {
-		for i, v := range e.val {
-			if v != 0 && !(x[i] > 0) {
-				return false
-			}
-		}
-		return true
-	}
-	for j, i := range e.idx {
-		if e.val[j] != 0 && !(x[i] > 0) {
-			return false
-		}
-	}
-	return true
-}
-
-// bestInFace returns the stored vertex with supp ⊆ supp(x) maximizing c·v
-// (−1 when there is none).
-func (vs *vertexStore) bestInFace(c, x []float64) (int, float64) {
-	best, bv := -1, math.Inf(-1)
-	for k := range vs.entries {
-		e := &vs.entries[k]
-		if v := e.dot(c); v > bv && inFace(e, x) {
-			best, bv = k, v
-		}
-	}
-	return best, bv
-}
-
-// below copies into dst a stored vertex with c·v < target, if any.
-func (vs *vertexStore) below(dst, c []float64, target float64) bool {
-	for k := range vs.entries {
-		e := &vs.entries[k]
-		if e.dot(c) < target {
-			e.uses++
-			e.copyTo(dst)
-			return true
-		}
-	}
-	return false
 }

@@ -183,7 +183,7 @@ func (m *LOCG) updateFree(ctx context.Context, s *State) error {
 		if gap := gx - res.Value; gap > 0 {
 			m.phi.SetPhi(gap / 2)
 			m.live, move = true, true
-			olCacheVertex(s.Oracle.Separator(), c.v)
+			s.Oracle.Remember(c.v) // as the separator keeps the improving vertices it finds
 		}
 	} else {
 		sep, err := s.Oracle.Separate(ctx, c.v, c.g, s.X, m.phi.Phi(), c.p.k)
@@ -207,20 +207,4 @@ func (m *LOCG) updateFree(ctx context.Context, s *State) error {
 		moveToward(s.X, gamma, c.v)
 	}
 	return nil
-}
-
-// olCacheVertex adds v, an improving vertex found by a direct LMO call, to
-// the cache of a CachedSeparator or AugmentingSeparator, as they do with
-// the improving vertices their own LMO calls find.
-func olCacheVertex(sep lazycg.WeakSeparator, v []float64) {
-	var c *lazycg.Cache
-	switch s := sep.(type) {
-	case *lazycg.CachedSeparator:
-		c = s.Cache
-	case *lazycg.AugmentingSeparator:
-		c = s.Cache
-	}
-	if c != nil {
-		c.Add(v)
-	}
 }
