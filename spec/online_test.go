@@ -11,7 +11,7 @@ import (
 )
 
 func TestOnlineMethodRegistry(t *testing.T) {
-	if got := OnlineMethodNames(); !slices.Equal(got, []string{"locg", "locg-pf", "ocg"}) {
+	if got := MethodNames(true); !slices.Equal(got, []string{"locg", "locg-pf", "ocg"}) {
 		t.Fatalf("online methods %v", got)
 	}
 	params := online.Params{K: 1.5, D: 2, TightenPhi: true}
@@ -25,14 +25,15 @@ func TestOnlineMethodRegistry(t *testing.T) {
 		{"locg-pf", true, true},
 	}
 	for _, tc := range cases {
-		info, err := OnlineMethod(tc.name)
+		info, err := Method(tc.name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if info.Name != tc.name || info.Lazy != tc.lazy || info.Doc == "" {
+		if info.Name != tc.name || !info.Online || info.Lazy != tc.lazy || info.Doc == "" {
 			t.Errorf("%s: %+v", tc.name, info)
 		}
-		switch m := info.New(params).(type) {
+		p := params
+		switch m := info.NewOnline(&p).(type) {
 		case *online.OCG:
 			if tc.name != "ocg" || m.Params != params {
 				t.Errorf("%s: OCG with %+v", tc.name, m.Params)
@@ -48,11 +49,11 @@ func TestOnlineMethodRegistry(t *testing.T) {
 		}
 	}
 	// locg is Algorithm 8 even when handed parameter-free parameters.
-	info, _ := OnlineMethod("locg")
-	if m := info.New(online.Params{ParameterFree: true}).(*online.LOCG); m.Params.ParameterFree {
+	info, _ := Method("locg")
+	if m := info.NewOnline(&online.Params{ParameterFree: true}).(*online.LOCG); m.Params.ParameterFree {
 		t.Error("locg ran parameter-free")
 	}
-	if _, err := OnlineMethod("sgd"); err == nil || !strings.Contains(err.Error(), "locg-pf") {
+	if _, err := Method("sgd"); err == nil || !strings.Contains(err.Error(), "locg-pf") {
 		t.Errorf("unknown method: %v", err)
 	}
 	defer func() {
@@ -60,7 +61,7 @@ func TestOnlineMethodRegistry(t *testing.T) {
 			t.Error("duplicate registration did not panic")
 		}
 	}()
-	RegisterOnlineMethod(OnlineMethodInfo{Name: "ocg"})
+	RegisterMethod(MethodInfo{Name: "ocg", Online: true, NewOnline: func(*online.Params) online.Method { return nil }})
 }
 
 func TestDeriveOnlineParams(t *testing.T) {
@@ -81,15 +82,15 @@ func TestDeriveOnlineParams(t *testing.T) {
 	cases := []struct {
 		name   string
 		stream objective.Stream
-		user   OnlineUserParams
+		user   MethodParams
 		want   online.Params
 	}{
-		{"linear", lin, OnlineUserParams{K: 1.1}, online.Params{K: 1.1, D: d, L: math.Sqrt(float64(n))}},
-		{"quadratic", quad, OnlineUserParams{K: 2, TightenPhi: true},
+		{"linear", lin, MethodParams{K: 1.1}, online.Params{K: 1.1, D: d, L: math.Sqrt(float64(n))}},
+		{"quadratic", quad, MethodParams{K: 2, ImprovedPhi: true},
 			online.Params{K: 2, D: d, C: Curvature(quad.Loss(0), in), TightenPhi: true}},
-		{"user values win", quad, OnlineUserParams{K: 1.1, C: 3, S: 4, L: 5, D: 6, Smoothing: true},
+		{"user values win", quad, MethodParams{K: 1.1, C: 3, S: 4, L: 5, D: 6, Smoothing: true},
 			online.Params{K: 1.1, C: 3, S: 4, L: 5, D: 6, Smoothing: true}},
-		{"linear with user C and L", lin, OnlineUserParams{C: 7, L: 8}, online.Params{C: 7, L: 8, D: d}},
+		{"linear with user C and L", lin, MethodParams{C: 7, L: 8}, online.Params{C: 7, L: 8, D: d}},
 	}
 	for _, tc := range cases {
 		if got := DeriveOnlineParams(in, tc.stream, tc.user); got != tc.want {
@@ -101,7 +102,7 @@ func TestDeriveOnlineParams(t *testing.T) {
 	}
 	// Unknown diameter: D stays 0 (the methods derive or require it).
 	noDiam := &Instance{LMO: in.LMO}
-	if got := DeriveOnlineParams(noDiam, quad, OnlineUserParams{}); got.D != 0 || got.C != 0 {
+	if got := DeriveOnlineParams(noDiam, quad, MethodParams{}); got.D != 0 || got.C != 0 {
 		t.Errorf("no diameter: %+v", got)
 	}
 }
