@@ -142,7 +142,7 @@ func resolveLocal(name string, s *State, mu, diam, sc, beta, k, scale float64) (
 		diam = math.Sqrt(n)
 	}
 	if beta == 0 {
-		if sm, ok := s.Obj.(interface{ Smoothness() float64 }); ok {
+		if sm, ok := s.Obj.(Smoother); ok {
 			beta = sm.Smoothness()
 		}
 	}
