@@ -12,9 +12,10 @@
 // by the field names of spec.Settings); a variant's run is configured by
 // Experiment.RunConfig. A Runner executes the variants of each experiment
 // in turn on identical inputs (same seeds, a fresh spec.Config.Prepare per
-// run, as the CLI does; non-lazy baselines get the inexact MIP oracle) and writes, per experiment, OUT/NAME/LABEL.csv traces,
-// OUT/NAME/summary.json and OUT/NAME/figure.png (and .svg), and for the
-// suite OUT/summary.json, OUT/summary.md and OUT/report.md. Derived
+// run, as the CLI does; non-lazy baselines get the inexact MIP oracle) and
+// writes, per experiment, OUT/NAME/LABEL.csv traces, OUT/NAME/summary.json
+// and OUT/NAME/figure.png (and .svg), and for the suite OUT/summary.json,
+// OUT/summary.md and OUT/report.md. Derived
 // numbers (the time the lazy method needs to reach the baseline's final
 // primal value and the speedup) are computed from the written traces, and
 // dual bounds only from the driver's proven bounds.
