@@ -354,9 +354,11 @@ type LPCG struct {
 	S, C, Alpha float64
 	// PhiSchedule is Φ of the practical variant: Φ0 from one LMO call per
 	// component (half the pair gap at x_1) or the binary search, halved on
-	// negative answers (ImprovedPhi has no effect: the pair separation
-	// reports no exact gap). For the dyadic rule Phi0, if positive, is an
-	// upper bound on f(x_1) − f* (0: the Wolfe gap at x_1).
+	// negative answers (ImprovedPhi acts only where a negative answer
+	// carries the exact Wolfe gap, the FW separations of blocked pairwise
+	// directions: the pair separation reports none). For the dyadic rule
+	// Phi0, if positive, is an upper bound on f(x_1) − f* (0: the Wolfe gap
+	// at x_1).
 	PhiSchedule
 	// FaceCache bounds the cache of candidate away vertices (MaxSize; the
 	// other fields are ignored). The zero value is unbounded.

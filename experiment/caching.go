@@ -53,7 +53,6 @@ func CachingStudy(ctx context.Context, p online.Problem, settings *online.Settin
 	hind := map[int]*lazycg.Result{}
 	for _, v := range variants {
 		st := *settings
-		st.DisableCache = false
 		st.NoCache, st.NoEarlyStop, st.NoHindsight = !v.cache, !v.early, true
 		var m online.Method = &online.OCG{Params: params}
 		if v.lazy {

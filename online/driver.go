@@ -63,10 +63,6 @@ type Settings struct {
 	// SeparatorConfig configures the default separator, used when the
 	// problem gives none.
 	lazycg.SeparatorConfig
-	// DisableCache is a deprecated spelling of NoCache.
-	//
-	// Deprecated: use NoCache.
-	DisableCache bool
 	// NoTrace disables the per-round trace.
 	NoTrace bool
 	// Callback, when set, is called after every round with the round's
@@ -261,13 +257,11 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, m Method) (*Re
 	}
 	run := lazycg.StartRun(ctx, settings.TimeLimit)
 	defer run.Stop()
-	cfg := settings.SeparatorConfig
-	cfg.NoCache = cfg.NoCache || settings.DisableCache
 	stats := &run.Stats
 	s := &State{
 		X:      make([]float64, n),
 		Grad:   make([]float64, n),
-		Oracle: run.NewOracle(p.LMO, p.Separator, cfg),
+		Oracle: run.NewOracle(p.LMO, p.Separator, settings.SeparatorConfig),
 		cum:    cum,
 		stats:  stats,
 	}

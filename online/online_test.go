@@ -413,7 +413,7 @@ func TestOnlineCachingSwitch(t *testing.T) {
 	A := 2 * ((K+1)*(K+2)*L*L/2 + 4*K/2)
 	var hits, calls [2]int
 	for i, disable := range []bool{false, true} {
-		res, xs := olRun(t, stream, &LOCG{Params: params}, Settings{DisableCache: disable})
+		res, xs := olRun(t, stream, &LOCG{Params: params}, Settings{SeparatorConfig: lazycg.SeparatorConfig{NoCache: disable}})
 		hits[i], calls[i] = res.Stats.CacheHits, res.Stats.LMOCalls
 		olCheckTheorem(t, "cache switch", res, xs,
 			func(r int, x []float64) float64 { return olCumValue(stream, r, x) - stream.minCum(r) },
