@@ -1,10 +1,6 @@
 package lazycg
 
-import (
-	"context"
-	"fmt"
-	"math"
-)
+import "context"
 
 // activeCore holds what the active-set methods (AFW, BPCG and their lazy
 // versions) share: the decomposition of x, buffers and the line searcher.
@@ -194,11 +190,8 @@ func (m *LazyAwayFW) Monotone() bool { return true }
 
 // Init implements Method.
 func (m *LazyAwayFW) Init(ctx context.Context, s *State) error {
-	if m.K == 0 {
-		m.K = 1
-	}
-	if !(m.K >= 1) || math.IsInf(m.K, 0) {
-		return fmt.Errorf("lazycg: lazy afw: K must be ≥ 1 and finite, got %g", m.K)
+	if err := defaultK(&m.K, "lazy afw"); err != nil {
+		return err
 	}
 	m.core.init(s, m.RecomputeEvery)
 	return m.Start(ctx, s, m.core.v, m.K)

@@ -1,10 +1,6 @@
 package lazycg
 
-import (
-	"context"
-	"fmt"
-	"math"
-)
+import "context"
 
 // BlendedPairwise is the blended pairwise conditional gradient method
 // (BPCG; Tsuji, Tanaka and Pokutta 2022). With the active set's away
@@ -88,11 +84,8 @@ func (m *LazyBPCG) Monotone() bool { return true }
 
 // Init implements Method.
 func (m *LazyBPCG) Init(ctx context.Context, s *State) error {
-	if m.K == 0 {
-		m.K = 1
-	}
-	if !(m.K >= 1) || math.IsInf(m.K, 0) {
-		return fmt.Errorf("lazycg: lazy bpcg: K must be ≥ 1 and finite, got %g", m.K)
+	if err := defaultK(&m.K, "lazy bpcg"); err != nil {
+		return err
 	}
 	m.core.init(s, m.RecomputeEvery)
 	return m.Start(ctx, s, m.core.v, m.K)

@@ -32,11 +32,8 @@ func (m *LazyTextbook) Monotone() bool { return false }
 
 // Init implements Method.
 func (m *LazyTextbook) Init(ctx context.Context, s *State) error {
-	if m.K == 0 {
-		m.K = 1
-	}
-	if !(m.K >= 1) {
-		return fmt.Errorf("lazycg: lazy textbook: K must be ≥ 1, got %g", m.K)
+	if err := defaultK(&m.K, "lazy textbook"); err != nil {
+		return err
 	}
 	if !(m.C > 0) || math.IsInf(m.C, 0) {
 		return fmt.Errorf("lazycg: lazy textbook: needs the curvature C > 0, got %g", m.C)
@@ -92,11 +89,8 @@ func (m *LazyCG) Monotone() bool { return m.Rule == StepLineSearch }
 
 // Init implements Method.
 func (m *LazyCG) Init(ctx context.Context, s *State) error {
-	if m.K == 0 {
-		m.K = 1
-	}
-	if !(m.K >= 1) {
-		return fmt.Errorf("lazycg: lazy cg: K must be ≥ 1, got %g", m.K)
+	if err := defaultK(&m.K, "lazy cg"); err != nil {
+		return err
 	}
 	if m.Rule == StepCurvature && !(m.C > 0) {
 		return fmt.Errorf("lazycg: lazy cg: the curvature step needs C > 0, got %g", m.C)

@@ -376,11 +376,8 @@ func (m *LPCG) Monotone() bool { return m.Rule == PairwiseLineSearch }
 
 // Init implements Method.
 func (m *LPCG) Init(ctx context.Context, s *State) error {
-	if m.K == 0 {
-		m.K = 1
-	}
-	if !(m.K >= 1) || math.IsInf(m.K, 0) {
-		return fmt.Errorf("lazycg: lpcg: K must be ≥ 1 and finite, got %g", m.K)
+	if err := defaultK(&m.K, "lpcg"); err != nil {
+		return err
 	}
 	if err := m.core.init(s, "lpcg", m.AssumeStandardForm); err != nil {
 		return err

@@ -38,6 +38,19 @@ type VertexStore interface {
 	Probe(dst, c []float64, target float64) (float64, bool)
 }
 
+// defaultK sets the weak separation accuracy *k to its default 1 when it
+// is 0 and checks that it is finite and ≥ 1 (the Init of every lazy
+// method; name labels the error).
+func defaultK(k *float64, name string) error {
+	if *k == 0 {
+		*k = 1
+	}
+	if !(*k >= 1) || math.IsInf(*k, 0) {
+		return fmt.Errorf("lazycg: %s: K must be ≥ 1 and finite, got %g", name, *k)
+	}
+	return nil
+}
+
 // Separation describes the answer of a weak separation call.
 type Separation struct {
 	// Positive reports that dst holds a vertex y with c·(x−y) > Φ/K.
