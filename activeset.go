@@ -143,29 +143,6 @@ func (a *ActiveSet) Add(v []float64) int {
 	return len(a.verts) - 1
 }
 
-// storeEntry overwrites e with vertex v (hash h, nnz nonzeros), reusing
-// e's buffers; sparse storage is used when nnz ≤ n/3, as in Cache.
-func storeEntry(e *cacheEntry, v []float64, h uint64, nnz int) {
-	e.hash = h
-	e.uses = 0
-	if nnz*3 <= len(v) {
-		if e.idx == nil {
-			e.idx = make([]int32, 0, nnz)
-		}
-		e.idx = e.idx[:0]
-		e.val = e.val[:0]
-		for i, x := range v {
-			if x != 0 {
-				e.idx = append(e.idx, int32(i))
-				e.val = append(e.val, x)
-			}
-		}
-		return
-	}
-	e.idx = nil
-	e.val = append(e.val[:0], v...)
-}
-
 // remove deletes the k-th vertex (the last vertex takes its index).
 func (a *ActiveSet) remove(k int) {
 	if a.w[k] != 0 {

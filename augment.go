@@ -114,6 +114,17 @@ func NewAugmentingSeparator(aug Augmenter) (*AugmentingSeparator, error) {
 // Dim returns the ambient dimension.
 func (s *AugmentingSeparator) Dim() int { return s.Aug.Dim() }
 
+// Storing implements VertexStore: vertices are kept when Cache is set.
+func (s *AugmentingSeparator) Storing() bool { return s.Cache != nil }
+
+// Remember implements VertexStore: v enters the cache.
+func (s *AugmentingSeparator) Remember(v []float64) { cacheRemember(s.Cache, v) }
+
+// Probe implements VertexStore: a search of the cache.
+func (s *AugmentingSeparator) Probe(dst, c []float64, target float64) (float64, bool) {
+	return cacheProbe(s.Cache, dst, c, target)
+}
+
 // Counts returns the counters so far.
 func (s *AugmentingSeparator) Counts() AugmentCounts { return s.counts }
 
@@ -270,9 +281,7 @@ func (s *AugmentingSeparator) augment(ctx context.Context, dst, c []float64, cx,
 			sep.Positive, sep.Improvement = true, gain
 			s.counts.Positive++
 			s.hist.Add(dst)
-			if s.Cache != nil {
-				s.Cache.Add(dst)
-			}
+			s.Remember(dst)
 			return sep, nil
 		}
 		if sep.LMOCalls >= limit {

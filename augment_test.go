@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/lazycg/lazycg/internal/testutil"
 )
 
 // augHypercube is the 0/1 cube [0,1]^n with an exact LMO and an
@@ -78,37 +80,11 @@ func (p augKSubset) Dim() int        { return p.n }
 func (p augKSubset) L1Diameter() int { return 2 * min(p.m, p.n-p.m) }
 
 func (p augKSubset) Minimize(_ context.Context, dst, c []float64) (LinearResult, error) {
-	clear(dst)
-	var v float64
-	for range p.m {
-		best := -1
-		for i := range c {
-			if dst[i] == 0 && (best < 0 || c[i] < c[best]) {
-				best = i
-			}
-		}
-		dst[best] = 1
-		v += c[best]
-	}
-	return Exact(v), nil
+	return Exact(testutil.KSubsetVertex(dst, c, p.m)), nil
 }
 
 func (p augKSubset) Augment(_ context.Context, dst, c, x []float64) (bool, error) {
-	copy(dst, x)
-	in, out := -1, -1
-	for i := range c {
-		if x[i] == 1 && (in < 0 || c[i] > c[in]) {
-			in = i
-		}
-		if x[i] == 0 && (out < 0 || c[i] < c[out]) {
-			out = i
-		}
-	}
-	if in < 0 || out < 0 || c[out] >= c[in] {
-		return false, nil
-	}
-	dst[in], dst[out] = 0, 1
-	return true, nil
+	return testutil.KSubsetAugment(dst, c, x), nil
 }
 
 func (p augKSubset) isVertex(v []float64) bool {

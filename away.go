@@ -1,10 +1,6 @@
 package lazycg
 
-import (
-	"context"
-	"fmt"
-	"math"
-)
+import "context"
 
 // activeCore holds what the active-set methods (AFW, BPCG and their lazy
 // versions) share: the decomposition of x, buffers and the line searcher.
@@ -87,70 +83,28 @@ func (c *activeCore) pairwise(s *State, to, from int) float64 {
 	return gamma
 }
 
-// lazyPhi holds the Φ bookkeeping of the lazy active-set methods: Φ0 from
-// one LMO call (half the Wolfe gap, as Algorithm 7), a given value or the
-// binary search of section 7; halving (or Remark 4.3's update) on negative
-// answers.
-type lazyPhi struct {
-	phi float64
-}
-
-func (l *lazyPhi) init(ctx context.Context, s *State, v []float64, name string, k, phi0 float64, rule Phi0Rule, start float64) error {
-	if !(k >= 1) || math.IsInf(k, 0) {
-		return fmt.Errorf("lazycg: %s: K must be ≥ 1 and finite, got %g", name, k)
+// separate is the oracle step of the lazy active-set methods when their
+// active set cannot make progress Φ/K: the weak separation
+// LPsep(∇f, x, Φ, K) (its cache, then the LMO, early terminated when
+// possible); a positive answer gives a FW step toward the new vertex, a
+// negative one proves the Wolfe gap is at most Φ and updates Φ.
+func (c *activeCore) separate(ctx context.Context, s *State, phi *PhiSchedule, k float64) error {
+	sep, err := s.Oracle.Separate(ctx, c.v, s.Grad, s.X, phi.Phi(), k)
+	if err != nil {
+		return err
 	}
+	s.ReportGap(s.F, sep.GapBound)
 	switch {
-	case phi0 > 0:
-		l.phi = phi0
-	case rule == Phi0BinarySearch:
-		phi := start
-		if !(phi > 0) {
-			phi = 1e3 * math.Max(1, math.Abs(s.F))
-		}
-		for range 2100 {
-			sep, err := s.Oracle.Separate(ctx, v, s.Grad, s.X, phi, k)
-			if err != nil {
-				return err
-			}
-			s.ReportGap(s.F, sep.GapBound)
-			if sep.Positive {
-				l.phi = 2 * phi
-				return nil
-			}
-			phi /= 2
-			if phi < math.SmallestNonzeroFloat64*4 {
-				s.Converged = true
-				l.phi = math.SmallestNonzeroFloat64
-				return nil
-			}
-		}
-		return fmt.Errorf("lazycg: %s: binary search for Φ0 did not end", name)
-	default:
-		gap, err := wolfeGap(ctx, s, v)
-		if err != nil {
-			return err
-		}
-		if !(gap > 0) {
+	case !sep.Positive:
+		if phi.Negative(sep, s.F) {
 			s.Converged = true
-			l.phi = math.SmallestNonzeroFloat64
-			return nil
 		}
-		l.phi = gap / 2
+	case c.towardNew(s) == 0:
+		if phi.Halve(s.F) {
+			s.Stalled = true
+		}
 	}
 	return nil
-}
-
-// negative updates Φ after a negative answer (or a positive one that gave
-// no progress in floating point, sep.Positive then being true).
-func (l *lazyPhi) negative(s *State, sep Separation, improved bool) {
-	if improved && !sep.Positive && sep.ExactGap && sep.GapBound < l.phi && sep.GapBound > 0 {
-		l.phi = sep.GapBound / 2
-	} else {
-		l.phi /= 2
-	}
-	if !(l.phi > 1e-300) {
-		s.Stalled = true
-	}
 }
 
 // AwayFW is the away-step Frank–Wolfe method (Wolfe 1970; Lacoste-Julien
@@ -212,7 +166,7 @@ func (m *AwayFW) Step(ctx context.Context, s *State) error {
 // is the first-level cache: when the best local FW vertex s (minimizing
 // ∇f·s over the active set) or the away vertex a gives a gap larger than
 // Φ/K, it makes the corresponding local FW or away step without any LMO
-// call (counted as a cache hit). Otherwise it calls the Oracle's weak
+// call (counted as a local hit, see Stats.LocalHits). Otherwise it calls the Oracle's weak
 // separation LPsep(∇f, x, Φ, K) (its own cache, then the LMO, early
 // terminated when possible): a positive answer gives a FW step toward the
 // new vertex, a negative one proves the Wolfe gap is at most Φ and halves
@@ -220,34 +174,27 @@ func (m *AwayFW) Step(ctx context.Context, s *State) error {
 type LazyAwayFW struct {
 	// K ≥ 1 is the laziness factor (default 1).
 	K float64
-	// Phi0, Phi0Rule, Phi0Start and ImprovedPhi are as in LazyCG.
-	Phi0        float64
-	Phi0Rule    Phi0Rule
-	Phi0Start   float64
-	ImprovedPhi bool
+	// PhiSchedule is Φ, as in LazyCG.
+	PhiSchedule
 	// RecomputeEvery is the active set's recomputation period.
 	RecomputeEvery int
 
 	core activeCore
-	lp   lazyPhi
 }
 
 // ActiveSet returns the decomposition of the current iterate.
 func (m *LazyAwayFW) ActiveSet() *ActiveSet { return m.core.as }
-
-// Phi returns the current Φ.
-func (m *LazyAwayFW) Phi() float64 { return m.lp.phi }
 
 // Monotone implements Monotone.
 func (m *LazyAwayFW) Monotone() bool { return true }
 
 // Init implements Method.
 func (m *LazyAwayFW) Init(ctx context.Context, s *State) error {
-	if m.K == 0 {
-		m.K = 1
+	if err := defaultK(&m.K, "lazy afw"); err != nil {
+		return err
 	}
 	m.core.init(s, m.RecomputeEvery)
-	return m.lp.init(ctx, s, m.core.v, "lazy afw", m.K, m.Phi0, m.Phi0Rule, m.Phi0Start)
+	return m.Start(ctx, s, m.core.v, m.K)
 }
 
 // Step implements Method.
@@ -257,7 +204,7 @@ func (m *LazyAwayFW) Step(ctx context.Context, s *State) error {
 	ka, va := c.as.ArgMax(s.Grad)
 	ks, vs := c.as.ArgMin(s.Grad)
 	gA, gS := va-gx, gx-vs
-	if t := m.lp.phi / m.K; gA > t || gS > t {
+	if t := m.phi / m.K; gA > t || gS > t {
 		var gamma float64
 		if gS >= gA {
 			gamma = c.toward(s, ks)
@@ -265,19 +212,9 @@ func (m *LazyAwayFW) Step(ctx context.Context, s *State) error {
 			gamma = c.away(s, ka)
 		}
 		if gamma > 0 {
-			s.Oracle.Count(Separation{Positive: true, CacheHit: true, Improvement: math.Max(gA, gS),
-				GapBound: math.Inf(1)}, nil)
+			s.Oracle.LocalHit()
 			return nil
 		}
 	}
-	sep, err := s.Oracle.Separate(ctx, c.v, s.Grad, s.X, m.lp.phi, m.K)
-	if err != nil {
-		return err
-	}
-	s.ReportGap(s.F, sep.GapBound)
-	if sep.Positive && c.towardNew(s) > 0 {
-		return nil
-	}
-	m.lp.negative(s, sep, m.ImprovedPhi)
-	return nil
+	return m.core.separate(ctx, s, &m.PhiSchedule, m.K)
 }

@@ -1,9 +1,6 @@
 package lazycg
 
-import (
-	"context"
-	"math"
-)
+import "context"
 
 // BlendedPairwise is the blended pairwise conditional gradient method
 // (BPCG; Tsuji, Tanaka and Pokutta 2022). With the active set's away
@@ -62,7 +59,8 @@ func (m *BlendedPairwise) Step(ctx context.Context, s *State) error {
 // LazyBPCG is the lazified blended pairwise conditional gradient method.
 // The active set is the first-level cache: while its local pairwise gap
 // ∇f·(a − s) exceeds Φ/K it makes local pairwise steps without any LMO
-// call (counted as cache hits; such a step allocates nothing). Otherwise
+// call (counted as local hits, see Stats.LocalHits; such a step
+// allocates nothing). Otherwise
 // it calls the Oracle's weak separation LPsep(∇f, x, Φ, K): a positive
 // answer gives a FW step toward the new vertex, a negative one proves the
 // Wolfe gap is at most Φ (and the local gap is at most Φ/K) and halves Φ.
@@ -70,34 +68,27 @@ func (m *BlendedPairwise) Step(ctx context.Context, s *State) error {
 type LazyBPCG struct {
 	// K ≥ 1 is the laziness factor (default 1).
 	K float64
-	// Phi0, Phi0Rule, Phi0Start and ImprovedPhi are as in LazyCG.
-	Phi0        float64
-	Phi0Rule    Phi0Rule
-	Phi0Start   float64
-	ImprovedPhi bool
+	// PhiSchedule is Φ, as in LazyCG.
+	PhiSchedule
 	// RecomputeEvery is the active set's recomputation period.
 	RecomputeEvery int
 
 	core activeCore
-	lp   lazyPhi
 }
 
 // ActiveSet returns the decomposition of the current iterate.
 func (m *LazyBPCG) ActiveSet() *ActiveSet { return m.core.as }
-
-// Phi returns the current Φ.
-func (m *LazyBPCG) Phi() float64 { return m.lp.phi }
 
 // Monotone implements Monotone.
 func (m *LazyBPCG) Monotone() bool { return true }
 
 // Init implements Method.
 func (m *LazyBPCG) Init(ctx context.Context, s *State) error {
-	if m.K == 0 {
-		m.K = 1
+	if err := defaultK(&m.K, "lazy bpcg"); err != nil {
+		return err
 	}
 	m.core.init(s, m.RecomputeEvery)
-	return m.lp.init(ctx, s, m.core.v, "lazy bpcg", m.K, m.Phi0, m.Phi0Rule, m.Phi0Start)
+	return m.Start(ctx, s, m.core.v, m.K)
 }
 
 // Step implements Method.
@@ -105,18 +96,9 @@ func (m *LazyBPCG) Step(ctx context.Context, s *State) error {
 	c := &m.core
 	ka, va := c.as.ArgMax(s.Grad)
 	ks, vs := c.as.ArgMin(s.Grad)
-	if local := va - vs; local > m.lp.phi/m.K && c.pairwise(s, ks, ka) > 0 {
-		s.Oracle.Count(Separation{Positive: true, CacheHit: true, Improvement: local, GapBound: math.Inf(1)}, nil)
+	if local := va - vs; local > m.phi/m.K && c.pairwise(s, ks, ka) > 0 {
+		s.Oracle.LocalHit()
 		return nil
 	}
-	sep, err := s.Oracle.Separate(ctx, c.v, s.Grad, s.X, m.lp.phi, m.K)
-	if err != nil {
-		return err
-	}
-	s.ReportGap(s.F, sep.GapBound)
-	if sep.Positive && c.towardNew(s) > 0 {
-		return nil
-	}
-	m.lp.negative(s, sep, m.ImprovedPhi)
-	return nil
+	return m.core.separate(ctx, s, &m.PhiSchedule, m.K)
 }

@@ -30,8 +30,8 @@ func TestPwLazyBPCGCacheHitAllocs(t *testing.T) {
 		t.Fatalf("only %d active vertices", m.ActiveSet().Len())
 	}
 	// With a tiny Φ every step is a local pairwise step.
-	m.lp.phi = 1e-30
-	hits, calls := stats.CacheHits, stats.LMOCalls
+	m.SetPhi(1e-30)
+	hits, local, calls := stats.CacheHits, stats.LocalHits, stats.LMOCalls
 	const runs = 100
 	allocs := testing.AllocsPerRun(runs, func() {
 		if err := m.Step(ctx, s); err != nil {
@@ -40,6 +40,9 @@ func TestPwLazyBPCGCacheHitAllocs(t *testing.T) {
 	})
 	if got := stats.CacheHits - hits; got != runs+1 || stats.LMOCalls != calls {
 		t.Fatalf("%d of %d steps were cache hits, %d LMO calls", got, runs+1, stats.LMOCalls-calls)
+	}
+	if got := stats.LocalHits - local; got != runs+1 {
+		t.Errorf("%d of %d steps were counted as local hits", got, runs+1)
 	}
 	if allocs != 0 {
 		t.Errorf("a cache-hit step allocates %v times", allocs)

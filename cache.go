@@ -183,19 +183,7 @@ func (c *Cache) Add(v []float64) bool {
 	}
 	c.bytes += size
 	var e cacheEntry
-	e.hash = h
-	if nnz*3 <= c.n {
-		e.idx = make([]int32, 0, nnz)
-		e.val = make([]float64, 0, nnz)
-		for i, x := range v {
-			if x != 0 {
-				e.idx = append(e.idx, int32(i))
-				e.val = append(e.val, x)
-			}
-		}
-	} else {
-		e.val = slices.Clone(v)
-	}
+	storeEntry(&e, v, h, nnz)
 	c.entries = append(c.entries, e)
 	return true
 }
@@ -302,4 +290,116 @@ func hashVector(v []float64) (uint64, int) {
 		h *= 1099511628211
 	}
 	return h, nnz
+}
+
+// storeEntry overwrites e with vertex v (hash h, nnz nonzeros), reusing
+// e's buffers; sparse storage is used when nnz ≤ n/3, as in Cache.
+func storeEntry(e *cacheEntry, v []float64, h uint64, nnz int) {
+	e.hash = h
+	e.uses = 0
+	if nnz*3 <= len(v) {
+		if e.idx == nil {
+			e.idx = make([]int32, 0, nnz)
+		}
+		if e.val == nil {
+			e.val = make([]float64, 0, nnz)
+		}
+		e.idx = e.idx[:0]
+		e.val = e.val[:0]
+		for i, x := range v {
+			if x != 0 {
+				e.idx = append(e.idx, int32(i))
+				e.val = append(e.val, x)
+			}
+		}
+		return
+	}
+	e.idx = nil
+	e.val = append(e.val[:0], v...)
+}
+
+// faceStore is a deduplicated store of vertices (the candidate away
+// vertices of LPCG) with usage counts; when maxSize > 0 and the store is
+// full, the least used vertex is evicted.
+type faceStore struct {
+	n       int
+	maxSize int
+	entries []cacheEntry
+}
+
+func (vs *faceStore) add(v []float64) {
+	h, nnz := hashVector(v)
+	for k := range vs.entries {
+		if vs.entries[k].hash == h && vs.entries[k].equal(v) {
+			return
+		}
+	}
+	var e cacheEntry
+	if vs.maxSize > 0 && len(vs.entries) >= vs.maxSize {
+		worst := 0
+		for k := range vs.entries {
+			if vs.entries[k].uses < vs.entries[worst].uses {
+				worst = k
+			}
+		}
+		e = vs.entries[worst]
+		storeEntry(&e, v, h, nnz)
+		vs.entries[worst] = e
+		return
+	}
+	storeEntry(&e, v, h, nnz)
+	vs.entries = append(vs.entries, e)
+}
+
+// inFace reports whether supp(e) ⊆ supp(x).
+func inFace(e *cacheEntry, x []float64) bool {
+	if e.idx == nil {
+		for i, v := range e.val {
+			if v != 0 && !(x[i] > 0) {
+				return false
+			}
+		}
+		return true
+	}
+	for j, i := range e.idx {
+		if e.val[j] != 0 && !(x[i] > 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// bestInFace returns the stored vertex with supp ⊆ supp(x) maximizing c·v
+// (−1 when there is none).
+func (vs *faceStore) bestInFace(c, x []float64) (int, float64) {
+	best, bv := -1, math.Inf(-1)
+	for k := range vs.entries {
+		e := &vs.entries[k]
+		if v := e.dot(c); v > bv && inFace(e, x) {
+			best, bv = k, v
+		}
+	}
+	return best, bv
+}
+
+// below copies into dst a stored vertex with c·v < target, if any.
+func (vs *faceStore) below(dst, c []float64, target float64) bool {
+	for k := range vs.entries {
+		e := &vs.entries[k]
+		if e.dot(c) < target {
+			e.uses++
+			e.copyTo(dst)
+			return true
+		}
+	}
+	return false
+}
+
+// vertex copies the k-th stored vertex into dst.
+func (vs *faceStore) vertex(dst []float64, k int) { vs.entries[k].copyTo(dst) }
+
+// use copies the k-th stored vertex into dst and counts a use of it.
+func (vs *faceStore) use(dst []float64, k int) {
+	vs.entries[k].uses++
+	vs.entries[k].copyTo(dst)
 }

@@ -8,8 +8,30 @@
 // vertex y with c·(x−y) > Φ/K or certifies c·(x−z) ≤ Φ for every z in P.
 // The default realization (CachedSeparator) first scans a cache of earlier
 // vertices and calls the LMO only when none is good enough, stopping the LMO
-// early when it implements EarlyStopper.
+// early when it implements EarlyStopper; AugmentingSeparator realizes it by
+// augmentation (Algorithm 9).
 //
-// Minimize is the single driver: it owns limits, statistics, the dual bound
-// and the trace, while a Method owns its steps.
+// # Architecture
+//
+// A run flows from the problem through the driver and the method to the
+// oracle and the LMO:
+//
+//	Problem{Objective, LMO, Separator?, X0?}        what to solve (package spec builds it from text)
+//	  └─ Minimize(ctx, p, *Settings, Method)        driver.go: limits, counters, proven dual bound, trace
+//	       ├─ Run                                   run.go: clock, time-limit context, Canceled/TimeLimit, Stats
+//	       └─ Method.Init/Step(ctx, *State)         one file per method: fw.go, lazy.go, away.go, blended.go,
+//	            │                                   pairwise.go, local.go; Φ of the lazy ones: phi.go (PhiSchedule)
+//	            └─ Oracle                           oracle.go: counted LMO, face and weak separation calls
+//	                 ├─ WeakSeparator, VertexStore  separator.go, cache.go (Algorithm 2), augment.go (Algorithm 9)
+//	                 └─ LMO, EarlyStopper, …        lmo.go; realizations in packages lmo and mip
+//
+// Minimize owns the limits, the counters, the dual bound and the trace; a
+// Method owns its steps and reaches the oracles only through the Oracle,
+// which counts every call and never lets a method look behind the
+// separator (optional capabilities such as VertexStore are interfaces).
+// The online driver (package online) plays a stream of losses on the same
+// Run and Oracle, and computes the best point in hindsight with Minimize.
+// Package spec turns text (specs, flags, suite files) into problems,
+// separators and methods through one configuration type; package
+// experiment runs suites of them and writes reports; cmd/lazycg is the CLI.
 package lazycg

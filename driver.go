@@ -49,12 +49,22 @@ type Settings struct {
 	TraceInterval time.Duration
 	// NoTrace disables the trace.
 	NoTrace bool
-	// Cache is the policy of the default separator's cache.
-	Cache CachePolicy
-	// DisableCache turns the default separator's cache off.
+	// SeparatorConfig configures the default separator, used when the
+	// problem gives none.
+	SeparatorConfig
+	// DisableCache is a deprecated spelling of NoCache (either turns the
+	// default separator's cache off).
+	//
+	// Deprecated: use NoCache.
 	DisableCache bool
-	// NoEarlyStop makes the default separator solve LMO calls fully.
-	NoEarlyStop bool
+}
+
+// separatorConfig returns the default separator's configuration,
+// honoring the deprecated DisableCache.
+func (s *Settings) separatorConfig() SeparatorConfig {
+	cfg := s.SeparatorConfig
+	cfg.NoCache = cfg.NoCache || s.DisableCache
+	return cfg
 }
 
 // DefaultMaxIterations is the iteration limit used when Settings sets no limit.
@@ -105,11 +115,17 @@ type Stats struct {
 	// LMOCalls counts calls to the underlying LMO, direct or through the
 	// weak separation oracle.
 	LMOCalls int
-	// CacheHits counts weak separation calls answered from the cache.
-	CacheHits int
 	// PositiveCalls and NegativeCalls count weak separation answers.
 	PositiveCalls int
 	NegativeCalls int
+	// CacheHits counts the answers found without any LMO call: from the
+	// separator's cache, or from the method's own active set (LocalHits).
+	// CacheHitRate and the reports' cache hit columns use it.
+	CacheHits int
+	// LocalHits counts the answers a method found in its own active set
+	// without calling the separator (the local steps of the lazy
+	// active-set methods); they are part of CacheHits and PositiveCalls.
+	LocalHits int
 	// EarlyStops counts LMO calls that ended early.
 	EarlyStops int
 	// OracleTime is the time spent in LMO calls.
@@ -118,7 +134,8 @@ type Stats struct {
 	Runtime time.Duration
 }
 
-// CacheHitRate returns cache hits over weak separation calls (0 when none).
+// CacheHitRate returns the cache hits (local hits included) over the weak
+// separation answers (0 when none).
 func (s Stats) CacheHitRate() float64 {
 	n := s.PositiveCalls + s.NegativeCalls
 	if n == 0 {
@@ -202,19 +219,10 @@ type State struct {
 
 	stats *Stats
 	dual  float64
-	fg    FuncGrader
 }
 
-// Eval recomputes F and Grad at X.
-func (s *State) Eval() {
-	s.stats.FuncGradEvals++
-	if s.fg != nil {
-		s.F = s.fg.FuncGrad(s.Grad, s.X)
-		return
-	}
-	s.F = s.Obj.Func(s.X)
-	s.Obj.Grad(s.Grad, s.X)
-}
+// Eval recomputes F and Grad at X (counted).
+func (s *State) Eval() { s.F = funcGrad(s.stats, s.Obj, s.Grad, s.X) }
 
 // Func evaluates f at y (counted).
 func (s *State) Func(y []float64) float64 {
@@ -246,96 +254,6 @@ func (s *State) DualBound() float64 { return s.dual }
 // Stats returns the counters so far.
 func (s *State) Stats() Stats { return *s.stats }
 
-// Oracle gives methods counted access to the LMO and the weak separator.
-type Oracle struct {
-	lmo   LMO
-	sep   WeakSeparator
-	stats *Stats
-}
-
-// NewOracle returns an oracle counting into stats (for methods run outside
-// Minimize, e.g. by the online driver).
-func NewOracle(lmo LMO, sep WeakSeparator, stats *Stats) *Oracle {
-	return &Oracle{lmo: lmo, sep: sep, stats: stats}
-}
-
-// LMO returns the underlying LMO (uncounted; use for capability checks).
-func (o *Oracle) LMO() LMO { return o.lmo }
-
-// Separator returns the weak separation oracle.
-func (o *Oracle) Separator() WeakSeparator { return o.sep }
-
-// Minimize calls the LMO, counting the call and its time.
-func (o *Oracle) Minimize(ctx context.Context, dst, c []float64) (LinearResult, error) {
-	start := time.Now()
-	res, err := o.lmo.Minimize(ctx, dst, c)
-	o.stats.LMOCalls++
-	o.stats.OracleTime += time.Since(start)
-	if err == nil && (res.Reason == StopImproving || res.Reason == StopCertified) {
-		o.stats.EarlyStops++
-	}
-	return res, err
-}
-
-// startVertex stores some vertex of P, good for c, in dst with one counted
-// LMO call. Any vertex will do, so an EarlyStopper may stop at its first
-// feasible point (MIP oracles: the first incumbent instead of a full solve).
-func (o *Oracle) startVertex(ctx context.Context, dst, c []float64) error {
-	es, ok := o.lmo.(EarlyStopper)
-	if !ok {
-		_, err := o.Minimize(ctx, dst, c)
-		return err
-	}
-	start := time.Now()
-	res, err := es.MinimizeUntil(ctx, dst, c, StopRule{Improve: math.Inf(1), Certify: math.Inf(1)})
-	o.stats.LMOCalls++
-	o.stats.OracleTime += time.Since(start)
-	if err == nil && !res.Found {
-		err = fmt.Errorf("lazycg: the LMO (%T) returned no vertex", o.lmo)
-	}
-	return err
-}
-
-// MinimizeFace calls the LMO restricted to a face (FaceMinimizer), counted.
-func (o *Oracle) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool) (LinearResult, error) {
-	fm, ok := o.lmo.(FaceMinimizer)
-	if !ok {
-		return LinearResult{}, fmt.Errorf("lazycg: the LMO (%T) cannot minimize over faces", o.lmo)
-	}
-	start := time.Now()
-	res, err := fm.MinimizeFace(ctx, dst, c, zero)
-	o.stats.LMOCalls++
-	o.stats.OracleTime += time.Since(start)
-	return res, err
-}
-
-// Separate calls the weak separation oracle and counts its answer.
-func (o *Oracle) Separate(ctx context.Context, dst, c, x []float64, phi, k float64) (Separation, error) {
-	sep, err := o.sep.Separate(ctx, dst, c, x, phi, k)
-	o.Count(sep, err)
-	return sep, err
-}
-
-// Count adds the counters of a separation answer made outside Separate.
-func (o *Oracle) Count(sep Separation, err error) {
-	o.stats.LMOCalls += sep.LMOCalls
-	o.stats.OracleTime += sep.LMOTime
-	if sep.EarlyStop {
-		o.stats.EarlyStops++
-	}
-	if err != nil {
-		return
-	}
-	if sep.CacheHit {
-		o.stats.CacheHits++
-	}
-	if sep.Positive {
-		o.stats.PositiveCalls++
-	} else {
-		o.stats.NegativeCalls++
-	}
-}
-
 // Minimize runs method on p. It returns an error without a result for an
 // invalid problem; when an oracle or the method fails mid-run it returns
 // both the result so far (Status Failure, valid point and bound) and the
@@ -344,62 +262,46 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	if settings == nil {
 		settings = &Settings{}
 	}
-	if p.Objective == nil || p.LMO == nil {
+	if p.Objective == nil {
 		return nil, errors.New("lazycg: problem needs an Objective and an LMO")
 	}
 	n := p.Objective.Dim()
-	if p.LMO.Dim() != n {
-		return nil, fmt.Errorf("lazycg: objective dimension %d differs from polytope dimension %d", n, p.LMO.Dim())
-	}
-	if p.Separator != nil && p.Separator.Dim() != n {
-		return nil, fmt.Errorf("lazycg: separator dimension %d differs from objective dimension %d", p.Separator.Dim(), n)
+	if err := CheckProblem(n, p.LMO, p.Separator, p.X0); err != nil {
+		return nil, err
 	}
 	if method == nil {
 		return nil, errors.New("lazycg: no method")
 	}
-	start := time.Now()
-	runCtx, cancel := withTimeLimit(ctx, start, settings.TimeLimit)
-	defer cancel()
-	stats := &Stats{}
-	sep := p.Separator
-	if sep == nil {
-		sep = defaultSeparator(p.LMO, settings.Cache, settings.DisableCache, settings.NoEarlyStop)
-	}
+	run := StartRun(ctx, settings.TimeLimit)
+	defer run.Stop()
+	oracle := run.NewOracle(p.LMO, p.Separator, settings.separatorConfig())
+	stats := &run.Stats
 	s := &State{
 		X:      make([]float64, n),
 		Grad:   make([]float64, n),
 		Obj:    p.Objective,
-		Oracle: &Oracle{lmo: p.LMO, sep: sep, stats: stats},
+		Oracle: oracle,
 		stats:  stats,
 		dual:   math.Inf(-1),
 	}
-	s.fg, _ = p.Objective.(FuncGrader)
 	res := &Result{DualBound: math.Inf(-1)}
 	finish := func(st Status, err error) (*Result, error) {
-		stats.Runtime = time.Since(start)
-		stats.Iterations = s.Iter
-		res.Status, res.Err, res.Stats, res.DualBound = st, err, *stats, math.Min(s.dual, res.F)
+		res.Status, res.Err, res.Stats, res.DualBound = st, err, run.Finish(s.Iter), math.Min(s.dual, res.F)
 		return res, err
 	}
 	if p.X0 != nil {
-		if len(p.X0) != n {
-			return nil, fmt.Errorf("lazycg: start point has dimension %d, want %d", len(p.X0), n)
-		}
-		if !checkFinite(p.X0) {
-			return nil, errors.New("lazycg: start point has NaN or Inf entries")
-		}
 		copy(s.X, p.X0)
 	} else {
 		s.Eval() // ∇f(0)
-		if !checkFinite(s.Grad) {
+		if !CheckFinite(s.Grad) {
 			return nil, errors.New("lazycg: gradient at 0 is not finite")
 		}
-		if err := s.Oracle.startVertex(runCtx, s.X, s.Grad); err != nil {
+		if err := s.Oracle.StartVertex(run.Context(), s.X, s.Grad); err != nil {
 			return nil, fmt.Errorf("lazycg: computing a start vertex: %w", err)
 		}
 	}
 	s.Eval()
-	if math.IsNaN(s.F) || math.IsInf(s.F, 0) || !checkFinite(s.Grad) {
+	if math.IsNaN(s.F) || math.IsInf(s.F, 0) || !CheckFinite(s.Grad) {
 		return nil, fmt.Errorf("lazycg: f or ∇f is not finite at the start point (f=%g)", s.F)
 	}
 	_, monotone := method.(Monotone)
@@ -425,28 +327,20 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	tr := newTracer(settings)
 	record := func(force bool) {
 		if tr != nil && (force || tr.due(s.Iter)) {
-			res.Trace = append(res.Trace, TracePoint{Time: time.Since(start), OracleTime: stats.OracleTime, Iteration: s.Iter,
+			res.Trace = append(res.Trace, TracePoint{Time: run.Elapsed(), OracleTime: stats.OracleTime, Iteration: s.Iter,
 				LMOCalls: stats.LMOCalls, CacheHits: stats.CacheHits, Primal: res.F, DualBound: math.Min(s.dual, res.F)})
 			tr.recorded(s.Iter)
 		}
-	}
-	ctxStatus := func(err error) (Status, bool) {
-		switch {
-		case ctx.Err() != nil:
-			return Canceled, true
-		case runCtx.Err() != nil || (settings.TimeLimit > 0 && time.Since(start) >= settings.TimeLimit):
-			return TimeLimit, true
-		}
-		return Failure, false
 	}
 	maxIter := settings.MaxIterations
 	if maxIter == 0 && settings.MaxLMOCalls == 0 && settings.TimeLimit == 0 {
 		maxIter = DefaultMaxIterations
 	}
+	runCtx := run.Context()
 	if err := method.Init(runCtx, s); err != nil {
 		saveBest()
 		record(true)
-		if st, ok := ctxStatus(err); ok {
+		if st, ok := run.Interrupted(); ok {
 			return finish(st, nil)
 		}
 		return finish(Failure, fmt.Errorf("lazycg: init: %w", err))
@@ -458,7 +352,7 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 			record(true)
 			return finish(st, nil)
 		}
-		if st, ok := ctxStatus(nil); ok {
+		if st, ok := run.Interrupted(); ok {
 			record(true)
 			return finish(st, nil)
 		}
@@ -467,17 +361,16 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 			err = fmt.Errorf("lazycg: f is not finite (%g) after iteration %d", s.F, s.Iter+1)
 		}
 		if err != nil {
-			if st, ok := ctxStatus(err); ok {
-				record(true)
+			record(true)
+			if st, ok := run.Interrupted(); ok {
 				return finish(st, nil)
 			}
-			record(true)
 			return finish(Failure, err)
 		}
 		s.Iter++
 		saveBest()
 		record(false)
-		if settings.Callback != nil && !settings.Callback(Progress{Iteration: s.Iter, Time: time.Since(start),
+		if settings.Callback != nil && !settings.Callback(Progress{Iteration: s.Iter, Time: run.Elapsed(),
 			F: s.F, Primal: res.F, DualBound: s.dual, Stats: *stats}) {
 			record(true)
 			return finish(CallbackStop, nil)
@@ -537,22 +430,4 @@ func (t *tracer) recorded(iter int) {
 	if t.every == 0 {
 		t.nextIter = max(iter+1, int(float64(iter)*1.12))
 	}
-}
-
-// withTimeLimit returns ctx with the deadline start+limit when limit > 0.
-func withTimeLimit(ctx context.Context, start time.Time, limit time.Duration) (context.Context, context.CancelFunc) {
-	if limit > 0 {
-		return context.WithDeadline(ctx, start.Add(limit))
-	}
-	return ctx, func() {}
-}
-
-// defaultSeparator is the weak separation oracle the drivers use when the
-// problem gives none: Algorithm 2 over the LMO.
-func defaultSeparator(lmo LMO, policy CachePolicy, noCache, noEarlyStop bool) *CachedSeparator {
-	cs := &CachedSeparator{LMO: lmo, NoEarlyStop: noEarlyStop}
-	if !noCache {
-		cs.Cache = NewCache(lmo.Dim(), policy)
-	}
-	return cs
 }

@@ -24,8 +24,8 @@ func TestMethodsReachOptimum(t *testing.T) {
 		{"cg-ls", func() Method { return &FrankWolfe{} }},
 		{"lcg", func() Method { return &LazyCG{} }},
 		{"lcg-K1.1", func() Method { return &LazyCG{K: 1.1} }},
-		{"lcg-bisect", func() Method { return &LazyCG{Phi0Rule: Phi0BinarySearch} }},
-		{"lcg-improved", func() Method { return &LazyCG{ImprovedPhi: true} }},
+		{"lcg-bisect", func() Method { return &LazyCG{PhiSchedule: PhiSchedule{Phi0Rule: Phi0BinarySearch}} }},
+		{"lcg-improved", func() Method { return &LazyCG{PhiSchedule: PhiSchedule{ImprovedPhi: true}} }},
 		{"lcg-curv", func() Method { return &LazyCG{Rule: StepCurvature, C: 4} }},
 		{"lcg-textbook", func() Method { return &LazyTextbook{C: 4, K: 1} }},
 	}

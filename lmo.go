@@ -1,9 +1,6 @@
 package lazycg
 
-import (
-	"context"
-	"math"
-)
+import "context"
 
 // LMO is a linear minimization oracle over a polytope P ⊂ R^n.
 type LMO interface {
@@ -118,12 +115,10 @@ type Diameter1 interface {
 	L1Diameter() int
 }
 
-// checkFinite reports whether every entry of v is finite.
-func checkFinite(v []float64) bool {
-	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
-	}
-	return true
+// Vertexer is an optional interface of polytopes that can write some
+// vertex without solving anything (a start point that does not depend on
+// an objective, as online learning needs).
+type Vertexer interface {
+	// Vertex stores a vertex of P in dst.
+	Vertex(dst []float64)
 }

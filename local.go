@@ -133,8 +133,9 @@ type localParams struct {
 	alpha             float64
 }
 
-func resolveLocal(name string, s *State, mu, diam, sc, beta, k, scale float64) (localParams, error) {
+func resolveLocal(name string, s *State, given localParams, k, scale float64) (localParams, error) {
 	n := float64(len(s.X))
+	mu, diam, sc, beta := given.mu, given.diam, given.s, given.beta
 	if mu == 0 {
 		mu = 1
 	}
@@ -142,7 +143,7 @@ func resolveLocal(name string, s *State, mu, diam, sc, beta, k, scale float64) (
 		diam = math.Sqrt(n)
 	}
 	if beta == 0 {
-		if sm, ok := s.Obj.(interface{ Smoothness() float64 }); ok {
+		if sm, ok := s.Obj.(Smoother); ok {
 			beta = sm.Smoothness()
 		}
 	}
@@ -165,6 +166,34 @@ func resolveLocal(name string, s *State, mu, diam, sc, beta, k, scale float64) (
 	p := localParams{n: n, mu: mu, diam: diam, s: sc, beta: beta}
 	p.alpha = math.Min(1, scale*sc/(2*k*beta*n*mu*mu))
 	return p, nil
+}
+
+// localCore is what LLCG and LocalCG share: the resolved constants, the
+// active-set decomposition of x and the local oracle built on it.
+type localCore struct {
+	p    localParams
+	core activeCore
+	lo   localOracle
+}
+
+// Alpha returns the step α in use.
+func (l *localCore) Alpha() float64 { return l.p.alpha }
+
+// ActiveSet returns the decomposition of the current iterate.
+func (l *localCore) ActiveSet() *ActiveSet { return l.core.as }
+
+// init resolves the constants, starts the active set at x_1 and returns
+// the theorem's Φ0 (h_0).
+func (l *localCore) init(ctx context.Context, s *State, name string, given localParams, k, scale float64,
+	recompute int, phi0 float64) (float64, error) {
+	p, err := resolveLocal(name, s, given, k, scale)
+	if err != nil {
+		return 0, err
+	}
+	l.p = p
+	l.core.init(s, recompute)
+	l.lo.init(len(s.X), p.mu, p.diam)
+	return theoremPhi0(ctx, s, l.core.v, phi0, name)
 }
 
 // radius returns r_t = √(2Φ_{t−1}/S).
@@ -213,59 +242,25 @@ type LLCG struct {
 	// RecomputeEvery is the active set's recomputation period.
 	RecomputeEvery int
 
-	p    localParams
-	core activeCore
-	lo   localOracle
-	phi  float64
+	localCore
+	phi float64
 }
-
-// Alpha returns the step α in use.
-func (m *LLCG) Alpha() float64 { return m.p.alpha }
 
 // Phi returns Φ (after a step: Φ_t, the bound on f(x_{t+1}) − f*).
 func (m *LLCG) Phi() float64 { return m.phi }
-
-// ActiveSet returns the decomposition of the current iterate.
-func (m *LLCG) ActiveSet() *ActiveSet { return m.core.as }
 
 // Monotone implements Monotone.
 func (m *LLCG) Monotone() bool { return m.LineSearch }
 
 // Init implements Method.
 func (m *LLCG) Init(ctx context.Context, s *State) error {
-	if m.K == 0 {
-		m.K = 1
-	}
-	if !(m.K >= 1) || math.IsInf(m.K, 0) {
-		return fmt.Errorf("lazycg: llcg: K must be ≥ 1 and finite, got %g", m.K)
-	}
-	p, err := resolveLocal("llcg", s, m.Mu, m.D, m.S, m.Beta, m.K, m.AlphaScale)
-	if err != nil {
+	if err := defaultK(&m.K, "llcg"); err != nil {
 		return err
 	}
-	m.p = p
-	m.core.init(s, m.RecomputeEvery)
-	m.lo.init(len(s.X), p.mu, p.diam)
-	m.phi, err = localPhi0(ctx, s, m.core.v, m.Phi0, "llcg")
+	var err error
+	m.phi, err = m.init(ctx, s, "llcg", localParams{mu: m.Mu, diam: m.D, s: m.S, beta: m.Beta}, m.K, m.AlphaScale,
+		m.RecomputeEvery, m.Phi0)
 	return err
-}
-
-func localPhi0(ctx context.Context, s *State, v []float64, phi0 float64, name string) (float64, error) {
-	if phi0 == 0 {
-		gap, err := wolfeGap(ctx, s, v)
-		if err != nil {
-			return 0, err
-		}
-		phi0 = gap
-		if phi0 <= 0 {
-			s.Converged = true
-			return math.SmallestNonzeroFloat64, nil
-		}
-	}
-	if !(phi0 > 0) || math.IsInf(phi0, 0) {
-		return 0, fmt.Errorf("lazycg: %s: Φ0 must be > 0 and finite, got %g", name, phi0)
-	}
-	return phi0, nil
 }
 
 // Step implements Method.
@@ -285,8 +280,10 @@ func (m *LLCG) Step(ctx context.Context, s *State) error {
 		return nil
 	}
 	if m.AdaptivePhi {
+		// Without a valid S a local negative answer proves nothing about
+		// f − f*: a negligible Φ means the method stalled, not converged.
 		m.phi /= 2
-		if !(m.phi > 1e-300) {
+		if PhiNegligible(m.phi, s.F) {
 			s.Stalled = true
 		}
 	}
@@ -330,34 +327,21 @@ type LocalCG struct {
 	// AdaptiveRadius takes r_t from the proven primal gap bound.
 	AdaptiveRadius bool
 
-	p    localParams
-	core activeCore
-	lo   localOracle
-	h    float64
+	localCore
+	h float64
 }
-
-// Alpha returns the step α in use.
-func (m *LocalCG) Alpha() float64 { return m.p.alpha }
 
 // Phi returns h (after a step: h_t, the bound on f(x_{t+1}) − f*).
 func (m *LocalCG) Phi() float64 { return m.h }
-
-// ActiveSet returns the decomposition of the current iterate.
-func (m *LocalCG) ActiveSet() *ActiveSet { return m.core.as }
 
 // Monotone implements Monotone.
 func (m *LocalCG) Monotone() bool { return m.LineSearch }
 
 // Init implements Method.
 func (m *LocalCG) Init(ctx context.Context, s *State) error {
-	p, err := resolveLocal("local cg", s, m.Mu, m.D, m.S, m.Beta, 1, m.AlphaScale)
-	if err != nil {
-		return err
-	}
-	m.p = p
-	m.core.init(s, m.RecomputeEvery)
-	m.lo.init(len(s.X), p.mu, p.diam)
-	m.h, err = localPhi0(ctx, s, m.core.v, m.Phi0, "local cg")
+	var err error
+	m.h, err = m.init(ctx, s, "local cg", localParams{mu: m.Mu, diam: m.D, s: m.S, beta: m.Beta}, 1, m.AlphaScale,
+		m.RecomputeEvery, m.Phi0)
 	return err
 }
 

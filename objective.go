@@ -28,3 +28,18 @@ type LineMinimizer interface {
 	// grad is ∇f(x), supplied so that implementations need not recompute it.
 	LineMinimize(x, d, grad []float64, gmax float64) float64
 }
+
+// Smoother is an optional interface of objectives that know their
+// smoothness constant L (∇f is L-Lipschitz in ℓ2); LLCG and LocalCG use it
+// as β when none is given.
+type Smoother interface {
+	Smoothness() float64
+}
+
+// Curvaturer is an optional interface of objectives that can bound their
+// curvature constant C = L·diam² over a set of the given Euclidean
+// diameter; the CLI and the bench runner estimate C with it for the
+// methods that need one.
+type Curvaturer interface {
+	Curvature(diam float64) float64
+}

@@ -2,7 +2,6 @@ package lazycg
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 )
@@ -259,21 +258,11 @@ func (m *PCG) Init(ctx context.Context, s *State) error {
 	case PairwiseLineSearch:
 		return nil
 	case PairwiseDyadic:
-		m.phi = m.Phi0
-		if m.phi == 0 {
-			gap, err := wolfeGap(ctx, s, m.core.vPlus)
-			if err != nil {
-				return err
-			}
-			m.phi = gap
+		phi, err := theoremPhi0(ctx, s, m.core.vPlus, m.Phi0, "pcg")
+		if err != nil {
+			return err
 		}
-		if !(m.phi >= 0) || math.IsInf(m.phi, 0) {
-			return fmt.Errorf("lazycg: pcg: Φ0 must be finite and ≥ 0, got %g", m.phi)
-		}
-		if m.phi == 0 {
-			s.Converged = true
-			m.phi = math.SmallestNonzeroFloat64
-		}
+		m.phi = phi
 		th, err := newThm32("pcg", m.S, m.C, m.Alpha, 1, m.phi)
 		if err != nil {
 			return err
@@ -363,14 +352,14 @@ type LPCG struct {
 	Rule PairwiseRule
 	// S, C and Alpha (≥ card(x*)) parameterize the dyadic rule.
 	S, C, Alpha float64
-	// Phi0, if positive, is the initial bound (for the dyadic rule an upper
-	// bound on f(x_1) − f*). Otherwise the dyadic rule uses the Wolfe gap
-	// at x_1 and the practical variant follows Phi0Rule.
-	Phi0     float64
-	Phi0Rule Phi0Rule
-	// Phi0Start is the start of the binary search (default
-	// 1e3·max(1, |f(x_1)|)).
-	Phi0Start float64
+	// PhiSchedule is Φ of the practical variant: Φ0 from one LMO call per
+	// component (half the pair gap at x_1) or the binary search, halved on
+	// negative answers (ImprovedPhi acts only where a negative answer
+	// carries the exact Wolfe gap, the FW separations of blocked pairwise
+	// directions: the pair separation reports none). For the dyadic rule
+	// Phi0, if positive, is an upper bound on f(x_1) − f* (0: the Wolfe gap
+	// at x_1).
+	PhiSchedule
 	// FaceCache bounds the cache of candidate away vertices (MaxSize; the
 	// other fields are ignored). The zero value is unbounded.
 	FaceCache CachePolicy
@@ -380,23 +369,15 @@ type LPCG struct {
 	core pairwiseCore
 	sep  pairSeparator
 	th   thm32
-	phi  float64
 }
-
-// Phi returns the current Φ (for the dyadic rule after a step: Φ_t, the
-// bound on f(x_{t+1}) − f*).
-func (m *LPCG) Phi() float64 { return m.phi }
 
 // Monotone implements Monotone.
 func (m *LPCG) Monotone() bool { return m.Rule == PairwiseLineSearch }
 
 // Init implements Method.
 func (m *LPCG) Init(ctx context.Context, s *State) error {
-	if m.K == 0 {
-		m.K = 1
-	}
-	if !(m.K >= 1) || math.IsInf(m.K, 0) {
-		return fmt.Errorf("lazycg: lpcg: K must be ≥ 1 and finite, got %g", m.K)
+	if err := defaultK(&m.K, "lpcg"); err != nil {
+		return err
 	}
 	if err := m.core.init(s, "lpcg", m.AssumeStandardForm); err != nil {
 		return err
@@ -405,22 +386,14 @@ func (m *LPCG) Init(ctx context.Context, s *State) error {
 	m.sep.face.add(s.X) // x_1 is a vertex for the usual starts; the search checks supports anyway
 	switch m.Rule {
 	case PairwiseDyadic:
-		m.phi = m.Phi0
-		if m.phi == 0 {
-			gap, err := wolfeGap(ctx, s, m.core.vPlus)
-			if err != nil {
-				return err
-			}
+		phi, err := theoremPhi0(ctx, s, m.core.vPlus, m.Phi0, "lpcg")
+		if err != nil {
+			return err
+		}
+		if m.Phi0 == 0 {
 			m.sep.face.add(m.core.vPlus)
-			m.phi = gap
 		}
-		if !(m.phi >= 0) || math.IsInf(m.phi, 0) {
-			return fmt.Errorf("lazycg: lpcg: Φ0 must be finite and ≥ 0, got %g", m.phi)
-		}
-		if m.phi == 0 {
-			s.Converged = true
-			m.phi = math.SmallestNonzeroFloat64
-		}
+		m.phi = phi
 		th, err := newThm32("lpcg", m.S, m.C, m.Alpha, m.K, m.phi)
 		if err != nil {
 			return err
@@ -428,46 +401,10 @@ func (m *LPCG) Init(ctx context.Context, s *State) error {
 		m.th = th
 		return nil
 	case PairwiseLineSearch:
-	default:
-		return fmt.Errorf("lazycg: lpcg: unknown step rule %v", m.Rule)
+		return m.StartWith(s, func() (float64, error) { return m.pairGap(ctx, s) },
+			func(phi float64) (Separation, error) { return m.sep.separate(ctx, s, &m.core, phi, m.K) })
 	}
-	switch {
-	case m.Phi0 > 0:
-		m.phi = m.Phi0
-	case m.Phi0Rule == Phi0BinarySearch:
-		phi := m.Phi0Start
-		if !(phi > 0) {
-			phi = 1e3 * math.Max(1, math.Abs(s.F))
-		}
-		for range 2100 {
-			pos, err := m.sep.separate(ctx, s, &m.core, phi, m.K)
-			if err != nil {
-				return err
-			}
-			if pos {
-				m.phi = 2 * phi
-				return nil
-			}
-			phi /= 2
-			if phi < math.SmallestNonzeroFloat64*4 {
-				s.Converged = true
-				m.phi = math.SmallestNonzeroFloat64
-				return nil
-			}
-		}
-		return fmt.Errorf("lazycg: lpcg: binary search for Φ0 did not end")
-	default:
-		gap, err := m.pairGap(ctx, s)
-		if err != nil {
-			return err
-		}
-		if !(gap > 0) {
-			m.phi = math.SmallestNonzeroFloat64
-			return nil
-		}
-		m.phi = gap / 2
-	}
-	return nil
+	return fmt.Errorf("lazycg: lpcg: unknown step rule %v", m.Rule)
 }
 
 // pairGap computes the pair gap max_{v⁻ ∈ face} ∇f·v⁻ − min_P ∇f·v⁺ with
@@ -488,13 +425,15 @@ func (m *LPCG) pairGap(ctx context.Context, s *State) (float64, error) {
 	m.sep.face.add(c.vMinus)
 	if res.Found {
 		m.sep.face.add(c.vPlus)
-		m.sep.cacheAdd(s, c.vPlus)
+		s.Oracle.Remember(c.vPlus)
 	}
-	up, lo := -away.Bound, res.Bound
-	if math.IsInf(up, 0) || math.IsInf(lo, 0) || math.IsNaN(up-lo) {
-		up, lo = -away.Value, res.Value
+	if up, lo := -away.Bound, res.Bound; !math.IsInf(up, 0) && !math.IsInf(lo, 0) && !math.IsNaN(up-lo) {
+		return up - lo, nil // proven
 	}
-	return up - lo, nil
+	// The oracles proved no bounds: the gap of their values is no
+	// certificate, so a zero one must not end the run; Φ then starts at
+	// the smallest value and the first (proven) negative answer decides.
+	return math.Max(-away.Value-res.Value, 2*math.SmallestNonzeroFloat64), nil
 }
 
 // Step implements Method.
@@ -505,11 +444,11 @@ func (m *LPCG) Step(ctx context.Context, s *State) error {
 		eta := m.th.eta(prev)
 		delta := m.th.delta(prev)
 		m.phi = (2*prev + eta*eta*m.th.c) / (2 + eta/(m.K*delta))
-		pos, err := m.sep.separate(ctx, s, c, m.phi/delta, m.K)
+		sep, err := m.sep.separate(ctx, s, c, m.phi/delta, m.K)
 		if err != nil {
 			return err
 		}
-		if !pos {
+		if !sep.Positive {
 			return nil
 		}
 		sub(c.d, c.vPlus, c.vMinus)
@@ -519,34 +458,43 @@ func (m *LPCG) Step(ctx context.Context, s *State) error {
 		}
 		return nil
 	}
-	pos, err := m.sep.separate(ctx, s, c, m.phi, m.K)
+	sep, err := m.sep.separate(ctx, s, c, m.phi, m.K)
 	if err != nil {
 		return err
 	}
-	if pos {
-		sub(c.d, c.vPlus, c.vMinus)
-		if etaMax := c.maxStep(s.X); etaMax == 0 {
-			// Blocked pairwise direction (polytopes not of the form
-			// {x ≥ 0 : Ax = b} only): the pair's v⁺ need not improve on
-			// its own, so ask the weak separation over P for a FW vertex;
-			// a negative answer proves the Wolfe gap is at most Φ.
-			sep, err := s.Oracle.Separate(ctx, c.vPlus, s.Grad, s.X, m.phi, m.K)
-			if err != nil {
-				return err
-			}
-			s.ReportGap(s.F, sep.GapBound)
-			if sep.Positive && c.fwFallback(s) {
-				return nil
-			}
-		} else if eta := c.ls.search(s, c.d, etaMax); eta > 0 {
-			c.move(s, eta)
+	if !sep.Positive {
+		if m.Negative(sep, s.F) {
+			s.Converged = true
+		}
+		return nil
+	}
+	sub(c.d, c.vPlus, c.vMinus)
+	if etaMax := c.maxStep(s.X); etaMax == 0 {
+		// Blocked pairwise direction (polytopes not of the form
+		// {x ≥ 0 : Ax = b} only): the pair's v⁺ need not improve on its
+		// own, so ask the weak separation over P for a FW vertex; a
+		// negative answer proves the Wolfe gap is at most Φ.
+		fw, err := s.Oracle.Separate(ctx, c.vPlus, s.Grad, s.X, m.phi, m.K)
+		if err != nil {
+			return err
+		}
+		s.ReportGap(s.F, fw.GapBound)
+		if fw.Positive && c.fwFallback(s) {
 			return nil
 		}
-		// No decrease in floating point along a direction the oracle
-		// deemed improving: tighten Φ as after a negative answer.
+		if !fw.Positive {
+			if m.Negative(fw, s.F) {
+				s.Converged = true
+			}
+			return nil
+		}
+	} else if eta := c.ls.search(s, c.d, etaMax); eta > 0 {
+		c.move(s, eta)
+		return nil
 	}
-	m.phi /= 2
-	if !(m.phi > 1e-300) {
+	// No decrease in floating point along a direction the oracle deemed
+	// improving: tighten Φ.
+	if m.Halve(s.F) {
 		s.Stalled = true
 	}
 	return nil
@@ -562,12 +510,13 @@ func (m *LPCG) Step(ctx context.Context, s *State) error {
 //
 // The split of the budget between the components is sequential:
 //
-//  1. Cache: take the best cached v⁻ in F (largest ∇f·v among the stored
+//  1. Cache: take the best stored v⁻ in F (largest ∇f·v among the stored
 //     vertices — all vertices seen — whose support lies in supp(x)), value
-//     a₁, and look for a cached v⁺ (in the Oracle's CachedSeparator cache,
-//     then among the stored vertices) with b' > Φ/K − a₁. Success is a
+//     a₁, and look for a stored v⁺ (in the Oracle's vertex store, then
+//     among the stored vertices) with b' > Φ/K − a₁. Success is a
 //     positive answer without any LMO call (a cache hit). Caching is on
-//     only when the Oracle's separator is a CachedSeparator with a cache.
+//     only when the Oracle's separator keeps vertices (Oracle.Storing), so
+//     that switching the cache off switches both components' caches off.
 //  2. Away component: one exact MinimizeFace call gives v⁻ with a₂ and a
 //     proven bound A ≥ a (A = a₂ for exact oracles).
 //  3. FW component with the remaining budget: the Oracle's weak separation
@@ -578,80 +527,71 @@ func (m *LPCG) Step(ctx context.Context, s *State) error {
 //     oracles. Early-stopping oracles keep this: their negative answers
 //     carry a proven bound ≥ ∇f·x − Φ₊.
 //  4. Corner cases (a₂ alone reaches Φ/K, Φ₊ ≤ 0, or K₊ < 1 for inexact
-//     face oracles) use a cached v⁺ with ∇f·v⁺ < ∇f·x + a₂ − Φ/K or one
+//     face oracles) use a stored v⁺ with ∇f·v⁺ < ∇f·x + a₂ − Φ/K or one
 //     full LMO call and decide by its value and bound; if neither answer
 //     is proven (only possible with inexact oracles) the call fails with
 //     ErrInconclusive.
 //
 // Doing the away component first (exactly) spends the face oracle only on
 // cache misses and leaves the whole rest of the budget to the
-// early-terminating, cached separation over P. Each call is counted once
-// as a positive or negative answer; it is a cache hit only in case 1. The
-// Wolfe gap bound of the FW component (its only dual information) is
-// reported whenever the FW component ran.
+// early-terminating, cached separation over P. The calls over P go through
+// the Oracle (its FW component is Oracle.SeparateComponent), and the
+// compound call counts its answer once (Oracle.CountAnswer): positive or
+// negative, a cache hit only in case 1. The answer's GapBound is the
+// proven Wolfe gap bound of the FW component (+Inf when it did not run);
+// it is reported as a dual bound whenever the FW component ran.
 type pairSeparator struct {
-	face vertexStore
+	face faceStore
 }
 
 func (p *pairSeparator) init(n, maxSize int) {
-	p.face = vertexStore{n: n, maxSize: maxSize}
+	p.face = faceStore{n: n, maxSize: maxSize}
 }
 
-// cacheAdd adds v to the Oracle's separator cache when it is a
-// CachedSeparator with a cache.
-func (p *pairSeparator) cacheAdd(s *State, v []float64) {
-	if cs, ok := s.Oracle.Separator().(*CachedSeparator); ok && cs.Cache != nil {
-		cs.Cache.Add(v)
-	}
-}
-
-// caching reports whether caching is on: the Oracle's separator is a
-// CachedSeparator with a cache (so Settings.DisableCache switches the
-// caches of both components off).
-func (p *pairSeparator) caching(s *State) bool {
-	cs, ok := s.Oracle.Separator().(*CachedSeparator)
-	return ok && cs.Cache != nil
-}
-
-// probePlus looks for a cached vertex v with g·v < target (in the Oracle's
-// cache, then among the stored vertices), into dst.
+// probePlus looks for a stored vertex v with g·v < target (in the Oracle's
+// vertex store, then among the face store's vertices), into dst.
 func (p *pairSeparator) probePlus(s *State, dst []float64, target float64) bool {
-	cs, ok := s.Oracle.Separator().(*CachedSeparator)
-	if !ok || cs.Cache == nil {
-		return false
-	}
-	if _, ok := cs.Cache.Search(dst, s.Grad, target); ok {
+	if _, ok := s.Oracle.Probe(dst, s.Grad, target); ok {
 		return true
 	}
 	return p.face.below(dst, s.Grad, target)
 }
 
+// positive counts and returns a positive answer whose pair is in c.vPlus
+// and c.vMinus (a₂ is the away part ∇f·v⁻ − ∇f·x).
+func (p *pairSeparator) positive(s *State, c *pairwiseCore, a2, gx, gapBound float64, cacheHit bool) Separation {
+	s.Oracle.CountAnswer(true, cacheHit)
+	return Separation{Positive: true, Improvement: a2 + gx - dot(s.Grad, c.vPlus), GapBound: gapBound, CacheHit: cacheHit}
+}
+
+// negative counts and returns a negative answer (a + b ≤ Φ is proven; b
+// is at most gapBound).
+func (p *pairSeparator) negative(s *State, gapBound float64) Separation {
+	s.Oracle.CountAnswer(false, false)
+	return Separation{GapBound: gapBound}
+}
+
 // separate answers LPsep_{P×P}; on a positive answer c.vPlus and c.vMinus
 // hold the pair.
-func (p *pairSeparator) separate(ctx context.Context, s *State, c *pairwiseCore, phi, k float64) (bool, error) {
+func (p *pairSeparator) separate(ctx context.Context, s *State, c *pairwiseCore, phi, k float64) (Separation, error) {
 	if !(phi > 0) || math.IsInf(phi, 0) {
-		return false, fmt.Errorf("lazycg: pair separation: need Φ > 0 finite, got %g", phi)
+		return Separation{}, fmt.Errorf("lazycg: pair separation: need Φ > 0 finite, got %g", phi)
 	}
 	g, x := s.Grad, s.X
 	gx := dot(g, x)
 	t := phi / k
 	// 1. Both components from caches.
-	caching := p.caching(s)
+	caching := s.Oracle.Storing()
 	kk, val := p.face.bestInFace(g, x)
 	a1 := val - gx
-	if kk >= 0 && caching {
-		if p.probePlus(s, c.vPlus, gx+a1-t) {
-			p.face.entries[kk].copyTo(c.vMinus)
-			p.face.entries[kk].uses++
-			s.Oracle.Count(Separation{Positive: true, CacheHit: true, Improvement: a1 + gx - dot(g, c.vPlus),
-				GapBound: math.Inf(1)}, nil)
-			return true, nil
-		}
+	if kk >= 0 && caching && p.probePlus(s, c.vPlus, gx+a1-t) {
+		p.face.use(c.vMinus, kk)
+		return p.positive(s, c, a1, gx, math.Inf(1), true), nil
 	}
 	// 2. Away component, exactly.
 	away, err := c.minimizeAway(ctx, s)
 	if err != nil {
-		return false, fmt.Errorf("lazycg: pair separation: %w", err)
+		return Separation{}, fmt.Errorf("lazycg: pair separation: %w", err)
 	}
 	p.face.add(c.vMinus)
 	a2 := -away.Value - gx
@@ -661,137 +601,47 @@ func (p *pairSeparator) separate(ctx context.Context, s *State, c *pairwiseCore,
 	}
 	if caching && kk >= 0 && a1 > a2 {
 		// An inexact face oracle did worse than a stored face vertex.
-		p.face.entries[kk].copyTo(c.vMinus)
+		p.face.vertex(c.vMinus, kk)
 		a2 = a1
 	}
 	tau := t - a2
 	phiPlus := phi - bigA
 	// 3. FW component through the Oracle's weak separation.
 	if tau > 0 && phiPlus > 0 && phiPlus >= tau {
-		kPlus := phiPlus / tau
-		sep, err := s.Oracle.Separator().Separate(ctx, c.vPlus, g, x, phiPlus, kPlus)
-		sep.CacheHit = false // the face oracle was called
+		sep, err := s.Oracle.SeparateComponent(ctx, c.vPlus, g, x, phiPlus, phiPlus/tau)
 		if err != nil {
-			s.Oracle.Count(sep, err)
-			return false, fmt.Errorf("lazycg: pair separation: %w", err)
+			return Separation{}, fmt.Errorf("lazycg: pair separation: %w", err)
 		}
 		s.ReportGap(s.F, sep.GapBound)
-		if sep.Positive {
-			if a2+(gx-dot(g, c.vPlus)) > t {
-				s.Oracle.Count(sep, nil)
-				p.face.add(c.vPlus)
-				return true, nil
-			}
-			// Rounding between the separator's test and ours: count the
-			// work, not the answer, and decide below with a full LMO call.
-			s.Oracle.Count(sep, errUndecided)
-		} else {
-			s.Oracle.Count(sep, nil)
-			return false, nil
+		if !sep.Positive {
+			return p.negative(s, sep.GapBound), nil
 		}
+		if a2+(gx-dot(g, c.vPlus)) > t {
+			p.face.add(c.vPlus)
+			return p.positive(s, c, a2, gx, sep.GapBound, false), nil
+		}
+		// Rounding between the separator's test and ours: its work is
+		// counted, its answer is not used; decide below with a full LMO
+		// call.
 	}
 	// 4. Corner cases.
 	if tau < 0 && p.probePlus(s, c.vPlus, gx-tau) {
-		s.Oracle.Count(Separation{Positive: true, Improvement: a2 + gx - dot(g, c.vPlus), GapBound: math.Inf(1)}, nil)
 		p.face.add(c.vPlus)
-		return true, nil
+		return p.positive(s, c, a2, gx, math.Inf(1), false), nil
 	}
 	res, err := s.Oracle.Minimize(ctx, c.vPlus, g)
 	if err != nil {
-		return false, fmt.Errorf("lazycg: pair separation: %w", err)
+		return Separation{}, fmt.Errorf("lazycg: pair separation: %w", err)
 	}
 	s.ReportGap(s.F, gx-res.Bound)
 	if res.Found && a2+(gx-res.Value) > t {
-		s.Oracle.Count(Separation{Positive: true, Improvement: a2 + gx - res.Value, GapBound: gx - res.Bound}, nil)
 		p.face.add(c.vPlus)
-		p.cacheAdd(s, c.vPlus)
-		return true, nil
+		s.Oracle.Remember(c.vPlus)
+		return p.positive(s, c, a2, gx, gx-res.Bound, false), nil
 	}
 	if bigA+(gx-res.Bound) <= phi {
-		s.Oracle.Count(Separation{GapBound: gx - res.Bound}, nil)
-		return false, nil
+		return p.negative(s, gx-res.Bound), nil
 	}
-	return false, fmt.Errorf("%w: pair separation: away value %g (bound %g) and FW value %g (bound %g) decide neither Φ/K=%g nor Φ=%g",
+	return Separation{}, fmt.Errorf("%w: pair separation: away value %g (bound %g) and FW value %g (bound %g) decide neither Φ/K=%g nor Φ=%g",
 		ErrInconclusive, a2, bigA, gx-res.Value, gx-res.Bound, t, phi)
-}
-
-// errUndecided makes Oracle.Count count the work of a separation call
-// whose answer the pair separation did not use.
-var errUndecided = errors.New("lazycg: pair separation: component answer not used")
-
-// vertexStore is a deduplicated store of vertices (the candidate away
-// vertices of LPCG) with usage counts; when maxSize > 0 and the store is
-// full, the least used vertex is evicted.
-type vertexStore struct {
-	n       int
-	maxSize int
-	entries []cacheEntry
-}
-
-func (vs *vertexStore) add(v []float64) {
-	h, nnz := hashVector(v)
-	for k := range vs.entries {
-		if vs.entries[k].hash == h && vs.entries[k].equal(v) {
-			return
-		}
-	}
-	var e cacheEntry
-	if vs.maxSize > 0 && len(vs.entries) >= vs.maxSize {
-		worst := 0
-		for k := range vs.entries {
-			if vs.entries[k].uses < vs.entries[worst].uses {
-				worst = k
-			}
-		}
-		e = vs.entries[worst]
-		storeEntry(&e, v, h, nnz)
-		vs.entries[worst] = e
-		return
-	}
-	storeEntry(&e, v, h, nnz)
-	vs.entries = append(vs.entries, e)
-}
-
-// inFace reports whether supp(e) ⊆ supp(x).
-func inFace(e *cacheEntry, x []float64) bool {
-	if e.idx == nil {
-		for i, v := range e.val {
-			if v != 0 && !(x[i] > 0) {
-				return false
-			}
-		}
-		return true
-	}
-	for j, i := range e.idx {
-		if e.val[j] != 0 && !(x[i] > 0) {
-			return false
-		}
-	}
-	return true
-}
-
-// bestInFace returns the stored vertex with supp ⊆ supp(x) maximizing c·v
-// (−1 when there is none).
-func (vs *vertexStore) bestInFace(c, x []float64) (int, float64) {
-	best, bv := -1, math.Inf(-1)
-	for k := range vs.entries {
-		e := &vs.entries[k]
-		if v := e.dot(c); v > bv && inFace(e, x) {
-			best, bv = k, v
-		}
-	}
-	return best, bv
-}
-
-// below copies into dst a stored vertex with c·v < target, if any.
-func (vs *vertexStore) below(dst, c []float64, target float64) bool {
-	for k := range vs.entries {
-		e := &vs.entries[k]
-		if e.dot(c) < target {
-			e.uses++
-			e.copyTo(dst)
-			return true
-		}
-	}
-	return false
 }

@@ -25,7 +25,7 @@ func (p pwProduct) Minimize(_ context.Context, dst, c []float64) (LinearResult, 
 }
 
 func (p pwProduct) MinimizeFace(_ context.Context, dst, c []float64, zero []bool) (LinearResult, error) {
-	if !checkFinite(c) {
+	if !CheckFinite(c) {
 		return LinearResult{}, errors.New("pwProduct: cost not finite")
 	}
 	clear(dst)
@@ -193,13 +193,15 @@ func pwMethods() []struct {
 		{"pcg", false, func() Method { return &PCG{} }},
 		{"lpcg", true, func() Method { return &LPCG{} }},
 		{"lpcg-K1.1", true, func() Method { return &LPCG{K: 1.1} }},
-		{"lpcg-bisect", true, func() Method { return &LPCG{Phi0Rule: Phi0BinarySearch} }},
+		{"lpcg-bisect", true, func() Method { return &LPCG{PhiSchedule: PhiSchedule{Phi0Rule: Phi0BinarySearch}} }},
 		{"afw", false, func() Method { return &AwayFW{} }},
 		{"lazy-afw", true, func() Method { return &LazyAwayFW{K: 1.1} }},
-		{"lazy-afw-bisect", true, func() Method { return &LazyAwayFW{Phi0Rule: Phi0BinarySearch, ImprovedPhi: true} }},
+		{"lazy-afw-bisect", true, func() Method {
+			return &LazyAwayFW{PhiSchedule: PhiSchedule{Phi0Rule: Phi0BinarySearch, ImprovedPhi: true}}
+		}},
 		{"bpcg", false, func() Method { return &BlendedPairwise{} }},
 		{"lazy-bpcg", true, func() Method { return &LazyBPCG{} }},
-		{"lazy-bpcg-K2", true, func() Method { return &LazyBPCG{K: 2, ImprovedPhi: true} }},
+		{"lazy-bpcg-K2", true, func() Method { return &LazyBPCG{K: 2, PhiSchedule: PhiSchedule{ImprovedPhi: true}} }},
 	}
 }
 
@@ -361,7 +363,7 @@ func TestPwTheorem32(t *testing.T) {
 		if tc.pcg {
 			m = &PCG{Rule: PairwiseDyadic, S: S, C: C, Alpha: float64(card), Phi0: phi0}
 		} else {
-			m = &LPCG{Rule: PairwiseDyadic, K: tc.k, S: S, C: C, Alpha: float64(card), Phi0: phi0}
+			m = &LPCG{Rule: PairwiseDyadic, K: tc.k, S: S, C: C, Alpha: float64(card), PhiSchedule: PhiSchedule{Phi0: phi0}}
 		}
 		checked := 0
 		cb := func(pr Progress) bool {
@@ -542,7 +544,7 @@ func TestPwPairSeparatorContract(t *testing.T) {
 					phi := (a+b)*(0.2+1.6*rng.Float64()) + 1e-3
 					k := 1 + rng.Float64()
 					before := stats.PositiveCalls + stats.NegativeCalls
-					p, err := ps.separate(context.Background(), s, &core, phi, k)
+					ans, err := ps.separate(context.Background(), s, &core, phi, k)
 					if err != nil {
 						if mode == "inexact-face" && errors.Is(err, ErrInconclusive) {
 							inconclusive++
@@ -553,7 +555,7 @@ func TestPwPairSeparatorContract(t *testing.T) {
 					if got := stats.PositiveCalls + stats.NegativeCalls - before; got != 1 {
 						t.Fatalf("trial %d: answer counted %d times", trial, got)
 					}
-					if p {
+					if ans.Positive {
 						pos++
 						if !slices.ContainsFunc(verts, func(v []float64) bool { return slices.Equal(v, core.vPlus) }) ||
 							!slices.ContainsFunc(verts, func(v []float64) bool { return slices.Equal(v, core.vMinus) }) {

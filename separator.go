@@ -19,6 +19,38 @@ type WeakSeparator interface {
 	Separate(ctx context.Context, dst, c, x []float64, phi, k float64) (Separation, error)
 }
 
+// VertexStore is an optional capability of weak separation oracles that
+// keep the vertices of P they have found (a vertex cache), so that a
+// method can share vertices with them without knowing their type: it hands
+// over vertices it found by other means (Remember) and looks for a good
+// stored one before paying for an oracle call (Probe). CachedSeparator and
+// AugmentingSeparator implement it. Methods reach it through the Oracle
+// (Oracle.Remember, Oracle.Probe), which counts nothing for it.
+type VertexStore interface {
+	// Storing reports whether vertices are kept; false when the store is
+	// switched off (no cache), and Remember and Probe then do nothing.
+	Storing() bool
+	// Remember stores a copy of the vertex v of P.
+	Remember(v []float64)
+	// Probe looks for a stored vertex y with c·y < target. When there is
+	// one it copies y into dst, counts a use of y and returns (c·y, true).
+	// It allocates nothing.
+	Probe(dst, c []float64, target float64) (float64, bool)
+}
+
+// defaultK sets the weak separation accuracy *k to its default 1 when it
+// is 0 and checks that it is finite and ≥ 1 (the Init of every lazy
+// method; name labels the error).
+func defaultK(k *float64, name string) error {
+	if *k == 0 {
+		*k = 1
+	}
+	if !(*k >= 1) || math.IsInf(*k, 0) {
+		return fmt.Errorf("lazycg: %s: K must be ≥ 1 and finite, got %g", name, *k)
+	}
+	return nil
+}
+
 // Separation describes the answer of a weak separation call.
 type Separation struct {
 	// Positive reports that dst holds a vertex y with c·(x−y) > Φ/K.
@@ -69,8 +101,59 @@ func NewCachedSeparator(lmo LMO, policy CachePolicy) *CachedSeparator {
 	return &CachedSeparator{LMO: lmo, Cache: NewCache(lmo.Dim(), policy)}
 }
 
+// SeparatorConfig configures the default weak separation oracle, Algorithm
+// 2 over the problem's LMO (see NewSeparator): the two lazification
+// techniques, caching and early termination, and the cache's policy. The
+// zero value caches every improving vertex in an unbounded first-fit cache
+// and stops early-stopping LMOs as soon as the answer is known.
+type SeparatorConfig struct {
+	// Cache is the cache's policy.
+	Cache CachePolicy
+	// NoCache turns the cache off.
+	NoCache bool
+	// NoEarlyStop makes LMO calls solve to optimality.
+	NoEarlyStop bool
+}
+
+// NewSeparator returns the weak separation oracle configured by cfg over
+// lmo: the separator the drivers use when a problem gives none.
+func NewSeparator(lmo LMO, cfg SeparatorConfig) *CachedSeparator {
+	cs := &CachedSeparator{LMO: lmo, NoEarlyStop: cfg.NoEarlyStop}
+	if !cfg.NoCache {
+		cs.Cache = NewCache(lmo.Dim(), cfg.Cache)
+	}
+	return cs
+}
+
 // Dim returns the ambient dimension.
 func (s *CachedSeparator) Dim() int { return s.LMO.Dim() }
+
+// Storing implements VertexStore: vertices are kept when Cache is set.
+func (s *CachedSeparator) Storing() bool { return s.Cache != nil }
+
+// Remember implements VertexStore: v enters the cache.
+func (s *CachedSeparator) Remember(v []float64) { cacheRemember(s.Cache, v) }
+
+// Probe implements VertexStore: a first-fit (or the policy's) search of
+// the cache.
+func (s *CachedSeparator) Probe(dst, c []float64, target float64) (float64, bool) {
+	return cacheProbe(s.Cache, dst, c, target)
+}
+
+// cacheRemember adds v to c unless c is nil (no cache).
+func cacheRemember(c *Cache, v []float64) {
+	if c != nil {
+		c.Add(v)
+	}
+}
+
+// cacheProbe searches c unless c is nil (no cache).
+func cacheProbe(c *Cache, dst, cost []float64, target float64) (float64, bool) {
+	if c == nil {
+		return 0, false
+	}
+	return c.Search(dst, cost, target)
+}
 
 // Separate implements WeakSeparator.
 func (s *CachedSeparator) Separate(ctx context.Context, dst, c, x []float64, phi, k float64) (Separation, error) {
@@ -106,13 +189,11 @@ func (s *CachedSeparator) Separate(ctx context.Context, dst, c, x []float64, phi
 	if res.Found && res.Value < improve {
 		sep.Positive = true
 		sep.Improvement = cx - res.Value
-		if s.Cache != nil {
-			s.Cache.Add(dst)
-		}
+		s.Remember(dst)
 		return sep, nil
 	}
-	if res.Found && s.CacheAll && s.Cache != nil {
-		s.Cache.Add(dst)
+	if res.Found && s.CacheAll {
+		s.Remember(dst)
 	}
 	if res.Bound >= cx-phi {
 		if sep.GapBound > phi {

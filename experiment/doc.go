@@ -8,20 +8,24 @@
 // a list of experiments: a built-in one (Builtin: "paper", "quick",
 // "caching", "k-effect", "textbook") or a JSON spec file (ParseSuite).
 //
-// A Runner executes the variants of each experiment in turn on identical
-// inputs (same seeds, a fresh Prepare per run; non-lazy baselines get the
-// inexact MIP oracle) and writes, per experiment, OUT/NAME/LABEL.csv traces,
-// OUT/NAME/summary.json and OUT/NAME/figure.png (and .svg), and for the
-// suite OUT/summary.json, OUT/summary.md and OUT/report.md. Derived
+// An experiment's run settings are a spec.Config (the suite file sets them
+// by the field names of spec.Settings); a variant's run is configured by
+// Experiment.RunConfig. A Runner executes the variants of each experiment
+// in turn on identical inputs (same seeds, a fresh spec.Config.Prepare per
+// run, as the CLI does; non-lazy baselines get the inexact MIP oracle) and
+// writes, per experiment, OUT/NAME/LABEL.csv traces, OUT/NAME/summary.json
+// and OUT/NAME/figure.png (and .svg), and for the suite OUT/summary.json,
+// OUT/summary.md and OUT/report.md. Derived
 // numbers (the time the lazy method needs to reach the baseline's final
 // primal value and the speedup) are computed from the written traces, and
 // dual bounds only from the driver's proven bounds.
 //
 // Online experiments run the online methods of the spec registry
-// (spec.OnlineMethod): "ocg" (the non-lazy baseline), "locg" (Algorithm 8
-// with Theorem 5.1's constants) and "locg-pf" (the parameter-free LOCG,
-// lazycg.OnlineParams.ParameterFree), with parameters derived by
-// spec.DeriveOnlineParams as the CLI's online command does. The built-in
+// (spec.Method with MethodInfo.Online): "ocg" (the non-lazy baseline),
+// "locg" (Algorithm 8 with Theorem 5.1's constants) and "locg-pf" (the
+// parameter-free LOCG, online.Params.ParameterFree), with parameters
+// derived by spec.DeriveOnlineParams as the CLI's online command does.
+// CachingStudy reruns the paper's caching study on one online problem. The built-in
 // suites pit locg-pf against OCG in every online figure: with the
 // theorem's constants Φ_t grows by ‖∇f_t‖·D per round, much faster than
 // the Wolfe gap of the cumulative loss, so LOCG gets (almost) only

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 
 	"github.com/lazycg/lazycg/experiment"
+	"github.com/lazycg/lazycg/lmo"
+	"github.com/lazycg/lazycg/objective"
+	"github.com/lazycg/lazycg/online"
 )
 
 // ExampleParseSuite reads a suite spec file's contents.
@@ -65,4 +68,34 @@ func ExampleRunner() {
 	// report.md true
 	// simplex/figure.png true
 	// simplex/lcg.csv true
+}
+
+// ExampleCachingStudy reruns the paper's caching study ("Effect of
+// caching") on random linear losses over the probability simplex: OCG
+// calls the LMO in every round, LOCG with early termination only in every
+// round too, and LOCG with cache and early termination saves the calls
+// answered from the cache.
+func ExampleCachingStudy() {
+	simplex, err := lmo.NewProbabilitySimplex(50, 1)
+	if err != nil {
+		panic(err)
+	}
+	losses, err := objective.LinearLosses(50, 300, 7)
+	if err != nil {
+		panic(err)
+	}
+	p := online.Problem{Losses: losses, LMO: simplex}
+	// A small D (below the simplex's √2) and TightenPhi make LOCG less lazy.
+	params := online.Params{K: 1.1, D: 0.2, TightenPhi: true}
+	runs, err := experiment.CachingStudy(context.Background(), p, &online.Settings{NoHindsight: true}, params)
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range runs {
+		fmt.Printf("%-16s LMO calls %d, cache hits %d\n", r.Name, r.Result.Stats.LMOCalls, r.Result.Stats.CacheHits)
+	}
+	// Output:
+	// ocg              LMO calls 299, cache hits 0
+	// locg-early       LMO calls 299, cache hits 0
+	// locg-cache-early LMO calls 252, cache hits 47
 }

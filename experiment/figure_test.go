@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/lazycg/lazycg"
-	"github.com/lazycg/lazycg/internal/spec"
+	"github.com/lazycg/lazycg/spec"
 )
 
 func TestChooseY(t *testing.T) {

@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lazycg/lazycg/spec"
 )
 
 // node is a parsed JSON value that remembers where it started, so that
@@ -298,47 +301,65 @@ func (r *reader) integer(key string, dst *int, lo, hi int) {
 	*dst = int(v)
 }
 
-func (r *reader) uint64(key string, dst *uint64) {
-	n := r.get(key)
-	if n == nil {
-		return
-	}
-	if n.kind != numberNode {
-		r.fail(n, key, "want a non-negative integer, got %v", n.kind)
-		return
-	}
-	v, err := strconv.ParseUint(string(n.num), 10, 64)
-	if err != nil {
-		r.fail(n, key, "want a non-negative integer, got %s", n.num)
-		return
-	}
-	*dst = v
-}
-
-// duration reads a Go duration string ("90s", "2m") or a number of seconds.
+// duration reads a Go duration string ("90s", "2m") or a number of
+// seconds (spec.ParseDuration).
 func (r *reader) duration(key string, dst *time.Duration) {
 	n := r.get(key)
 	if n == nil {
 		return
 	}
-	const maxSeconds = 1e7 // about 116 days
-	switch n.kind {
-	case stringNode:
-		d, err := time.ParseDuration(strings.TrimSpace(n.str))
-		if err != nil || d < 0 || d.Seconds() > maxSeconds {
-			r.fail(n, key, "want a duration such as \"90s\" or \"2m\" (≥ 0), got %q", n.str)
-			return
+	text, ok := r.text(n, key, spec.SettingDuration)
+	if !ok {
+		return
+	}
+	d, err := spec.ParseDuration(text)
+	if err != nil {
+		r.fail(n, key, "want %s", strings.TrimPrefix(err.Error(), "must be "))
+		return
+	}
+	*dst = d
+}
+
+// kindWant describes the JSON values a setting of each kind accepts.
+var kindWant = map[spec.SettingKind]string{spec.SettingBool: "true or false", spec.SettingFloat: "a number",
+	spec.SettingInt: "an integer", spec.SettingUint: "a non-negative integer",
+	spec.SettingDuration: "a duration string (\"90s\") or seconds", spec.SettingString: "a string"}
+
+// text returns the text of the value n of a setting of the given kind,
+// checking the JSON type.
+func (r *reader) text(n *node, key string, kind spec.SettingKind) (string, bool) {
+	switch {
+	case n.kind == boolNode && kind == spec.SettingBool:
+		return fmt.Sprint(n.b), true
+	case n.kind == numberNode && (kind == spec.SettingFloat || kind == spec.SettingInt || kind == spec.SettingUint ||
+		kind == spec.SettingDuration):
+		return string(n.num), true
+	case n.kind == stringNode && (kind == spec.SettingString || kind == spec.SettingDuration):
+		return n.str, true
+	}
+	r.fail(n, key, "want %s, got %v", kindWant[kind], n.kind)
+	return "", false
+}
+
+// settings reads the run settings (spec.Settings) named (all that have a
+// field name when none are named) into c, by their field names and
+// deprecated aliases.
+func (r *reader) settings(c *spec.Config, names ...string) {
+	for _, st := range spec.Settings() {
+		if st.JSON == "" || (len(names) > 0 && !slices.Contains(names, st.JSON)) {
+			continue
 		}
-		*dst = d
-	case numberNode:
-		f, err := strconv.ParseFloat(string(n.num), 64)
-		if err != nil || !(f >= 0) || f > maxSeconds {
-			r.fail(n, key, "want a number of seconds ≥ 0, got %s", n.num)
-			return
+		for _, key := range append([]string{st.JSON}, st.Aliases...) {
+			n := r.get(key)
+			if n == nil {
+				continue
+			}
+			if text, ok := r.text(n, key, st.Kind); ok {
+				if err := c.Set(key, text); err != nil {
+					r.fail(n, key, "%v", err)
+				}
+			}
 		}
-		*dst = time.Duration(f * float64(time.Second))
-	default:
-		r.fail(n, key, "want a duration string (\"90s\") or seconds, got %v", n.kind)
 	}
 }
 

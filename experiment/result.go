@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/lazycg/lazycg/internal/spec"
+	"github.com/lazycg/lazycg/spec"
 )
 
 // File names inside an output directory.

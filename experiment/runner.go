@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/lazycg/lazycg"
-	"github.com/lazycg/lazycg/internal/spec"
+	"github.com/lazycg/lazycg/spec"
 )
 
 // Runner executes suites and writes their results.
@@ -254,36 +254,24 @@ func (r *Runner) compare(er *ExperimentResult, dir string) {
 func (r *Runner) runVariant(ctx context.Context, e *Experiment, v *Variant, er *ExperimentResult,
 	hind map[hindsightKey]*lazycg.Result) (RunResult, *Trace) {
 	rr := RunResult{Label: v.DisplayLabel(), Method: v.Method, Online: e.Online()}
-	lazy, err := methodKind(e.Online(), v.Method)
+	info, err := spec.Method(v.Method)
 	if err != nil {
 		rr.Error = err.Error()
 		r.logf("  %s/%s: error: %v", e.Name, rr.Label, err)
 		return rr, nil
 	}
-	rr.Lazy = lazy
-	k := e.K
-	if v.K > 0 {
-		k = v.K
+	cfg := e.RunConfig(v)
+	cfg.DataDir, cfg.TimeLimit = r.DataDir, r.scaledLimit(e)
+	if rr.Lazy = info.Lazy; rr.Lazy {
+		rr.K = cfg.K
 	}
-	if lazy {
-		rr.K = k
-	}
-	job := spec.Job{Polytope: e.Polytope, Objective: e.Objective, Method: v.Method, Seed: e.Seed,
-		Params: spec.MethodParams{K: k, NoLineSearch: e.NoLineSearch, Phi0Search: e.Phi0Search,
-			ImprovedPhi: e.ImprovedPhi},
-		Options: spec.Options{DataDir: r.DataDir, OracleGap: e.OracleGap, OracleTimeLimit: e.OracleTimeLimit},
-		NoCache: e.NoCache || v.NoCache, NoEarlyStop: e.NoEarlyStop || v.NoEarlyStop}
-	if e.Prune {
-		job.Cache = lazycg.PaperPruning
-	}
-	limit := r.scaledLimit(e)
-	r.logf("  %s/%s: start (%s)", e.Name, rr.Label, limitText(limit, e.MaxIterations))
+	r.logf("  %s/%s: start (%s)", e.Name, rr.Label, limitText(cfg.TimeLimit, e.MaxIterations))
 	var tr Trace
 	var sum spec.Summary
 	if e.Online() {
-		tr, sum, err = r.runOnline(ctx, e, job, &rr, er, hind)
+		tr, sum, err = r.runOnline(ctx, e, cfg, &rr, er, hind)
 	} else {
-		tr, sum, err = r.runOffline(ctx, e, job, &rr, er)
+		tr, sum, err = r.runOffline(ctx, e, cfg, &rr, er)
 	}
 	if err != nil && tr.Points == nil {
 		rr.Error = err.Error()
@@ -346,8 +334,8 @@ func (r *Runner) progress(name string) func(lazycg.Progress) bool {
 	}
 }
 
-func (r *Runner) runOffline(ctx context.Context, e *Experiment, job spec.Job, rr *RunResult, er *ExperimentResult) (Trace, spec.Summary, error) {
-	p, err := job.Prepare()
+func (r *Runner) runOffline(ctx context.Context, e *Experiment, cfg spec.Config, rr *RunResult, er *ExperimentResult) (Trace, spec.Summary, error) {
+	p, err := cfg.Prepare()
 	if err != nil {
 		return Trace{}, spec.Summary{}, err
 	}
@@ -355,14 +343,14 @@ func (r *Runner) runOffline(ctx context.Context, e *Experiment, job spec.Job, rr
 	rr.Curvature = p.Curvature
 	er.Dim = p.Instance.Dim()
 	rr.Fingerprint = Fingerprint(p.Problem.Objective, p.Problem.X0)
-	limit := r.scaledLimit(e)
-	settings := &lazycg.Settings{TimeLimit: limit, MaxIterations: e.MaxIterations,
-		TraceInterval: traceInterval(limit), Callback: r.progress(e.Name + "/" + rr.Label)}
+	settings := cfg.Settings()
+	settings.TraceInterval = traceInterval(cfg.TimeLimit)
+	settings.Callback = r.progress(e.Name + "/" + rr.Label)
 	res, err := lazycg.Minimize(ctx, p.Problem, settings, p.Method)
 	if res == nil {
 		return Trace{}, spec.Summary{}, err
 	}
-	return Trace{Points: res.Trace}, spec.Summarize(job, p.Instance.Dim(), res), err
+	return Trace{Points: res.Trace}, p.Summary(res), err
 }
 
 // Fingerprint hashes an objective's behavior: its dimension, f and ∇f at

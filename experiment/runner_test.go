@@ -14,7 +14,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/lazycg/lazycg/internal/spec"
+	"github.com/lazycg/lazycg/spec"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden files")
@@ -313,7 +313,7 @@ func TestInstancesDeterministic(t *testing.T) {
 		if e.Online() {
 			continue
 		}
-		job := spec.Job{Polytope: e.Polytope, Objective: e.Objective, Method: "cg-ls", Seed: 11}
+		job := spec.Config{Polytope: e.Polytope, Objective: e.Objective, Method: "cg-ls", Seed: 11}
 		p1, err := job.Prepare()
 		if err != nil {
 			if strings.Contains(err.Error(), "unknown polytope kind") {
@@ -360,12 +360,12 @@ func TestInstancesDeterministic(t *testing.T) {
 		t.Errorf("only %d quick experiments could be prepared", tried)
 	}
 	// Loss streams.
-	a, err := LossStream("quadratic:rounds=5", 30, 4)
+	a, err := spec.LossStream("quadratic:rounds=5", 30, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := LossStream("quadratic:rounds=5", 30, 4)
-	c, _ := LossStream("quadratic:rounds=5,seed=5", 30, 4)
+	b, _ := spec.LossStream("quadratic:rounds=5", 30, 4)
+	c, _ := spec.LossStream("quadratic:rounds=5,seed=5", 30, 4)
 	if Fingerprint(a.Loss(3), nil) != Fingerprint(b.Loss(3), nil) || Fingerprint(a.Loss(3), nil) == Fingerprint(c.Loss(3), nil) {
 		t.Error("loss streams are not a function of the seed")
 	}
@@ -373,8 +373,8 @@ func TestInstancesDeterministic(t *testing.T) {
 		t.Errorf("stream has %d rounds of dimension %d", a.Rounds(), a.Dim())
 	}
 	for _, bad := range []string{"cubic", "linear:rounds=0", "linear:3", "linear:speed=2", "quadratic:density=2"} {
-		if _, err := LossStream(bad, 10, 1); err == nil {
-			t.Errorf("LossStream(%q) succeeded", bad)
+		if _, err := spec.LossStream(bad, 10, 1); err == nil {
+			t.Errorf("spec.LossStream(%q) succeeded", bad)
 		}
 	}
 }

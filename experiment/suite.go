@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/lazycg/lazycg/spec"
 )
 
 // DefaultK is the weak separation accuracy of the paper's experiments.
@@ -36,43 +38,17 @@ type Experiment struct {
 	Name string `json:"name"`
 	// Title labels the figure column (default: Name).
 	Title string `json:"title,omitempty"`
-	// Polytope is a polytope spec (see lazycg solve -h).
-	Polytope string `json:"polytope"`
-	// Objective is an objective spec for offline methods.
-	Objective string `json:"objective,omitempty"`
-	// Losses is a loss stream spec for online methods
-	// ("linear[:rounds=R]" or "quadratic[:rounds=R,density=D]").
-	Losses string `json:"losses,omitempty"`
-	// Seed seeds the objective or losses when their spec has no seed.
-	Seed uint64 `json:"seed"`
-	// TimeLimit bounds each variant's run before time scaling (0: none).
-	TimeLimit time.Duration `json:"time_limit_ns"`
-	// MaxIterations bounds each variant's iterations (0: none).
-	MaxIterations int `json:"max_iterations,omitempty"`
-	// K is the weak separation accuracy of lazy variants.
-	K float64 `json:"k"`
-	// OracleGap is the relative gap of the MIP oracles of non-lazy
-	// variants (lazy variants always get exact, early-terminating ones).
-	OracleGap float64 `json:"oracle_gap"`
-	// OracleTimeLimit bounds each MIP oracle call (0: none).
-	OracleTimeLimit time.Duration `json:"oracle_time_limit_ns,omitempty"`
-	// NoCache and NoEarlyStop switch the lazification techniques off for
-	// every lazy variant.
-	NoCache     bool `json:"no_cache,omitempty"`
-	NoEarlyStop bool `json:"no_early_stop,omitempty"`
-	// Prune selects the paper's cache pruning (every 100 steps keep the
-	// 100 most used vertices).
-	Prune bool `json:"prune,omitempty"`
-	// NoLineSearch runs every variant with its prescribed step sizes
-	// (the parameter-free lazy method then uses Remark 4.4's step with an
-	// estimated curvature constant C).
-	NoLineSearch bool `json:"no_line_search,omitempty"`
-	// Phi0Search finds Φ0 by binary search instead of one LMO call.
-	Phi0Search bool `json:"phi0_search,omitempty"`
-	// ImprovedPhi applies Remark 4.3's Φ update (offline), or lowers
-	// LOCG's Φ_t to the proven Wolfe gap after negative answers (online,
-	// OnlineParams.TightenPhi).
-	ImprovedPhi bool `json:"improved_phi,omitempty"`
+	// Config holds the run settings shared by the variants (see
+	// spec.Config; suite files set them by their field names): the
+	// polytope, the objective (offline) or the losses (online, e.g.
+	// "linear[:rounds=R]"), the seed, the limits (TimeLimit before time
+	// scaling, MaxIterations), K for lazy variants, the oracle gap of the
+	// non-lazy variants' MIP oracles (lazy variants always get exact,
+	// early-terminating ones), the lazification switches, the cache
+	// policy, the step rule and the Φ options (ImprovedPhi: Remark 4.3
+	// offline, online.Params.TightenPhi online). Its Method is unused: each
+	// variant names its method.
+	spec.Config
 	// DualRow adds a figure row with the proven gap (primal − dual bound)
 	// over time, as the paper shows for video colocalization.
 	DualRow bool `json:"dual_row,omitempty"`
@@ -98,9 +74,28 @@ type Variant struct {
 	// this run (in addition to the experiment's settings).
 	NoCache     bool `json:"no_cache,omitempty"`
 	NoEarlyStop bool `json:"no_early_stop,omitempty"`
+	// Params are the method-specific settings of this run (as -params),
+	// replacing the experiment's.
+	Params string `json:"params,omitempty"`
 	// Baseline is the label of the variant this one is compared with; by
 	// default a lazy variant is compared with the first non-lazy one.
 	Baseline string `json:"baseline,omitempty"`
+}
+
+// RunConfig returns the configuration of the run of variant v: the
+// experiment's settings with the variant's method and overrides.
+func (e *Experiment) RunConfig(v *Variant) spec.Config {
+	c := e.Config
+	c.Method = v.Method
+	if v.K > 0 {
+		c.K = v.K
+	}
+	c.NoCache = c.NoCache || v.NoCache
+	c.NoEarlyStop = c.NoEarlyStop || v.NoEarlyStop
+	if v.Params != "" {
+		c.Params = v.Params
+	}
+	return c
 }
 
 // Reference is what the paper reports for an experiment.
@@ -146,8 +141,8 @@ func (v *Variant) DisplayLabel() string {
 // NewExperiment returns an experiment with the paper's defaults (K = 1.1,
 // non-lazy oracle gap 0.1, seed 1) and the given variants.
 func NewExperiment(name, polytope, objective string, timeLimit time.Duration, variants ...Variant) Experiment {
-	return Experiment{Name: name, Polytope: polytope, Objective: objective, Seed: 1, TimeLimit: timeLimit,
-		K: DefaultK, OracleGap: DefaultOracleGap, Variants: variants}
+	return Experiment{Name: name, Config: spec.Config{Polytope: polytope, Objective: objective, Seed: 1, TimeLimit: timeLimit,
+		MethodParams: spec.MethodParams{K: DefaultK}, OracleGap: DefaultOracleGap}, Variants: variants}
 }
 
 // Pair returns a baseline variant followed by a lazy variant.
@@ -189,17 +184,11 @@ func (e *Experiment) validate() error {
 	if (e.Objective == "") == (e.Losses == "") {
 		return errors.New("give exactly one of objective (offline) and losses (online)")
 	}
-	if e.TimeLimit < 0 || e.MaxIterations < 0 || e.OracleTimeLimit < 0 {
-		return errors.New("limits must not be negative")
+	if err := e.Config.Validate(); err != nil {
+		return err
 	}
 	if e.TimeLimit == 0 && e.MaxIterations == 0 {
 		return errors.New("give a time limit or an iteration limit")
-	}
-	if !(e.K >= 1) || e.K > 1e6 {
-		return fmt.Errorf("k must be in [1, 1e6], got %g", e.K)
-	}
-	if !(e.OracleGap >= 0 && e.OracleGap <= 1) {
-		return fmt.Errorf("oracle_gap must be in [0, 1], got %g", e.OracleGap)
 	}
 	if len(e.Variants) == 0 {
 		return errors.New("no methods")
@@ -210,8 +199,9 @@ func (e *Experiment) validate() error {
 		if v.Method == "" {
 			return fmt.Errorf("methods[%d]: method is required", i)
 		}
-		if v.K != 0 && (!(v.K >= 1) || v.K > 1e6) {
-			return fmt.Errorf("methods[%d]: k must be in [1, 1e6], got %g", i, v.K)
+		c := e.RunConfig(v)
+		if err := c.Validate(); err != nil {
+			return fmt.Errorf("methods[%d]: %w", i, err)
 		}
 		l := v.DisplayLabel()
 		if labels[l] {
@@ -287,13 +277,14 @@ func Load(nameOrFile string) (*Suite, error) {
 //	  ]
 //	}
 //
-// Experiment fields: name, title, polytope, objective | losses, seed,
-// time_limit ("90s" or seconds), max_iterations, k, oracle_gap,
-// oracle_time_limit, cache (default true), early_stop (default true),
-// prune, line_search (default true), phi0_search, improved_phi, dual_row,
-// oracle_time_row, methods, paper {figure, caption, side, instance, dim, cache_hit_rate,
-// time_limit, note}. Method entries are a method name or an object with
-// method, label, k, cache, early_stop, baseline.
+// Experiment fields: name, title, dual_row, oracle_time_row, methods,
+// paper {figure, caption, side, instance, dim, cache_hit_rate, time_limit,
+// note}, and every run setting of spec.Settings by its field name:
+// polytope, objective | losses, seed, time_limit ("90s" or seconds),
+// max_iterations, k, oracle_gap, oracle_time_limit, cache (default true),
+// early_stop (default true), prune, best_fit, line_search (default true),
+// phi0_search, improved_phi, params, … Method entries are a method name or
+// an object with method, label, k, cache, early_stop, params, baseline.
 func ParseSuite(name string, data []byte) (*Suite, error) {
 	doc := &srcDoc{name: name, data: data}
 	root, err := doc.parse()
@@ -373,23 +364,7 @@ func readExperiment(r *reader, e *Experiment, defaults bool) error {
 			r.fail(r.n, "name", "required")
 		}
 	}
-	r.str("polytope", &e.Polytope)
-	r.str("objective", &e.Objective)
-	r.str("losses", &e.Losses)
-	r.uint64("seed", &e.Seed)
-	r.duration("time_limit", &e.TimeLimit)
-	r.integer("max_iterations", &e.MaxIterations, 0, 1<<40)
-	r.float("k", &e.K, 1, 1e6)
-	r.float("oracle_gap", &e.OracleGap, 0, 1)
-	r.duration("oracle_time_limit", &e.OracleTimeLimit)
-	cache, early, ls := !e.NoCache, !e.NoEarlyStop, !e.NoLineSearch
-	r.boolean("cache", &cache)
-	r.boolean("early_stop", &early)
-	r.boolean("line_search", &ls)
-	e.NoCache, e.NoEarlyStop, e.NoLineSearch = !cache, !early, !ls
-	r.boolean("prune", &e.Prune)
-	r.boolean("phi0_search", &e.Phi0Search)
-	r.boolean("improved_phi", &e.ImprovedPhi)
+	r.settings(&e.Config)
 	r.boolean("dual_row", &e.DualRow)
 	r.boolean("oracle_time_row", &e.OracleTimeRow)
 	if mn := r.get("methods"); mn != nil {
@@ -441,11 +416,9 @@ func readVariants(doc *srcDoc, n *node, path string) ([]Variant, error) {
 		var v Variant
 		r.str("method", &v.Method)
 		r.str("label", &v.Label)
-		r.float("k", &v.K, 1, 1e6)
-		cache, early := true, true
-		r.boolean("cache", &cache)
-		r.boolean("early_stop", &early)
-		v.NoCache, v.NoEarlyStop = !cache, !early
+		var c spec.Config
+		r.settings(&c, "k", "cache", "early_stop", "params")
+		v.K, v.NoCache, v.NoEarlyStop, v.Params = c.K, c.NoCache, c.NoEarlyStop, c.Params
 		r.str("baseline", &v.Baseline)
 		if v.Method == "" {
 			r.fail(it, "method", "required")

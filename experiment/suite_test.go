@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lazycg/lazycg/internal/spec"
+	"github.com/lazycg/lazycg/spec"
 )
 
 const goodSuite = `{
@@ -154,8 +154,9 @@ func TestBuiltins(t *testing.T) {
 		}
 		for _, e := range s.Experiments {
 			for _, v := range e.Variants {
-				if _, err := methodKind(e.Online(), v.Method); err != nil {
-					t.Errorf("%s/%s: %v", name, e.Name, err)
+				info, err := spec.Method(v.Method)
+				if err != nil || info.Online != e.Online() {
+					t.Errorf("%s/%s: method %s (online %v): %v", name, e.Name, v.Method, info.Online, err)
 				}
 			}
 		}

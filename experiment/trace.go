@@ -252,3 +252,32 @@ func firstReaching(tr []lazycg.TracePoint, target float64, reached func(lazycg.T
 	}
 	return -1
 }
+
+// WriteRoundTraceFile writes the per-round records of online runs as CSV
+// (one row per run and round: method, round, time_s, oracle_time_s, loss,
+// cum_loss, avg_loss, lmo_calls, cache_hits, positive_calls,
+// negative_calls, bound, phi), the trace of "lazycg online".
+func WriteRoundTraceFile(path string, runs []CacheStudyRun) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("trace: %w", err)
+	}
+	w := csv.NewWriter(f)
+	w.Write([]string{"method", "round", "time_s", "oracle_time_s", "loss", "cum_loss", "avg_loss",
+		"lmo_calls", "cache_hits", "positive_calls", "negative_calls", "bound", "phi"})
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 17, 64) }
+	for _, r := range runs {
+		for _, o := range r.Result.Trace {
+			w.Write([]string{r.Name, strconv.Itoa(o.Round), g(o.Time.Seconds()), g(o.OracleTime.Seconds()),
+				g(o.Loss), g(o.CumLoss), g(o.CumLoss / float64(o.Round)), strconv.Itoa(o.LMOCalls),
+				strconv.Itoa(o.CacheHits), strconv.Itoa(o.PositiveCalls), strconv.Itoa(o.NegativeCalls),
+				g(o.Bound), g(o.Phi)})
+		}
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return fmt.Errorf("trace: %w", err)
+	}
+	return f.Close()
+}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/lazycg/lazycg"
-	"github.com/lazycg/lazycg/internal/spec"
+	"github.com/lazycg/lazycg/spec"
 )
 
 func init() { commands["lmo"] = runLMO }

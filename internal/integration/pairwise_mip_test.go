@@ -1,4 +1,10 @@
-package lazycg_test
+//go:build cgo
+
+// The CBC backend needs cgo: these tests build only with it. (After the
+// split of package mip into pure-Go mip and the cgo backend mip/cbc, this
+// file imports the backend: _ "github.com/lazycg/lazycg/mip/cbc".)
+
+package integration
 
 import (
 	"context"

@@ -9,12 +9,6 @@ import (
 	"github.com/lazycg/lazycg/objective"
 )
 
-// Curvaturer is implemented by objectives that can bound their curvature
-// constant C = L·diam² over a set of the given Euclidean diameter.
-type Curvaturer interface {
-	Curvature(diam float64) float64
-}
-
 // Objective builds the objective described by text over the instance:
 //
 //	distance[:seed=S]                        ‖x − b‖², b uniform in [0,1]^n
@@ -96,7 +90,7 @@ func DefaultDensity(n int) float64 { return math.Min(1, 20/float64(n)) }
 
 // Curvature estimates C = L·D² of obj over the instance, or 0 when unknown.
 func Curvature(obj lazycg.Objective, in *Instance) float64 {
-	c, ok := obj.(Curvaturer)
+	c, ok := obj.(lazycg.Curvaturer)
 	if !ok || !(in.Diameter2 > 0) {
 		return 0
 	}

@@ -49,8 +49,6 @@ type Instance struct {
 // Dim returns the dimension of the instance.
 func (in *Instance) Dim() int { return in.LMO.Dim() }
 
-type vertexer interface{ Vertex(dst []float64) }
-
 // polytopeKinds maps spec kinds to builders; further kinds are registered by
 // other files of this package (MIP-backed and graph polytopes).
 var polytopeKinds = map[string]func(s *Spec, opt Options) (*Instance, error){
@@ -97,7 +95,7 @@ func Polytope(text string, opt Options) (*Instance, error) {
 	}
 	in.Spec = text
 	if in.Start == nil {
-		if v, ok := in.LMO.(vertexer); ok {
+		if v, ok := in.LMO.(lazycg.Vertexer); ok {
 			in.Start = make([]float64, in.LMO.Dim())
 			v.Vertex(in.Start)
 		}

@@ -80,7 +80,7 @@ func TestPolytopeSpecs(t *testing.T) {
 }
 
 func TestJobSeedsObjective(t *testing.T) {
-	j := Job{Polytope: "simplex:20", Objective: "quadratic", Method: "lcg", Seed: 7}
+	j := Config{Polytope: "simplex:20", Objective: "quadratic", Method: "lcg", Seed: 7}
 	p1, err := j.Prepare()
 	if err != nil {
 		t.Fatal(err)

@@ -6,15 +6,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/objective"
+	"github.com/lazycg/lazycg/online"
 )
 
 func TestOnlineMethodRegistry(t *testing.T) {
-	if got := OnlineMethodNames(); !slices.Equal(got, []string{"locg", "locg-pf", "ocg"}) {
+	if got := MethodNames(true); !slices.Equal(got, []string{"locg", "locg-pf", "ocg"}) {
 		t.Fatalf("online methods %v", got)
 	}
-	params := lazycg.OnlineParams{K: 1.5, D: 2, TightenPhi: true}
+	params := online.Params{K: 1.5, D: 2, TightenPhi: true}
 	cases := []struct {
 		name          string
 		lazy          bool
@@ -25,19 +25,20 @@ func TestOnlineMethodRegistry(t *testing.T) {
 		{"locg-pf", true, true},
 	}
 	for _, tc := range cases {
-		info, err := OnlineMethod(tc.name)
+		info, err := Method(tc.name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if info.Name != tc.name || info.Lazy != tc.lazy || info.Doc == "" {
+		if info.Name != tc.name || !info.Online || info.Lazy != tc.lazy || info.Doc == "" {
 			t.Errorf("%s: %+v", tc.name, info)
 		}
-		switch m := info.New(params).(type) {
-		case *lazycg.OCG:
+		p := params
+		switch m := info.NewOnline(&p).(type) {
+		case *online.OCG:
 			if tc.name != "ocg" || m.Params != params {
 				t.Errorf("%s: OCG with %+v", tc.name, m.Params)
 			}
-		case *lazycg.LOCG:
+		case *online.LOCG:
 			want := params
 			want.ParameterFree = tc.parameterFree
 			if !tc.lazy || m.Params != want {
@@ -48,11 +49,11 @@ func TestOnlineMethodRegistry(t *testing.T) {
 		}
 	}
 	// locg is Algorithm 8 even when handed parameter-free parameters.
-	info, _ := OnlineMethod("locg")
-	if m := info.New(lazycg.OnlineParams{ParameterFree: true}).(*lazycg.LOCG); m.Params.ParameterFree {
+	info, _ := Method("locg")
+	if m := info.NewOnline(&online.Params{ParameterFree: true}).(*online.LOCG); m.Params.ParameterFree {
 		t.Error("locg ran parameter-free")
 	}
-	if _, err := OnlineMethod("sgd"); err == nil || !strings.Contains(err.Error(), "locg-pf") {
+	if _, err := Method("sgd"); err == nil || !strings.Contains(err.Error(), "locg-pf") {
 		t.Errorf("unknown method: %v", err)
 	}
 	defer func() {
@@ -60,7 +61,7 @@ func TestOnlineMethodRegistry(t *testing.T) {
 			t.Error("duplicate registration did not panic")
 		}
 	}()
-	RegisterOnlineMethod(OnlineMethodInfo{Name: "ocg"})
+	RegisterMethod(MethodInfo{Name: "ocg", Online: true, NewOnline: func(*online.Params) online.Method { return nil }})
 }
 
 func TestDeriveOnlineParams(t *testing.T) {
@@ -80,16 +81,16 @@ func TestDeriveOnlineParams(t *testing.T) {
 	d := math.Sqrt(in.Diameter2)
 	cases := []struct {
 		name   string
-		stream lazycg.LossStream
-		user   OnlineUserParams
-		want   lazycg.OnlineParams
+		stream objective.Stream
+		user   MethodParams
+		want   online.Params
 	}{
-		{"linear", lin, OnlineUserParams{K: 1.1}, lazycg.OnlineParams{K: 1.1, D: d, L: math.Sqrt(float64(n))}},
-		{"quadratic", quad, OnlineUserParams{K: 2, TightenPhi: true},
-			lazycg.OnlineParams{K: 2, D: d, C: Curvature(quad.Loss(0), in), TightenPhi: true}},
-		{"user values win", quad, OnlineUserParams{K: 1.1, C: 3, S: 4, L: 5, D: 6, Smoothing: true},
-			lazycg.OnlineParams{K: 1.1, C: 3, S: 4, L: 5, D: 6, Smoothing: true}},
-		{"linear with user C and L", lin, OnlineUserParams{C: 7, L: 8}, lazycg.OnlineParams{C: 7, L: 8, D: d}},
+		{"linear", lin, MethodParams{K: 1.1}, online.Params{K: 1.1, D: d, L: math.Sqrt(float64(n))}},
+		{"quadratic", quad, MethodParams{K: 2, ImprovedPhi: true},
+			online.Params{K: 2, D: d, C: Curvature(quad.Loss(0), in), TightenPhi: true}},
+		{"user values win", quad, MethodParams{K: 1.1, C: 3, S: 4, L: 5, D: 6, Smoothing: true},
+			online.Params{K: 1.1, C: 3, S: 4, L: 5, D: 6, Smoothing: true}},
+		{"linear with user C and L", lin, MethodParams{C: 7, L: 8}, online.Params{C: 7, L: 8, D: d}},
 	}
 	for _, tc := range cases {
 		if got := DeriveOnlineParams(in, tc.stream, tc.user); got != tc.want {
@@ -101,7 +102,7 @@ func TestDeriveOnlineParams(t *testing.T) {
 	}
 	// Unknown diameter: D stays 0 (the methods derive or require it).
 	noDiam := &Instance{LMO: in.LMO}
-	if got := DeriveOnlineParams(noDiam, quad, OnlineUserParams{}); got.D != 0 || got.C != 0 {
+	if got := DeriveOnlineParams(noDiam, quad, MethodParams{}); got.D != 0 || got.C != 0 {
 		t.Errorf("no diameter: %+v", got)
 	}
 }

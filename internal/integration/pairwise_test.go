@@ -1,4 +1,4 @@
-package lazycg_test
+package integration
 
 import (
 	"context"

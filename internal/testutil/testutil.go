@@ -1,0 +1,128 @@
+// Package testutil holds the plain-float helpers of the tests of several
+// packages (the root package's tests cannot import a package that imports
+// lazycg, so nothing here does): exact oracles over the simplex and the
+// k-subset polytope, the Euclidean projection onto the simplex and seeded
+// random vectors.
+package testutil
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// ArgMin returns the first index minimizing c_i: the vertex e_i of the
+// probability simplex minimizing c.
+func ArgMin(c []float64) int {
+	k := 0
+	for i := range c {
+		if c[i] < c[k] {
+			k = i
+		}
+	}
+	return k
+}
+
+// SimplexVertex stores the vertex e_ArgMin(c) of the probability simplex in
+// dst and returns its value c·e_k.
+func SimplexVertex(dst, c []float64) float64 {
+	k := ArgMin(c)
+	clear(dst)
+	dst[k] = 1
+	return c[k]
+}
+
+// KSubsetVertex stores in dst a vertex of the polytope of 0/1 vectors with
+// exactly m ones minimizing c (the m cheapest coordinates, ties by index)
+// and returns its value.
+func KSubsetVertex(dst, c []float64, m int) float64 {
+	clear(dst)
+	var v float64
+	for range m {
+		best := -1
+		for i := range c {
+			if dst[i] == 0 && (best < 0 || c[i] < c[best]) {
+				best = i
+			}
+		}
+		dst[best] = 1
+		v += c[best]
+	}
+	return v
+}
+
+// KSubsetAugment is the augmentation oracle of the k-subset polytope: it
+// stores in dst the vertex x with a most expensive chosen element swapped
+// for a cheapest unchosen one and returns true when that improves c·x;
+// otherwise dst = x and it returns false.
+func KSubsetAugment(dst, c, x []float64) bool {
+	copy(dst, x)
+	in, out := -1, -1
+	for i := range c {
+		if x[i] == 1 && (in < 0 || c[i] > c[in]) {
+			in = i
+		}
+		if x[i] == 0 && (out < 0 || c[i] < c[out]) {
+			out = i
+		}
+	}
+	if in < 0 || out < 0 || c[out] >= c[in] {
+		return false
+	}
+	dst[in], dst[out] = 0, 1
+	return true
+}
+
+// ProjectSimplex returns the Euclidean projection of b onto the
+// probability simplex (sort-based closed form).
+func ProjectSimplex(b []float64) []float64 {
+	u := slices.Clone(b)
+	slices.Sort(u)
+	slices.Reverse(u)
+	var cum, theta float64
+	for j, v := range u {
+		cum += v
+		if t := (cum - 1) / float64(j+1); v-t > 0 {
+			theta = t
+		}
+	}
+	x := make([]float64, len(b))
+	for i, v := range b {
+		x[i] = math.Max(v-theta, 0)
+	}
+	return x
+}
+
+// RandomVector returns n numbers uniform in [0, scale) from a PCG seeded
+// with seed.
+func RandomVector(n int, seed uint64, scale float64) []float64 {
+	r := rand.New(rand.NewPCG(seed, 7))
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = scale * r.Float64()
+	}
+	return v
+}
+
+// E0 returns the unit vector e_0 of R^n.
+func E0(n int) []float64 {
+	x := make([]float64, n)
+	x[0] = 1
+	return x
+}
+
+// SquaredDistance returns ‖x − b‖².
+func SquaredDistance(x, b []float64) float64 {
+	var s float64
+	for i := range x {
+		s += (x[i] - b[i]) * (x[i] - b[i])
+	}
+	return s
+}
+
+// SquaredDistanceGrad stores ∇‖x − b‖² = 2(x − b) in dst.
+func SquaredDistanceGrad(dst, x, b []float64) {
+	for i := range x {
+		dst[i] = 2 * (x[i] - b[i])
+	}
+}

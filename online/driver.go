@@ -1,0 +1,399 @@
+package online
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/objective"
+)
+
+// Problem is an online convex optimization problem over a polytope given
+// by an LMO.
+type Problem struct {
+	// Losses is the stream of losses; Loss(t) must return the same
+	// function for repeated calls with the same t. The objective package's
+	// streams (LinearLosses, QuadraticLosses) are ones.
+	Losses objective.Stream
+	// LMO is the linear minimization oracle of the feasible polytope.
+	LMO lazycg.LMO
+	// Separator is the weak separation oracle used by lazy methods. When
+	// nil, Minimize uses lazycg.NewSeparator over LMO configured by the
+	// settings' SeparatorConfig.
+	Separator lazycg.WeakSeparator
+	// X0 is the first point played, x_1 (a vertex for the augmenting
+	// separator). When nil, Minimize uses the LMO's Vertex method if it is
+	// a lazycg.Vertexer (lmo's polytopes are) and otherwise one counted LMO
+	// call with the zero objective. x_1 cannot depend on f_1, which is
+	// unknown when it is played.
+	X0 []float64
+}
+
+// Validate checks the problem and returns its dimension.
+func (p *Problem) Validate() (int, error) {
+	if p.Losses == nil {
+		return 0, errors.New("online: problem needs a loss stream and an LMO")
+	}
+	n := p.Losses.Dim()
+	if n <= 0 {
+		return 0, fmt.Errorf("online: loss dimension %d must be positive", n)
+	}
+	if p.Losses.Rounds() < 0 {
+		return 0, fmt.Errorf("online: negative number of rounds %d", p.Losses.Rounds())
+	}
+	if err := lazycg.CheckProblem(n, p.LMO, p.Separator, p.X0); err != nil {
+		return 0, fmt.Errorf("online: %w", err)
+	}
+	return n, nil
+}
+
+// Settings control an online run. The zero value plays every round of the
+// stream with the default cached, early-terminating separator and computes
+// the best fixed point in hindsight afterwards.
+type Settings struct {
+	// MaxRounds bounds the number of rounds played (0: the whole stream).
+	MaxRounds int
+	// TimeLimit bounds the wall-clock time of the online run, excluding
+	// the hindsight solve (0: none). Oracle calls receive a context with the
+	// corresponding deadline.
+	TimeLimit time.Duration
+	// SeparatorConfig configures the default separator, used when the
+	// problem gives none.
+	lazycg.SeparatorConfig
+	// NoTrace disables the per-round trace.
+	NoTrace bool
+	// Callback, when set, is called after every round with the round's
+	// record and the point x_t played in it (valid only during the call);
+	// returning false stops the run with status CallbackStop.
+	Callback func(r *Round, x []float64) bool
+	// NoHindsight skips the offline solve of min Σ f_t (the regret is then
+	// unknown: RegretLower = −Inf, RegretUpper = +Inf).
+	NoHindsight bool
+	// Hindsight are the settings of the offline solve (nil:
+	// DefaultHindsightSettings).
+	Hindsight *lazycg.Settings
+	// HindsightMethod is the offline method (nil: lazycg.BlendedPairwise,
+	// which converges linearly on polytopes for strongly convex sums where
+	// vanilla Frank–Wolfe is slow; its dual bound comes from the proven
+	// bounds of its LMO calls).
+	HindsightMethod lazycg.Method
+}
+
+// DefaultHindsightSettings returns the settings of the offline solve used
+// when Settings.Hindsight is nil: relative gap 1e-7, at most 100000
+// iterations or 60 s, no trace.
+func DefaultHindsightSettings() *lazycg.Settings {
+	return &lazycg.Settings{RelGapTolerance: 1e-7, MaxIterations: 100000, TimeLimit: time.Minute, NoTrace: true}
+}
+
+// Round is the record of one round. Counters are cumulative since the
+// start of the run (including the oracle calls of the update after the
+// round's loss was revealed).
+type Round struct {
+	// Round is t (1-based).
+	Round int
+	// Loss is f_t(x_t) and CumLoss = Σ_{i≤t} f_i(x_i).
+	Loss    float64
+	CumLoss float64
+	// LMOCalls, CacheHits, PositiveCalls and NegativeCalls count oracle
+	// work so far.
+	LMOCalls      int
+	CacheHits     int
+	PositiveCalls int
+	NegativeCalls int
+	// Time is the wall-clock time since the start and OracleTime the time
+	// spent in LMO (or augmentation) calls so far.
+	Time       time.Duration
+	OracleTime time.Duration
+	// Bound is an upper bound on F_t(x_t) − min_P F_t for the cumulative
+	// (or, with smoothing, surrogate) loss F_t, NaN when not computed: for
+	// LOCG the h_t of Algorithm 8 (valid when the Params constants are),
+	// for OCG and parameter-free LOCG the Wolfe gap bound proven by the
+	// round's oracle call.
+	Bound float64
+	// Phi is LOCG's Φ_t after the round (NaN for OCG and before
+	// parameter-free LOCG initialized it).
+	Phi float64
+}
+
+// Result is the outcome of Minimize.
+type Result struct {
+	// Rounds is the number of rounds played and TotalLoss = Σ f_t(x_t).
+	Rounds    int
+	TotalLoss float64
+	// X is the learner's current point: x_Rounds when the run played every
+	// round, otherwise the point it would have played next.
+	X []float64
+	// Status is IterationLimit when every round of the stream (or
+	// MaxRounds) was played; otherwise it says why the run stopped early.
+	Status lazycg.Status
+	// Err is the error behind Status Failure.
+	Err error
+	// Stats counts the work of the online run (Iterations = rounds).
+	Stats lazycg.Stats
+	// Trace has one record per round unless NoTrace.
+	Trace []Round
+	// Hindsight is the offline solve of min over P of Σ_{t≤Rounds} f_t
+	// (nil when skipped or no round was played). Its F is an upper bound UB
+	// and its DualBound a lower bound LB on that minimum.
+	Hindsight *lazycg.Result
+	// RegretLower = TotalLoss − UB and RegretUpper = TotalLoss − LB bracket
+	// the regret Σ f_t(x_t) − min_P Σ f_t.
+	RegretLower float64
+	RegretUpper float64
+}
+
+// AverageRegret returns the bracket of the average regret per round,
+// RegretLower/Rounds and RegretUpper/Rounds (NaN when no round was played).
+func (r *Result) AverageRegret() (lower, upper float64) {
+	if r.Rounds == 0 {
+		return math.NaN(), math.NaN()
+	}
+	return r.RegretLower / float64(r.Rounds), r.RegretUpper / float64(r.Rounds)
+}
+
+// SetHindsight stores the offline solve hr of the rounds played (see
+// SolveHindsight; err is its error) and the regret bracket it proves. A
+// nil hr records a failed solve.
+func (r *Result) SetHindsight(hr *lazycg.Result, err error) {
+	if hr == nil {
+		r.Hindsight = &lazycg.Result{F: math.Inf(1), DualBound: math.Inf(-1), Status: lazycg.Failure, Err: err}
+		return
+	}
+	r.Hindsight = hr
+	if hr.Err == nil && err != nil {
+		hr.Err = err
+	}
+	if !math.IsNaN(hr.F) && !math.IsInf(hr.F, 0) {
+		r.RegretLower = r.TotalLoss - hr.F
+	}
+	if !math.IsNaN(hr.DualBound) && !math.IsInf(hr.DualBound, -1) {
+		r.RegretUpper = r.TotalLoss - hr.DualBound
+	}
+}
+
+// Method is an online learning algorithm run by Minimize. The driver plays
+// s.X, reveals f_t and calls Update, which replaces s.X by the next point.
+// The update after the last round is skipped (its point would never be
+// played).
+type Method interface {
+	// Init prepares a run; s.X holds x_1.
+	Init(ctx context.Context, s *State) error
+	// Update computes x_{t+1} in s.X after f_t was revealed (s.Round = t,
+	// s.Loss = f_t, s.LossValue = f_t(x_t), s.Grad = ∇f_t(x_t)).
+	Update(ctx context.Context, s *State) error
+}
+
+// State is the working state shared by Minimize and an online method.
+type State struct {
+	// X is the point x_t played in the current round; Update overwrites it
+	// with x_{t+1}.
+	X []float64
+	// Round is t (1-based) once the round's loss is revealed.
+	Round int
+	// Loss is f_t, LossValue = f_t(x_t) and Grad = ∇f_t(x_t).
+	Loss      lazycg.Objective
+	LossValue float64
+	Grad      []float64
+	// Oracle gives counted access to the LMO and the weak separator.
+	Oracle *lazycg.Oracle
+	// Bound and Phi are reported by the method for the trace (see Round);
+	// the driver resets them to NaN before each update.
+	Bound float64
+	Phi   float64
+
+	cum   CumulativeLoss
+	stats *lazycg.Stats
+}
+
+// CumulativeGrad stores ∇F_t(x) = Σ_{i≤t} ∇f_i(x) in dst (counted as a
+// gradient evaluation).
+func (s *State) CumulativeGrad(dst, x []float64) {
+	s.stats.FuncGradEvals++
+	s.cum.Grad(dst, x)
+}
+
+// CumulativeFunc returns F_t(x) = Σ_{i≤t} f_i(x) (counted).
+func (s *State) CumulativeFunc(x []float64) float64 {
+	s.stats.FuncEvals++
+	return s.cum.Func(x)
+}
+
+// Stats returns the counters so far.
+func (s *State) Stats() lazycg.Stats { return *s.stats }
+
+// Minimize plays the online problem p with method m: in round t = 1, 2, …
+// it plays x_t, reveals f_t, records f_t(x_t) and lets the method compute
+// x_{t+1}. After the run it computes the best fixed point in hindsight,
+// min over P of Σ_t f_t, with lazycg.Minimize (see Settings.Hindsight) and
+// brackets the regret by the offline solve's primal value and dual bound.
+//
+// It returns an error without a result for an invalid problem; when an
+// oracle or the method fails mid-run it returns both the result so far
+// (Status Failure, regret over the rounds played) and the error.
+func Minimize(ctx context.Context, p Problem, settings *Settings, m Method) (*Result, error) {
+	if settings == nil {
+		settings = &Settings{}
+	}
+	n, err := p.Validate()
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, errors.New("online: no method")
+	}
+	if settings.MaxRounds < 0 {
+		return nil, fmt.Errorf("online: MaxRounds %d is negative", settings.MaxRounds)
+	}
+	cum, err := newCumulative(p.Losses)
+	if err != nil {
+		return nil, err
+	}
+	if cum.Dim() != n && cum.Dim() != 0 {
+		return nil, fmt.Errorf("online: accumulator dimension %d differs from loss dimension %d", cum.Dim(), n)
+	}
+	run := lazycg.StartRun(ctx, settings.TimeLimit)
+	defer run.Stop()
+	stats := &run.Stats
+	s := &State{
+		X:      make([]float64, n),
+		Grad:   make([]float64, n),
+		Oracle: run.NewOracle(p.LMO, p.Separator, settings.SeparatorConfig),
+		cum:    cum,
+		stats:  stats,
+	}
+	switch {
+	case p.X0 != nil:
+		copy(s.X, p.X0)
+	default:
+		if v, ok := p.LMO.(lazycg.Vertexer); ok {
+			v.Vertex(s.X)
+		} else if _, err := s.Oracle.Minimize(run.Context(), s.X, s.Grad); err != nil { // s.Grad is zero here
+			return nil, fmt.Errorf("online: computing a start vertex: %w", err)
+		}
+	}
+	rounds := p.Losses.Rounds()
+	if settings.MaxRounds > 0 {
+		rounds = min(rounds, settings.MaxRounds)
+	}
+	res := &Result{X: s.X, RegretLower: math.Inf(-1), RegretUpper: math.Inf(1)}
+	if !settings.NoTrace {
+		res.Trace = make([]Round, 0, rounds)
+	}
+	var prevX []float64
+	if settings.Callback != nil {
+		prevX = make([]float64, n)
+	}
+	finish := func(st lazycg.Status, err error) (*Result, error) {
+		res.Status, res.Err, res.Stats = st, err, run.Finish(res.Rounds)
+		if res.Rounds > 0 && !settings.NoHindsight {
+			res.SetHindsight(solveHindsight(ctx, cum, p.LMO, settings))
+		}
+		return res, err
+	}
+	runCtx := run.Context()
+	if err := m.Init(runCtx, s); err != nil {
+		if st, ok := run.Interrupted(); ok {
+			return finish(st, nil)
+		}
+		return finish(lazycg.Failure, fmt.Errorf("online: init: %w", err))
+	}
+	var rec Round // outside the loop: the callback gets its address
+	for t := 1; t <= rounds; t++ {
+		if st, ok := run.Interrupted(); ok {
+			return finish(st, nil)
+		}
+		f := p.Losses.Loss(t - 1)
+		if f == nil || f.Dim() != n {
+			return finish(lazycg.Failure, fmt.Errorf("online: loss of round %d is nil or has the wrong dimension", t))
+		}
+		s.Round, s.Loss = t, f
+		s.LossValue = run.FuncGrad(f, s.Grad, s.X)
+		if math.IsNaN(s.LossValue) || math.IsInf(s.LossValue, 0) || !lazycg.CheckFinite(s.Grad) {
+			return finish(lazycg.Failure, fmt.Errorf("online: loss or gradient of round %d is not finite at x_%d (f=%g)", t, t, s.LossValue))
+		}
+		cum.Add(f)
+		res.Rounds = t
+		res.TotalLoss += s.LossValue
+		if prevX != nil {
+			copy(prevX, s.X)
+		}
+		s.Bound, s.Phi = math.NaN(), math.NaN()
+		var uerr error
+		if t < rounds {
+			uerr = m.Update(runCtx, s)
+			if uerr == nil && !lazycg.CheckFinite(s.X) {
+				uerr = fmt.Errorf("online: the method produced a non-finite point in round %d", t)
+			}
+		}
+		rec = Round{Round: t, Loss: s.LossValue, CumLoss: res.TotalLoss,
+			LMOCalls: stats.LMOCalls, CacheHits: stats.CacheHits, PositiveCalls: stats.PositiveCalls,
+			NegativeCalls: stats.NegativeCalls, Time: run.Elapsed(), OracleTime: stats.OracleTime,
+			Bound: s.Bound, Phi: s.Phi}
+		if !settings.NoTrace {
+			res.Trace = append(res.Trace, rec)
+		}
+		if uerr != nil {
+			if st, ok := run.Interrupted(); ok {
+				return finish(st, nil)
+			}
+			return finish(lazycg.Failure, uerr)
+		}
+		if settings.Callback != nil && !settings.Callback(&rec, prevX) {
+			return finish(lazycg.CallbackStop, nil)
+		}
+	}
+	return finish(lazycg.IterationLimit, nil)
+}
+
+// solveHindsight minimizes the accumulated losses over P.
+func solveHindsight(ctx context.Context, sum lazycg.Objective, lmo lazycg.LMO, settings *Settings) (*lazycg.Result, error) {
+	hs := settings.Hindsight
+	if hs == nil {
+		hs = DefaultHindsightSettings()
+	}
+	hm := settings.HindsightMethod
+	if hm == nil {
+		hm = &lazycg.BlendedPairwise{}
+	}
+	res, err := lazycg.Minimize(ctx, lazycg.Problem{Objective: sum, LMO: lmo}, hs, hm)
+	if err != nil {
+		return res, fmt.Errorf("online: hindsight solve: %w", err)
+	}
+	return res, nil
+}
+
+// SolveHindsight computes the best fixed point in hindsight for the first
+// rounds losses of p (all when rounds is 0): it minimizes Σ_{t≤rounds} f_t
+// over P with the offline method and settings of settings (see
+// Settings.Hindsight). The result's F and DualBound bracket the minimum.
+func SolveHindsight(ctx context.Context, p Problem, rounds int, settings *Settings) (*lazycg.Result, error) {
+	if settings == nil {
+		settings = &Settings{}
+	}
+	n, err := p.Validate()
+	if err != nil {
+		return nil, err
+	}
+	if rounds <= 0 || rounds > p.Losses.Rounds() {
+		rounds = p.Losses.Rounds()
+	}
+	if rounds == 0 {
+		return nil, errors.New("online: hindsight of an empty stream")
+	}
+	cum, err := newCumulative(p.Losses)
+	if err != nil {
+		return nil, err
+	}
+	for t := range rounds {
+		f := p.Losses.Loss(t)
+		if f == nil || f.Dim() != n {
+			return nil, fmt.Errorf("online: loss of round %d is nil or has the wrong dimension", t+1)
+		}
+		cum.Add(f)
+	}
+	return solveHindsight(ctx, cum, p.LMO, settings)
+}

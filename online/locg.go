@@ -1,0 +1,210 @@
+package online
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/lazycg/lazycg"
+	"gonum.org/v1/gonum/floats"
+)
+
+// LOCG is the lazy online conditional gradient method (Algorithm 8 of the
+// paper). In round t it computes
+//
+//	h_1 = min{‖∇_1‖D, 2‖∇_1‖²/S},
+//	h_t = Φ_{t−1} + min{‖∇_t‖D, ‖∇_t‖²/(S t^{1−s}) + 2√(‖∇_t‖²/(2S t^{1−s})·(‖∇_t‖²/(2S t^{1−s}) + Φ_{t−1}))},
+//	Φ_t = (h_t + C t^{1−b} γ_t²/(2(1−b))) / (1 + γ_t/K),
+//
+// (∇_t = ∇f_t(x_t), dual norm, terms with S = 0 omitted) and asks the weak
+// separation oracle LPsep(∇F_t(x_t), x_t, Φ_t, K). On a positive answer v
+// it moves x_{t+1} = (1−γ_t)x_t + γ_t v and sets
+// Φ_t = h_t − F_t(x_t) + F_t(x_{t+1}); on a negative one x_{t+1} = x_t.
+// The invariant F_t(x_t) − min_P F_t ≤ h_t holds whenever D and S are
+// valid (Theorem 5.1's proof); the rate needs C too.
+//
+// These Φ_t are worst-case bounds: h_t grows by ‖∇_t‖D every round, far
+// faster than the Wolfe gap of F_t typically does, so with the theorem's
+// constants the oracle almost never answers positively and x_t rarely
+// moves.
+//
+// With Params.ParameterFree LOCG runs the parameter-free variant instead:
+// the technique of section 4 (Algorithm 7: Φ from one LMO call, halved on
+// negative answers, kept on positive ones) applied to Algorithm 8, with
+// the same steps γ_t and the same oracle LPsep(∇F_t(x_t), x_t, Φ_t, K).
+// Since F_t = Σ_{i≤t} f_i grows with t, Φ is kept relative to the scale of
+// F_t, i.e. Φ_t/t is what is halved or kept, as if Algorithm 7 ran on the
+// average loss F_t/t, which changes by O(1/t) per round:
+//
+//   - In the first round one LMO call gives the vertex v minimizing
+//     ∇F_1(x_1)·v and the Wolfe gap g = ∇F_1(x_1)·(x_1 − v); Φ_1 = g/2 and,
+//     since g > Φ_1/K, x_2 = (1−γ_1)x_1 + γ_1 v (v also enters the
+//     oracle's cache). While g = 0 (x_t minimizes F_t) the point stays and
+//     the call is repeated in the next round.
+//   - In round t > 1 it asks LPsep(∇F_t(x_t), x_t, Φ, K) with
+//     Φ = t·Φ_{t−1}/(t−1). On a positive answer v it moves as above and
+//     Φ_t = Φ; on a negative one x_{t+1} = x_t and Φ_t = Φ/2 (with
+//     TightenPhi Φ_t = g/2 when the answer carries the exact Wolfe gap
+//     g < Φ, Remark 4.3).
+//
+// What keeps it sound: a negative answer certifies that the Wolfe gap of
+// F_t at x_t is at most Φ, but F_{t+1} = F_t + f_{t+1} may have a larger
+// gap, so unlike offline Φ is not an upper bound on later gaps; it is a
+// progress target. Keeping Φ itself fixed on positive answers (not Φ/t)
+// would make it vanish relative to F_t, whose gap grows ∝ t at a fixed
+// point: every cached vertex that improves at all would then pass the
+// Φ/K test, the LMO would no longer be consulted and x_t would be
+// confined to the hull of x_1 and the cached vertices (on strongly convex
+// losses with an interior optimum the regret then grows linearly; see
+// TestLOCGParameterFreeVsTheory). With Φ ∝ t a positive answer always means
+// proportionate progress on the average loss, and Φ only shrinks on
+// certificates. As with any prescribed step without a curvature term in Φ
+// (Algorithm 8 has C t^{1−b}γ_t²/(2(1−b)) for that), a step is not
+// guaranteed to decrease F_t. The reported Bound is the proven Wolfe gap
+// bound of the round's oracle answer (NaN when it has none, e.g. on cache
+// hits); Phi is NaN until Φ is initialized.
+type LOCG struct {
+	// Params are the method's parameters.
+	Params Params
+
+	core core
+	// phi is Φ_t; for the parameter-free variant it is the offline
+	// lazycg.PhiSchedule (negative answers halve it or apply Remark 4.3
+	// with TightenPhi, and it ends by lazycg.PhiNegligible).
+	phi   lazycg.PhiSchedule
+	live  bool // parameter-free: Φ is initialized
+	round int  // parameter-free: the round Φ refers to
+}
+
+// Phi returns the current Φ_t (NaN before the parameter-free variant has
+// initialized it).
+func (m *LOCG) Phi() float64 {
+	if m.Params.ParameterFree && !m.live {
+		return math.NaN()
+	}
+	return m.phi.Phi()
+}
+
+// Init implements Method.
+func (m *LOCG) Init(ctx context.Context, s *State) error {
+	m.phi, m.live, m.round = lazycg.PhiSchedule{ImprovedPhi: m.Params.TightenPhi}, false, 0
+	return m.core.init(s, m.Params, "locg")
+}
+
+// minPhi is the smallest Φ passed to the separator by Algorithm 8 (the
+// oracle needs Φ > 0).
+const minPhi = 1e-300
+
+// bound returns Algorithm 8's h_t for round t given prev = Φ_{t−1}, the
+// bound on F_{t−1}(x_t) − min F_{t−1} (unused for t = 1): +Inf when
+// neither D nor S is known.
+func (c *core) bound(round int, prev float64) float64 {
+	p := &c.p
+	gn := p.norm.dual(c.gt)
+	dterm := math.Inf(1)
+	if gn == 0 {
+		dterm = 0
+	} else if !math.IsInf(p.d, 1) {
+		dterm = gn * p.d
+	}
+	if round == 1 {
+		h := dterm
+		if p.s > 0 {
+			h = math.Min(h, 2*gn*gn/p.s)
+		}
+		return h
+	}
+	inc := dterm
+	if p.s > 0 {
+		a := gn * gn / (p.s * math.Pow(float64(round), 1-p.sExp))
+		inc = math.Min(inc, a+2*math.Sqrt(a/2*(a/2+prev)))
+	}
+	return prev + inc
+}
+
+// Update implements Method.
+func (m *LOCG) Update(ctx context.Context, s *State) error {
+	if m.Params.ParameterFree {
+		return m.updateFree(ctx, s)
+	}
+	c := &m.core
+	p := &c.p
+	c.gradients(s)
+	t := float64(s.Round)
+	h := c.bound(s.Round, m.phi.Phi())
+	gamma := p.gamma(t)
+	phiBar := (h + p.c*math.Pow(t, 1-p.b)*gamma*gamma/(2*(1-p.b))) / (1 + gamma/p.k)
+	if math.IsNaN(phiBar) || math.IsInf(phiBar, 0) {
+		return fmt.Errorf("online: locg: Φ_%d is not finite (h=%g)", s.Round, h)
+	}
+	sep, err := s.Oracle.Separate(ctx, c.v, c.g, s.X, math.Max(phiBar, minPhi), p.k)
+	if err != nil {
+		return err
+	}
+	phi := math.Max(phiBar, minPhi)
+	if sep.Positive {
+		fOld := c.cumValue(s, s.X)
+		moveToward(s.X, gamma, c.v)
+		fNew := c.cumValue(s, s.X)
+		phi = math.Max(0, h-fOld+fNew)
+	} else if m.Params.TightenPhi && sep.GapBound < phi {
+		phi = math.Max(sep.GapBound, 0)
+	}
+	m.phi.SetPhi(phi)
+	s.Bound, s.Phi = h, phi
+	return nil
+}
+
+// updateFree is the round of the parameter-free variant.
+func (m *LOCG) updateFree(ctx context.Context, s *State) error {
+	c := &m.core
+	c.gradients(s)
+	gamma := c.p.gamma(float64(s.Round))
+	if m.live {
+		// Φ follows the scale of F_t = t·(F_t/t): Φ/t is kept.
+		m.phi.SetPhi(m.phi.Phi() * float64(s.Round) / float64(m.round))
+	}
+	m.round = s.Round
+	bound := math.Inf(1)
+	var move bool
+	if !m.live {
+		// Φ0 from one LMO call: half the Wolfe gap of F_t at x_t.
+		res, err := s.Oracle.Minimize(ctx, c.v, c.g)
+		if err != nil {
+			return err
+		}
+		if !res.Found {
+			return fmt.Errorf("online: locg: LMO returned no vertex (%v)", res.Reason)
+		}
+		gx := floats.Dot(c.g, s.X)
+		if !math.IsInf(res.Bound, -1) && !math.IsNaN(res.Bound) {
+			bound = math.Max(0, gx-res.Bound)
+		}
+		if gap := gx - res.Value; gap > 0 {
+			m.phi.SetPhi(gap / 2)
+			m.live, move = true, true
+			s.Oracle.Remember(c.v) // as the separator keeps the improving vertices it finds
+		}
+	} else {
+		sep, err := s.Oracle.Separate(ctx, c.v, c.g, s.X, m.phi.Phi(), c.p.k)
+		if err != nil {
+			return err
+		}
+		bound = math.Max(0, sep.GapBound)
+		if sep.Positive {
+			move = true
+		} else if m.phi.Negative(sep, c.cumValue(s, s.X)) {
+			// x_t minimizes F_t to the resolution of F_t(x_t): Φ is
+			// recomputed by an LMO call in the next round.
+			m.live = false
+		}
+	}
+	s.Bound, s.Phi = bound, m.Phi()
+	if math.IsInf(bound, 1) {
+		s.Bound = math.NaN()
+	}
+	if move {
+		moveToward(s.X, gamma, c.v)
+	}
+	return nil
+}

@@ -1,0 +1,304 @@
+package online
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/lazycg/lazycg"
+	"gonum.org/v1/gonum/floats"
+)
+
+// Norm selects the norm ‖·‖ of the online analysis (section 5 of the
+// paper allows any norm): the diameter D is measured in it and gradients in
+// its dual norm.
+type Norm int
+
+const (
+	// NormL2 is the Euclidean norm (self-dual); the default.
+	NormL2 Norm = iota
+	// NormL1 is the ℓ1 norm: D is the ℓ1-diameter and gradients are
+	// measured in the ℓ∞ norm.
+	NormL1
+	// NormInf is the ℓ∞ norm: gradients are measured in the ℓ1 norm.
+	NormInf
+)
+
+func (nm Norm) String() string {
+	switch nm {
+	case NormL2:
+		return "l2"
+	case NormL1:
+		return "l1"
+	case NormInf:
+		return "linf"
+	}
+	return "unknown"
+}
+
+// dual returns the dual norm of g.
+func (nm Norm) dual(g []float64) float64 {
+	switch nm {
+	case NormL1:
+		var m float64
+		for _, v := range g {
+			m = math.Max(m, math.Abs(v))
+		}
+		return m
+	case NormInf:
+		var s float64
+		for _, v := range g {
+			s += math.Abs(v)
+		}
+		return s
+	}
+	return math.Sqrt(floats.Dot(g, g))
+}
+
+// Steps selects the step sizes of Theorem 5.1.
+type Steps int
+
+const (
+	// StepsAuto uses StepsStronglyConvex when S > 0 and StepsStochastic
+	// otherwise.
+	StepsAuto Steps = iota
+	// StepsStochastic is Theorem 5.1(a): γ_t = t^{−(1−b)/2}.
+	StepsStochastic
+	// StepsStronglyConvex is Theorem 5.1(b): γ_t = t^{(b+s−2)/3}; needs S > 0.
+	StepsStronglyConvex
+)
+
+func (st Steps) String() string {
+	switch st {
+	case StepsAuto:
+		return "auto"
+	case StepsStochastic:
+		return "stochastic"
+	case StepsStronglyConvex:
+		return "strongly-convex"
+	}
+	return "unknown"
+}
+
+// Params are the parameters of OCG and LOCG (Algorithm 8 and Theorem
+// 5.1 of the paper). The losses are assumed L-Lipschitz, smooth with
+// curvature at most C·t^{−b} and, for the strongly convex case,
+// S·t^{−s}-strongly convex, all in the norm Norm; D is the diameter of P in
+// that norm. As in the paper's experiments no line search is used: the
+// steps are the prescribed γ_t.
+//
+// The constants drive LOCG's bounds h_t and Φ_t. The bound
+// F_t(x_t) − min F_t ≤ h_t needs only D, S (and the norm) to be valid: Φ_t
+// is recomputed from function values after positive answers. C, L and K
+// enter the rate of Theorem 5.1 (see TheoremBound).
+type Params struct {
+	// K ≥ 1 is the weak separation accuracy (LOCG only; default 1). The
+	// augmenting separator needs K > 1.
+	K float64
+	// Steps selects γ_t (default StepsAuto).
+	Steps Steps
+	// C ≥ 0 and B = b ∈ [0, 1): f_t has curvature at most C·t^{−b}
+	// (C = 0 for linear losses).
+	C float64
+	B float64
+	// S ≥ 0 and SExp = s ∈ [0, 1): f_t is S·t^{−s}-strongly convex
+	// (S = 0: not strongly convex, the stochastic case).
+	S    float64
+	SExp float64
+	// L is the Lipschitz constant of the f_t over P (dual norm of the
+	// gradients). Required for Smoothing and TheoremBound only.
+	L float64
+	// D is the diameter of P in Norm. When 0 it is derived from the
+	// polytope's Diameter1 bound k, which that interface promises for 0/1
+	// polytopes: k for ℓ1, √k for ℓ2, 1 for ℓ∞. D may be +Inf (unknown)
+	// only when S > 0.
+	D float64
+	// Norm is the norm of the analysis (default ℓ2).
+	Norm Norm
+	// Smoothing runs the method on the surrogate losses of Corollary 5.3,
+	// f̃_t(x) = ∇f_t(x_t)·x + (2L/√k)·t^{−1/4}‖x − x_1‖₂², for adversarial
+	// L-Lipschitz losses (L in ℓ2 required, Norm must be ℓ2), with gradient
+	// ∇f̃_t(x) = ∇f_t(x_t) + 4L t^{−1/4}(x − x_1)/√k: ∇f_t is evaluated
+	// only at the played points. It sets b = s = 1/4, S = L/√k (the
+	// paper's values), D = √k (the ℓ2-diameter bound of 0/1 polytopes,
+	// unless D is set) and the strongly convex steps. For C it uses the
+	// curvature 4L·D²/√k = 4L√k of f̃ (the paper states L√k, too small by a
+	// factor 4 for f̃ as defined); TheoremBound uses the Lipschitz constant
+	// L + 4L·D/√k = 5L of f̃ on P (the paper states 3L).
+	Smoothing bool
+	// L1Diameter is k, the ℓ1-diameter of P (0: from Diameter1).
+	L1Diameter int
+	// TightenPhi (LOCG only) lowers Φ_t to the oracle's proven Wolfe gap
+	// bound after a negative answer when that is smaller, in the spirit of
+	// Remark 4.3: the gap bounds F_t(x_t) − min F_t as well and is at most
+	// Φ_t, so the invariant and the rate of Theorem 5.1 are kept.
+	TightenPhi bool
+	// ParameterFree (LOCG only) selects the parameter-free variant of LOCG
+	// in the spirit of section 4 of the paper instead of Algorithm 8 (see
+	// LOCG): Φ from one LMO call, halved on negative answers, kept relative
+	// to the scale t of F_t otherwise. It needs none of C, L and D: only K
+	// and the step rule (B, and
+	// S > 0 with SExp for the strongly convex steps). With it, TightenPhi
+	// applies Remark 4.3's update Φ ← g/2 for the exact Wolfe gap g < Φ of a
+	// negative answer. TheoremBound does not apply to it.
+	ParameterFree bool
+}
+
+// resolved are the validated Params with their defaults filled in.
+type resolved struct {
+	k                  float64 // separation accuracy K
+	c, b, s, sExp      float64
+	l, d               float64
+	norm               Norm
+	strong             bool
+	smoothing          bool
+	smoothCoef         float64 // 2L/√k
+	lipschitzSurrogate float64
+}
+
+func finiteNonNeg(v float64) bool { return v >= 0 && !math.IsInf(v, 0) }
+
+// resolve validates the parameters and fills in defaults from lmo.
+func (p Params) resolve(lmo lazycg.LMO, who string) (resolved, error) {
+	r := resolved{k: p.K, c: p.C, b: p.B, s: p.S, sExp: p.SExp, l: p.L, d: p.D, norm: p.Norm, smoothing: p.Smoothing}
+	if r.k == 0 {
+		r.k = 1
+	}
+	if !(r.k >= 1) || math.IsInf(r.k, 0) {
+		return r, fmt.Errorf("online: %s: K must be finite and ≥ 1, got %g", who, p.K)
+	}
+	if r.norm < NormL2 || r.norm > NormInf {
+		return r, fmt.Errorf("online: %s: unknown norm %d", who, int(r.norm))
+	}
+	k := float64(p.L1Diameter)
+	if p.L1Diameter < 0 {
+		return r, fmt.Errorf("online: %s: negative ℓ1-diameter %d", who, p.L1Diameter)
+	}
+	if k == 0 {
+		if d1, ok := lmo.(lazycg.Diameter1); ok {
+			k = float64(d1.L1Diameter())
+		}
+	}
+	if p.Smoothing {
+		if !(p.L > 0) || math.IsInf(p.L, 0) {
+			return r, fmt.Errorf("online: %s: smoothing needs the Lipschitz constant L > 0, got %g", who, p.L)
+		}
+		if !(k > 0) {
+			return r, fmt.Errorf("online: %s: smoothing needs the ℓ1-diameter k of P (L1Diameter or a Diameter1 polytope)", who)
+		}
+		if r.norm != NormL2 {
+			return r, fmt.Errorf("online: %s: smoothing uses the ℓ2 norm, got %v", who, r.norm)
+		}
+		if p.Steps == StepsStochastic {
+			return r, fmt.Errorf("online: %s: smoothing uses the strongly convex steps", who)
+		}
+		sk := math.Sqrt(k)
+		if r.d == 0 {
+			r.d = sk
+		}
+		// f̃_t is α_t-smooth quadratic plus linear, α_t = (4L/√k)·t^{−1/4}:
+		// curvature α_t·D² and ‖∇f̃_t‖ ≤ L + α_t·D on P.
+		r.b, r.sExp = 0.25, 0.25
+		r.s = p.L / sk
+		r.c = 4 * p.L * r.d * r.d / sk
+		r.smoothCoef = 2 * p.L / sk
+		r.lipschitzSurrogate = p.L + 4*p.L*r.d/sk
+		r.strong = true
+	}
+	if !finiteNonNeg(r.c) || !finiteNonNeg(r.s) || !(r.b >= 0 && r.b < 1) || !(r.sExp >= 0 && r.sExp < 1) {
+		return r, fmt.Errorf("online: %s: need C ≥ 0, S ≥ 0 finite and b, s in [0, 1), got C=%g b=%g S=%g s=%g",
+			who, r.c, r.b, r.s, r.sExp)
+	}
+	if !(r.l >= 0) {
+		return r, fmt.Errorf("online: %s: L must be ≥ 0, got %g", who, r.l)
+	}
+	if r.d == 0 && k > 0 {
+		switch r.norm {
+		case NormL1:
+			r.d = k
+		case NormL2:
+			r.d = math.Sqrt(k)
+		default:
+			r.d = 1
+		}
+	}
+	if math.IsNaN(r.d) || r.d < 0 {
+		return r, fmt.Errorf("online: %s: the diameter D must be ≥ 0, got %g", who, r.d)
+	}
+	if r.d == 0 && !(r.s > 0) && !p.ParameterFree {
+		return r, fmt.Errorf("online: %s: needs the diameter D of P (or S > 0); the polytope has no Diameter1 bound", who)
+	}
+	if r.d == 0 {
+		r.d = math.Inf(1)
+	}
+	switch p.Steps {
+	case StepsAuto:
+		r.strong = r.strong || r.s > 0
+	case StepsStochastic:
+		r.strong = false
+	case StepsStronglyConvex:
+		if !(r.s > 0) {
+			return r, fmt.Errorf("online: %s: strongly convex steps need S > 0", who)
+		}
+		r.strong = true
+	default:
+		return r, fmt.Errorf("online: %s: unknown step rule %d", who, int(p.Steps))
+	}
+	if !r.strong && math.IsInf(r.d, 1) && !p.ParameterFree {
+		return r, fmt.Errorf("online: %s: the stochastic steps need the diameter D of P", who)
+	}
+	return r, nil
+}
+
+// Check validates the parameters for the polytope of lmo (the errors
+// OCG and LOCG would report from Init).
+func (p Params) Check(lmo lazycg.LMO) error {
+	_, err := p.resolve(lmo, "online parameters")
+	return err
+}
+
+// gamma returns γ_t of Theorem 5.1.
+func (r *resolved) gamma(t float64) float64 {
+	if r.strong {
+		return math.Min(1, math.Pow(t, (r.b+r.sExp-2)/3))
+	}
+	return math.Min(1, math.Pow(t, -(1-r.b)/2))
+}
+
+// TheoremBound returns Theorem 5.1's bound A·T^{−e} on
+// (1/T)·(F_T(x_T) − min_P F_T), F_T = Σ_{t≤T} f_t (of the surrogates with
+// Smoothing), for the points of LOCG with these parameters over the
+// polytope of lmo: case (a) A = CK/(2(1−b)) + L(K+1)D, e = (1−b)/2; case (b)
+// A = 2((K+1)(K+2)L²/S + CK/(2(1−b))), e = (2(1+b)−s)/3. It needs L (and D
+// unless in case (b)).
+func (p Params) TheoremBound(lmo lazycg.LMO, T int) (float64, error) {
+	if p.ParameterFree {
+		return 0, errors.New("online: theorem bound: Theorem 5.1 covers Algorithm 8, not the parameter-free variant")
+	}
+	r, err := p.resolve(lmo, "theorem bound")
+	if err != nil {
+		return 0, err
+	}
+	if T < 1 {
+		return 0, fmt.Errorf("online: theorem bound: T must be ≥ 1, got %d", T)
+	}
+	l := r.l
+	if r.smoothing {
+		l = r.lipschitzSurrogate
+	}
+	if !(l > 0) {
+		return 0, errors.New("online: theorem bound: needs the Lipschitz constant L > 0")
+	}
+	a, e := r.theoremConstants(l)
+	return a * math.Pow(float64(T), -e), nil
+}
+
+// theoremConstants returns A and the exponent e of Theorem 5.1.
+func (r *resolved) theoremConstants(l float64) (a, e float64) {
+	k := r.k
+	curv := r.c * k / (2 * (1 - r.b))
+	if r.strong {
+		return 2 * ((k+1)*(k+2)*l*l/r.s + curv), (2*(1+r.b) - r.sExp) / 3
+	}
+	return curv + l*(k+1)*r.d, (1 - r.b) / 2
+}

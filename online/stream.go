@@ -1,0 +1,38 @@
+package online
+
+import (
+	"errors"
+
+	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/objective"
+)
+
+// CumulativeLoss accumulates the revealed losses F_t = Σ_{i≤t} f_i. Add
+// appends one loss; Func and Grad evaluate the sum of the losses added so
+// far. objective.Sum is one and the default (it folds linear losses into a
+// single affine term, so a sum of linear losses costs O(n) per
+// evaluation, and evaluates the other losses one by one).
+type CumulativeLoss interface {
+	lazycg.Objective
+	Add(f lazycg.Objective)
+}
+
+// CumulativeStream is an optional fast path of a loss stream:
+// NewCumulative returns an empty accumulator for its losses that evaluates
+// Σ_{i≤t} f_i (and its gradient) faster than objective.Sum, the default.
+type CumulativeStream interface {
+	NewCumulative() CumulativeLoss
+}
+
+// newCumulative returns an empty accumulator for the losses of stream.
+func newCumulative(stream objective.Stream) (CumulativeLoss, error) {
+	cs, ok := stream.(CumulativeStream)
+	if !ok {
+		return objective.NewSum(), nil
+	}
+	c := cs.NewCumulative()
+	if c == nil {
+		return nil, errors.New("online: the stream's NewCumulative returned nil")
+	}
+	return c, nil
+}

@@ -1,0 +1,149 @@
+package lazycg
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+)
+
+// Oracle gives methods counted access to the LMO, the weak separation
+// oracle and, when the separator is a VertexStore, its stored vertices.
+// Every call that reaches the LMO is counted (LMOCalls, OracleTime,
+// EarlyStops), every weak separation answer once (PositiveCalls or
+// NegativeCalls, CacheHits when no LMO call was needed). Methods never
+// write the counters themselves and never look behind the separator.
+type Oracle struct {
+	lmo   LMO
+	sep   WeakSeparator
+	store VertexStore // nil when sep is not a VertexStore
+	stats *Stats
+}
+
+// NewOracle returns an oracle counting into stats (for methods run outside
+// a driver; drivers use Run.NewOracle).
+func NewOracle(lmo LMO, sep WeakSeparator, stats *Stats) *Oracle {
+	o := &Oracle{lmo: lmo, sep: sep, stats: stats}
+	o.store, _ = sep.(VertexStore)
+	return o
+}
+
+// LMO returns the underlying LMO (uncounted; use for capability checks).
+func (o *Oracle) LMO() LMO { return o.lmo }
+
+// Separator returns the weak separation oracle.
+func (o *Oracle) Separator() WeakSeparator { return o.sep }
+
+// lmoCall counts one LMO call that started at start.
+func (o *Oracle) lmoCall(start time.Time) {
+	o.stats.LMOCalls++
+	o.stats.OracleTime += time.Since(start)
+}
+
+// Minimize calls the LMO, counting the call and its time.
+func (o *Oracle) Minimize(ctx context.Context, dst, c []float64) (LinearResult, error) {
+	start := time.Now()
+	res, err := o.lmo.Minimize(ctx, dst, c)
+	o.lmoCall(start)
+	if err == nil && (res.Reason == StopImproving || res.Reason == StopCertified) {
+		o.stats.EarlyStops++
+	}
+	return res, err
+}
+
+// StartVertex stores some vertex of P, good for c, in dst with one counted
+// LMO call. Any vertex will do, so an EarlyStopper may stop at its first
+// feasible point (MIP oracles: the first incumbent instead of a full solve).
+func (o *Oracle) StartVertex(ctx context.Context, dst, c []float64) error {
+	es, ok := o.lmo.(EarlyStopper)
+	if !ok {
+		_, err := o.Minimize(ctx, dst, c)
+		return err
+	}
+	start := time.Now()
+	res, err := es.MinimizeUntil(ctx, dst, c, StopRule{Improve: math.Inf(1), Certify: math.Inf(1)})
+	o.lmoCall(start)
+	if err == nil && !res.Found {
+		err = fmt.Errorf("lazycg: the LMO (%T) returned no vertex", o.lmo)
+	}
+	return err
+}
+
+// MinimizeFace calls the LMO restricted to a face (FaceMinimizer), counted.
+func (o *Oracle) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool) (LinearResult, error) {
+	fm, ok := o.lmo.(FaceMinimizer)
+	if !ok {
+		return LinearResult{}, fmt.Errorf("lazycg: the LMO (%T) cannot minimize over faces", o.lmo)
+	}
+	start := time.Now()
+	res, err := fm.MinimizeFace(ctx, dst, c, zero)
+	o.lmoCall(start)
+	return res, err
+}
+
+// Separate calls the weak separation oracle LPsep(c, x, Φ, K) and counts
+// its work and its answer.
+func (o *Oracle) Separate(ctx context.Context, dst, c, x []float64, phi, k float64) (Separation, error) {
+	sep, err := o.SeparateComponent(ctx, dst, c, x, phi, k)
+	if err == nil {
+		o.CountAnswer(sep.Positive, sep.CacheHit)
+	}
+	return sep, err
+}
+
+// SeparateComponent calls the weak separation oracle as one component of
+// a compound weak separation built by a method (LPCG's separation over
+// P × P): its LMO work is counted, its answer is not; the compound call
+// counts its own answer once with CountAnswer.
+func (o *Oracle) SeparateComponent(ctx context.Context, dst, c, x []float64, phi, k float64) (Separation, error) {
+	sep, err := o.sep.Separate(ctx, dst, c, x, phi, k)
+	o.stats.LMOCalls += sep.LMOCalls
+	o.stats.OracleTime += sep.LMOTime
+	if sep.EarlyStop {
+		o.stats.EarlyStops++
+	}
+	return sep, err
+}
+
+// CountAnswer counts the answer of a compound weak separation call (see
+// SeparateComponent): positive or negative, and a cache hit when it was
+// decided without any LMO call.
+func (o *Oracle) CountAnswer(positive, cacheHit bool) {
+	if cacheHit {
+		o.stats.CacheHits++
+	}
+	if positive {
+		o.stats.PositiveCalls++
+	} else {
+		o.stats.NegativeCalls++
+	}
+}
+
+// LocalHit counts a positive weak separation answer that a method found
+// in its own active set without calling the separator (a local step of
+// the lazy active-set methods): a positive answer, a cache hit and a local
+// hit.
+func (o *Oracle) LocalHit() {
+	o.stats.LocalHits++
+	o.CountAnswer(true, true)
+}
+
+// Storing reports whether the separator keeps vertices (see VertexStore).
+func (o *Oracle) Storing() bool { return o.store != nil && o.store.Storing() }
+
+// Remember hands the vertex v, found by other means than the separator
+// (a direct LMO call), to the separator's vertex store, if any.
+func (o *Oracle) Remember(v []float64) {
+	if o.store != nil {
+		o.store.Remember(v)
+	}
+}
+
+// Probe looks for a vertex y with c·y < target in the separator's vertex
+// store (see VertexStore.Probe); it is not counted.
+func (o *Oracle) Probe(dst, c []float64, target float64) (float64, bool) {
+	if o.store == nil {
+		return 0, false
+	}
+	return o.store.Probe(dst, c, target)
+}

@@ -1,0 +1,191 @@
+package lazycg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Phi0Rule selects how a PhiSchedule finds its initial bound Φ0.
+type Phi0Rule int
+
+const (
+	// Phi0LMO uses one LMO call: Φ0 = max_z ∇f(x_1)(x_1 − z)/2 (Algorithm 7).
+	Phi0LMO Phi0Rule = iota
+	// Phi0BinarySearch halves a conservative start value until the weak
+	// separation oracle answers positively, then uses twice the last value
+	// (section 7 of the paper); it needs no full LMO solve.
+	Phi0BinarySearch
+)
+
+// PhiSchedule is the Φ of the parameter-free lazy methods (section 4 of
+// the paper, Algorithm 7, applied to every lazy method): Φ is the
+// progress the weak separation oracle is asked for. It starts at Φ0 (one
+// LMO call or a binary search), stays on positive answers and shrinks on
+// negative ones, each of which proves that the Wolfe gap, and so
+// f(x) − f*, is at most the Φ asked. LazyCG, LazyAwayFW, LazyBPCG, the
+// practical LPCG and the parameter-free online LOCG embed it; the
+// theorem-parameter variants (Theorems 3.1, 3.2, 3.6 and 5.1) follow their
+// own recursions but end by the same rule (PhiNegligible).
+//
+// The zero value finds Φ0 by one LMO call and halves Φ.
+type PhiSchedule struct {
+	// Phi0, if positive, is the initial Φ (finite).
+	Phi0 float64
+	// Phi0Rule selects how Φ0 is found when Phi0 is 0.
+	Phi0Rule Phi0Rule
+	// Phi0Start is the conservative start of the binary search (default
+	// 1e3·max(1, |f(x_1)|)).
+	Phi0Start float64
+	// ImprovedPhi applies Remark 4.3: after a negative answer whose LMO
+	// call gave the exact Wolfe gap g < Φ, set Φ = g/2 instead of Φ/2.
+	ImprovedPhi bool
+
+	phi float64
+}
+
+// Phi returns the current Φ.
+func (p *PhiSchedule) Phi() float64 { return p.phi }
+
+// SetPhi sets Φ (for methods that rescale it, e.g. online LOCG).
+func (p *PhiSchedule) SetPhi(phi float64) { p.phi = phi }
+
+// PhiNegligible reports whether a bound Φ is below the floating-point
+// resolution of the objective value f (relative 1e-13): no step can then
+// make measurable progress. It is the one rule by which every lazy method
+// ends its Φ: after a negative answer (a proof that f − f* ≤ 2Φ) the run
+// has converged; after a step without progress it has stalled.
+func PhiNegligible(phi, f float64) bool {
+	return !(phi > 1e-13*math.Max(1, math.Abs(f)))
+}
+
+// maxPhiHalvings bounds the binary search for Φ0 (more halvings than
+// float64 has exponents).
+const maxPhiHalvings = 2100
+
+// Start sets Φ0 for the run in s, at x_1 = s.X: Phi0 when positive;
+// otherwise by Phi0Rule, half the Wolfe gap from one LMO call into v
+// (Algorithm 7), or the binary search with the weak separation oracle
+// LPsep(∇f(x_1), x_1, ·, k). A zero Wolfe gap, or a binary search that
+// reaches PhiNegligible with negative answers only, proves that x_1 is
+// optimal (s.Converged).
+func (p *PhiSchedule) Start(ctx context.Context, s *State, v []float64, k float64) error {
+	return p.StartWith(s, func() (float64, error) { return wolfeGap(ctx, s, v) },
+		func(phi float64) (Separation, error) { return s.Oracle.Separate(ctx, v, s.Grad, s.X, phi, k) })
+}
+
+// StartWith is Start with a method's own oracle: gap returns an upper
+// bound on the Wolfe gap at x_1 from one LMO call (and reports it as a
+// dual bound); separate answers the method's weak separation at x_1 for a
+// given Φ (the search reports the answers' gap bounds as dual bounds).
+func (p *PhiSchedule) StartWith(s *State, gap func() (float64, error), separate func(phi float64) (Separation, error)) error {
+	switch {
+	case p.Phi0 > 0:
+		if math.IsInf(p.Phi0, 1) {
+			return errors.New("lazycg: Φ0 must be finite")
+		}
+		p.phi = p.Phi0
+		return nil
+	case p.Phi0Rule == Phi0BinarySearch:
+		return p.search(s, separate)
+	}
+	g, err := gap()
+	if err != nil {
+		return err
+	}
+	if !(g > 0) {
+		s.Converged = true
+		p.phi = math.SmallestNonzeroFloat64
+		return nil
+	}
+	p.phi = g / 2
+	return nil
+}
+
+// search halves Φ from a conservative value until the oracle answers
+// positively and keeps twice that value. Negative answers on the way are
+// proofs (Wolfe gap ≤ Φ) and are reported as dual bounds.
+func (p *PhiSchedule) search(s *State, separate func(phi float64) (Separation, error)) error {
+	phi := p.Phi0Start
+	if !(phi > 0) {
+		phi = 1e3 * math.Max(1, math.Abs(s.F))
+	}
+	for range maxPhiHalvings {
+		sep, err := separate(phi)
+		if err != nil {
+			return err
+		}
+		s.ReportGap(s.F, sep.GapBound)
+		if sep.Positive {
+			p.phi = 2 * phi
+			return nil
+		}
+		phi /= 2
+		if PhiNegligible(phi, s.F) {
+			// The gap is certified below the resolution of f.
+			s.Converged = true
+			p.phi = phi
+			return nil
+		}
+	}
+	return fmt.Errorf("lazycg: binary search for Φ0 did not end (Φ = %g)", phi)
+}
+
+// Negative updates Φ after the negative answer sep at a point with value
+// f, which proves that the Wolfe gap, and so f − f*, is at most the Φ
+// asked: Φ is halved, or with ImprovedPhi set to g/2 when sep carries the
+// exact Wolfe gap g < Φ (Remark 4.3). It reports whether the new Φ is
+// negligible for f (PhiNegligible): the run has then converged.
+func (p *PhiSchedule) Negative(sep Separation, f float64) bool {
+	if p.ImprovedPhi && sep.ExactGap && sep.GapBound < p.phi {
+		p.phi = math.Max(sep.GapBound, 0) / 2
+		return PhiNegligible(p.phi, f)
+	}
+	return p.Halve(f)
+}
+
+// Halve halves Φ and reports whether it is negligible for f. Methods call
+// it after a positive answer whose step made no progress in floating
+// point (the oracle's vertex improves the linearization by more than Φ/K,
+// but f does not decrease measurably along the direction): the oracle must
+// then do better, and when Φ is negligible the method has stalled.
+func (p *PhiSchedule) Halve(f float64) bool {
+	p.phi /= 2
+	return PhiNegligible(p.phi, f)
+}
+
+// wolfeGap computes max_z ∇f(x)(x − z) with one (counted) LMO call, using the
+// oracle's proven bound; v receives the LMO vertex. It reports the gap as a
+// dual bound.
+func wolfeGap(ctx context.Context, s *State, v []float64) (float64, error) {
+	res, err := s.Oracle.Minimize(ctx, v, s.Grad)
+	if err != nil {
+		return 0, err
+	}
+	gap := dot(s.Grad, s.X) - res.Bound
+	s.ReportGap(s.F, gap)
+	return gap, nil
+}
+
+// theoremPhi0 returns the Φ0 ≥ f(x_1) − f* of the theorem-parameter
+// variants (Theorems 3.1, 3.2 and 3.6): phi0 when given (> 0), otherwise
+// the Wolfe gap at x_1 from one LMO call into v. A zero gap proves x_1
+// optimal (s.Converged; Φ0 is then the smallest positive float64).
+func theoremPhi0(ctx context.Context, s *State, v []float64, phi0 float64, name string) (float64, error) {
+	if phi0 == 0 {
+		gap, err := wolfeGap(ctx, s, v)
+		if err != nil {
+			return 0, err
+		}
+		if gap <= 0 {
+			s.Converged = true
+			return math.SmallestNonzeroFloat64, nil
+		}
+		phi0 = gap
+	}
+	if !(phi0 > 0) || math.IsInf(phi0, 0) {
+		return 0, fmt.Errorf("lazycg: %s: Φ0 must be > 0 and finite, got %g", name, phi0)
+	}
+	return phi0, nil
+}

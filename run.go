@@ -1,0 +1,136 @@
+package lazycg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+)
+
+// Run is the clock and the counters of one run. Minimize and the online
+// driver (package online) both build on it, so that a run's time limit,
+// the meaning of its stop statuses and its counters are defined once:
+//
+//   - the start time and the time limit, passed to oracle calls as the
+//     deadline of Context;
+//   - Interrupted, which maps the caller's cancellation to Canceled and
+//     the deadline to TimeLimit;
+//   - Stats, the counters that the run's Oracle and its evaluations
+//     (FuncGrad) count into.
+//
+// A Run is used by one goroutine; call Stop when the run ends.
+type Run struct {
+	// Stats are the counters of the run.
+	Stats Stats
+
+	start  time.Time
+	limit  time.Duration
+	parent context.Context
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// StartRun starts the clock of a run under ctx with the given time limit
+// (0: none).
+func StartRun(ctx context.Context, limit time.Duration) *Run {
+	r := &Run{start: time.Now(), limit: limit, parent: ctx, ctx: ctx, cancel: func() {}}
+	if limit > 0 {
+		r.ctx, r.cancel = context.WithDeadline(ctx, r.start.Add(limit))
+	}
+	return r
+}
+
+// Context returns the context for the run's oracle calls: the caller's,
+// with the deadline of the time limit.
+func (r *Run) Context() context.Context { return r.ctx }
+
+// Stop releases the resources of the deadline.
+func (r *Run) Stop() { r.cancel() }
+
+// Elapsed returns the wall-clock time since the start.
+func (r *Run) Elapsed() time.Duration { return time.Since(r.start) }
+
+// Interrupted reports whether the run must stop because the caller's
+// context was canceled (Canceled) or the time limit has passed
+// (TimeLimit). A method or oracle error seen while the run is interrupted
+// is a consequence of the interruption, not a failure.
+func (r *Run) Interrupted() (Status, bool) {
+	switch {
+	case r.parent.Err() != nil:
+		return Canceled, true
+	case r.ctx.Err() != nil || (r.limit > 0 && time.Since(r.start) >= r.limit):
+		return TimeLimit, true
+	}
+	return NotTerminated, false
+}
+
+// Finish stamps the runtime and the number of iterations (rounds) into the
+// counters and returns them.
+func (r *Run) Finish(iterations int) Stats {
+	r.Stats.Runtime = time.Since(r.start)
+	r.Stats.Iterations = iterations
+	return r.Stats
+}
+
+// FuncGrad evaluates f and ∇f at x (grad receives the gradient), through
+// the FuncGrader fast path when f has one, and counts one evaluation.
+func (r *Run) FuncGrad(f Objective, grad, x []float64) float64 { return funcGrad(&r.Stats, f, grad, x) }
+
+// funcGrad is the counted evaluation of f and ∇f shared by Run and State.
+func funcGrad(stats *Stats, f Objective, grad, x []float64) float64 {
+	stats.FuncGradEvals++
+	if fg, ok := f.(FuncGrader); ok {
+		return fg.FuncGrad(grad, x)
+	}
+	v := f.Func(x)
+	f.Grad(grad, x)
+	return v
+}
+
+// NewOracle returns the run's counted Oracle over lmo and sep; when sep
+// is nil the default separator NewSeparator(lmo, cfg) is used. Check the
+// problem first (CheckProblem).
+func (r *Run) NewOracle(lmo LMO, sep WeakSeparator, cfg SeparatorConfig) *Oracle {
+	if sep == nil {
+		sep = NewSeparator(lmo, cfg)
+	}
+	return NewOracle(lmo, sep, &r.Stats)
+}
+
+// CheckProblem checks what the offline and the online problem over R^n
+// have in common: lmo must be set and of dimension n, sep (when set) of
+// dimension n, and the start point x0 (when set: nil lets the driver
+// choose) must have n finite entries.
+func CheckProblem(n int, lmo LMO, sep WeakSeparator, x0 []float64) error {
+	if lmo == nil {
+		return errors.New("lazycg: problem needs an LMO")
+	}
+	if lmo.Dim() != n {
+		return fmt.Errorf("lazycg: problem dimension %d differs from polytope dimension %d", n, lmo.Dim())
+	}
+	if sep != nil && sep.Dim() != n {
+		return fmt.Errorf("lazycg: separator dimension %d differs from problem dimension %d", sep.Dim(), n)
+	}
+	if x0 == nil {
+		return nil
+	}
+	if len(x0) != n {
+		return fmt.Errorf("lazycg: start point has dimension %d, want %d", len(x0), n)
+	}
+	if !CheckFinite(x0) {
+		return errors.New("lazycg: start point has NaN or Inf entries")
+	}
+	return nil
+}
+
+// CheckFinite reports whether every entry of v is finite (neither NaN nor
+// ±Inf).
+func CheckFinite(v []float64) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}

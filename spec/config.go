@@ -1,0 +1,480 @@
+package spec
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/online"
+)
+
+// Config configures one run: what to solve (a polytope and an objective,
+// or a stream of losses), the method and its parameters, the oracles and
+// the limits. Every way of configuring a run decodes into it, through one
+// table of settings (see Settings): the CLI's flags (RegisterFlags) and
+// its -params, the fields of a suite file's experiments and method entries
+// (the experiment package), and Go code. Prepare turns a Config into a
+// problem, a separator and a method.
+type Config struct {
+	// Polytope is a polytope spec (see Polytope).
+	Polytope string `json:"polytope"`
+	// Objective is an objective spec of an offline run (see Objective).
+	Objective string `json:"objective,omitempty"`
+	// Losses is a loss stream spec of an online run (see LossStream).
+	Losses string `json:"losses,omitempty"`
+	// Method is a registered method name (see Method).
+	Method string `json:"method,omitempty"`
+	// Seed seeds the objective or the losses when their spec has none.
+	Seed uint64 `json:"seed"`
+
+	// TimeLimit bounds the run's wall-clock time (0: none).
+	TimeLimit time.Duration `json:"time_limit_ns"`
+	// MaxIterations bounds the iterations (the rounds of an online run;
+	// 0: none).
+	MaxIterations int `json:"max_iterations,omitempty"`
+	// MaxLMOCalls bounds the LMO calls of an offline run (0: none).
+	MaxLMOCalls int `json:"max_lmo_calls,omitempty"`
+	// GapTolerance stops an offline run once primal − dual bound ≤ it.
+	GapTolerance float64 `json:"gap_tolerance,omitempty"`
+
+	// MethodParams are the method's parameters.
+	MethodParams
+
+	// Oracle selects the weak separation realization: "lmo" (cache and
+	// early termination over the LMO, Algorithm 2; default) or "aug"
+	// (augmentation, Algorithm 9).
+	Oracle string `json:"oracle,omitempty"`
+	// OracleGap is the relative gap of the MIP oracles of non-lazy methods
+	// (lazy methods always get exact, early-terminating ones).
+	OracleGap float64 `json:"oracle_gap"`
+	// OracleTimeLimit bounds each MIP oracle call (0: none).
+	OracleTimeLimit time.Duration `json:"oracle_time_limit_ns,omitempty"`
+	// DataDir is the benchmark data directory ("" = $LAZYCG_DATA or
+	// ../shared/data).
+	DataDir string `json:"-"`
+
+	// NoCache and NoEarlyStop switch the two lazification techniques off.
+	NoCache     bool `json:"no_cache,omitempty"`
+	NoEarlyStop bool `json:"no_early_stop,omitempty"`
+	// Prune selects the paper's cache pruning (every 100 steps keep the
+	// 100 most used vertices) and BestFit the best-fit cache search.
+	Prune   bool `json:"prune,omitempty"`
+	BestFit bool `json:"best_fit,omitempty"`
+	// CacheBytes bounds the cache's memory (0: DefaultCacheBytes).
+	CacheBytes int64 `json:"cache_bytes,omitempty"`
+
+	// HindsightTime bounds the hindsight solve of an online run (0: the
+	// default of online.DefaultHindsightSettings); NoHindsight skips it.
+	HindsightTime time.Duration `json:"hindsight_time_ns,omitempty"`
+	NoHindsight   bool          `json:"no_hindsight,omitempty"`
+}
+
+// MethodParams are the parameters of a method. Zero values select the
+// method's defaults or are derived from the instance.
+type MethodParams struct {
+	// K is the weak separation accuracy (0: the method's default).
+	K float64 `json:"k"`
+	// C is a curvature (or smoothness) estimate; methods that need one
+	// fail with a clear error when it is 0 and cannot be estimated.
+	C float64 `json:"c,omitempty"`
+	// Phi0 is an initial bound (0: the method's rule).
+	Phi0 float64 `json:"phi0,omitempty"`
+	// Phi0Search selects the binary search for Φ0.
+	Phi0Search bool `json:"phi0_search,omitempty"`
+	// NoLineSearch selects the methods' line-search-free step rule.
+	NoLineSearch bool `json:"no_line_search,omitempty"`
+	// ImprovedPhi enables Remark 4.3's Φ update (online: lowers LOCG's Φ_t
+	// to proven Wolfe gaps, online.Params.TightenPhi).
+	ImprovedPhi bool `json:"improved_phi,omitempty"`
+	// S, L and D are the strong convexity and the ℓ2 Lipschitz constant of
+	// online losses and the Euclidean diameter of the polytope (0: none,
+	// derived, or from the instance; see DeriveOnlineParams).
+	S float64 `json:"s,omitempty"`
+	L float64 `json:"l,omitempty"`
+	D float64 `json:"d,omitempty"`
+	// Smoothing runs an online method on Corollary 5.3's surrogates.
+	Smoothing bool `json:"smooth,omitempty"`
+	// Params are method-specific settings "key=value,..." (e.g.
+	// "dyadic=1,s=2" for lpcg), read by the method's constructor with the
+	// spec reader; a key the method does not know is an error.
+	Params string `json:"params,omitempty"`
+}
+
+// DefaultCacheBytes is the cache memory budget of runs that set none.
+const DefaultCacheBytes = 1 << 30
+
+// SeparatorConfig returns the configuration of the default separator
+// (lazycg.NewSeparator): the cache switches, the pruning and search
+// policy, and the memory budget (DefaultCacheBytes unless CacheBytes).
+func (c *Config) SeparatorConfig() lazycg.SeparatorConfig {
+	cfg := lazycg.SeparatorConfig{NoCache: c.NoCache, NoEarlyStop: c.NoEarlyStop}
+	if c.Prune {
+		cfg.Cache = lazycg.PaperPruning
+	}
+	if c.BestFit {
+		cfg.Cache.Search = lazycg.BestFit
+	}
+	cfg.Cache.MaxBytes = c.CacheBytes
+	if cfg.Cache.MaxBytes == 0 {
+		cfg.Cache.MaxBytes = DefaultCacheBytes
+	}
+	return cfg
+}
+
+// Settings returns the offline driver's settings: the limits and the
+// default separator's configuration.
+func (c *Config) Settings() *lazycg.Settings {
+	return &lazycg.Settings{MaxIterations: c.MaxIterations, MaxLMOCalls: c.MaxLMOCalls, TimeLimit: c.TimeLimit,
+		GapTolerance: c.GapTolerance, SeparatorConfig: c.SeparatorConfig()}
+}
+
+// OnlineSettings returns the online driver's settings: the limits, the
+// default separator's configuration and the hindsight solve.
+func (c *Config) OnlineSettings() *online.Settings {
+	s := &online.Settings{MaxRounds: c.MaxIterations, TimeLimit: c.TimeLimit, SeparatorConfig: c.SeparatorConfig(),
+		NoHindsight: c.NoHindsight, Hindsight: online.DefaultHindsightSettings()}
+	if c.HindsightTime > 0 {
+		s.Hindsight.TimeLimit = c.HindsightTime
+	}
+	return s
+}
+
+// SettingKind is the type of a setting's value.
+type SettingKind int
+
+const (
+	// SettingBool is a switch (true or false).
+	SettingBool SettingKind = iota
+	// SettingFloat is a finite number within the setting's range.
+	SettingFloat
+	// SettingInt is an integer within the setting's range.
+	SettingInt
+	// SettingUint is a non-negative integer (seeds).
+	SettingUint
+	// SettingDuration is a duration ("90s", or a number of seconds) ≥ 0.
+	SettingDuration
+	// SettingString is text (a spec, a name).
+	SettingString
+)
+
+// Setting is one configurable value of a Config with its names.
+type Setting struct {
+	// Flag is the CLI flag (without "-") and JSON the field of suite
+	// files ("" where the setting has no such form).
+	Flag, JSON string
+	// Aliases are deprecated spellings, accepted for the flag or the
+	// field.
+	Aliases []string
+	// Kind is the type of the value.
+	Kind SettingKind
+	// Usage describes the setting.
+	Usage string
+
+	// negFlag and negJSON mark switches whose flag or field is the
+	// negation of the Config field (-cache sets NoCache = false).
+	negFlag, negJSON bool
+	// lo and hi bound numeric values.
+	lo, hi float64
+	// field returns a pointer to the Config field.
+	field func(c *Config) any
+}
+
+const inf = math.MaxFloat64
+
+// settings is the table of every setting of a run; the CLI's flags, the
+// suite files' fields and Config.Set all read it.
+var settings = []Setting{
+	{Flag: "polytope", JSON: "polytope", Kind: SettingString, Usage: "polytope `SPEC`",
+		field: func(c *Config) any { return &c.Polytope }},
+	{Flag: "objective", JSON: "objective", Kind: SettingString, Usage: "objective `SPEC`: distance[:seed=S], quadratic[:seed=S,density=D,rows=R], completion[:seed=S,rank=R]",
+		field: func(c *Config) any { return &c.Objective }},
+	{Flag: "losses", JSON: "losses", Kind: SettingString, Usage: "loss stream `SPEC`: linear[:rounds=T,seed=S] or quadratic[:rounds=T,density=D,seed=S]",
+		field: func(c *Config) any { return &c.Losses }},
+	{Flag: "method", Kind: SettingString, Usage: "method `NAME` (see lazycg methods)",
+		field: func(c *Config) any { return &c.Method }},
+	{Flag: "seed", JSON: "seed", Kind: SettingUint, Usage: "seed of random objectives, losses and instances (when their spec has none)",
+		field: func(c *Config) any { return &c.Seed }},
+	{Flag: "time", JSON: "time_limit", Kind: SettingDuration, Usage: "wall-clock time limit (0: none)",
+		field: func(c *Config) any { return &c.TimeLimit }},
+	{Flag: "iters", JSON: "max_iterations", Kind: SettingInt, lo: 0, hi: 1 << 40, Usage: "iteration (online: round) limit (0: none)",
+		field: func(c *Config) any { return &c.MaxIterations }},
+	{Flag: "lmo-calls", JSON: "max_lmo_calls", Kind: SettingInt, lo: 0, hi: 1 << 40, Usage: "LMO call limit (0: none)",
+		field: func(c *Config) any { return &c.MaxLMOCalls }},
+	{Flag: "gap", JSON: "gap_tolerance", Kind: SettingFloat, lo: 0, hi: inf, Usage: "stop when primal − dual bound ≤ this absolute gap",
+		field: func(c *Config) any { return &c.GapTolerance }},
+	{Flag: "K", JSON: "k", Kind: SettingFloat, lo: 1, hi: 1e6, Usage: "accuracy K ≥ 1 of the weak separation oracle (> 1 for -oracle aug)",
+		field: func(c *Config) any { return &c.K }},
+	{Flag: "C", JSON: "c", Kind: SettingFloat, lo: 0, hi: inf, Usage: "curvature constant (0: estimate from the objective and the polytope's diameter when possible; linear losses have C = 0)",
+		field: func(c *Config) any { return &c.C }},
+	{Flag: "phi0", JSON: "phi0", Kind: SettingFloat, lo: 0, hi: inf, Usage: "initial bound Φ0 (0: the method's rule)",
+		field: func(c *Config) any { return &c.Phi0 }},
+	{Flag: "phi0-search", JSON: "phi0_search", Kind: SettingBool, Usage: "find Φ0 by binary search with the weak separation oracle (no full LMO solve)",
+		field: func(c *Config) any { return &c.Phi0Search }},
+	{Flag: "no-ls", JSON: "line_search", negJSON: true, Kind: SettingBool, Usage: "no line search: prescribed steps (lcg: Remark 4.4's γ = min{1, Φ/(KC)})",
+		field: func(c *Config) any { return &c.NoLineSearch }},
+	{Flag: "improved-phi", JSON: "improved_phi", Aliases: []string{"tighten", "tighten_phi"}, Kind: SettingBool,
+		Usage: "Remark 4.3: set Φ to half the exact Wolfe gap after negative calls (locg: lower Φ_t to the proven Wolfe gap)",
+		field: func(c *Config) any { return &c.ImprovedPhi }},
+	{Flag: "S", JSON: "s", Kind: SettingFloat, lo: 0, hi: inf, Usage: "strong convexity S of the losses (> 0 selects Theorem 5.1(b)'s steps)",
+		field: func(c *Config) any { return &c.S }},
+	{Flag: "L", JSON: "l", Kind: SettingFloat, lo: 0, hi: inf, Usage: "Lipschitz constant of the losses in ℓ2 (needed by -smooth; default √n for linear losses)",
+		field: func(c *Config) any { return &c.L }},
+	{Flag: "D", JSON: "d", Kind: SettingFloat, lo: 0, hi: inf, Usage: "Euclidean diameter of the polytope (default: from the polytope)",
+		field: func(c *Config) any { return &c.D }},
+	{Flag: "smooth", JSON: "smooth", Kind: SettingBool, Usage: "run on Corollary 5.3's smoothed surrogates of the losses (adversarial Lipschitz losses)",
+		field: func(c *Config) any { return &c.Smoothing }},
+	{Flag: "params", JSON: "params", Kind: SettingString, Usage: "method-specific settings `key=value,...` (e.g. dyadic=1,s=2 for lpcg; see lazycg methods)",
+		field: func(c *Config) any { return &c.Params }},
+	{Flag: "oracle", JSON: "oracle", Kind: SettingString, Usage: "weak separation oracle: lmo (cache + early termination) or aug (augmentation, 0/1 polytopes with an augmentation oracle)",
+		field: func(c *Config) any { return &c.Oracle }},
+	{Flag: "oracle-gap", JSON: "oracle_gap", Kind: SettingFloat, lo: 0, hi: 1, Usage: "relative gap of MIP oracles for non-lazy baselines (the paper's 10%; lazy methods use exact oracles)",
+		field: func(c *Config) any { return &c.OracleGap }},
+	{Flag: "oracle-time", JSON: "oracle_time_limit", Kind: SettingDuration, Usage: "time limit of each MIP oracle call (0: none)",
+		field: func(c *Config) any { return &c.OracleTimeLimit }},
+	{Flag: "data", Kind: SettingString, Usage: "benchmark data directory (default $LAZYCG_DATA or ../shared/data)",
+		field: func(c *Config) any { return &c.DataDir }},
+	{Flag: "cache", JSON: "cache", Aliases: []string{"no_cache"}, negFlag: true, negJSON: true, Kind: SettingBool,
+		Usage: "cache vertices in the weak separation oracle",
+		field: func(c *Config) any { return &c.NoCache }},
+	{Flag: "early", JSON: "early_stop", Aliases: []string{"no_early_stop"}, negFlag: true, negJSON: true, Kind: SettingBool,
+		Usage: "stop LMO calls early in the weak separation oracle",
+		field: func(c *Config) any { return &c.NoEarlyStop }},
+	{Flag: "prune", JSON: "prune", Kind: SettingBool, Usage: "the paper's cache pruning: every 100 steps keep the 100 most used vertices",
+		field: func(c *Config) any { return &c.Prune }},
+	{Flag: "best-fit", JSON: "best_fit", Kind: SettingBool, Usage: "best-fit cache search instead of first fit",
+		field: func(c *Config) any { return &c.BestFit }},
+	{Flag: "cache-bytes", JSON: "cache_bytes", Kind: SettingInt, lo: 0, hi: 1 << 50, Usage: "memory budget of the vertex cache in bytes (0: 1 GiB)",
+		field: func(c *Config) any { return &c.CacheBytes }},
+	{Flag: "hindsight-time", JSON: "hindsight_time", Kind: SettingDuration, Usage: "time limit of the hindsight solve of an online run (0: 1m)",
+		field: func(c *Config) any { return &c.HindsightTime }},
+	{Flag: "no-hindsight", JSON: "no_hindsight", Kind: SettingBool, Usage: "skip the hindsight solve of an online run (no regret)",
+		field: func(c *Config) any { return &c.NoHindsight }},
+}
+
+// Settings returns the table of settings (copies).
+func Settings() []Setting { return append([]Setting(nil), settings...) }
+
+// LookupSetting returns the setting with the flag, field or alias name.
+// The second result reports whether name is the negation of the Config
+// field (-cache, "cache": the field is NoCache).
+func LookupSetting(name string) (Setting, bool, error) {
+	for _, s := range settings {
+		switch {
+		case name == s.Flag && name != "":
+			return s, s.negFlag, nil
+		case name == s.JSON && name != "":
+			return s, s.negJSON, nil
+		}
+		for _, a := range s.Aliases {
+			if name == a {
+				// The no_ aliases name the field itself.
+				return s, !strings.HasPrefix(a, "no_") && (s.negFlag || s.negJSON), nil
+			}
+		}
+	}
+	return Setting{}, false, fmt.Errorf("spec: unknown setting %q", name)
+}
+
+// Set sets the setting called name (a flag, a suite file field or an
+// alias) from the text of its value, as a flag or a key=value pair gives
+// it. Numbers must lie in the setting's range; durations are Go
+// durations ("90s") or seconds. The error names neither the setting nor
+// the source: callers add them.
+func (c *Config) Set(name, value string) error {
+	st, neg, err := LookupSetting(name)
+	if err != nil {
+		return err
+	}
+	return st.set(c, neg, value)
+}
+
+func (st *Setting) set(c *Config, neg bool, value string) error {
+	value = strings.TrimSpace(value)
+	switch p := st.field(c).(type) {
+	case *bool:
+		b, err := strconv.ParseBool(value)
+		if err != nil {
+			return fmt.Errorf("must be true or false, got %q", value)
+		}
+		*p = b != neg
+	case *float64:
+		f, err := strconv.ParseFloat(value, 64)
+		if err != nil || !(f >= st.lo && f <= st.hi) {
+			return st.rangeErr(value)
+		}
+		*p = f
+	case *int:
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil || float64(n) < st.lo || float64(n) > st.hi {
+			return st.rangeErr(value)
+		}
+		*p = int(n)
+	case *int64:
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil || float64(n) < st.lo || float64(n) > st.hi {
+			return st.rangeErr(value)
+		}
+		*p = n
+	case *uint64:
+		u, err := strconv.ParseUint(value, 10, 64)
+		if err != nil {
+			return fmt.Errorf("must be a non-negative integer, got %q", value)
+		}
+		*p = u
+	case *time.Duration:
+		d, err := ParseDuration(value)
+		if err != nil {
+			return err
+		}
+		*p = d
+	case *string:
+		*p = value
+	}
+	return nil
+}
+
+func (st *Setting) rangeErr(value string) error {
+	what := "a number"
+	if st.Kind == SettingInt {
+		what = "an integer"
+	}
+	if st.hi == inf {
+		return fmt.Errorf("must be %s ≥ %g, got %q", what, st.lo, value)
+	}
+	return fmt.Errorf("must be %s in [%g, %g], got %q", what, st.lo, st.hi, value)
+}
+
+// maxSeconds bounds durations (about 116 days).
+const maxSeconds = 1e7
+
+// ParseDuration reads a duration setting: a Go duration ("90s", "2m") or
+// a number of seconds, at least 0 and at most 1e7 s. The error names
+// neither the setting nor the source.
+func ParseDuration(value string) (time.Duration, error) {
+	d, err := time.ParseDuration(value)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(value, 64)
+		if ferr != nil {
+			return 0, fmt.Errorf("must be a duration such as \"90s\" or \"2m\" (or seconds), got %q", value)
+		}
+		if !(f >= 0) {
+			return 0, fmt.Errorf("must be a number of seconds ≥ 0, got %q", value)
+		}
+		if f > maxSeconds {
+			return 0, fmt.Errorf("must be at most %g seconds, got %q", float64(maxSeconds), value)
+		}
+		return time.Duration(f * float64(time.Second)), nil
+	}
+	if d < 0 || d.Seconds() > maxSeconds {
+		return 0, fmt.Errorf("must be a duration in [0, %gs], got %q", float64(maxSeconds), value)
+	}
+	return d, nil
+}
+
+// text returns the setting's current value as its flag shows it.
+func (st *Setting) text(c *Config, neg bool) string {
+	switch p := st.field(c).(type) {
+	case *bool:
+		return strconv.FormatBool(*p != neg)
+	case *float64:
+		return strconv.FormatFloat(*p, 'g', -1, 64)
+	case *int:
+		return strconv.Itoa(*p)
+	case *int64:
+		return strconv.FormatInt(*p, 10)
+	case *uint64:
+		return strconv.FormatUint(*p, 10)
+	case *time.Duration:
+		return p.String()
+	case *string:
+		return *p
+	}
+	return ""
+}
+
+// Validate checks the numeric settings of c against their ranges (for
+// configs built in Go; Set checks each value it sets). Errors name the
+// suite file fields.
+func (c *Config) Validate() error {
+	for i := range settings {
+		st := &settings[i]
+		if st.Kind != SettingFloat && st.Kind != SettingInt && st.Kind != SettingDuration {
+			continue
+		}
+		// Zero values are unset: the defaults apply.
+		if text := st.text(c, false); text != "0" && text != "0s" {
+			err := st.set(&Config{}, false, text)
+			if err == nil {
+				continue
+			}
+			name := st.JSON
+			if name == "" {
+				name = st.Flag
+			}
+			return fmt.Errorf("%s %w", name, err)
+		}
+	}
+	return nil
+}
+
+// flagValue binds a setting to a flag; errors are kept for Flags.Err so
+// that they name the flag as the user wrote it.
+type flagValue struct {
+	st  *Setting
+	cfg *Config
+	neg bool
+	f   *Flags
+	as  string
+}
+
+func (v *flagValue) String() string {
+	if v == nil || v.st == nil {
+		return ""
+	}
+	return v.st.text(v.cfg, v.neg)
+}
+
+func (v *flagValue) Set(s string) error {
+	if err := v.st.set(v.cfg, v.neg, s); err != nil && v.f.err == nil {
+		v.f.err = fmt.Errorf("-%s %w", v.as, err)
+	}
+	return nil
+}
+
+func (v *flagValue) IsBoolFlag() bool { return v.st.Kind == SettingBool }
+
+// Flags are settings registered on a flag.FlagSet (see RegisterFlags).
+type Flags struct {
+	err error
+}
+
+// Err returns the first invalid flag value, naming the flag
+// ("-K must be a number in [1, 1e+06], got \"0.5\"").
+func (f *Flags) Err() error { return f.err }
+
+// RegisterFlags registers the named settings (by flag name) as flags of
+// fs bound to c; their defaults are c's current values, and their
+// deprecated spellings are registered too. After fs.Parse, Err reports
+// the first invalid value.
+func (c *Config) RegisterFlags(fs *flag.FlagSet, names ...string) *Flags {
+	f := &Flags{}
+	for _, name := range names {
+		st, neg, err := LookupSetting(name)
+		if err != nil || st.Flag != name {
+			panic("spec: no flag " + name) // a programming error
+		}
+		stc := st
+		fs.Var(&flagValue{st: &stc, cfg: c, neg: neg, f: f, as: name}, name, stc.Usage)
+		for _, a := range st.Aliases {
+			if !strings.Contains(a, "_") {
+				aneg := neg
+				fs.Var(&flagValue{st: &stc, cfg: c, neg: aneg, f: f, as: a}, a, "deprecated spelling of -"+name)
+			}
+		}
+	}
+	return f
+}

@@ -1,0 +1,185 @@
+package spec
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/online"
+)
+
+// Prepared is a Config ready to run: its instance, separator and method,
+// as an offline problem (Problem and Method) or an online one (Online,
+// OnlineMethod and OnlineParams).
+type Prepared struct {
+	// Config is the configuration prepared.
+	Config Config
+	// Info describes the method.
+	Info     MethodInfo
+	Instance *Instance
+	// Separator is the weak separation oracle built from the config (also
+	// set in Problem or Online).
+	Separator lazycg.WeakSeparator
+	// Curvature is the estimate of C used (0 if none).
+	Curvature float64
+
+	// Problem and Method are set for offline methods.
+	Problem lazycg.Problem
+	Method  lazycg.Method
+
+	// Online, OnlineMethod and OnlineParams are set for online methods.
+	Online       online.Problem
+	OnlineMethod online.Method
+	OnlineParams online.Params
+}
+
+// Close releases the instance's resources.
+func (p *Prepared) Close() {
+	if p.Instance != nil && p.Instance.Close != nil {
+		p.Instance.Close()
+	}
+}
+
+// separatorBuilders realize the weak separation oracles selectable by
+// Config.Oracle; registered by the files of this package.
+var separatorBuilders = map[string]func(in *Instance, c *Config) (lazycg.WeakSeparator, error){
+	"lmo": func(in *Instance, c *Config) (lazycg.WeakSeparator, error) {
+		return lazycg.NewSeparator(in.LMO, c.SeparatorConfig()), nil
+	},
+}
+
+// oracleName returns the normalized Oracle ("lmo" when empty) and checks it.
+func (c *Config) oracleName() (string, error) {
+	name := strings.ToLower(c.Oracle)
+	if name == "" {
+		name = "lmo"
+	}
+	if _, ok := separatorBuilders[name]; !ok {
+		return "", fmt.Errorf("spec: unknown oracle %q (use %s)", c.Oracle, strings.Join(sortedStrings(mapKeys(separatorBuilders)), " or "))
+	}
+	return name, nil
+}
+
+// NewSeparator builds the weak separation oracle selected by Oracle over
+// the instance: "lmo" is lazycg.NewSeparator with SeparatorConfig, "aug"
+// an AugmentingSeparator with the same cache.
+func (c *Config) NewSeparator(in *Instance) (lazycg.WeakSeparator, error) {
+	name, err := c.oracleName()
+	if err != nil {
+		return nil, err
+	}
+	return separatorBuilders[name](in, c)
+}
+
+// Prepare builds the polytope, the objective (or the loss stream), the
+// separator and the method of the config. Non-lazy methods get the inexact
+// oracle (OracleGap); lazy ones an exact, early-terminating one.
+func (c Config) Prepare() (*Prepared, error) {
+	if c.Polytope == "" {
+		return nil, errors.New("spec: -polytope is required")
+	}
+	info, err := Method(c.Method)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case info.Online && c.Losses == "":
+		return nil, fmt.Errorf("spec: %s is an online method: it needs a loss stream (-losses)", info.Name)
+	case !info.Online && c.Losses != "":
+		return nil, fmt.Errorf("spec: %s is an offline method: it needs an objective, not losses", info.Name)
+	}
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("spec: %w", err)
+	}
+	oracle, err := c.oracleName()
+	if err != nil {
+		return nil, err
+	}
+	if oracle != "lmo" && !info.Lazy {
+		return nil, fmt.Errorf("spec: -oracle %s applies to %s (%s calls the LMO)", oracle,
+			strings.Join(lazyMethods(info.Online), " and "), info.Name)
+	}
+	opt := Options{DataDir: c.DataDir, OracleGap: c.OracleGap, OracleTimeLimit: c.OracleTimeLimit}
+	if info.Lazy {
+		opt.OracleGap = 0
+	}
+	in, err := Polytope(c.Polytope, opt)
+	if err != nil {
+		return nil, err
+	}
+	p := &Prepared{Config: c, Info: info, Instance: in}
+	if err := p.prepare(); err != nil {
+		p.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *Prepared) prepare() error {
+	c, in := &p.Config, p.Instance
+	sep, err := c.NewSeparator(in)
+	if err != nil {
+		return err
+	}
+	p.Separator = sep
+	if p.Info.Online {
+		stream, err := LossStream(c.Losses, in.Dim(), c.Seed)
+		if err != nil {
+			return err
+		}
+		params := DeriveOnlineParams(in, stream, c.MethodParams)
+		if params.Smoothing && !(params.L > 0) {
+			return errors.New("spec: -smooth needs the Lipschitz constant -L for these losses")
+		}
+		if err := noParams(p.Info.Name, c.MethodParams); err != nil {
+			return err
+		}
+		p.OnlineMethod = p.Info.NewOnline(&params)
+		if err := params.Check(in.LMO); err != nil {
+			return err
+		}
+		p.OnlineParams, p.Curvature = params, params.C
+		p.Online = online.Problem{Losses: stream, LMO: in.LMO, X0: in.Start, Separator: sep}
+		return nil
+	}
+	obj, err := Objective(seeded(c.Objective, c.Seed), in)
+	if err != nil {
+		return err
+	}
+	params := c.MethodParams
+	if params.C == 0 {
+		params.C = Curvature(obj, in)
+	}
+	p.Curvature = params.C
+	if p.Method, err = p.Info.New(params); err != nil {
+		return err
+	}
+	p.Problem = lazycg.Problem{Objective: obj, LMO: in.LMO, X0: in.Start, Separator: sep}
+	return nil
+}
+
+// seeded adds seed=S to an objective or loss spec that has no seed (S = 0:
+// the spec's default).
+func seeded(text string, seed uint64) string {
+	s, err := Parse(text)
+	if err != nil || seed == 0 {
+		return text
+	}
+	if _, has := s.Opts["seed"]; has {
+		return text
+	}
+	sep := ","
+	if !strings.Contains(text, ":") {
+		sep = ":"
+	}
+	return text + sep + fmt.Sprintf("seed=%d", seed)
+}
+
+func mapKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	return ks
+}

@@ -1,0 +1,154 @@
+package spec
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/online"
+)
+
+// MethodInfo describes a registered method, offline or online. A new
+// method is one file with its algorithm and one RegisterMethod call.
+type MethodInfo struct {
+	Name string
+	// Online reports an online method (run by online.Minimize on a loss
+	// stream, built by NewOnline); offline methods (lazycg.Minimize on an
+	// objective) are built by New.
+	Online bool
+	// Lazy reports that the method uses weak separation (so it gets exact,
+	// early-terminating oracles), as opposed to a non-lazy baseline that gets
+	// the inexact oracle.
+	Lazy bool
+	// Baseline names the non-lazy counterpart of a lazy method.
+	Baseline string
+	Doc      string
+	// New returns a fresh offline method. It reads the method-specific
+	// settings of p.Params with ParseParams and fails on keys it does not
+	// know.
+	New func(p MethodParams) (lazycg.Method, error)
+	// NewOnline returns a fresh online method with parameters derived by
+	// DeriveOnlineParams; it sets the parameters that select the method's
+	// variant (Params.ParameterFree) in p.
+	NewOnline func(p *online.Params) online.Method
+}
+
+var methods = map[string]MethodInfo{}
+
+// RegisterMethod adds a method to the registry. It panics on duplicates
+// and on an info without the constructor of its kind (programming
+// errors).
+func RegisterMethod(info MethodInfo) {
+	if _, dup := methods[info.Name]; dup {
+		panic("spec: method registered twice: " + info.Name)
+	}
+	if (info.Online && info.NewOnline == nil) || (!info.Online && info.New == nil) {
+		panic("spec: method " + info.Name + " has no constructor")
+	}
+	methods[info.Name] = info
+}
+
+// Method returns the registered method name.
+func Method(name string) (MethodInfo, error) {
+	m, ok := methods[name]
+	if !ok {
+		return MethodInfo{}, fmt.Errorf("spec: unknown method %q (known: %v)", name, MethodNames())
+	}
+	return m, nil
+}
+
+// MethodNames lists the registered methods, sorted: all of them, or only
+// the online (offline) ones when online is given.
+func MethodNames(online ...bool) []string {
+	names := make([]string, 0, len(methods))
+	for n, m := range methods {
+		if len(online) == 0 || m.Online == online[0] {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// lazyMethods lists the lazy methods of a kind, sorted.
+func lazyMethods(online bool) []string {
+	var names []string
+	for _, n := range MethodNames(online) {
+		if methods[n].Lazy {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// noParams returns an error when p has method-specific settings: the
+// method named name knows none.
+func noParams(name string, p MethodParams) error {
+	s, err := ParseParams(name, p.Params)
+	if err != nil {
+		return err
+	}
+	return s.Unused()
+}
+
+func init() {
+	RegisterMethod(MethodInfo{Name: "cg", Doc: "vanilla conditional gradient, step 2/(t+2) (Algorithm 1)",
+		New: func(p MethodParams) (lazycg.Method, error) {
+			return ret(&lazycg.FrankWolfe{Rule: lazycg.StepAgnostic}, noParams("cg", p))
+		}})
+	RegisterMethod(MethodInfo{Name: "cg-ls", Doc: "vanilla conditional gradient with line search",
+		New: func(p MethodParams) (lazycg.Method, error) {
+			if p.NoLineSearch {
+				return ret(&lazycg.FrankWolfe{Rule: lazycg.StepAgnostic}, noParams("cg-ls", p))
+			}
+			return ret(&lazycg.FrankWolfe{}, noParams("cg-ls", p))
+		}})
+	RegisterMethod(MethodInfo{Name: "lcg", Lazy: true, Baseline: "cg-ls",
+		Doc: "parameter-free lazy conditional gradient (Algorithm 7)",
+		New: func(p MethodParams) (lazycg.Method, error) {
+			m := &lazycg.LazyCG{K: p.K, PhiSchedule: phiSchedule(p)}
+			if p.NoLineSearch {
+				if !(p.C > 0) {
+					return nil, fmt.Errorf("spec: lcg without line search needs a curvature estimate C (-C)")
+				}
+				m.Rule, m.C = lazycg.StepCurvature, p.C
+			}
+			return ret(m, noParams("lcg", p))
+		}})
+	RegisterMethod(MethodInfo{Name: "lcg-textbook", Lazy: true, Baseline: "cg",
+		Doc: "textbook lazy conditional gradient with Theorem 3.1's parameters (Algorithm 3)",
+		New: func(p MethodParams) (lazycg.Method, error) {
+			if !(p.C > 0) {
+				return nil, fmt.Errorf("spec: lcg-textbook needs the curvature C (-C)")
+			}
+			return ret(&lazycg.LazyTextbook{K: p.K, C: p.C, Phi0: p.Phi0}, noParams("lcg-textbook", p))
+		}})
+}
+
+// phiSchedule returns the Φ schedule of the parameter-free lazy methods.
+func phiSchedule(p MethodParams) lazycg.PhiSchedule {
+	s := lazycg.PhiSchedule{Phi0: p.Phi0, ImprovedPhi: p.ImprovedPhi}
+	if p.Phi0Search {
+		s.Phi0Rule = lazycg.Phi0BinarySearch
+	}
+	return s
+}
+
+// ret returns m, or nil when err is set.
+func ret(m lazycg.Method, err error) (lazycg.Method, error) {
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// sortedKeys is a helper for stable error messages.
+func sortedKeys(m map[string]string) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}

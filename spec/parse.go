@@ -1,0 +1,171 @@
+package spec
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Spec is a parsed specification "kind:arg,arg,key=value,..." or, from
+// ParseParams, a list of method settings "key=value,...". It is the one
+// key=value reader of the package: polytope, objective and loss specs and
+// the methods' -params are all read through it.
+type Spec struct {
+	Kind string
+	Args []string          // positional arguments
+	Opts map[string]string // key=value arguments
+	Text string            // the original text
+	used map[string]bool
+	// label names the spec in errors (the quoted text, or the method of
+	// -params) and noun its keys ("option", or "setting" for -params).
+	label, noun string
+}
+
+// Parse splits a spec. The kind is the text before the first colon; the
+// rest is a comma-separated list of positional and key=value arguments.
+// A positional argument that is a file name may contain colons.
+func Parse(text string) (*Spec, error) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil, fmt.Errorf("spec: empty specification")
+	}
+	kind, rest, _ := strings.Cut(text, ":")
+	s := &Spec{Kind: strings.ToLower(kind), Opts: map[string]string{}, Text: text, used: map[string]bool{},
+		label: strconv.Quote(text), noun: "option"}
+	return s, s.parseArgs(rest)
+}
+
+// ParseParams parses the method-specific settings "key=value,..." of the
+// method called name (empty text: none). Keys are case-insensitive.
+func ParseParams(name, text string) (*Spec, error) {
+	s := &Spec{Kind: name, Opts: map[string]string{}, Text: text, used: map[string]bool{}, label: name, noun: "setting"}
+	if strings.TrimSpace(text) == "" {
+		return s, nil
+	}
+	if err := s.parseArgs(text); err != nil {
+		return nil, err
+	}
+	if len(s.Args) > 0 {
+		return nil, fmt.Errorf("spec: %s: -params %q: %q is not key=value", name, text, s.Args[0])
+	}
+	return s, nil
+}
+
+// parseArgs reads the comma-separated arguments after the kind.
+func (s *Spec) parseArgs(rest string) error {
+	if rest == "" {
+		return nil
+	}
+	for _, f := range strings.Split(rest, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			return fmt.Errorf("spec: %s: empty argument", s.label)
+		}
+		if k, v, ok := strings.Cut(f, "="); ok {
+			k = strings.ToLower(strings.TrimSpace(k))
+			if _, dup := s.Opts[k]; dup {
+				return fmt.Errorf("spec: %s: %s given twice", s.label, k)
+			}
+			s.Opts[k] = strings.TrimSpace(v)
+			continue
+		}
+		if len(s.Opts) > 0 {
+			return fmt.Errorf("spec: %s: positional argument %q after key=value arguments", s.label, f)
+		}
+		s.Args = append(s.Args, f)
+	}
+	return nil
+}
+
+// NArgs checks that the spec has between lo and hi positional arguments.
+func (s *Spec) NArgs(lo, hi int, usage string) error {
+	if len(s.Args) < lo || len(s.Args) > hi {
+		return fmt.Errorf("spec: %q: want %s", s.Text, usage)
+	}
+	return nil
+}
+
+// Int parses positional argument i as an integer in [lo, hi].
+func (s *Spec) Int(i int, name string, lo, hi int) (int, error) {
+	return parseInt(s.label, name, s.Args[i], lo, hi)
+}
+
+// OptInt returns option key as an integer in [lo, hi], or def when absent.
+func (s *Spec) OptInt(key string, def, lo, hi int) (int, error) {
+	v, ok := s.Opts[key]
+	s.used[key] = true
+	if !ok {
+		return def, nil
+	}
+	return parseInt(s.label, key, v, lo, hi)
+}
+
+// OptFloat returns option key as a finite float in [lo, hi], or def.
+func (s *Spec) OptFloat(key string, def, lo, hi float64) (float64, error) {
+	v, ok := s.Opts[key]
+	s.used[key] = true
+	if !ok {
+		return def, nil
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f != f || f < lo || f > hi {
+		return 0, fmt.Errorf("spec: %s: %s must be a number in [%g, %g], got %q", s.label, key, lo, hi, v)
+	}
+	return f, nil
+}
+
+// OptSeed returns option "seed" as an unsigned integer, or def.
+func (s *Spec) OptSeed(def uint64) (uint64, error) {
+	v, ok := s.Opts["seed"]
+	s.used["seed"] = true
+	if !ok {
+		return def, nil
+	}
+	u, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("spec: %s: seed must be a non-negative integer, got %q", s.label, v)
+	}
+	return u, nil
+}
+
+// OptString returns option key or def.
+func (s *Spec) OptString(key, def string) string {
+	s.used[key] = true
+	if v, ok := s.Opts[key]; ok {
+		return v
+	}
+	return def
+}
+
+// OptFlag returns whether option key is set to a nonzero number (a
+// switch: key=1).
+func (s *Spec) OptFlag(key string) (bool, error) {
+	v, err := s.OptFloat(key, 0, 0, 1)
+	return v != 0, err
+}
+
+// Unused returns an error naming the first option that was never read and
+// the options that were.
+func (s *Spec) Unused() error {
+	for _, k := range sortedKeys(s.Opts) {
+		if !s.used[k] {
+			known := make([]string, 0, len(s.used))
+			for u := range s.used {
+				known = append(known, u)
+			}
+			if len(known) == 0 {
+				return fmt.Errorf("spec: %s: unknown %s %q (none are known)", s.label, s.noun, k)
+			}
+			return fmt.Errorf("spec: %s: unknown %s %q (known: %s)", s.label, s.noun, k, strings.Join(sortedStrings(known), ", "))
+		}
+	}
+	return nil
+}
+
+func parseInt(label, name, v string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return 0, fmt.Errorf("spec: %s: %s must be an integer in [%d, %d], got %q", label, name, lo, hi, v)
+	}
+	return n, nil
+}

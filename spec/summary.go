@@ -1,0 +1,111 @@
+package spec
+
+import (
+	"math"
+
+	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/online"
+)
+
+// Summary is the machine-readable outcome of a run: the JSON line of
+// "lazycg solve -json" and "lazycg online -json", and the bench runner's
+// records. For an online run Iterations are the rounds, Primal is the
+// total loss and OnlineSummary holds the regret.
+type Summary struct {
+	Polytope      string  `json:"polytope"`
+	Objective     string  `json:"objective,omitempty"`
+	Method        string  `json:"method"`
+	Dim           int     `json:"dim"`
+	Status        string  `json:"status"`
+	Iterations    int     `json:"iterations"`
+	LMOCalls      int     `json:"lmo_calls"`
+	CacheHits     int     `json:"cache_hits"`
+	LocalHits     int     `json:"local_hits,omitempty"`
+	PositiveCalls int     `json:"positive_calls"`
+	NegativeCalls int     `json:"negative_calls"`
+	EarlyStops    int     `json:"early_stops"`
+	CacheHitRate  float64 `json:"cache_hit_rate"`
+	Primal        float64 `json:"primal"`
+	// DualBound is null in JSON when no bound was proven.
+	DualBound   *float64 `json:"dual_bound"`
+	TimeS       float64  `json:"time_s"`
+	OracleTimeS float64  `json:"oracle_time_s"`
+	Error       string   `json:"error,omitempty"`
+	// OnlineSummary is set for online runs (its fields appear at the top
+	// level of the JSON object).
+	*OnlineSummary
+}
+
+// OnlineSummary is the part of a Summary specific to an online run.
+type OnlineSummary struct {
+	Losses string  `json:"losses"`
+	Oracle string  `json:"oracle"`
+	K      float64 `json:"K"`
+	Rounds int     `json:"rounds"`
+	// TotalLoss is Σ f_t(x_t).
+	TotalLoss float64 `json:"total_loss"`
+	// The regret bracket (total and per round) is null when unknown (no
+	// hindsight bound).
+	RegretLower     *float64 `json:"regret_lower"`
+	RegretUpper     *float64 `json:"regret_upper"`
+	AvgRegretLower  *float64 `json:"avg_regret_lower"`
+	AvgRegretUpper  *float64 `json:"avg_regret_upper"`
+	HindsightStatus string   `json:"hindsight_status,omitempty"`
+}
+
+// finite returns a pointer to v, or nil when v is NaN or infinite.
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+// newSummary fills the fields common to offline and online runs.
+func (p *Prepared) newSummary(method string, st lazycg.Stats, status lazycg.Status, err error) Summary {
+	s := Summary{Polytope: p.Config.Polytope, Method: method, Dim: p.Instance.Dim(), Status: status.String(),
+		Iterations: st.Iterations, LMOCalls: st.LMOCalls, CacheHits: st.CacheHits, LocalHits: st.LocalHits,
+		PositiveCalls: st.PositiveCalls, NegativeCalls: st.NegativeCalls, EarlyStops: st.EarlyStops,
+		CacheHitRate: st.CacheHitRate(), TimeS: st.Runtime.Seconds(), OracleTimeS: st.OracleTime.Seconds()}
+	if err != nil {
+		s.Error = err.Error()
+	}
+	return s
+}
+
+// Summary summarizes the result of the offline run of p.
+func (p *Prepared) Summary(res *lazycg.Result) Summary {
+	s := p.newSummary(p.Config.Method, res.Stats, res.Status, res.Err)
+	s.Objective, s.Primal, s.DualBound = p.Config.Objective, res.F, finite(res.DualBound)
+	return s
+}
+
+// OnlineSummary summarizes an online run on the problem of p; method names
+// the run (the method, or a variant of the caching study).
+func (p *Prepared) OnlineSummary(method string, res *online.Result) Summary {
+	s := p.newSummary(method, res.Stats, res.Status, res.Err)
+	s.Iterations, s.Primal = res.Rounds, res.TotalLoss
+	o := &OnlineSummary{Losses: p.Config.Losses, Oracle: p.oracle(), K: p.Config.K, Rounds: res.Rounds,
+		TotalLoss: res.TotalLoss, RegretLower: finite(res.RegretLower), RegretUpper: finite(res.RegretUpper)}
+	if res.Rounds > 0 {
+		lo, hi := res.AverageRegret()
+		o.AvgRegretLower, o.AvgRegretUpper = finite(lo), finite(hi)
+	}
+	if h := res.Hindsight; h != nil {
+		o.HindsightStatus = h.Status.String()
+		if h.Err != nil && s.Error == "" {
+			s.Error = "hindsight: " + h.Err.Error()
+		}
+	}
+	s.OnlineSummary = o
+	return s
+}
+
+// oracle returns the normalized oracle name of the config.
+func (p *Prepared) oracle() string {
+	name, err := p.Config.oracleName()
+	if err != nil {
+		return p.Config.Oracle
+	}
+	return name
+}
