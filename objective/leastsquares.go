@@ -3,19 +3,94 @@ package objective
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/lazycg/lazycg"
 )
 
 // LeastSquares is the objective f(x) = ‖Ax − b‖² for an m×n matrix A.
 // Its gradient is ∇f(x) = 2Aᵀ(Ax − b). Evaluations use internal buffers
-// and allocate nothing; a LeastSquares is not safe for concurrent use.
+// and allocate nothing after the first call; a LeastSquares is not safe for
+// concurrent use.
+//
+// # Reuse of A·x
+//
+// A LeastSquares remembers the point x_c of its last evaluation and A·x_c,
+// so Func, Grad, FuncGrad, LineMinimize and LineCoeffs at the same point
+// (equal entries, not the same slice) compute A·x once.
+//
+// LineMinimize(x, d, grad, gmax) computes A·d, returns the step γ and also
+// remembers the point x + γd, computed entry by entry as x[i] + γ·d[i] —
+// exactly how lazycg's methods compute their next iterate. When the next
+// evaluation is at a point equal to it in every entry, A·x is updated as
+// A·x_c + γ·A·d in O(m) instead of recomputed. A conditional gradient
+// iteration with exact line search (line search, move, gradient) then
+// costs the products A·d and Aᵀr instead of three. Any other point (a
+// method that moves differently, a caller's arbitrary x) fails the
+// comparison and is evaluated with a full product: the cache can be unused,
+// never wrong. After 100 consecutive updates A·x is recomputed, which bounds
+// the accumulated rounding error.
+//
+// # Sparse matrices
+//
+// For a *CSR matrix the first evaluation (or NewLeastSquares) makes a CSC
+// copy of A, which doubles its memory: products Aᵀ·y run as one gather per
+// column, and the columns serve sparse directions.
+//
+// # Sparse directions
+//
+// When A multiplies sparse vectors cheaply (SparseMultiplier: *Dense, *CSC,
+// and *CSR through its CSC copy), the line search computes A·d from the columns of the nonzeros of d
+// (pairwise directions v − a of 0/1 vertices) or, when x is the remembered
+// point and w = x + d is sparse (Frank–Wolfe directions d = v − x toward a
+// sparse vertex v), as A·w − A·x. Either costs the nonzeros of the touched
+// columns, not a full product; a direction with more than n/16 nonzeros in
+// both forms gets a full product.
 type LeastSquares struct {
 	a          Matrix
 	b          []float64
-	r, ad      []float64 // scratch: residual Ax − b and A·d
+	r, ad      []float64 // scratch: residual 2(Ax − b) and A·d of the last direction
 	smoothness float64   // cached Smoothness, 0 until computed
+	k          lsCache
 }
+
+// lsCache is the state behind the reuse of A·x (see LeastSquares).
+type lsCache struct {
+	ready bool
+	// ax = A·xc when valid.
+	ax, xc []float64
+	valid  bool
+	// xn = xc + gamma·d of the last line search, whose A·d is in ad;
+	// pending says xn is set.
+	xn      []float64
+	gamma   float64
+	pending bool
+	updates int // consecutive O(m) updates of ax since its last product
+	// cols multiplies sparse vectors (nil when A cannot); tr is the
+	// matrix used for Aᵀ·y (A or its CSC copy).
+	cols SparseMultiplier
+	tr   Matrix
+	// sparseMax is the largest support of a direction for the sparse route;
+	// idxD/valD and idxW/valW hold the supports of d and x + d.
+	sparseMax  int
+	idxD, idxW []int
+	valD, valW []float64
+	sparseProducts int // line searches that took the sparse route (tests)
+	// noReuse disables the cache and the sparse route (tests).
+	noReuse bool
+}
+
+// setSparseMax sets the largest support of a direction for the sparse
+// route and sizes the support buffers.
+func (k *lsCache) setSparseMax(limit int) {
+	k.sparseMax = limit
+	k.idxD, k.idxW = make([]int, limit), make([]int, limit)
+	k.valD, k.valW = make([]float64, limit), make([]float64, limit)
+}
+
+// refreshEvery is the number of consecutive O(m) updates of A·x after
+// which it is recomputed by a full product.
+const refreshEvery = 100
 
 var (
 	_ lazycg.Objective     = (*LeastSquares)(nil)
@@ -25,8 +100,8 @@ var (
 )
 
 // NewLeastSquares returns f(x) = ‖Ax − b‖². A is kept by reference and must
-// not change afterwards; b is copied. A *CSR or *Dense matrix is validated
-// first (see CSR.Validate). It fails on a nil matrix, a length of b other
+// not change afterwards; b is copied. A *CSR, *CSC or *Dense matrix is
+// validated first (see CSR.Validate). It fails on a nil matrix, a length of b other
 // than the number of rows of A, or non-finite entries of b.
 func NewLeastSquares(a Matrix, b []float64) (*LeastSquares, error) {
 	if a == nil {
@@ -41,12 +116,40 @@ func NewLeastSquares(a Matrix, b []float64) (*LeastSquares, error) {
 	if err := checkVec("b", b, rows); err != nil {
 		return nil, fmt.Errorf("objective: least squares: %w", err)
 	}
-	return &LeastSquares{
-		a:  a,
-		b:  append([]float64(nil), b...),
-		r:  make([]float64, rows),
-		ad: make([]float64, rows),
-	}, nil
+	f := &LeastSquares{a: a, b: append([]float64(nil), b...)}
+	f.setup()
+	return f, nil
+}
+
+// setup allocates the buffers (once; RandomLeastSquares builds its value
+// without them).
+func (f *LeastSquares) setup() {
+	if f.k.ready {
+		return
+	}
+	rows, cols := f.a.Dims()
+	if len(f.r) != rows {
+		f.r = make([]float64, rows)
+	}
+	if len(f.ad) != rows {
+		f.ad = make([]float64, rows)
+	}
+	k := &f.k
+	k.ax = make([]float64, rows)
+	k.xc = make([]float64, cols)
+	k.xn = make([]float64, cols)
+	k.setSparseMax(cols / 16)
+	k.tr = f.a
+	switch a := f.a.(type) {
+	case *CSR:
+		// Aᵀ·r as one gather per column beats the CSR's scatter (see
+		// BenchmarkSparseKernels), and the columns serve sparse directions.
+		c := a.CSC()
+		k.cols, k.tr = c, c
+	case SparseMultiplier:
+		k.cols = a
+	}
+	k.ready = true
 }
 
 // Dim returns the number of columns of A.
@@ -61,55 +164,166 @@ func (f *LeastSquares) A() Matrix { return f.a }
 // B returns the vector b (shared, do not modify).
 func (f *LeastSquares) B() []float64 { return f.b }
 
-// residual stores Ax − b in f.r.
-func (f *LeastSquares) residual(x []float64) {
-	f.a.MulVec(f.r, x)
-	axpy(f.r, -1, f.b)
+// sync makes f.k.ax = A·x: kept when x is the remembered point, updated in
+// O(m) when x is the point the last line search predicted, recomputed
+// otherwise.
+func (f *LeastSquares) sync(x []float64) {
+	f.setup()
+	k := &f.k
+	if !k.noReuse {
+		if k.valid && slices.Equal(x, k.xc) {
+			return
+		}
+		if k.pending && k.updates < refreshEvery && slices.Equal(x, k.xn) {
+			k.xc, k.xn = k.xn, k.xc
+			k.pending = false
+			k.updates++
+			axpy(k.ax, k.gamma, f.ad)
+			return
+		}
+	}
+	f.a.MulVec(k.ax, x)
+	copy(k.xc, x)
+	k.valid, k.pending, k.updates = true, false, 0
 }
 
 // Func returns ‖Ax − b‖².
 func (f *LeastSquares) Func(x []float64) float64 {
-	f.residual(x)
-	return dot(f.r, f.r)
+	f.sync(x)
+	ax, b := f.k.ax, f.b[:len(f.k.ax)]
+	s := 0.0
+	for i, v := range ax {
+		r := v - b[i]
+		s += r * r
+	}
+	return s
+}
+
+// grad stores 2Aᵀ(Ax − b) in dst for the synced x and returns f(x). The
+// residual is stored doubled: scaling by 2 is exact, so f = ‖2r‖²/4 equals
+// ‖r‖² bit for bit.
+func (f *LeastSquares) grad(dst []float64) float64 {
+	r, ax, b := f.r, f.k.ax, f.b
+	ax, b = ax[:len(r)], b[:len(r)]
+	for i := range r {
+		r[i] = 2 * (ax[i] - b[i])
+	}
+	f.k.tr.MulTransVec(dst, r)
+	return dot(r, r) / 4
 }
 
 // Grad stores 2Aᵀ(Ax − b) in dst.
 func (f *LeastSquares) Grad(dst, x []float64) {
-	f.residual(x)
-	f.a.MulTransVec(dst, f.r)
-	scal(2, dst)
+	f.sync(x)
+	f.grad(dst)
 }
 
-// FuncGrad stores ∇f(x) in dst and returns f(x), computing the residual
+// FuncGrad stores ∇f(x) in dst and returns f(x), computing A·x at most
 // once.
 func (f *LeastSquares) FuncGrad(dst, x []float64) float64 {
-	f.residual(x)
-	f.a.MulTransVec(dst, f.r)
-	scal(2, dst)
-	return dot(f.r, f.r)
+	f.sync(x)
+	return f.grad(dst)
+}
+
+// mulDir stores A·d in f.ad for the synced x, from the columns of the
+// nonzeros of d or of w = x + d when either is sparse, by a full product
+// otherwise.
+func (f *LeastSquares) mulDir(x, d []float64) {
+	k := &f.k
+	if !k.noReuse && k.sparseMax > 0 && k.cols != nil {
+		lim := k.sparseMax
+		nd, nw := 0, 0
+		x = x[:len(d)]
+		for i, di := range d {
+			if di != 0 {
+				if nd < lim {
+					k.idxD[nd], k.valD[nd] = i, di
+				}
+				nd++
+			}
+			// w_i = 0 exactly iff d_i = −x_i; other entries carry one
+			// rounding of the sum.
+			if wi := x[i] + di; wi != 0 {
+				if nw < lim {
+					k.idxW[nw], k.valW[nw] = i, wi
+				}
+				nw++
+			}
+			if nd > lim && nw > lim {
+				break
+			}
+		}
+		if nd <= lim || nw <= lim {
+			k.sparseProducts++
+		}
+		switch {
+		case nd <= lim && nd <= nw:
+			k.cols.MulSparseVec(f.ad, k.idxD[:nd], k.valD[:nd])
+			return
+		case nw <= lim:
+			k.cols.MulSparseVec(f.ad, k.idxW[:nw], k.valW[:nw])
+			ad, ax := f.ad, k.ax[:len(f.ad)]
+			for i := range ad {
+				ad[i] -= ax[i]
+			}
+			return
+		}
+	}
+	f.a.MulVec(f.ad, d)
+}
+
+// residualDot returns ⟨Ax − b, f.ad⟩ for the synced x.
+func (f *LeastSquares) residualDot() float64 {
+	ad := f.ad
+	ax, b := f.k.ax[:len(ad)], f.b[:len(ad)]
+	s := 0.0
+	for i, v := range ad {
+		s += (ax[i] - b[i]) * v
+	}
+	return s
 }
 
 // LineCoeffs returns slope = 2⟨r, Ad⟩ and curv = ‖Ad‖² with r = Ax − b, so
-// that f(x + γd) = f(x) + slope·γ + curv·γ². It computes Ax and Ad.
+// that f(x + γd) = f(x) + slope·γ + curv·γ². It computes A·x unless x is
+// the remembered point, and A·d as LineMinimize does.
 func (f *LeastSquares) LineCoeffs(x, d []float64) (slope, curv float64) {
-	f.residual(x)
-	f.a.MulVec(f.ad, d)
-	return 2 * dot(f.r, f.ad), dot(f.ad, f.ad)
+	f.sync(x)
+	f.mulDir(x, d)
+	return 2 * f.residualDot(), dot(f.ad, f.ad)
 }
 
 // LineMinimize returns the exact minimizer
 // γ* = clamp(−⟨∇f(x), d⟩/(2‖Ad‖²), 0, gmax) of f(x + γd) over [0, gmax].
-// grad must be ∇f(x) (as the lazycg.LineMinimizer contract says); then only
-// Ad is computed, one matrix–vector product. With a nil grad the slope is
-// computed from the residual Ax − b (two products).
+// grad must be ∇f(x) (as the lazycg.LineMinimizer contract says); with a
+// nil grad the slope is computed from the residual. It computes A·d (from
+// columns when d or x + d is sparse) and A·x unless x is the remembered
+// point, and remembers x + γ*·d for the next evaluation (see LeastSquares).
 func (f *LeastSquares) LineMinimize(x, d, grad []float64, gmax float64) float64 {
-	if grad == nil {
-		slope, curv := f.LineCoeffs(x, d)
-		return minimizeQuadratic(slope, curv, 0, gmax)
+	if grad == nil || !f.k.noReuse {
+		f.sync(x)
 	}
-	f.a.MulVec(f.ad, d)
-	gd := dot(grad, d)
-	return minimizeQuadratic(gd, dot(f.ad, f.ad), gd, gmax)
+	f.mulDir(x, d)
+	curv := dot(f.ad, f.ad)
+	var gamma float64
+	if grad == nil {
+		gamma = minimizeQuadratic(2*f.residualDot(), curv, 0, gmax)
+	} else {
+		gd := dot(grad, d)
+		gamma = minimizeQuadratic(gd, curv, gd, gmax)
+	}
+	k := &f.k
+	k.pending = false
+	if gamma > 0 && !k.noReuse {
+		// The same expression as the methods' update x[i] += γ·d[i], so
+		// that the comparison in sync is exact.
+		xn := k.xn[:len(d)]
+		x = x[:len(d)]
+		for i, di := range d {
+			xn[i] = x[i] + gamma*di
+		}
+		k.gamma, k.pending = gamma, true
+	}
+	return gamma
 }
 
 // Smoothness returns an estimate of the smoothness constant L = 2‖A‖₂² of f

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // Matrix is a real rows×cols matrix that can be multiplied with vectors.
@@ -101,14 +104,7 @@ func (m *CSR) MulVec(dst, x []float64) {
 	}
 	rp := m.RowPtr
 	for i := range dst {
-		cols := m.ColIdx[rp[i]:rp[i+1]]
-		vals := m.Val[rp[i]:rp[i+1]]
-		vals = vals[:len(cols)]
-		s := 0.0
-		for k, j := range cols {
-			s += vals[k] * x[j]
-		}
-		dst[i] = s
+		dst[i] = sparseDot(m.Val[rp[i]:rp[i+1]], m.ColIdx[rp[i]:rp[i+1]], x)
 	}
 }
 
@@ -187,28 +183,42 @@ func (m *Dense) Dims() (rows, cols int) { return m.Rows, m.Cols }
 // At returns entry (i, j).
 func (m *Dense) At(i, j int) float64 { return m.Data[i*m.Cols+j] }
 
-// MulVec stores A·x in dst.
+// blasImpl is gonum's pure-Go BLAS (assembly kernels on amd64, no cgo).
+var blasImpl gonum.Implementation
+
+// MulVec stores A·x in dst (gonum's Dgemv).
 func (m *Dense) MulVec(dst, x []float64) {
 	if len(dst) != m.Rows || len(x) != m.Cols {
 		panic(fmt.Sprintf("objective: dense: MulVec with len(dst) = %d, len(x) = %d for a %d×%d matrix", len(dst), len(x), m.Rows, m.Cols))
 	}
-	for i := range dst {
-		row := m.Data[i*m.Cols : (i+1)*m.Cols]
-		dst[i] = dot(row, x)
+	if m.Rows == 0 || m.Cols == 0 {
+		clear(dst)
+		return
 	}
+	blasImpl.Dgemv(blas.NoTrans, m.Rows, m.Cols, 1, m.Data, m.Cols, x, 1, 0, dst, 1)
 }
 
-// MulTransVec stores Aᵀ·y in dst.
+// MulTransVec stores Aᵀ·y in dst (gonum's Dgemv).
 func (m *Dense) MulTransVec(dst, y []float64) {
 	if len(dst) != m.Cols || len(y) != m.Rows {
 		panic(fmt.Sprintf("objective: dense: MulTransVec with len(dst) = %d, len(y) = %d for a %d×%d matrix", len(dst), len(y), m.Rows, m.Cols))
 	}
-	clear(dst)
-	for i, yi := range y {
-		if yi == 0 {
-			continue
-		}
-		axpy(dst, yi, m.Data[i*m.Cols:(i+1)*m.Cols])
+	if m.Rows == 0 || m.Cols == 0 {
+		clear(dst)
+		return
+	}
+	blasImpl.Dgemv(blas.Trans, m.Rows, m.Cols, 1, m.Data, m.Cols, y, 1, 0, dst, 1)
+}
+
+// MulSparseVec stores A·x in dst for the sparse x with the nonzeros val at
+// positions idx (SparseMultiplier): it reads only the columns idx, at a
+// stride of Cols, so it pays when len(idx) is a small fraction of Cols.
+func (m *Dense) MulSparseVec(dst []float64, idx []int, val []float64) {
+	if len(dst) != m.Rows || len(val) != len(idx) {
+		panic(fmt.Sprintf("objective: dense: MulSparseVec with len(dst) = %d, %d indices, %d values for a %d×%d matrix", len(dst), len(idx), len(val), m.Rows, m.Cols))
+	}
+	for i := range dst {
+		dst[i] = sparseDot(val, idx, m.Data[i*m.Cols:(i+1)*m.Cols])
 	}
 }
 
@@ -279,27 +289,15 @@ func SpectralNormSq(a Matrix) float64 {
 }
 
 // dot returns a·b (len(b) ≥ len(a)).
-func dot(a, b []float64) float64 {
-	b = b[:len(a)]
-	s := 0.0
-	for i, v := range a {
-		s += v * b[i]
-	}
-	return s
-}
+func dot(a, b []float64) float64 { return blasImpl.Ddot(len(a), a, 1, b, 1) }
 
 // axpy sets dst += alpha·x (len(dst) ≥ len(x)).
-func axpy(dst []float64, alpha float64, x []float64) {
-	dst = dst[:len(x)]
-	for i, v := range x {
-		dst[i] += alpha * v
-	}
-}
+func axpy(dst []float64, alpha float64, x []float64) { blasImpl.Daxpy(len(x), alpha, x, 1, dst, 1) }
 
 // scal sets x *= alpha.
 func scal(alpha float64, x []float64) {
-	for i := range x {
-		x[i] *= alpha
+	if len(x) > 0 {
+		blasImpl.Dscal(len(x), alpha, x, 1)
 	}
 }
 

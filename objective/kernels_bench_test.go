@@ -1,0 +1,356 @@
+package objective
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/lmo"
+	"gonum.org/v1/gonum/blas"
+)
+
+// Kernel benchmarks of issue 11 (docs/RESULTS.md, section "Kernels";
+// scripts/bench-kernels.sh runs them). The iteration benchmarks time the
+// measured work and its reference alternately inside one loop and report
+// both per operation and their ratio, so that load on the machine affects
+// both alike.
+
+// gaussianLeastSquares returns ‖Ax − b‖² with a rows×cols row-major A of
+// standard normal entries and b = A·w + noise for a w with ‖w‖₁ = 2·radius,
+// so that the optimum over the ℓ1-ball of the given radius lies on its
+// boundary and Frank–Wolfe keeps moving.
+func gaussianLeastSquares(tb testing.TB, rows, cols int, radius float64, seed uint64) *LeastSquares {
+	rng := testRand(seed)
+	a := &Dense{Rows: rows, Cols: cols, Data: make([]float64, rows*cols)}
+	for i := range a.Data {
+		a.Data[i] = rng.NormFloat64()
+	}
+	w := make([]float64, cols)
+	for k := 0; k < 20; k++ {
+		w[rng.IntN(cols)] += radius / 10 * (rng.Float64() - 0.5) * 4
+	}
+	b := make([]float64, rows)
+	a.MulVec(b, w)
+	for i := range b {
+		b[i] += 0.1 * rng.NormFloat64()
+	}
+	f, err := NewLeastSquares(a, b)
+	mustOK(tb, err)
+	return f
+}
+
+// cgRun is a Frank–Wolfe iteration with exact line search written out as
+// lazycg.FrankWolfe performs it: LMO call, d = v − x, LineMinimize, x += γd,
+// FuncGrad.
+type cgRun struct {
+	f          *LeastSquares
+	poly       lazycg.LMO
+	x, g, v, d []float64
+	moves      int
+}
+
+func newCGRun(tb testing.TB, f *LeastSquares, poly interface {
+	lazycg.LMO
+	Vertex([]float64)
+}) *cgRun {
+	n := f.Dim()
+	c := &cgRun{f: f, poly: poly, x: make([]float64, n), g: make([]float64, n), v: make([]float64, n), d: make([]float64, n)}
+	poly.Vertex(c.x)
+	f.FuncGrad(c.g, c.x)
+	for range 50 { // leave the start vertex
+		c.step()
+	}
+	c.moves = 0
+	return c
+}
+
+func (c *cgRun) step() {
+	if _, err := c.poly.Minimize(context.Background(), c.v, c.g); err != nil {
+		panic(err)
+	}
+	for i := range c.d {
+		c.d[i] = c.v[i] - c.x[i]
+	}
+	gamma := c.f.LineMinimize(c.x, c.d, c.g, 1)
+	if gamma > 0 {
+		c.moves++
+	}
+	for i := range c.x {
+		c.x[i] += gamma * c.d[i]
+	}
+	c.f.FuncGrad(c.g, c.x)
+}
+
+// pair times a and ref alternately, b.N times each, and reports their
+// times per operation and the ratio a/ref.
+func pair(b *testing.B, aName, refName string, a, ref func()) {
+	b.Helper()
+	var ta, tr time.Duration
+	b.ReportAllocs()
+	for b.Loop() {
+		t0 := time.Now()
+		a()
+		t1 := time.Now()
+		ref()
+		tr += time.Since(t1)
+		ta += t1.Sub(t0)
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(ta.Nanoseconds())/n, aName+"-ns/op")
+	b.ReportMetric(float64(tr.Nanoseconds())/n, refName+"-ns/op")
+	b.ReportMetric(ta.Seconds()/tr.Seconds(), aName+"/"+refName)
+}
+
+// BenchmarkCGIteration is one Frank–Wolfe iteration with exact line search
+// (LMO, line search, update, gradient) next to the two full matrix–vector
+// products a least-squares iteration needs without reuse: A·u and Aᵀ·r with
+// gonum's Dgemv for dense A, with the CSR row product and the CSC column
+// product (the faster transposed kernel) for sparse A. "reuse" is the
+// objective as shipped, "noreuse" the same kernels without the reuse of
+// A·x and without sparse directions (three full products per iteration).
+// The Birkhoff case includes a Hungarian-method LMO call, timed separately
+// as lmo-ns/op in BenchmarkLMOBirkhoff50.
+func BenchmarkCGIteration(b *testing.B) {
+	type setting struct {
+		name string
+		f    func(b *testing.B) *LeastSquares
+		poly func(n int) interface {
+			lazycg.LMO
+			Vertex([]float64)
+		}
+	}
+	l1 := func(r float64) func(n int) interface {
+		lazycg.LMO
+		Vertex([]float64)
+	} {
+		return func(n int) interface {
+			lazycg.LMO
+			Vertex([]float64)
+		} {
+			p, err := lmo.NewL1Ball(n, r)
+			if err != nil {
+				panic(err)
+			}
+			return p
+		}
+	}
+	birkhoff := func(n int) interface {
+		lazycg.LMO
+		Vertex([]float64)
+	} {
+		p, err := lmo.NewBirkhoff(50)
+		if err != nil || p.Dim() != n {
+			panic(fmt.Sprint(err, n))
+		}
+		return p
+	}
+	sparse := func(n int, density float64) func(b *testing.B) *LeastSquares {
+		return func(b *testing.B) *LeastSquares {
+			f, err := RandomLeastSquares(n, n, density, 1)
+			mustOK(b, err)
+			return f
+		}
+	}
+	settings := []setting{
+		{"dense-l1-1000x3000", func(b *testing.B) *LeastSquares { return gaussianLeastSquares(b, 1000, 3000, 10, 1) }, l1(10)},
+		{"sparse-l1-2500-d0.008", sparse(2500, 0.008), l1(10)},
+		{"sparse-l1-32768-d20/n", sparse(32768, 20.0/32768), l1(10)},
+		{"sparse-birkhoff50-d0.008", sparse(2500, 0.008), birkhoff},
+	}
+	for _, st := range settings {
+		for _, reuse := range []bool{true, false} {
+			name := st.name + "/reuse"
+			if !reuse {
+				name = st.name + "/noreuse"
+			}
+			b.Run(name, func(b *testing.B) {
+				f := st.f(b)
+				f.setup()
+				f.k.noReuse = !reuse
+				c := newCGRun(b, f, st.poly(f.Dim()))
+				rows, cols := f.a.Dims()
+				u, r, t := randVec(testRand(3), cols, 0, 1), randVec(testRand(4), rows, -1, 1), make([]float64, cols)
+				au := make([]float64, rows)
+				var ref func()
+				if a, ok := f.a.(*Dense); ok {
+					ref = func() {
+						blasImpl.Dgemv(blas.NoTrans, rows, cols, 1, a.Data, cols, u, 1, 0, au, 1)
+						blasImpl.Dgemv(blas.Trans, rows, cols, 1, a.Data, cols, r, 1, 0, t, 1)
+					}
+				} else {
+					csr, csc := f.a.(*CSR), f.k.tr
+					ref = func() {
+						csr.MulVec(au, u)
+						csc.MulTransVec(t, r)
+					}
+				}
+				pair(b, "iter", "2products", c.step, ref)
+				b.ReportMetric(float64(c.moves)/float64(b.N), "moves/op")
+			})
+		}
+	}
+}
+
+// BenchmarkLMOBirkhoff50 is the LMO call of the Birkhoff setting of
+// BenchmarkCGIteration alone (gradients of its iterates).
+func BenchmarkLMOBirkhoff50(b *testing.B) {
+	f, err := RandomLeastSquares(2500, 2500, 0.008, 1)
+	mustOK(b, err)
+	poly, _ := lmo.NewBirkhoff(50)
+	c := newCGRun(b, f, poly)
+	b.ReportAllocs()
+	for b.Loop() {
+		poly.Minimize(context.Background(), c.v, c.g)
+	}
+}
+
+// BenchmarkLazyCacheHitIteration is the cache-hit iteration of lazy CG of
+// the root package's BenchmarkLazyIterationLeastSquares (Birkhoff polytope
+// of 50×50 matrices, sparse A of density 0.004, 200 cached vertices, weak
+// separation with Φ = 1e-9 and K = 1.1: gradient, cache scan, exact line
+// search, update) next to a bare gradient evaluation. "fresh" evaluates
+// ∇f at points whose A·x is not known (two products: A·x and Aᵀr),
+// "known" at the point of the previous evaluation (one product, Aᵀr).
+func BenchmarkLazyCacheHitIteration(b *testing.B) {
+	for _, kind := range []string{"fresh", "known"} {
+		b.Run("vs-"+kind, func(b *testing.B) {
+			poly, _ := lmo.NewBirkhoff(50)
+			n := poly.Dim()
+			obj, err := RandomLeastSquares(n, n, 0.004, 1)
+			mustOK(b, err)
+			sep := lazycg.NewCachedSeparator(poly, lazycg.CachePolicy{})
+			rng := testRand(1)
+			c, y, x, d, g := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+			for range 200 {
+				for i := range c {
+					c[i] = rng.NormFloat64()
+				}
+				poly.Minimize(context.Background(), y, c)
+				sep.Cache.Add(y)
+			}
+			poly.Vertex(x)
+			obj.FuncGrad(g, x)
+			// A second objective for the reference gradients, at two
+			// alternating points.
+			ref, err := NewLeastSquares(obj.A(), obj.B())
+			mustOK(b, err)
+			p0, p1, gr := randVec(rng, n, 0, 0.1), randVec(rng, n, 0, 0.1), make([]float64, n)
+			ref.FuncGrad(gr, p0)
+			hits, turn := 0, 0
+			lazyStep := func() {
+				ans, err := sep.Separate(context.Background(), y, g, x, 1e-9, 1.1)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if ans.CacheHit {
+					hits++
+				}
+				for i := range d {
+					d[i] = y[i] - x[i]
+				}
+				gamma := obj.LineMinimize(x, d, g, 1)
+				for i := range x {
+					x[i] += gamma * d[i]
+				}
+				obj.FuncGrad(g, x)
+			}
+			grad := func() { ref.FuncGrad(gr, p0) }
+			if kind == "fresh" {
+				grad = func() {
+					turn ^= 1
+					if turn == 0 {
+						ref.FuncGrad(gr, p0)
+					} else {
+						ref.FuncGrad(gr, p1)
+					}
+				}
+			}
+			pair(b, "lazy", "grad", lazyStep, grad)
+			b.ReportMetric(float64(hits)/float64(b.N), "hit-rate")
+		})
+	}
+}
+
+// BenchmarkDenseKernels are the products of a 1000×3000 row-major matrix:
+// gonum's Dgemv (MulVec, MulTransVec), the column route for a vector with
+// one and with 187 (= n/16) nonzeros, and the single-accumulator loops used
+// before (naive).
+func BenchmarkDenseKernels(b *testing.B) {
+	f := gaussianLeastSquares(b, 1000, 3000, 10, 1)
+	a := f.a.(*Dense)
+	rng := testRand(2)
+	x, y := randVec(rng, a.Cols, -1, 1), randVec(rng, a.Rows, -1, 1)
+	ax, aty := make([]float64, a.Rows), make([]float64, a.Cols)
+	b.Run("MulVec", func(b *testing.B) {
+		for b.Loop() {
+			a.MulVec(ax, x)
+		}
+	})
+	b.Run("MulVec-naive", func(b *testing.B) {
+		for b.Loop() {
+			naiveMulVec(ax, a, x)
+		}
+	})
+	b.Run("MulTransVec", func(b *testing.B) {
+		for b.Loop() {
+			a.MulTransVec(aty, y)
+		}
+	})
+	b.Run("MulTransVec-naive", func(b *testing.B) {
+		for b.Loop() {
+			naiveMulTransVec(aty, a, y)
+		}
+	})
+	for _, k := range []int{1, a.Cols / 16} {
+		idx, val := make([]int, k), randVec(rng, k, -1, 1)
+		for i := range idx {
+			idx[i] = i * (a.Cols / k)
+		}
+		b.Run(fmt.Sprintf("MulSparseVec-%d", k), func(b *testing.B) {
+			for b.Loop() {
+				a.MulSparseVec(ax, idx, val)
+			}
+		})
+	}
+}
+
+// BenchmarkSparseKernels are the products of random square sparse matrices
+// (the paper's quadratic) in CSR and CSC form, and the column route for a
+// vector with 50 nonzeros (a 50×50 permutation matrix).
+func BenchmarkSparseKernels(b *testing.B) {
+	for _, c := range []struct {
+		n       int
+		density float64
+	}{{2500, 0.008}, {32768, 20.0 / 32768}} {
+		f, err := RandomLeastSquares(c.n, c.n, c.density, 1)
+		mustOK(b, err)
+		csr := f.a.(*CSR)
+		csc := csr.CSC()
+		rng := testRand(2)
+		x, y, dst := randVec(rng, c.n, -1, 1), randVec(rng, c.n, -1, 1), make([]float64, c.n)
+		idx, val := make([]int, 50), make([]float64, 50)
+		for i := range idx {
+			idx[i], val[i] = i*(c.n/50), 1
+		}
+		name := fmt.Sprintf("n%d-nnz%d", c.n, csr.NNZ())
+		for _, k := range []struct {
+			name string
+			fn   func()
+		}{
+			{"CSR-MulVec", func() { csr.MulVec(dst, x) }},
+			{"CSR-MulTransVec", func() { csr.MulTransVec(dst, y) }},
+			{"CSC-MulVec", func() { csc.MulVec(dst, x) }},
+			{"CSC-MulTransVec", func() { csc.MulTransVec(dst, y) }},
+			{"CSC-MulSparseVec-50", func() { csc.MulSparseVec(dst, idx, val) }},
+		} {
+			b.Run(name+"/"+k.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					k.fn()
+				}
+			})
+		}
+	}
+}
