@@ -72,9 +72,9 @@ type lsCache struct {
 	tr   Matrix
 	// sparseMax is the largest support of a direction for the sparse route;
 	// idxD/valD and idxW/valW hold the supports of d and x + d.
-	sparseMax  int
-	idxD, idxW []int
-	valD, valW []float64
+	sparseMax      int
+	idxD, idxW     []int
+	valD, valW     []float64
 	sparseProducts int // line searches that took the sparse route (tests)
 	// noReuse disables the cache and the sparse route (tests).
 	noReuse bool
