@@ -303,10 +303,17 @@ func TestLeastSquaresArbitraryPoints(t *testing.T) {
 			if want := ref.LineMinimize(x, d, g, 1); math.Abs(gamma-want) > 1e-9 {
 				t.Fatalf("%T: γ = %v, want %v", a, gamma, want)
 			}
+			before := f.k.updates
 			switch rng.IntN(5) {
-			case 0: // the predicted point
+			case 0: // the predicted point, by a plain loop (root: gonum's Daxpy)
 				for i := range x {
 					x[i] += gamma * d[i]
+				}
+				if gamma > 0 && before < refreshEvery {
+					f.Func(x)
+					if f.k.updates != before+1 {
+						t.Fatalf("%T: the predicted point was not recognized", a)
+					}
 				}
 			case 1: // a different step along d
 				for i := range x {
@@ -438,13 +445,9 @@ func TestIterationAllocs(t *testing.T) {
 		if ans.CacheHit {
 			hits++
 		}
-		for i := range d {
-			d[i] = y[i] - x[i]
-		}
+		lazycgSub(d, y, x)
 		gamma := sparse.LineMinimize(x, d, g, 1)
-		for i := range x {
-			x[i] += gamma * d[i]
-		}
+		axpy(x, gamma, d)
 		sparse.FuncGrad(g, x)
 	}
 	lazyStep()

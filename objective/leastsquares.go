@@ -3,7 +3,7 @@ package objective
 import (
 	"errors"
 	"fmt"
-	"slices"
+	"unsafe"
 
 	"github.com/lazycg/lazycg"
 )
@@ -17,12 +17,13 @@ import (
 //
 // A LeastSquares remembers the point x_c of its last evaluation and A·x_c,
 // so Func, Grad, FuncGrad, LineMinimize and LineCoeffs at the same point
-// (equal entries, not the same slice) compute A·x once.
+// (the same bits in every entry, not necessarily the same slice) compute
+// A·x once.
 //
 // LineMinimize(x, d, grad, gmax) computes A·d, returns the step γ and also
 // remembers the point x + γd, computed entry by entry as x[i] + γ·d[i] —
 // exactly how lazycg's methods compute their next iterate. When the next
-// evaluation is at a point equal to it in every entry, A·x is updated as
+// evaluation is at a point bitwise equal to it, A·x is updated as
 // A·x_c + γ·A·d in O(m) instead of recomputed. A conditional gradient
 // iteration with exact line search (line search, move, gradient) then
 // costs the products A·d and Aᵀr instead of three. Any other point (a
@@ -71,10 +72,10 @@ type lsCache struct {
 	cols SparseMultiplier
 	tr   Matrix
 	// sparseMax is the largest support of a direction for the sparse route;
-	// idxD/valD and idxW/valW hold the supports of d and x + d.
+	// idx and val hold the support of d or of x + d.
 	sparseMax      int
-	idxD, idxW     []int
-	valD, valW     []float64
+	idx            []int
+	val            []float64
 	sparseProducts int // line searches that took the sparse route (tests)
 	// noReuse disables the cache and the sparse route (tests).
 	noReuse bool
@@ -84,8 +85,7 @@ type lsCache struct {
 // route and sizes the support buffers.
 func (k *lsCache) setSparseMax(limit int) {
 	k.sparseMax = limit
-	k.idxD, k.idxW = make([]int, limit), make([]int, limit)
-	k.valD, k.valW = make([]float64, limit), make([]float64, limit)
+	k.idx, k.val = make([]int, limit), make([]float64, limit)
 }
 
 // refreshEvery is the number of consecutive O(m) updates of A·x after
@@ -171,20 +171,36 @@ func (f *LeastSquares) sync(x []float64) {
 	f.setup()
 	k := &f.k
 	if !k.noReuse {
-		if k.valid && slices.Equal(x, k.xc) {
-			return
-		}
-		if k.pending && k.updates < refreshEvery && slices.Equal(x, k.xn) {
+		// After a line search the predicted point is the likely one.
+		if k.pending && k.updates < refreshEvery && sameVec(x, k.xn) {
 			k.xc, k.xn = k.xn, k.xc
 			k.pending = false
 			k.updates++
 			axpy(k.ax, k.gamma, f.ad)
 			return
 		}
+		if k.valid && sameVec(x, k.xc) {
+			return
+		}
 	}
 	f.a.MulVec(k.ax, x)
 	copy(k.xc, x)
 	k.valid, k.pending, k.updates = true, false, 0
+}
+
+// sameVec reports whether a and b hold the same bits (so −0 differs from
+// +0), comparing their memory as bytes: the runtime's vectorized
+// comparison is several times faster than a loop over floats.
+func sameVec(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 {
+		return true
+	}
+	ab := unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), 8*len(a))
+	bb := unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), 8*len(b))
+	return string(ab) == string(bb)
 }
 
 // Func returns ‖Ax − b‖².
@@ -203,11 +219,11 @@ func (f *LeastSquares) Func(x []float64) float64 {
 // residual is stored doubled: scaling by 2 is exact, so f = ‖2r‖²/4 equals
 // ‖r‖² bit for bit.
 func (f *LeastSquares) grad(dst []float64) float64 {
-	r, ax, b := f.r, f.k.ax, f.b
-	ax, b = ax[:len(r)], b[:len(r)]
-	for i := range r {
-		r[i] = 2 * (ax[i] - b[i])
-	}
+	// r = 2·Ax + (−2)·b rounds as 2(Ax − b), in three vectorized passes.
+	r := f.r
+	copy(r, f.b)
+	scal(-2, r)
+	axpy(r, 2, f.k.ax)
 	f.k.tr.MulTransVec(dst, r)
 	return dot(r, r) / 4
 }
@@ -225,51 +241,60 @@ func (f *LeastSquares) FuncGrad(dst, x []float64) float64 {
 	return f.grad(dst)
 }
 
-// mulDir stores A·d in f.ad for the synced x, from the columns of the
-// nonzeros of d or of w = x + d when either is sparse, by a full product
+// mulDir stores A·d in f.ad for the synced x and returns ‖A·d‖². It uses
+// the columns of the nonzeros of w = x + d when w is sparse (then
+// A·d = A·w − A·x; Frank–Wolfe directions d = v − x toward a sparse vertex
+// v), of d when d is sparse (pairwise directions), and a full product
 // otherwise.
-func (f *LeastSquares) mulDir(x, d []float64) {
+func (f *LeastSquares) mulDir(x, d []float64) float64 {
 	k := &f.k
 	if !k.noReuse && k.sparseMax > 0 && k.cols != nil {
-		lim := k.sparseMax
-		nd, nw := 0, 0
-		x = x[:len(d)]
-		for i, di := range d {
-			if di != 0 {
-				if nd < lim {
-					k.idxD[nd], k.valD[nd] = i, di
-				}
-				nd++
-			}
-			// w_i = 0 exactly iff d_i = −x_i; other entries carry one
-			// rounding of the sum.
-			if wi := x[i] + di; wi != 0 {
-				if nw < lim {
-					k.idxW[nw], k.valW[nw] = i, wi
-				}
-				nw++
-			}
-			if nd > lim && nw > lim {
-				break
-			}
-		}
-		if nd <= lim || nw <= lim {
+		if nz := support(k.idx, k.val, x, d); nz >= 0 {
 			k.sparseProducts++
+			k.cols.MulSparseVec(f.ad, k.idx[:nz], k.val[:nz])
+			axpy(f.ad, -1, k.ax)
+			return dot(f.ad, f.ad)
 		}
-		switch {
-		case nd <= lim && nd <= nw:
-			k.cols.MulSparseVec(f.ad, k.idxD[:nd], k.valD[:nd])
-			return
-		case nw <= lim:
-			k.cols.MulSparseVec(f.ad, k.idxW[:nw], k.valW[:nw])
-			ad, ax := f.ad, k.ax[:len(f.ad)]
-			for i := range ad {
-				ad[i] -= ax[i]
-			}
-			return
+		if nz := support(k.idx, k.val, nil, d); nz >= 0 {
+			k.sparseProducts++
+			k.cols.MulSparseVec(f.ad, k.idx[:nz], k.val[:nz])
+			return dot(f.ad, f.ad)
 		}
 	}
 	f.a.MulVec(f.ad, d)
+	return dot(f.ad, f.ad)
+}
+
+// support stores the nonzeros of d (x = nil) or of x + d at the positions
+// idx with values val and returns their number, or −1 when there are more
+// than len(idx). An entry of x + d is zero exactly when d_i = −x_i (the
+// direction toward a vertex entry 0); a nonzero entry carries the one
+// rounding of the sum.
+func support(idx []int, val []float64, x, d []float64) int {
+	k := 0
+	if x == nil {
+		for i, di := range d {
+			if di != 0 {
+				if k == len(idx) {
+					return -1
+				}
+				idx[k], val[k] = i, di
+				k++
+			}
+		}
+		return k
+	}
+	x = x[:len(d)]
+	for i, di := range d {
+		if wi := x[i] + di; wi != 0 {
+			if k == len(idx) {
+				return -1
+			}
+			idx[k], val[k] = i, wi
+			k++
+		}
+	}
+	return k
 }
 
 // residualDot returns ⟨Ax − b, f.ad⟩ for the synced x.
@@ -288,8 +313,8 @@ func (f *LeastSquares) residualDot() float64 {
 // the remembered point, and A·d as LineMinimize does.
 func (f *LeastSquares) LineCoeffs(x, d []float64) (slope, curv float64) {
 	f.sync(x)
-	f.mulDir(x, d)
-	return 2 * f.residualDot(), dot(f.ad, f.ad)
+	curv = f.mulDir(x, d)
+	return 2 * f.residualDot(), curv
 }
 
 // LineMinimize returns the exact minimizer
@@ -302,8 +327,7 @@ func (f *LeastSquares) LineMinimize(x, d, grad []float64, gmax float64) float64 
 	if grad == nil || !f.k.noReuse {
 		f.sync(x)
 	}
-	f.mulDir(x, d)
-	curv := dot(f.ad, f.ad)
+	curv := f.mulDir(x, d)
 	var gamma float64
 	if grad == nil {
 		gamma = minimizeQuadratic(2*f.residualDot(), curv, 0, gmax)
@@ -314,13 +338,12 @@ func (f *LeastSquares) LineMinimize(x, d, grad []float64, gmax float64) float64 
 	k := &f.k
 	k.pending = false
 	if gamma > 0 && !k.noReuse {
-		// The same expression as the methods' update x[i] += γ·d[i], so
-		// that the comparison in sync is exact.
-		xn := k.xn[:len(d)]
-		x = x[:len(d)]
-		for i, di := range d {
-			xn[i] = x[i] + gamma*di
-		}
+		// x[i] + γ·d[i] rounded as the methods' update x[i] += γ·d[i]
+		// (a product and a sum, each rounded: Go does not fuse them into
+		// an FMA on amd64, nor do gonum's kernels), so that the
+		// comparison in sync is exact.
+		copy(k.xn, x)
+		axpy(k.xn, gamma, d)
 		k.gamma, k.pending = gamma, true
 	}
 	return gamma
