@@ -21,32 +21,34 @@ import (
 // A·x once.
 //
 // LineMinimize(x, d, grad, gmax) computes A·d, returns the step γ and also
-// remembers the point x + γd, computed entry by entry as x[i] + γ·d[i] —
-// exactly how lazycg's methods compute their next iterate. When the next
+// remembers the point x + γd, rounded entry by entry as x[i] + γ·d[i] —
+// the update x += γd by which lazycg's methods (Frank–Wolfe, lazy CG,
+// away-step and pairwise steps) make their next iterate. When the next
 // evaluation is at a point bitwise equal to it, A·x is updated as
-// A·x_c + γ·A·d in O(m) instead of recomputed. A conditional gradient
+// A·x_c + γ·A·d in O(m) instead of recomputed: a conditional gradient
 // iteration with exact line search (line search, move, gradient) then
 // costs the products A·d and Aᵀr instead of three. Any other point (a
-// method that moves differently, a caller's arbitrary x) fails the
-// comparison and is evaluated with a full product: the cache can be unused,
-// never wrong. After 100 consecutive updates A·x is recomputed, which bounds
-// the accumulated rounding error.
+// method that moves otherwise, say x = (1−γ)x + γv, or a caller's
+// arbitrary x) fails the comparison and is evaluated with a full product:
+// the cache can go unused, never wrong. After 100 consecutive updates A·x
+// is recomputed, which bounds the accumulated rounding error.
 //
-// # Sparse matrices
+// # Sparse matrices and directions
 //
 // For a *CSR matrix the first evaluation (or NewLeastSquares) makes a CSC
-// copy of A, which doubles its memory: products Aᵀ·y run as one gather per
-// column, and the columns serve sparse directions.
+// copy of A, which doubles its memory: products Aᵀ·y then run as one
+// gather per column, faster than the CSR's scatter, and the columns serve
+// sparse directions.
 //
-// # Sparse directions
-//
-// When A multiplies sparse vectors cheaply (SparseMultiplier: *Dense, *CSC,
-// and *CSR through its CSC copy), the line search computes A·d from the columns of the nonzeros of d
-// (pairwise directions v − a of 0/1 vertices) or, when x is the remembered
-// point and w = x + d is sparse (Frank–Wolfe directions d = v − x toward a
-// sparse vertex v), as A·w − A·x. Either costs the nonzeros of the touched
-// columns, not a full product; a direction with more than n/16 nonzeros in
-// both forms gets a full product.
+// When A multiplies sparse vectors by columns (SparseMultiplier: *Dense,
+// *CSC, and *CSR through its CSC copy), the line search computes A·d as
+// A·w − A·x when w = x + d is sparse (Frank–Wolfe directions d = v − x
+// toward a sparse vertex v: w = v), as A·x − A·w when w = x − d is sparse
+// (away directions d = x − a), or from the columns of the nonzeros of d
+// when d is sparse (pairwise directions v⁺ − v⁻ of 0/1 vertices). Each
+// costs the nonzeros of the touched columns, not a full product.
+// Directions with more than n/16 nonzeros in all three forms get a full
+// product.
 type LeastSquares struct {
 	a          Matrix
 	b          []float64
@@ -101,8 +103,9 @@ var (
 
 // NewLeastSquares returns f(x) = ‖Ax − b‖². A is kept by reference and must
 // not change afterwards; b is copied. A *CSR, *CSC or *Dense matrix is
-// validated first (see CSR.Validate). It fails on a nil matrix, a length of b other
-// than the number of rows of A, or non-finite entries of b.
+// validated first (see CSR.Validate), and a *CSR gets its CSC copy (see
+// LeastSquares). It fails on a nil matrix, a length of b other than the
+// number of rows of A, or non-finite entries of b.
 func NewLeastSquares(a Matrix, b []float64) (*LeastSquares, error) {
 	if a == nil {
 		return nil, errors.New("objective: least squares: nil matrix")
@@ -244,20 +247,25 @@ func (f *LeastSquares) FuncGrad(dst, x []float64) float64 {
 // mulDir stores A·d in f.ad for the synced x and returns ‖A·d‖². It uses
 // the columns of the nonzeros of w = x + d when w is sparse (then
 // A·d = A·w − A·x; Frank–Wolfe directions d = v − x toward a sparse vertex
-// v), of d when d is sparse (pairwise directions), and a full product
-// otherwise.
+// v), of w = x − d when that is sparse (A·d = A·x − A·w; away directions
+// d = x − a from a sparse vertex a), of d when d is sparse (pairwise
+// directions), and a full product otherwise.
 func (f *LeastSquares) mulDir(x, d []float64) float64 {
 	k := &f.k
 	if !k.noReuse && k.sparseMax > 0 && k.cols != nil {
-		if nz := support(k.idx, k.val, x, d); nz >= 0 {
+		for _, sign := range [...]float64{1, -1, 0} {
+			nz := support(k.idx, k.val, x, d, sign)
+			if nz < 0 {
+				continue
+			}
 			k.sparseProducts++
 			k.cols.MulSparseVec(f.ad, k.idx[:nz], k.val[:nz])
-			axpy(f.ad, -1, k.ax)
-			return dot(f.ad, f.ad)
-		}
-		if nz := support(k.idx, k.val, nil, d); nz >= 0 {
-			k.sparseProducts++
-			k.cols.MulSparseVec(f.ad, k.idx[:nz], k.val[:nz])
+			if sign != 0 {
+				axpy(f.ad, -1, k.ax) // A·w − A·x = sign·A·d
+				if sign < 0 {
+					scal(-1, f.ad)
+				}
+			}
 			return dot(f.ad, f.ad)
 		}
 	}
@@ -265,14 +273,14 @@ func (f *LeastSquares) mulDir(x, d []float64) float64 {
 	return dot(f.ad, f.ad)
 }
 
-// support stores the nonzeros of d (x = nil) or of x + d at the positions
-// idx with values val and returns their number, or −1 when there are more
-// than len(idx). An entry of x + d is zero exactly when d_i = −x_i (the
-// direction toward a vertex entry 0); a nonzero entry carries the one
+// support stores the nonzeros of w = x + sign·d (sign ±1) or of d (sign
+// 0) at the positions idx with values val and returns their number, or −1
+// when there are more than len(idx). An entry x_i ± d_i is zero exactly
+// when d_i = ∓x_i (a vertex entry 0); a nonzero entry carries the one
 // rounding of the sum.
-func support(idx []int, val []float64, x, d []float64) int {
+func support(idx []int, val []float64, x, d []float64, sign float64) int {
 	k := 0
-	if x == nil {
+	if sign == 0 {
 		for i, di := range d {
 			if di != 0 {
 				if k == len(idx) {
@@ -286,7 +294,7 @@ func support(idx []int, val []float64, x, d []float64) int {
 	}
 	x = x[:len(d)]
 	for i, di := range d {
-		if wi := x[i] + di; wi != 0 {
+		if wi := x[i] + sign*di; wi != 0 { // ±1·d_i is exact
 			if k == len(idx) {
 				return -1
 			}
