@@ -2,7 +2,6 @@ package objective
 
 import (
 	"fmt"
-	"math"
 )
 
 // SparseMultiplier is an optional interface of matrices that multiply a
@@ -58,43 +57,7 @@ func (m *CSC) Validate() error {
 	if m == nil {
 		return fmt.Errorf("objective: csc: nil matrix")
 	}
-	if m.Rows < 0 || m.Cols < 0 {
-		return fmt.Errorf("objective: csc: negative dimensions %d×%d", m.Rows, m.Cols)
-	}
-	if len(m.ColPtr) != m.Cols+1 {
-		return fmt.Errorf("objective: csc: len(ColPtr) = %d, want cols+1 = %d", len(m.ColPtr), m.Cols+1)
-	}
-	if len(m.RowIdx) != len(m.Val) {
-		return fmt.Errorf("objective: csc: len(RowIdx) = %d differs from len(Val) = %d", len(m.RowIdx), len(m.Val))
-	}
-	if m.ColPtr[0] != 0 {
-		return fmt.Errorf("objective: csc: ColPtr[0] = %d, want 0", m.ColPtr[0])
-	}
-	for j := 0; j < m.Cols; j++ {
-		if m.ColPtr[j+1] < m.ColPtr[j] {
-			return fmt.Errorf("objective: csc: ColPtr decreases at column %d (%d > %d)", j, m.ColPtr[j], m.ColPtr[j+1])
-		}
-	}
-	if m.ColPtr[m.Cols] != len(m.Val) {
-		return fmt.Errorf("objective: csc: ColPtr[cols] = %d, want number of nonzeros %d", m.ColPtr[m.Cols], len(m.Val))
-	}
-	seen := make([]int, m.Rows) // seen[i] = j+1 when column j stores row i
-	for j := 0; j < m.Cols; j++ {
-		for k := m.ColPtr[j]; k < m.ColPtr[j+1]; k++ {
-			i := m.RowIdx[k]
-			if i < 0 || i >= m.Rows {
-				return fmt.Errorf("objective: csc: column %d: row index %d out of range [0, %d)", j, i, m.Rows)
-			}
-			if seen[i] == j+1 {
-				return fmt.Errorf("objective: csc: column %d: row %d stored twice", j, i)
-			}
-			seen[i] = j + 1
-			if v := m.Val[k]; math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("objective: csc: row %d, column %d: non-finite value %v", i, j, v)
-			}
-		}
-	}
-	return nil
+	return validateCompressed(cscLayout, m.Rows, m.Cols, m.ColPtr, m.RowIdx, m.Val)
 }
 
 // CSC returns m in compressed sparse column format (new arrays, rows
@@ -138,13 +101,13 @@ func (m *CSC) MulVec(dst, x []float64) {
 	cp := m.ColPtr
 	for j, xj := range x {
 		if xj != 0 {
-			m.addCol(dst, j, cp[j], cp[j+1], xj)
+			m.addCol(dst, cp[j], cp[j+1], xj)
 		}
 	}
 }
 
-// addCol sets dst += alpha·A[:, j], the column stored in [lo, hi).
-func (m *CSC) addCol(dst []float64, j, lo, hi int, alpha float64) {
+// addCol sets dst += alpha·A[:, j] for the column j stored in [lo, hi).
+func (m *CSC) addCol(dst []float64, lo, hi int, alpha float64) {
 	rows := m.RowIdx[lo:hi]
 	vals := m.Val[lo:hi]
 	vals = vals[:len(rows)]
@@ -162,7 +125,7 @@ func (m *CSC) MulSparseVec(dst []float64, idx []int, val []float64) {
 	clear(dst)
 	cp := m.ColPtr
 	for k, j := range idx {
-		m.addCol(dst, j, cp[j], cp[j+1], val[k])
+		m.addCol(dst, cp[j], cp[j+1], val[k])
 	}
 }
 

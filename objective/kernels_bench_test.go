@@ -60,10 +60,13 @@ type cgRun struct {
 	moves      int
 }
 
-func newCGRun(tb testing.TB, f *LeastSquares, poly interface {
+// vertexLMO is an LMO with a start vertex.
+type vertexLMO interface {
 	lazycg.LMO
-	Vertex([]float64)
-}) *cgRun {
+	Vertex(dst []float64)
+}
+
+func newCGRun(tb testing.TB, f *LeastSquares, poly vertexLMO) *cgRun {
 	n := f.Dim()
 	c := &cgRun{f: f, poly: poly, x: make([]float64, n), g: make([]float64, n), v: make([]float64, n), d: make([]float64, n)}
 	poly.Vertex(c.x)
@@ -136,28 +139,12 @@ func pair(b *testing.B, aName, refName string, a, ref func()) {
 // objective as shipped, "noreuse" the same kernels without the reuse of
 // A·x and without sparse directions (three full products per iteration).
 func BenchmarkCGIteration(b *testing.B) {
-	type setting struct {
-		name string
-		f    func(b *testing.B) *LeastSquares
-		poly func(n int) interface {
-			lazycg.LMO
-			Vertex([]float64)
+	l1 := func(n int) vertexLMO {
+		p, err := lmo.NewL1Ball(n, 10)
+		if err != nil {
+			panic(err)
 		}
-	}
-	l1 := func(r float64) func(n int) interface {
-		lazycg.LMO
-		Vertex([]float64)
-	} {
-		return func(n int) interface {
-			lazycg.LMO
-			Vertex([]float64)
-		} {
-			p, err := lmo.NewL1Ball(n, r)
-			if err != nil {
-				panic(err)
-			}
-			return p
-		}
+		return p
 	}
 	sparse := func(n int, density float64) func(b *testing.B) *LeastSquares {
 		return func(b *testing.B) *LeastSquares {
@@ -166,10 +153,14 @@ func BenchmarkCGIteration(b *testing.B) {
 			return f
 		}
 	}
-	settings := []setting{
-		{"dense-l1-1000x3000", func(b *testing.B) *LeastSquares { return gaussianLeastSquares(b, 1000, 3000, 10, 1) }, l1(10)},
-		{"sparse-l1-2500-d0.008", sparse(2500, 0.008), l1(10)},
-		{"sparse-l1-32768-d20/n", sparse(32768, 20.0/32768), l1(10)},
+	settings := []struct {
+		name string
+		f    func(b *testing.B) *LeastSquares
+		poly func(n int) vertexLMO
+	}{
+		{"dense-l1-1000x3000", func(b *testing.B) *LeastSquares { return gaussianLeastSquares(b, 1000, 3000, 10, 1) }, l1},
+		{"sparse-l1-2500-d0.008", sparse(2500, 0.008), l1},
+		{"sparse-l1-32768-d20/n", sparse(32768, 20.0/32768), l1},
 	}
 	for _, st := range settings {
 		for _, reuse := range []bool{true, false} {
@@ -208,6 +199,57 @@ func BenchmarkCGIteration(b *testing.B) {
 	}
 }
 
+// lazyRun is the cache-hit iteration of lazy CG as the root package's
+// BenchmarkLazyIterationLeastSquares writes it out: weak separation with
+// Φ = 1e-9 and K = 1.1 over a Birkhoff polytope whose cache holds vertices
+// for random directions, d = y − x, LineMinimize, x += γd, FuncGrad.
+type lazyRun struct {
+	f           *LeastSquares
+	sep         *lazycg.CachedSeparator
+	x, y, d, g  []float64
+	hits, calls int
+}
+
+// newLazyRun returns the run over the Birkhoff polytope of size×size
+// matrices with a random least-squares objective of the given density and
+// cached vertices in the cache.
+func newLazyRun(tb testing.TB, size int, density float64, cached int) *lazyRun {
+	poly, err := lmo.NewBirkhoff(size)
+	mustOK(tb, err)
+	n := poly.Dim()
+	f, err := RandomLeastSquares(n, n, density, 1)
+	mustOK(tb, err)
+	r := &lazyRun{f: f, sep: lazycg.NewCachedSeparator(poly, lazycg.CachePolicy{}),
+		x: make([]float64, n), y: make([]float64, n), d: make([]float64, n), g: make([]float64, n)}
+	rng := testRand(1)
+	c := make([]float64, n)
+	for range cached {
+		for i := range c {
+			c[i] = rng.NormFloat64()
+		}
+		poly.Minimize(context.Background(), r.y, c)
+		r.sep.Cache.Add(r.y)
+	}
+	poly.Vertex(r.x)
+	f.FuncGrad(r.g, r.x)
+	return r
+}
+
+func (r *lazyRun) step() {
+	r.calls++
+	ans, err := r.sep.Separate(context.Background(), r.y, r.g, r.x, 1e-9, 1.1)
+	if err != nil {
+		panic(err)
+	}
+	if ans.CacheHit {
+		r.hits++
+	}
+	lazycgSub(r.d, r.y, r.x)
+	gamma := r.f.LineMinimize(r.x, r.d, r.g, 1)
+	axpy(r.x, gamma, r.d)
+	r.f.FuncGrad(r.g, r.x)
+}
+
 // BenchmarkLazyCacheHitIteration is the cache-hit iteration of lazy CG of
 // the root package's BenchmarkLazyIterationLeastSquares (Birkhoff polytope
 // of 50×50 matrices, sparse A of density 0.004, 200 cached vertices, weak
@@ -218,43 +260,16 @@ func BenchmarkCGIteration(b *testing.B) {
 func BenchmarkLazyCacheHitIteration(b *testing.B) {
 	for _, kind := range []string{"fresh", "known"} {
 		b.Run("vs-"+kind, func(b *testing.B) {
-			poly, _ := lmo.NewBirkhoff(50)
-			n := poly.Dim()
-			obj, err := RandomLeastSquares(n, n, 0.004, 1)
-			mustOK(b, err)
-			sep := lazycg.NewCachedSeparator(poly, lazycg.CachePolicy{})
-			rng := testRand(1)
-			c, y, x, d, g := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-			for range 200 {
-				for i := range c {
-					c[i] = rng.NormFloat64()
-				}
-				poly.Minimize(context.Background(), y, c)
-				sep.Cache.Add(y)
-			}
-			poly.Vertex(x)
-			obj.FuncGrad(g, x)
+			lz := newLazyRun(b, 50, 0.004, 200)
+			n := lz.f.Dim()
 			// A second objective for the reference gradients, at two
 			// alternating points.
-			ref, err := NewLeastSquares(obj.A(), obj.B())
+			ref, err := NewLeastSquares(lz.f.A(), lz.f.B())
 			mustOK(b, err)
+			rng := testRand(5)
 			p0, p1, gr := randVec(rng, n, 0, 0.1), randVec(rng, n, 0, 0.1), make([]float64, n)
 			ref.FuncGrad(gr, p0)
-			hits, turn, calls := 0, 0, 0
-			lazyStep := func() {
-				calls++
-				ans, err := sep.Separate(context.Background(), y, g, x, 1e-9, 1.1)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if ans.CacheHit {
-					hits++
-				}
-				lazycgSub(d, y, x)
-				gamma := obj.LineMinimize(x, d, g, 1)
-				axpy(x, gamma, d)
-				obj.FuncGrad(g, x)
-			}
+			turn := 0
 			grad := func() { ref.FuncGrad(gr, p0) }
 			if kind == "fresh" {
 				grad = func() {
@@ -266,16 +281,18 @@ func BenchmarkLazyCacheHitIteration(b *testing.B) {
 					}
 				}
 			}
-			pair(b, "lazy", "grad", lazyStep, grad)
-			b.ReportMetric(float64(hits)/float64(calls), "hit-rate")
+			lz.hits, lz.calls = 0, 0
+			pair(b, "lazy", "grad", lz.step, grad)
+			b.ReportMetric(float64(lz.hits)/float64(lz.calls), "hit-rate")
 		})
 	}
 }
 
-// BenchmarkDenseKernels are the products of a 1000×3000 row-major matrix:
-// gonum's Dgemv (MulVec, MulTransVec), the column route for a vector with
-// one and with 187 (= n/16) nonzeros, and the single-accumulator loops used
-// before (naive).
+// BenchmarkDenseKernels compares the products of a 1000×3000 row-major
+// matrix pairwise (see pair): gonum's Dgemv against the single-accumulator
+// loops used before (naive), and the column route for a vector with 1 and
+// with 187 (= n/16, the largest support LeastSquares sends there) nonzeros
+// against a full Dgemv.
 func BenchmarkDenseKernels(b *testing.B) {
 	f := gaussianLeastSquares(b, 1000, 3000, 10, 1)
 	a := f.a.(*Dense)
@@ -283,24 +300,10 @@ func BenchmarkDenseKernels(b *testing.B) {
 	x, y := randVec(rng, a.Cols, -1, 1), randVec(rng, a.Rows, -1, 1)
 	ax, aty := make([]float64, a.Rows), make([]float64, a.Cols)
 	b.Run("MulVec", func(b *testing.B) {
-		for b.Loop() {
-			a.MulVec(ax, x)
-		}
-	})
-	b.Run("MulVec-naive", func(b *testing.B) {
-		for b.Loop() {
-			naiveMulVec(ax, a, x)
-		}
+		pair(b, "dgemv", "naive", func() { a.MulVec(ax, x) }, func() { naiveMulVec(ax, a, x) })
 	})
 	b.Run("MulTransVec", func(b *testing.B) {
-		for b.Loop() {
-			a.MulTransVec(aty, y)
-		}
-	})
-	b.Run("MulTransVec-naive", func(b *testing.B) {
-		for b.Loop() {
-			naiveMulTransVec(aty, a, y)
-		}
+		pair(b, "dgemv", "naive", func() { a.MulTransVec(aty, y) }, func() { naiveMulTransVec(aty, a, y) })
 	})
 	for _, k := range []int{1, a.Cols / 16} {
 		idx, val := make([]int, k), randVec(rng, k, -1, 1)
@@ -308,16 +311,15 @@ func BenchmarkDenseKernels(b *testing.B) {
 			idx[i] = i * (a.Cols / k)
 		}
 		b.Run(fmt.Sprintf("MulSparseVec-%d", k), func(b *testing.B) {
-			for b.Loop() {
-				a.MulSparseVec(ax, idx, val)
-			}
+			pair(b, "sparse", "dgemv", func() { a.MulSparseVec(ax, idx, val) }, func() { a.MulVec(ax, x) })
 		})
 	}
 }
 
-// BenchmarkSparseKernels are the products of random square sparse matrices
-// (the paper's quadratic) in CSR and CSC form, and the column route for a
-// vector with 50 nonzeros (a 50×50 permutation matrix).
+// BenchmarkSparseKernels compares the products of random square sparse
+// matrices (the paper's quadratic) in CSC and CSR form pairwise (see pair):
+// A·x and Aᵀ·y both ways, and the column route for a vector with 50
+// nonzeros (a 50×50 permutation matrix) against a full A·x.
 func BenchmarkSparseKernels(b *testing.B) {
 	for _, c := range []struct {
 		n       int
@@ -334,22 +336,14 @@ func BenchmarkSparseKernels(b *testing.B) {
 			idx[i], val[i] = i*(c.n/50), 1
 		}
 		name := fmt.Sprintf("n%d-nnz%d", c.n, csr.NNZ())
-		for _, k := range []struct {
-			name string
-			fn   func()
-		}{
-			{"CSR-MulVec", func() { csr.MulVec(dst, x) }},
-			{"CSR-MulTransVec", func() { csr.MulTransVec(dst, y) }},
-			{"CSC-MulVec", func() { csc.MulVec(dst, x) }},
-			{"CSC-MulTransVec", func() { csc.MulTransVec(dst, y) }},
-			{"CSC-MulSparseVec-50", func() { csc.MulSparseVec(dst, idx, val) }},
-		} {
-			b.Run(name+"/"+k.name, func(b *testing.B) {
-				b.ReportAllocs()
-				for b.Loop() {
-					k.fn()
-				}
-			})
-		}
+		b.Run(name+"/MulVec", func(b *testing.B) {
+			pair(b, "csc", "csr", func() { csc.MulVec(dst, x) }, func() { csr.MulVec(dst, x) })
+		})
+		b.Run(name+"/MulTransVec", func(b *testing.B) {
+			pair(b, "csc", "csr", func() { csc.MulTransVec(dst, y) }, func() { csr.MulTransVec(dst, y) })
+		})
+		b.Run(name+"/MulSparseVec-50", func(b *testing.B) {
+			pair(b, "csc-sparse", "csr", func() { csc.MulSparseVec(dst, idx, val) }, func() { csr.MulVec(dst, x) })
+		})
 	}
 }

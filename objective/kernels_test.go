@@ -217,10 +217,7 @@ func TestLeastSquaresReuseMatchesRecomputation(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		a    Matrix
-		poly interface {
-			lazycg.LMO
-			Vertex([]float64)
-		}
+		poly vertexLMO
 	}{
 		{"dense-l1", gaussianLeastSquares(t, 40, 60, 3, 2).A(), ball},
 		{"csr-l1", randomSparse(rng, 50, 60, 0.3), ball},
@@ -269,6 +266,7 @@ func TestLeastSquaresArbitraryPoints(t *testing.T) {
 	for _, a := range []Matrix{randomSparse(rng, 30, 40, 0.3), gaussianLeastSquares(t, 30, 40, 1, 4).A()} {
 		rows, n := a.Dims()
 		f, ref := lsPair(t, a, randVec(rng, rows, -1, 1))
+		f.k.setSparseMax(4) // all three sparse routes at this size
 		x := randVec(rng, n, -1, 1)
 		g, gr := make([]float64, n), make([]float64, n)
 		check := func(what string, x []float64) {
@@ -341,6 +339,9 @@ func TestLeastSquaresArbitraryPoints(t *testing.T) {
 				check("unrelated", randVec(rng, n, -1, 1))
 			}
 			check(fmt.Sprintf("trial %d", trial), x)
+			if trial == 199 && f.k.sparseProducts < 100 {
+				t.Errorf("%T: only %d sparse products in 200 trials", a, f.k.sparseProducts)
+			}
 			if rng.IntN(3) == 0 {
 				s1, c1 := f.LineCoeffs(x, d)
 				s2, c2 := ref.LineCoeffs(x, d)
@@ -447,37 +448,13 @@ func TestIterationAllocs(t *testing.T) {
 			t.Errorf("%s: a CG iteration allocates %v times", tc.name, a)
 		}
 	}
-	n := birk.Dim()
-	sep := lazycg.NewCachedSeparator(birk, lazycg.CachePolicy{})
-	rng := testRand(3)
-	y, x, d, g, c := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-	for range 20 {
-		for i := range c {
-			c[i] = rng.NormFloat64()
-		}
-		birk.Minimize(context.Background(), y, c)
-		sep.Cache.Add(y)
-	}
-	birk.Vertex(x)
-	sparse.FuncGrad(g, x)
-	hits := 0
-	lazyStep := func() {
-		ans, err := sep.Separate(context.Background(), y, g, x, 1e-9, 1.1)
-		mustOK(t, err)
-		if ans.CacheHit {
-			hits++
-		}
-		lazycgSub(d, y, x)
-		gamma := sparse.LineMinimize(x, d, g, 1)
-		axpy(x, gamma, d)
-		sparse.FuncGrad(g, x)
-	}
-	lazyStep()
-	hits = 0
-	if a := testing.AllocsPerRun(100, lazyStep); a != 0 {
+	lz := newLazyRun(t, 20, 0.05, 20)
+	lz.step()
+	lz.hits = 0
+	if a := testing.AllocsPerRun(100, lz.step); a != 0 {
 		t.Errorf("a lazy cache-hit iteration allocates %v times", a)
 	}
-	if hits < 50 {
-		t.Errorf("only %d of 101 lazy iterations hit the cache", hits)
+	if lz.hits < 50 {
+		t.Errorf("only %d of 101 lazy iterations hit the cache", lz.hits)
 	}
 }

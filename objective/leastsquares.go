@@ -47,8 +47,8 @@ import (
 // (away directions d = x − a), or from the columns of the nonzeros of d
 // when d is sparse (pairwise directions v⁺ − v⁻ of 0/1 vertices). Each
 // costs the nonzeros of the touched columns, not a full product.
-// Directions with more than n/16 nonzeros in all three forms get a full
-// product.
+// Directions with more than n/16 nonzeros in all three forms (n/64 for a
+// *Dense A, whose columns are read at a stride) get a full product.
 type LeastSquares struct {
 	a          Matrix
 	b          []float64
@@ -149,6 +149,11 @@ func (f *LeastSquares) setup() {
 		// BenchmarkSparseKernels), and the columns serve sparse directions.
 		c := a.CSC()
 		k.cols, k.tr = c, c
+	case *Dense:
+		// Columns of a row-major matrix are read at a stride: 187 of 3000
+		// columns cost 0.75 of a full product (BenchmarkDenseKernels).
+		k.cols = a
+		k.setSparseMax(cols / 64)
 	case SparseMultiplier:
 		k.cols = a
 	}
