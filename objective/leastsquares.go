@@ -3,6 +3,7 @@ package objective
 import (
 	"errors"
 	"fmt"
+	"math"
 	"unsafe"
 
 	"github.com/lazycg/lazycg"
@@ -297,9 +298,27 @@ func support(idx []int, val []float64, x, d []float64, sign float64) int {
 		}
 		return k
 	}
+	// ±1·d_i is exact. Blocks of four entries that are all ±0 (the
+	// common case) are skipped with one branch on their or-ed bits.
 	x = x[:len(d)]
-	for i, di := range d {
-		if wi := x[i] + sign*di; wi != 0 { // ±1·d_i is exact
+	i := 0
+	for ; i+4 <= len(d); i += 4 {
+		w := [4]float64{x[i] + sign*d[i], x[i+1] + sign*d[i+1], x[i+2] + sign*d[i+2], x[i+3] + sign*d[i+3]}
+		if (math.Float64bits(w[0])|math.Float64bits(w[1])|math.Float64bits(w[2])|math.Float64bits(w[3]))<<1 == 0 {
+			continue
+		}
+		for j, wj := range w {
+			if wj != 0 {
+				if k == len(idx) {
+					return -1
+				}
+				idx[k], val[k] = i+j, wj
+				k++
+			}
+		}
+	}
+	for ; i < len(d); i++ {
+		if wi := x[i] + sign*d[i]; wi != 0 {
 			if k == len(idx) {
 				return -1
 			}
