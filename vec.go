@@ -1,8 +1,21 @@
 package lazycg
 
-// Small dense vector kernels used on hot paths. They panic on length
-// mismatch (internal calls only).
+import "gonum.org/v1/gonum/blas/gonum"
 
+// Small dense vector kernels used on hot paths; axpy and sub run on gonum's
+// pure-Go BLAS (assembly on amd64, several times faster than plain loops).
+// They panic on length mismatch (internal calls only).
+//
+// axpy and sub round every entry as the plain expressions y[i] + a·x[i] and
+// a[i] − b[i] would (no fused multiply-add): objectives may rely on
+// recomputing the methods' next iterate bit for bit (see
+// objective.LeastSquares).
+
+var blasImpl gonum.Implementation
+
+// dot returns a·b (len(b) ≥ len(a)) with two accumulators. It stays a Go
+// loop: its summation order is part of the rounding that the methods' dual
+// bounds and their tests see.
 func dot(a, b []float64) float64 {
 	b = b[:len(a)]
 	var s0, s1 float64
@@ -17,21 +30,20 @@ func dot(a, b []float64) float64 {
 	return s0 + s1
 }
 
-// axpy sets y += a·x.
-func axpy(y []float64, a float64, x []float64) {
-	x = x[:len(y)]
-	for i := range y {
-		y[i] += a * x[i]
-	}
-}
+// axpy sets y += a·x (len(x) ≥ len(y)).
+func axpy(y []float64, a float64, x []float64) { blasImpl.Daxpy(len(y), a, x, 1, y, 1) }
 
 // sub sets dst = a − b.
 func sub(dst, a, b []float64) {
-	a = a[:len(dst)]
-	b = b[:len(dst)]
-	for i := range dst {
-		dst[i] = a[i] - b[i]
+	a, b = a[:len(dst)], b[:len(dst)]
+	if len(dst) > 0 && &dst[0] == &b[0] { // dst aliases b: copying a would overwrite it
+		for i := range dst {
+			dst[i] = a[i] - b[i]
+		}
+		return
 	}
+	copy(dst, a)
+	blasImpl.Daxpy(len(dst), -1, b, 1, dst, 1) // a + (−1)·b rounds as a − b
 }
 
 // norm2sq returns ‖a‖².

@@ -5,8 +5,11 @@
 //
 // Objectives:
 //
-//   - LeastSquares: f(x) = ‖Ax − b‖² with a sparse (CSR) or dense matrix A,
-//     used for video colocalization and structured regression;
+//   - LeastSquares: f(x) = ‖Ax − b‖² with a sparse (CSR, CSC) or dense
+//     matrix A, used for video colocalization and structured regression; it
+//     keeps A·x between calls, so that an iteration with exact line search
+//     costs two matrix–vector products, one of them over the columns of a
+//     sparse vertex only;
 //   - Distance: f(x) = Σ w_i (x_i − b_i)², the squared (weighted) Euclidean
 //     distance to a point;
 //   - MatrixCompletion: f(X) = Σ_{(i,j)∈Ω} (X_ij − A_ij)² over m×n matrices;

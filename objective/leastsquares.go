@@ -3,19 +3,97 @@ package objective
 import (
 	"errors"
 	"fmt"
+	"math"
+	"unsafe"
 
 	"github.com/lazycg/lazycg"
 )
 
 // LeastSquares is the objective f(x) = ‖Ax − b‖² for an m×n matrix A.
 // Its gradient is ∇f(x) = 2Aᵀ(Ax − b). Evaluations use internal buffers
-// and allocate nothing; a LeastSquares is not safe for concurrent use.
+// and allocate nothing after the first call; a LeastSquares is not safe for
+// concurrent use.
+//
+// # Reuse of A·x
+//
+// A LeastSquares remembers the point x_c of its last evaluation and A·x_c,
+// so Func, Grad, FuncGrad, LineMinimize and LineCoeffs at the same point
+// (the same bits in every entry, not necessarily the same slice) compute
+// A·x once.
+//
+// LineMinimize(x, d, grad, gmax) computes A·d, returns the step γ and also
+// remembers the point x + γd, rounded entry by entry as x[i] + γ·d[i] —
+// the update x += γd by which lazycg's methods (Frank–Wolfe, lazy CG,
+// away-step and pairwise steps) make their next iterate. When the next
+// evaluation is at a point bitwise equal to it, A·x is updated as
+// A·x_c + γ·A·d in O(m) instead of recomputed: a conditional gradient
+// iteration with exact line search (line search, move, gradient) then
+// costs the products A·d and Aᵀr instead of three. Any other point (a
+// method that moves otherwise, say x = (1−γ)x + γv, or a caller's
+// arbitrary x) fails the comparison and is evaluated with a full product:
+// the cache can go unused, never wrong. After 100 consecutive updates A·x
+// is recomputed, which bounds the accumulated rounding error.
+//
+// # Sparse matrices and directions
+//
+// For a *CSR matrix the first evaluation (or NewLeastSquares) makes a CSC
+// copy of A, which doubles its memory: products Aᵀ·y then run as one
+// gather per column, faster than the CSR's scatter, and the columns serve
+// sparse directions.
+//
+// When A multiplies sparse vectors by columns (SparseMultiplier: *Dense,
+// *CSC, and *CSR through its CSC copy), the line search computes A·d as
+// A·w − A·x when w = x + d is sparse (Frank–Wolfe directions d = v − x
+// toward a sparse vertex v: w = v), as A·x − A·w when w = x − d is sparse
+// (away directions d = x − a), or from the columns of the nonzeros of d
+// when d is sparse (pairwise directions v⁺ − v⁻ of 0/1 vertices). Each
+// costs the nonzeros of the touched columns, not a full product.
+// Directions with more than n/16 nonzeros in all three forms (n/64 for a
+// *Dense A, whose columns are read at a stride) get a full product.
 type LeastSquares struct {
 	a          Matrix
 	b          []float64
-	r, ad      []float64 // scratch: residual Ax − b and A·d
+	r, ad      []float64 // scratch: residual 2(Ax − b) and A·d of the last direction
 	smoothness float64   // cached Smoothness, 0 until computed
+	k          lsCache
 }
+
+// lsCache is the state behind the reuse of A·x (see LeastSquares).
+type lsCache struct {
+	ready bool
+	// ax = A·xc when valid.
+	ax, xc []float64
+	valid  bool
+	// xn = xc + gamma·d of the last line search, whose A·d is in ad;
+	// pending says xn is set.
+	xn      []float64
+	gamma   float64
+	pending bool
+	updates int // consecutive O(m) updates of ax since its last product
+	// cols multiplies sparse vectors (nil when A cannot); tr is the
+	// matrix used for Aᵀ·y (A or its CSC copy).
+	cols SparseMultiplier
+	tr   Matrix
+	// sparseMax is the largest support of a direction for the sparse route;
+	// idx and val hold the support of d or of x + d.
+	sparseMax      int
+	idx            []int
+	val            []float64
+	sparseProducts int // line searches that took the sparse route (tests)
+	// noReuse disables the cache and the sparse route (tests).
+	noReuse bool
+}
+
+// setSparseMax sets the largest support of a direction for the sparse
+// route and sizes the support buffers.
+func (k *lsCache) setSparseMax(limit int) {
+	k.sparseMax = limit
+	k.idx, k.val = make([]int, limit), make([]float64, limit)
+}
+
+// refreshEvery is the number of consecutive O(m) updates of A·x after
+// which it is recomputed by a full product.
+const refreshEvery = 100
 
 var (
 	_ lazycg.Objective     = (*LeastSquares)(nil)
@@ -25,9 +103,10 @@ var (
 )
 
 // NewLeastSquares returns f(x) = ‖Ax − b‖². A is kept by reference and must
-// not change afterwards; b is copied. A *CSR or *Dense matrix is validated
-// first (see CSR.Validate). It fails on a nil matrix, a length of b other
-// than the number of rows of A, or non-finite entries of b.
+// not change afterwards; b is copied. A *CSR, *CSC or *Dense matrix is
+// validated first (see CSR.Validate), and a *CSR gets its CSC copy (see
+// LeastSquares). It fails on a nil matrix, a length of b other than the
+// number of rows of A, or non-finite entries of b.
 func NewLeastSquares(a Matrix, b []float64) (*LeastSquares, error) {
 	if a == nil {
 		return nil, errors.New("objective: least squares: nil matrix")
@@ -41,12 +120,45 @@ func NewLeastSquares(a Matrix, b []float64) (*LeastSquares, error) {
 	if err := checkVec("b", b, rows); err != nil {
 		return nil, fmt.Errorf("objective: least squares: %w", err)
 	}
-	return &LeastSquares{
-		a:  a,
-		b:  append([]float64(nil), b...),
-		r:  make([]float64, rows),
-		ad: make([]float64, rows),
-	}, nil
+	f := &LeastSquares{a: a, b: append([]float64(nil), b...)}
+	f.setup()
+	return f, nil
+}
+
+// setup allocates the buffers (once; RandomLeastSquares builds its value
+// without them).
+func (f *LeastSquares) setup() {
+	if f.k.ready {
+		return
+	}
+	rows, cols := f.a.Dims()
+	if len(f.r) != rows {
+		f.r = make([]float64, rows)
+	}
+	if len(f.ad) != rows {
+		f.ad = make([]float64, rows)
+	}
+	k := &f.k
+	k.ax = make([]float64, rows)
+	k.xc = make([]float64, cols)
+	k.xn = make([]float64, cols)
+	k.setSparseMax(cols / 16)
+	k.tr = f.a
+	switch a := f.a.(type) {
+	case *CSR:
+		// Aᵀ·r as one gather per column beats the CSR's scatter (see
+		// BenchmarkSparseKernels), and the columns serve sparse directions.
+		c := a.CSC()
+		k.cols, k.tr = c, c
+	case *Dense:
+		// Columns of a row-major matrix are read at a stride: 187 of 3000
+		// columns cost 0.75 of a full product (BenchmarkDenseKernels).
+		k.cols = a
+		k.setSparseMax(cols / 64)
+	case SparseMultiplier:
+		k.cols = a
+	}
+	k.ready = true
 }
 
 // Dim returns the number of columns of A.
@@ -61,55 +173,212 @@ func (f *LeastSquares) A() Matrix { return f.a }
 // B returns the vector b (shared, do not modify).
 func (f *LeastSquares) B() []float64 { return f.b }
 
-// residual stores Ax − b in f.r.
-func (f *LeastSquares) residual(x []float64) {
-	f.a.MulVec(f.r, x)
-	axpy(f.r, -1, f.b)
+// sync makes f.k.ax = A·x: kept when x is the remembered point, updated in
+// O(m) when x is the point the last line search predicted, recomputed
+// otherwise.
+func (f *LeastSquares) sync(x []float64) {
+	f.setup()
+	k := &f.k
+	if !k.noReuse {
+		// After a line search the predicted point is the likely one.
+		if k.pending && k.updates < refreshEvery && sameVec(x, k.xn) {
+			k.xc, k.xn = k.xn, k.xc
+			k.pending = false
+			k.updates++
+			axpy(k.ax, k.gamma, f.ad)
+			return
+		}
+		if k.valid && sameVec(x, k.xc) {
+			return
+		}
+	}
+	f.a.MulVec(k.ax, x)
+	copy(k.xc, x)
+	k.valid, k.pending, k.updates = true, false, 0
+}
+
+// sameVec reports whether a and b hold the same bits (so −0 differs from
+// +0), comparing their memory as bytes: the runtime's vectorized
+// comparison is several times faster than a loop over floats.
+func sameVec(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 {
+		return true
+	}
+	ab := unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), 8*len(a))
+	bb := unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), 8*len(b))
+	return string(ab) == string(bb)
 }
 
 // Func returns ‖Ax − b‖².
 func (f *LeastSquares) Func(x []float64) float64 {
-	f.residual(x)
-	return dot(f.r, f.r)
+	f.sync(x)
+	ax, b := f.k.ax, f.b[:len(f.k.ax)]
+	s := 0.0
+	for i, v := range ax {
+		r := v - b[i]
+		s += r * r
+	}
+	return s
+}
+
+// grad stores 2Aᵀ(Ax − b) in dst for the synced x and returns f(x). The
+// residual is stored doubled: scaling by 2 is exact, so f = ‖2r‖²/4 equals
+// ‖r‖² bit for bit.
+func (f *LeastSquares) grad(dst []float64) float64 {
+	// r = 2·Ax + (−2)·b rounds as 2(Ax − b), in three vectorized passes.
+	r := f.r
+	copy(r, f.b)
+	scal(-2, r)
+	axpy(r, 2, f.k.ax)
+	f.k.tr.MulTransVec(dst, r)
+	return dot(r, r) / 4
 }
 
 // Grad stores 2Aᵀ(Ax − b) in dst.
 func (f *LeastSquares) Grad(dst, x []float64) {
-	f.residual(x)
-	f.a.MulTransVec(dst, f.r)
-	scal(2, dst)
+	f.sync(x)
+	f.grad(dst)
 }
 
-// FuncGrad stores ∇f(x) in dst and returns f(x), computing the residual
+// FuncGrad stores ∇f(x) in dst and returns f(x), computing A·x at most
 // once.
 func (f *LeastSquares) FuncGrad(dst, x []float64) float64 {
-	f.residual(x)
-	f.a.MulTransVec(dst, f.r)
-	scal(2, dst)
-	return dot(f.r, f.r)
+	f.sync(x)
+	return f.grad(dst)
+}
+
+// mulDir stores A·d in f.ad for the synced x and returns ‖A·d‖². It uses
+// the columns of the nonzeros of w = x + d when w is sparse (then
+// A·d = A·w − A·x; Frank–Wolfe directions d = v − x toward a sparse vertex
+// v), of w = x − d when that is sparse (A·d = A·x − A·w; away directions
+// d = x − a from a sparse vertex a), of d when d is sparse (pairwise
+// directions), and a full product otherwise.
+func (f *LeastSquares) mulDir(x, d []float64) float64 {
+	k := &f.k
+	if !k.noReuse && k.sparseMax > 0 && k.cols != nil {
+		for _, sign := range [...]float64{1, -1, 0} {
+			nz := support(k.idx, k.val, x, d, sign)
+			if nz < 0 {
+				continue
+			}
+			k.sparseProducts++
+			k.cols.MulSparseVec(f.ad, k.idx[:nz], k.val[:nz])
+			if sign != 0 {
+				axpy(f.ad, -1, k.ax) // A·w − A·x = sign·A·d
+				if sign < 0 {
+					scal(-1, f.ad)
+				}
+			}
+			return dot(f.ad, f.ad)
+		}
+	}
+	f.a.MulVec(f.ad, d)
+	return dot(f.ad, f.ad)
+}
+
+// support stores the nonzeros of w = x + sign·d (sign ±1) or of d (sign
+// 0) at the positions idx with values val and returns their number, or −1
+// when there are more than len(idx). An entry x_i ± d_i is zero exactly
+// when d_i = ∓x_i (a vertex entry 0); a nonzero entry carries the one
+// rounding of the sum.
+func support(idx []int, val []float64, x, d []float64, sign float64) int {
+	k := 0
+	if sign == 0 {
+		for i, di := range d {
+			if di != 0 {
+				if k == len(idx) {
+					return -1
+				}
+				idx[k], val[k] = i, di
+				k++
+			}
+		}
+		return k
+	}
+	// ±1·d_i is exact. Blocks of four entries that are all ±0 (the
+	// common case) are skipped with one branch on their or-ed bits.
+	x = x[:len(d)]
+	i := 0
+	for ; i+4 <= len(d); i += 4 {
+		w := [4]float64{x[i] + sign*d[i], x[i+1] + sign*d[i+1], x[i+2] + sign*d[i+2], x[i+3] + sign*d[i+3]}
+		if (math.Float64bits(w[0])|math.Float64bits(w[1])|math.Float64bits(w[2])|math.Float64bits(w[3]))<<1 == 0 {
+			continue
+		}
+		for j, wj := range w {
+			if wj != 0 {
+				if k == len(idx) {
+					return -1
+				}
+				idx[k], val[k] = i+j, wj
+				k++
+			}
+		}
+	}
+	for ; i < len(d); i++ {
+		if wi := x[i] + sign*d[i]; wi != 0 {
+			if k == len(idx) {
+				return -1
+			}
+			idx[k], val[k] = i, wi
+			k++
+		}
+	}
+	return k
+}
+
+// residualDot returns ⟨Ax − b, f.ad⟩ for the synced x.
+func (f *LeastSquares) residualDot() float64 {
+	ad := f.ad
+	ax, b := f.k.ax[:len(ad)], f.b[:len(ad)]
+	s := 0.0
+	for i, v := range ad {
+		s += (ax[i] - b[i]) * v
+	}
+	return s
 }
 
 // LineCoeffs returns slope = 2⟨r, Ad⟩ and curv = ‖Ad‖² with r = Ax − b, so
-// that f(x + γd) = f(x) + slope·γ + curv·γ². It computes Ax and Ad.
+// that f(x + γd) = f(x) + slope·γ + curv·γ². It computes A·x unless x is
+// the remembered point, and A·d as LineMinimize does.
 func (f *LeastSquares) LineCoeffs(x, d []float64) (slope, curv float64) {
-	f.residual(x)
-	f.a.MulVec(f.ad, d)
-	return 2 * dot(f.r, f.ad), dot(f.ad, f.ad)
+	f.sync(x)
+	curv = f.mulDir(x, d)
+	return 2 * f.residualDot(), curv
 }
 
 // LineMinimize returns the exact minimizer
 // γ* = clamp(−⟨∇f(x), d⟩/(2‖Ad‖²), 0, gmax) of f(x + γd) over [0, gmax].
-// grad must be ∇f(x) (as the lazycg.LineMinimizer contract says); then only
-// Ad is computed, one matrix–vector product. With a nil grad the slope is
-// computed from the residual Ax − b (two products).
+// grad must be ∇f(x) (as the lazycg.LineMinimizer contract says); with a
+// nil grad the slope is computed from the residual. It computes A·d (from
+// columns when d or x + d is sparse) and A·x unless x is the remembered
+// point, and remembers x + γ*·d for the next evaluation (see LeastSquares).
 func (f *LeastSquares) LineMinimize(x, d, grad []float64, gmax float64) float64 {
-	if grad == nil {
-		slope, curv := f.LineCoeffs(x, d)
-		return minimizeQuadratic(slope, curv, 0, gmax)
+	if grad == nil || !f.k.noReuse {
+		f.sync(x)
 	}
-	f.a.MulVec(f.ad, d)
-	gd := dot(grad, d)
-	return minimizeQuadratic(gd, dot(f.ad, f.ad), gd, gmax)
+	curv := f.mulDir(x, d)
+	var gamma float64
+	if grad == nil {
+		gamma = minimizeQuadratic(2*f.residualDot(), curv, 0, gmax)
+	} else {
+		gd := dot(grad, d)
+		gamma = minimizeQuadratic(gd, curv, gd, gmax)
+	}
+	k := &f.k
+	k.pending = false
+	if gamma > 0 && !k.noReuse {
+		// x[i] + γ·d[i] rounded as the methods' update x[i] += γ·d[i]
+		// (a product and a sum, each rounded: Go does not fuse them into
+		// an FMA on amd64, nor do gonum's kernels), so that the
+		// comparison in sync is exact.
+		copy(k.xn, x)
+		axpy(k.xn, gamma, d)
+		k.gamma, k.pending = gamma, true
+	}
+	return gamma
 }
 
 // Smoothness returns an estimate of the smoothness constant L = 2‖A‖₂² of f

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // Matrix is a real rows×cols matrix that can be multiplied with vectors.
@@ -49,39 +52,67 @@ func (m *CSR) Validate() error {
 	if m == nil {
 		return fmt.Errorf("objective: csr: nil matrix")
 	}
-	if m.Rows < 0 || m.Cols < 0 {
-		return fmt.Errorf("objective: csr: negative dimensions %d×%d", m.Rows, m.Cols)
+	return validateCompressed(csrLayout, m.Rows, m.Cols, m.RowPtr, m.ColIdx, m.Val)
+}
+
+// compressedLayout names the parts of a compressed sparse format for
+// validateCompressed's messages: the matrix is stored by major lines (rows
+// of a CSR, columns of a CSC) of minor indices.
+type compressedLayout struct {
+	format, ptr, idx, major, majors, minor string
+	colMajor                               bool
+}
+
+var (
+	csrLayout = compressedLayout{"csr", "RowPtr", "ColIdx", "row", "rows", "column", false}
+	cscLayout = compressedLayout{"csc", "ColPtr", "RowIdx", "column", "cols", "row", true}
+)
+
+// validateCompressed checks a rows×cols matrix stored in a compressed
+// format (see CSR.Validate and CSC.Validate). It allocates an array of
+// as many ints as minor lines.
+func validateCompressed(l compressedLayout, rows, cols int, ptr, idx []int, val []float64) error {
+	if rows < 0 || cols < 0 {
+		return fmt.Errorf("objective: %s: negative dimensions %d×%d", l.format, rows, cols)
 	}
-	if len(m.RowPtr) != m.Rows+1 {
-		return fmt.Errorf("objective: csr: len(RowPtr) = %d, want rows+1 = %d", len(m.RowPtr), m.Rows+1)
+	nMajor, nMinor := rows, cols
+	if l.colMajor {
+		nMajor, nMinor = cols, rows
 	}
-	if len(m.ColIdx) != len(m.Val) {
-		return fmt.Errorf("objective: csr: len(ColIdx) = %d differs from len(Val) = %d", len(m.ColIdx), len(m.Val))
+	if len(ptr) != nMajor+1 {
+		return fmt.Errorf("objective: %s: len(%s) = %d, want %s+1 = %d", l.format, l.ptr, len(ptr), l.majors, nMajor+1)
 	}
-	if m.RowPtr[0] != 0 {
-		return fmt.Errorf("objective: csr: RowPtr[0] = %d, want 0", m.RowPtr[0])
+	if len(idx) != len(val) {
+		return fmt.Errorf("objective: %s: len(%s) = %d differs from len(Val) = %d", l.format, l.idx, len(idx), len(val))
 	}
-	for i := 0; i < m.Rows; i++ {
-		if m.RowPtr[i+1] < m.RowPtr[i] {
-			return fmt.Errorf("objective: csr: RowPtr decreases at row %d (%d > %d)", i, m.RowPtr[i], m.RowPtr[i+1])
+	if ptr[0] != 0 {
+		return fmt.Errorf("objective: %s: %s[0] = %d, want 0", l.format, l.ptr, ptr[0])
+	}
+	for i := 0; i < nMajor; i++ {
+		if ptr[i+1] < ptr[i] {
+			return fmt.Errorf("objective: %s: %s decreases at %s %d (%d > %d)", l.format, l.ptr, l.major, i, ptr[i], ptr[i+1])
 		}
 	}
-	if m.RowPtr[m.Rows] != len(m.Val) {
-		return fmt.Errorf("objective: csr: RowPtr[rows] = %d, want number of nonzeros %d", m.RowPtr[m.Rows], len(m.Val))
+	if ptr[nMajor] != len(val) {
+		return fmt.Errorf("objective: %s: %s[%s] = %d, want number of nonzeros %d", l.format, l.ptr, l.majors, ptr[nMajor], len(val))
 	}
-	seen := make([]int, m.Cols) // seen[j] = i+1 when row i stores column j
-	for i := 0; i < m.Rows; i++ {
-		for k := m.RowPtr[i]; k < m.RowPtr[i+1]; k++ {
-			j := m.ColIdx[k]
-			if j < 0 || j >= m.Cols {
-				return fmt.Errorf("objective: csr: row %d: column index %d out of range [0, %d)", i, j, m.Cols)
+	seen := make([]int, nMinor) // seen[j] = i+1 when major line i stores minor index j
+	for i := 0; i < nMajor; i++ {
+		for k := ptr[i]; k < ptr[i+1]; k++ {
+			j := idx[k]
+			if j < 0 || j >= nMinor {
+				return fmt.Errorf("objective: %s: %s %d: %s index %d out of range [0, %d)", l.format, l.major, i, l.minor, j, nMinor)
 			}
 			if seen[j] == i+1 {
-				return fmt.Errorf("objective: csr: row %d: column %d stored twice", i, j)
+				return fmt.Errorf("objective: %s: %s %d: %s %d stored twice", l.format, l.major, i, l.minor, j)
 			}
 			seen[j] = i + 1
-			if v := m.Val[k]; math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("objective: csr: row %d, column %d: non-finite value %v", i, m.ColIdx[k], v)
+			if v := val[k]; math.IsNaN(v) || math.IsInf(v, 0) {
+				r, c := i, j
+				if l.colMajor {
+					r, c = j, i
+				}
+				return fmt.Errorf("objective: %s: row %d, column %d: non-finite value %v", l.format, r, c, v)
 			}
 		}
 	}
@@ -101,14 +132,7 @@ func (m *CSR) MulVec(dst, x []float64) {
 	}
 	rp := m.RowPtr
 	for i := range dst {
-		cols := m.ColIdx[rp[i]:rp[i+1]]
-		vals := m.Val[rp[i]:rp[i+1]]
-		vals = vals[:len(cols)]
-		s := 0.0
-		for k, j := range cols {
-			s += vals[k] * x[j]
-		}
-		dst[i] = s
+		dst[i] = sparseDot(m.Val[rp[i]:rp[i+1]], m.ColIdx[rp[i]:rp[i+1]], x)
 	}
 }
 
@@ -187,28 +211,42 @@ func (m *Dense) Dims() (rows, cols int) { return m.Rows, m.Cols }
 // At returns entry (i, j).
 func (m *Dense) At(i, j int) float64 { return m.Data[i*m.Cols+j] }
 
-// MulVec stores A·x in dst.
+// blasImpl is gonum's pure-Go BLAS (assembly kernels on amd64, no cgo).
+var blasImpl gonum.Implementation
+
+// MulVec stores A·x in dst (gonum's Dgemv).
 func (m *Dense) MulVec(dst, x []float64) {
 	if len(dst) != m.Rows || len(x) != m.Cols {
 		panic(fmt.Sprintf("objective: dense: MulVec with len(dst) = %d, len(x) = %d for a %d×%d matrix", len(dst), len(x), m.Rows, m.Cols))
 	}
-	for i := range dst {
-		row := m.Data[i*m.Cols : (i+1)*m.Cols]
-		dst[i] = dot(row, x)
+	if m.Rows == 0 || m.Cols == 0 {
+		clear(dst)
+		return
 	}
+	blasImpl.Dgemv(blas.NoTrans, m.Rows, m.Cols, 1, m.Data, m.Cols, x, 1, 0, dst, 1)
 }
 
-// MulTransVec stores Aᵀ·y in dst.
+// MulTransVec stores Aᵀ·y in dst (gonum's Dgemv).
 func (m *Dense) MulTransVec(dst, y []float64) {
 	if len(dst) != m.Cols || len(y) != m.Rows {
 		panic(fmt.Sprintf("objective: dense: MulTransVec with len(dst) = %d, len(y) = %d for a %d×%d matrix", len(dst), len(y), m.Rows, m.Cols))
 	}
-	clear(dst)
-	for i, yi := range y {
-		if yi == 0 {
-			continue
-		}
-		axpy(dst, yi, m.Data[i*m.Cols:(i+1)*m.Cols])
+	if m.Rows == 0 || m.Cols == 0 {
+		clear(dst)
+		return
+	}
+	blasImpl.Dgemv(blas.Trans, m.Rows, m.Cols, 1, m.Data, m.Cols, y, 1, 0, dst, 1)
+}
+
+// MulSparseVec stores A·x in dst for the sparse x with the nonzeros val at
+// positions idx (SparseMultiplier): it reads only the columns idx, at a
+// stride of Cols, so it pays when len(idx) is a small fraction of Cols.
+func (m *Dense) MulSparseVec(dst []float64, idx []int, val []float64) {
+	if len(dst) != m.Rows || len(val) != len(idx) {
+		panic(fmt.Sprintf("objective: dense: MulSparseVec with len(dst) = %d, %d indices, %d values for a %d×%d matrix", len(dst), len(idx), len(val), m.Rows, m.Cols))
+	}
+	for i := range dst {
+		dst[i] = sparseDot(val, idx, m.Data[i*m.Cols:(i+1)*m.Cols])
 	}
 }
 
@@ -279,27 +317,15 @@ func SpectralNormSq(a Matrix) float64 {
 }
 
 // dot returns a·b (len(b) ≥ len(a)).
-func dot(a, b []float64) float64 {
-	b = b[:len(a)]
-	s := 0.0
-	for i, v := range a {
-		s += v * b[i]
-	}
-	return s
-}
+func dot(a, b []float64) float64 { return blasImpl.Ddot(len(a), a, 1, b, 1) }
 
 // axpy sets dst += alpha·x (len(dst) ≥ len(x)).
-func axpy(dst []float64, alpha float64, x []float64) {
-	dst = dst[:len(x)]
-	for i, v := range x {
-		dst[i] += alpha * v
-	}
-}
+func axpy(dst []float64, alpha float64, x []float64) { blasImpl.Daxpy(len(x), alpha, x, 1, dst, 1) }
 
 // scal sets x *= alpha.
 func scal(alpha float64, x []float64) {
-	for i := range x {
-		x[i] *= alpha
+	if len(x) > 0 {
+		blasImpl.Dscal(len(x), alpha, x, 1)
 	}
 }
 
