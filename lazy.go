@@ -76,6 +76,8 @@ type LazyCG struct {
 	Rule StepRule
 	// C is the curvature estimate for StepCurvature.
 	C float64
+	// LineSearch is the line search of StepLineSearch.
+	LineSearch LineSearch
 	// PhiSchedule is Φ: its start (Φ0 by one LMO call or binary search)
 	// and its update on negative answers (halving or Remark 4.3).
 	PhiSchedule
@@ -85,7 +87,7 @@ type LazyCG struct {
 }
 
 // Monotone implements Monotone.
-func (m *LazyCG) Monotone() bool { return m.Rule == StepLineSearch }
+func (m *LazyCG) Monotone() bool { return m.Rule == StepLineSearch && m.LineSearch.monotone() }
 
 // Init implements Method.
 func (m *LazyCG) Init(ctx context.Context, s *State) error {
@@ -101,7 +103,9 @@ func (m *LazyCG) Init(ctx context.Context, s *State) error {
 	n := len(s.X)
 	m.v = make([]float64, n)
 	m.d = make([]float64, n)
-	m.ls = lineSearcher{}
+	if err := m.ls.init(s, m.LineSearch, "lazy cg"); err != nil {
+		return err
+	}
 	return m.Start(ctx, s, m.v, m.K)
 }
 
