@@ -131,6 +131,9 @@ func (m *BlendedCG) simplexDescent(s *State) bool {
 		}
 	}
 	as.Purge()
+	// Σ d_i = 0 only up to rounding: recompute x from renormalized
+	// weights at the Sync of finish.
+	as.dirty = true
 	c.finish(s, gamma)
 	return true
 }
