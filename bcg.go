@@ -74,6 +74,11 @@ func (m *BlendedCG) Step(ctx context.Context, s *State) error {
 
 // simplexDescent makes one SiGD step on the active set and reports whether
 // x moved.
+//
+// The direction is written with differences to the heaviest vertex r,
+// −η Σ_{i≠r} d_i (v_i − v_r), and d_r = −Σ_{i≠r} d_i: near the optimum
+// the d_i are tiny and η huge, and η times the rounding of Σ d_i would
+// otherwise move x off the affine hull of the active set.
 func (m *BlendedCG) simplexDescent(s *State) bool {
 	c := &m.core
 	as := c.as
@@ -87,29 +92,40 @@ func (m *BlendedCG) simplexDescent(s *State) bool {
 	}
 	cs, ds := m.cs[:k], m.ds[:k]
 	var mean float64
+	ref := 0
 	for i := range k {
 		cs[i] = as.Dot(i, s.Grad)
 		mean += cs[i]
+		if as.Weight(i) > as.Weight(ref) {
+			ref = i
+		}
 	}
 	mean /= float64(k)
+	var rest float64
+	for i := range k {
+		if ds[i] = cs[i] - mean; i != ref {
+			rest += ds[i]
+		}
+	}
+	ds[ref] = -rest
 	// η = max{η ≥ 0 : λ − ηd ≥ 0}, attained at the vertex drop.
 	eta, drop := math.Inf(1), -1
 	for i := range k {
-		ds[i] = cs[i] - mean
 		if ds[i] > 0 {
 			if e := as.Weight(i) / ds[i]; e < eta {
 				eta, drop = e, i
 			}
 		}
 	}
-	if drop < 0 || !(eta > 0) {
+	if drop < 0 || !(eta > 0) || math.IsInf(eta, 1) {
 		return false
 	}
-	// Direction y − x = −η Σ d_i v_i (Σ d_i = 0).
+	// Direction y − x = −η Σ_{i≠r} d_i (v_i − v_r).
 	clear(c.d)
 	for i := range k {
-		if ds[i] != 0 {
+		if i != ref && ds[i] != 0 {
 			as.AddScaledTo(c.d, i, -eta*ds[i])
+			as.AddScaledTo(c.d, ref, eta*ds[i])
 		}
 	}
 	if !(dot(s.Grad, c.d) < 0) {
@@ -131,9 +147,6 @@ func (m *BlendedCG) simplexDescent(s *State) bool {
 		}
 	}
 	as.Purge()
-	// Σ d_i = 0 only up to rounding: recompute x from renormalized
-	// weights at the Sync of finish.
-	as.dirty = true
 	c.finish(s, gamma)
 	return true
 }
