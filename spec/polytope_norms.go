@@ -19,8 +19,9 @@ import (
 //	knorm:N,K[,r=R]       K-norm ball conv(B₁(R) ∪ B∞(R/K))
 //	spectraplex:N         N×N PSD matrices of trace 1 (dimension N²)
 //	hull:FILE             convex hull of the atoms in FILE (see lmo.ReadConvexHull)
-//	product:[SPEC][SPEC]… Cartesian product of the polytopes in brackets;
-//	                      [SPEC]*M repeats a factor M times (quote the
+//	product:[SPEC][SPEC]… Cartesian product of the polytopes in brackets
+//	                      (not products themselves); [SPEC]*M repeats a
+//	                      factor M times; at most 4096 factors (quote the
 //	                      argument in a shell: brackets and * are glob characters)
 func init() {
 	polytopeKinds["l2"] = buildL2
@@ -147,7 +148,7 @@ func buildHull(s *Spec, opt Options) (*Instance, error) {
 }
 
 // maxFactors bounds the number of factors of a product spec.
-const maxFactors = 1 << 16
+const maxFactors = 1 << 12
 
 // productSpec builds text when it is a product spec (ok reports whether it
 // is): product:[SPEC][SPEC]… with [SPEC]*M for M copies, factors built by
@@ -169,13 +170,22 @@ func productSpec(text string, opt Options) (in *Instance, ok bool, err error) {
 		}
 	}
 	lmos := make([]lazycg.LMO, 0, len(factors))
+	dim := 0
 	for _, f := range factors {
+		if k, _, _ := strings.Cut(f, ":"); strings.EqualFold(strings.TrimSpace(k), "product") {
+			closeAll()
+			return nil, true, fmt.Errorf("spec: %q: a factor cannot be a product (list its factors instead)", text)
+		}
 		p, err := Polytope(f, opt)
 		if err != nil {
 			closeAll()
 			return nil, true, fmt.Errorf("spec: %q: factor %q: %w", text, f, err)
 		}
 		parts = append(parts, p)
+		if dim += p.Dim(); dim > maxDim {
+			closeAll()
+			return nil, true, fmt.Errorf("spec: %q: dimension above %d", text, maxDim)
+		}
 		if p.Own != nil {
 			closeAll()
 			return nil, true, fmt.Errorf("spec: %q: factor %q defines its own objective, which a product cannot use", text, f)
