@@ -72,8 +72,15 @@ func (m *BlendedCG) Step(ctx context.Context, s *State) error {
 	return c.separate(ctx, s, &m.PhiSchedule, m.K)
 }
 
+// sigdProgress is the relative decrease of f below which a SiGD step
+// counts as no progress.
+const sigdProgress = 1e-15
+
 // simplexDescent makes one SiGD step on the active set and reports whether
-// x moved.
+// it made measurable progress: f must decrease by more than a few units in
+// the last place (near the optimum SiGD steps shrink below the resolution
+// of f, and the method must turn to the weak separation oracle, whose
+// negative answers prove the gap and let Φ shrink).
 //
 // The direction is written with differences to the heaviest vertex r,
 // −η Σ_{i≠r} d_i (v_i − v_r), and d_r = −Σ_{i≠r} d_i: near the optimum
@@ -147,6 +154,7 @@ func (m *BlendedCG) simplexDescent(s *State) bool {
 		}
 	}
 	as.Purge()
+	f0 := s.F
 	c.finish(s, gamma)
-	return true
+	return s.F < f0-sigdProgress*math.Max(1, math.Abs(f0))
 }

@@ -38,8 +38,11 @@ type LineSearchRule int
 
 const (
 	// LineSearchAuto minimizes exactly when the objective is a
-	// LineMinimizer (quadratics) and uses LineSearchAdaptive otherwise
-	// (the default).
+	// LineMinimizer (quadratics) and uses LineSearchSecant otherwise (the
+	// default; FrankWolfe.jl's default is a secant search too). Secant
+	// steps use gradients only, which stay informative near the optimum,
+	// where differences of f values drown in rounding and a backtracking
+	// search on f takes ever smaller steps.
 	LineSearchAuto LineSearchRule = iota
 	// LineSearchAdaptive is the adaptive step of Pedregosa, Négiar,
 	// Askari and Jaggi ("Linearly convergent Frank–Wolfe with backtracking
@@ -158,7 +161,7 @@ func (ls *lineSearcher) search(s *State, d []float64, gmax float64) float64 {
 			}
 			return math.Min(g, gmax)
 		}
-		rule = LineSearchAdaptive
+		rule = LineSearchSecant
 	}
 	dd := norm2sq(d)
 	if !(dd > 0) || math.IsInf(dd, 0) {
