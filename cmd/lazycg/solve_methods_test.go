@@ -70,3 +70,19 @@ func TestSolveNewSpecs(t *testing.T) {
 		}
 	}
 }
+
+// TestQuickstartCommand runs the command of docs/QUICKSTART.md on its
+// files and checks the output quoted there.
+func TestQuickstartCommand(t *testing.T) {
+	out, errOut, code := runCLI("solve", "-data", "../../docs/quickstart", "-polytope", "hull:atoms.txt",
+		"-objective", "leastsquares:A.mtx,b.csv", "-method", "bcg", "-gap", "1e-9")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"status      gap-converged after 11 iterations", "primal      1.3\n", "LMO calls   10 "} {
+		if !strings.Contains(out, strings.ReplaceAll(want, "\\n", "\n")) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
