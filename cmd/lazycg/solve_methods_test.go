@@ -80,7 +80,7 @@ func TestQuickstartCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for _, want := range []string{"status      gap-converged after 11 iterations", "primal      1.3\n", "LMO calls   10 "} {
-		if !strings.Contains(out, strings.ReplaceAll(want, "\\n", "\n")) {
+		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
