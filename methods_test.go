@@ -11,16 +11,21 @@ import (
 )
 
 // pwBlocks is pwProduct as a product of k simplices with block access
-// (a BlockLMO).
-type pwBlocks struct{ pwProduct }
+// (a BlockLMO); build it with pwBlocksOf.
+type pwBlocks struct {
+	pwProduct
+	bs []Block
+}
 
-func (p pwBlocks) Blocks() []Block {
+func pwBlocksOf(p pwProduct) pwBlocks {
 	bs := make([]Block, p.k)
 	for b := range bs {
 		bs[b] = Block{Offset: b * p.m, Dim: p.m, LMO: testSimplex{p.m}}
 	}
-	return bs
+	return pwBlocks{p, bs}
 }
+
+func (p pwBlocks) Blocks() []Block { return p.bs }
 
 func (p pwBlocks) MinimizeBlock(ctx context.Context, k int, dst, c []float64) (LinearResult, error) {
 	lo, hi := k*p.m, (k+1)*p.m
@@ -101,7 +106,7 @@ func TestNewMethodsKnownOptimum(t *testing.T) {
 						p, fstar, ch = pwInteriorProblem(poly, seed)
 					}
 					if tc.blocks {
-						p.LMO = pwBlocks{poly}
+						p.LMO = pwBlocksOf(poly)
 					}
 					if tc.sum {
 						ch.obj = testSum{ch.obj.(testDistance)}
@@ -197,7 +202,7 @@ func TestNewLazyFewerCalls(t *testing.T) {
 		p, fstar, _ := pwProblem(poly, 7)
 		if pair.blocks {
 			p, fstar, _ = pwInteriorProblem(poly, 7)
-			p.LMO = pwBlocks{poly}
+			p.LMO = pwBlocksOf(poly)
 		}
 		var runs [2]*Result
 		for i, mk := range []func() Method{pair.base, pair.lazy} {
@@ -228,14 +233,14 @@ func TestNewMethodsNeedTheirStructure(t *testing.T) {
 			t.Errorf("%T on a plain LMO and objective: err = %v", m, err)
 		}
 	}
-	p.LMO = pwBlocks{poly}
+	p.LMO = pwBlocksOf(poly)
 	p.Separator = plainSeparatorFor(t, poly)
 	if _, err := Minimize(context.Background(), p, nil, &LazyBlockFW{}); err == nil || !strings.Contains(err.Error(), "per block") {
 		t.Errorf("lazy block fw with a separator without blocks: err = %v", err)
 	}
 	for _, m := range []Method{&BlockFW{Order: 7}, &StochasticFW{Schedule: 9}} {
 		q, _, ch := pwProblem(poly, 1)
-		q.LMO = pwBlocks{poly}
+		q.LMO = pwBlocksOf(poly)
 		ch.obj = testSum{ch.obj.(testDistance)}
 		q.Objective = testSumChecked{ch}
 		if _, err := Minimize(context.Background(), q, nil, m); err == nil || !strings.Contains(err.Error(), "unknown") {
@@ -258,7 +263,7 @@ func plainSeparatorFor(t *testing.T, poly pwProduct) WeakSeparator {
 // with one cache per block, and the Oracle counts the answers.
 func TestSeparateBlock(t *testing.T) {
 	ctx := context.Background()
-	poly := pwBlocks{pwProduct{2, 3}}
+	poly := pwBlocksOf(pwProduct{2, 3})
 	cs := NewSeparator(poly, SeparatorConfig{})
 	var stats Stats
 	o := NewOracle(poly, cs, &stats)
@@ -326,7 +331,7 @@ func TestLineSearchRules(t *testing.T) {
 		for _, mk := range methods {
 			p, fstar, ch := pwProblem(poly, 3)
 			ch.obj = testDistanceNoLS{ch.obj.(testDistance)}
-			p.LMO = pwBlocks{poly}
+			p.LMO = pwBlocksOf(poly)
 			m := mk(ls)
 			iters, tol := 3000, 1e-6
 			switch m.(type) {
@@ -474,5 +479,63 @@ func TestProgressTable(t *testing.T) {
 	}
 	if !cb(Progress{Iteration: 2, Time: 2 * time.Hour}) || strings.Count(buf.String(), "\n") != 2 {
 		t.Errorf("after the cadence: %q", buf.String())
+	}
+}
+
+// newState returns the state of a run of obj over lmo from x (for steps
+// outside the driver).
+func newState(lmo LMO, obj Objective, x []float64, stats *Stats) *State {
+	s := &State{X: append([]float64(nil), x...), Grad: make([]float64, len(x)), Obj: obj,
+		Oracle: NewOracle(lmo, NewSeparator(lmo, SeparatorConfig{}), stats), stats: stats, dual: math.Inf(-1)}
+	s.Eval()
+	return s
+}
+
+// TestNewMethodsStepAllocs: once warmed up, the steps of the new lazy
+// methods that need no new vertex — local pairwise steps, SiGD steps,
+// block passes answered by the block caches — and secant line searches
+// allocate nothing.
+func TestNewMethodsStepAllocs(t *testing.T) {
+	ctx := context.Background()
+	poly := pwProduct{2, 30}
+	b := randomVector(poly.Dim(), 4, 3/float64(poly.m))
+	cases := []struct {
+		name string
+		m    Method
+		lmo  LMO
+		obj  Objective
+		tiny func(m Method) // makes every step local
+	}{
+		{"lazy-pfw", &LazyPairwiseFW{}, poly, testDistance{b}, func(m Method) { m.(*LazyPairwiseFW).SetPhi(1e-30) }},
+		{"bcg-secant", &BlendedCG{LineSearch: LineSearch{Rule: LineSearchSecant}}, poly, testDistanceNoLS{testDistance{b}},
+			func(m Method) { m.(*BlendedCG).SetPhi(1e-30) }},
+		{"lazy-bcfw", &LazyBlockFW{}, pwBlocksOf(poly), testDistance{b}, nil},
+	}
+	for _, tc := range cases {
+		var stats Stats
+		s := newState(tc.lmo, tc.obj, poly.vertices()[0], &stats)
+		if err := tc.m.Init(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		for range 600 {
+			if err := tc.m.Step(ctx, s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if tc.tiny != nil {
+			tc.tiny(tc.m)
+		}
+		calls := stats.LMOCalls
+		allocs := testing.AllocsPerRun(50, func() {
+			if err := tc.m.Step(ctx, s); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if stats.LMOCalls != calls {
+			t.Logf("%s: %d LMO calls while measuring", tc.name, stats.LMOCalls-calls)
+		}
+		if allocs != 0 {
+			t.Errorf("%s: a step allocates %v times", tc.name, allocs)
+		}
 	}
 }
