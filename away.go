@@ -95,22 +95,7 @@ func (c *activeCore) separate(ctx context.Context, s *State, phi *PhiSchedule, k
 // separateThen is separate with the step taken on a positive answer
 // (the new vertex is in c.v): move returns the step made (0: none).
 func (c *activeCore) separateThen(ctx context.Context, s *State, phi *PhiSchedule, k float64, move func(*State) float64) error {
-	sep, err := s.Oracle.Separate(ctx, c.v, s.Grad, s.X, phi.Phi(), k)
-	if err != nil {
-		return err
-	}
-	s.ReportGap(s.F, sep.GapBound)
-	switch {
-	case !sep.Positive:
-		if phi.Negative(sep, s.F) {
-			s.Converged = true
-		}
-	case move(s) == 0:
-		if phi.Halve(s.F) {
-			s.Stalled = true
-		}
-	}
-	return nil
+	return lazyStep(ctx, s, c.v, phi, k, move)
 }
 
 // AwayFW is the away-step Frank–Wolfe method (Wolfe 1970; Lacoste-Julien

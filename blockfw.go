@@ -328,6 +328,7 @@ type LazyBlockFW struct {
 
 	core blockCore
 	phis []PhiSchedule
+	move func(*State) float64
 }
 
 // BlockPhi returns Φ_k of block k.
@@ -350,6 +351,7 @@ func (m *LazyBlockFW) Init(ctx context.Context, s *State) error {
 	if err := m.Start(ctx, s, m.core.v, m.K); err != nil {
 		return err
 	}
+	m.move = m.step
 	m.phis = make([]PhiSchedule, len(m.core.blocks))
 	for k := range m.phis {
 		m.phis[k] = m.PhiSchedule
@@ -394,27 +396,19 @@ func (m *LazyBlockFW) Step(ctx context.Context, s *State) error {
 		c.certify(s, k, sep.GapBound)
 	}
 	// The certificate step over the whole product.
-	sep, err := s.Oracle.Separate(ctx, c.v, s.Grad, s.X, m.phi, m.K)
-	if err != nil {
-		return err
-	}
-	s.ReportGap(s.F, sep.GapBound)
-	if !sep.Positive {
-		if m.Negative(sep, s.F) {
-			s.Converged = true
-		}
-		return nil
-	}
+	return lazyStep(ctx, s, c.v, &m.PhiSchedule, m.K, m.move)
+}
+
+// step moves x toward the whole vertex in c.v with line search and
+// returns the step.
+func (m *LazyBlockFW) step(s *State) float64 {
+	c := &m.core
 	sub(c.d, c.v, s.X)
 	gamma := c.ls.search(s, c.d, 1)
-	if gamma == 0 {
-		if m.Halve(s.F) {
-			s.Stalled = true
-		}
-		return nil
+	if gamma > 0 {
+		axpy(s.X, gamma, c.d)
+		s.Eval()
+		c.moved()
 	}
-	axpy(s.X, gamma, c.d)
-	s.Eval()
-	c.moved()
-	return nil
+	return gamma
 }

@@ -85,4 +85,3 @@ func TestQuickstartCommand(t *testing.T) {
 		}
 	}
 }
-
