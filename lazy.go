@@ -139,7 +139,8 @@ func (m *LazyCG) step(s *State) float64 {
 // steps toward v and returns the step; a zero step (no decrease along the
 // direction in floating point) is an uninformative answer: Φ is halved so
 // that the oracle must do better, and the run has stalled when Φ is
-// negligible.
+// negligible. (A positive step that decreases f by less than its rounding
+// still moves x, and so the gap: it counts as a step.)
 func lazyStep(ctx context.Context, s *State, v []float64, phi *PhiSchedule, k float64, move func(*State) float64) error {
 	sep, err := s.Oracle.Separate(ctx, v, s.Grad, s.X, phi.Phi(), k)
 	if err != nil {
