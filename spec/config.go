@@ -243,7 +243,7 @@ var settings = []Setting{
 	{Flag: "smooth", JSON: "smooth", Kind: SettingBool, Usage: "run on Corollary 5.3's smoothed surrogates of the losses (adversarial Lipschitz losses)",
 		field: func(c *Config) any { return &c.Smoothing }},
 	{Flag: "line-search", JSON: "line_search_rule", Kind: SettingString,
-		Usage: "line search `RULE` of the methods that search: auto (exact for quadratics, else adaptive), adaptive (Pedregosa et al. 2020), secant, short (needs -smoothness or an objective that knows L)",
+		Usage: "line search `RULE` of the methods that search: auto (exact for quadratics, else secant), adaptive (Pedregosa et al. 2020), secant, short (needs -smoothness or an objective that knows L)",
 		field: func(c *Config) any { return &c.LineSearch }},
 	{Flag: "smoothness", JSON: "smoothness", Kind: SettingFloat, lo: 0, hi: inf, Usage: "smoothness L of the objective for -line-search short (0: the objective's estimate)",
 		field: func(c *Config) any { return &c.Smoothness }},
