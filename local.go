@@ -191,7 +191,9 @@ func (l *localCore) init(ctx context.Context, s *State, name string, given local
 		return 0, err
 	}
 	l.p = p
-	l.core.init(s, recompute)
+	if err := l.core.init(s, recompute, LineSearch{}, name); err != nil {
+		return 0, err
+	}
 	l.lo.init(len(s.X), p.mu, p.diam)
 	return theoremPhi0(ctx, s, l.core.v, phi0, name)
 }

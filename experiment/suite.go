@@ -9,11 +9,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/spec"
 )
 
-// DefaultK is the weak separation accuracy of the paper's experiments.
-const DefaultK = 1.1
+// DefaultK is the weak separation accuracy of the paper's experiments,
+// lazycg.DefaultK.
+const DefaultK = lazycg.DefaultK
 
 // DefaultOracleGap is the relative gap of the non-lazy baselines' MIP
 // oracles in the paper (Gurobi's acceptable duality gap of 10%).

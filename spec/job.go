@@ -96,6 +96,10 @@ func (c Config) Prepare() (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	if (c.LineSearch != "" || c.Smoothness != 0) && !info.LineSearch {
+		return nil, fmt.Errorf("spec: %s takes no -line-search or -smoothness (methods that do: %s)", info.Name,
+			strings.Join(lineSearchMethods(), ", "))
+	}
 	if oracle != "lmo" && !info.Lazy {
 		return nil, fmt.Errorf("spec: -oracle %s applies to %s (%s calls the LMO)", oracle,
 			strings.Join(lazyMethods(info.Online), " and "), info.Name)
@@ -143,7 +147,7 @@ func (p *Prepared) prepare() error {
 		p.Online = online.Problem{Losses: stream, LMO: in.LMO, X0: in.Start, Separator: sep}
 		return nil
 	}
-	obj, err := Objective(seeded(c.Objective, c.Seed), in)
+	obj, err := ObjectiveWith(seeded(c.Objective, c.Seed), in, Options{DataDir: c.DataDir})
 	if err != nil {
 		return err
 	}
@@ -174,6 +178,17 @@ func seeded(text string, seed uint64) string {
 		sep = ":"
 	}
 	return text + sep + fmt.Sprintf("seed=%d", seed)
+}
+
+// lineSearchMethods lists the methods that take -line-search, sorted.
+func lineSearchMethods() []string {
+	var names []string
+	for _, n := range MethodNames() {
+		if methods[n].LineSearch {
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 func mapKeys[V any](m map[string]V) []string {

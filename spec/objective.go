@@ -15,10 +15,24 @@ import (
 //	quadratic[:seed=S,density=D,rows=R,scale=W] ‖Ax − b‖² as in the paper's section 7
 //	                                         (b = A·w, w uniform in [0, W], default W = 1)
 //	completion[:seed=S,rank=R]               matrix completion over nuclear:M,N
+//	leastsquares:A,B                         ‖Ax − b‖² with A and b from files (Matrix
+//	                                         Market, CSV or text; see objective.ReadMatrix)
+//
+// Relative file names are looked up as ResolveFile does, in the data
+// directory of ObjectiveWith's options.
 func Objective(text string, in *Instance) (lazycg.Objective, error) {
+	return ObjectiveWith(text, in, Options{})
+}
+
+// ObjectiveWith is Objective with the options of the run (the data
+// directory of file objectives).
+func ObjectiveWith(text string, in *Instance, opt Options) (lazycg.Objective, error) {
 	s, err := Parse(text)
 	if err != nil {
 		return nil, err
+	}
+	if s.Kind == "leastsquares" {
+		return leastSquaresFiles(s, in, opt)
 	}
 	if len(s.Args) != 0 {
 		return nil, fmt.Errorf("spec: %q: objective options are key=value (e.g. seed=1)", text)
@@ -73,7 +87,7 @@ func Objective(text string, in *Instance) (lazycg.Objective, error) {
 		}
 		obj = mc
 	default:
-		return nil, fmt.Errorf("spec: unknown objective kind %q (known: distance, quadratic, completion)", s.Kind)
+		return nil, fmt.Errorf("spec: unknown objective kind %q (known: distance, quadratic, completion, leastsquares)", s.Kind)
 	}
 	if err != nil {
 		return nil, err
@@ -82,6 +96,38 @@ func Objective(text string, in *Instance) (lazycg.Objective, error) {
 		return nil, err
 	}
 	return obj, nil
+}
+
+// leastSquaresFiles reads leastsquares:A,B: the matrix A and the vector b
+// from files (objective.LeastSquaresFromFiles); A must have as many
+// columns as the polytope's dimension.
+func leastSquaresFiles(s *Spec, in *Instance, opt Options) (lazycg.Objective, error) {
+	if err := s.NArgs(2, 2, "leastsquares:A,B (the matrix A and the vector b as Matrix Market, CSV or text files)"); err != nil {
+		return nil, err
+	}
+	if _, err := s.OptSeed(0); err != nil { // a run's seed is ignored
+		return nil, err
+	}
+	if err := s.Unused(); err != nil {
+		return nil, err
+	}
+	var paths [2]string
+	for i := range paths {
+		p, err := ResolveFile(s.Args[i], opt)
+		if err != nil {
+			return nil, err
+		}
+		paths[i] = p
+	}
+	ls, err := objective.LeastSquaresFromFiles(paths[0], paths[1])
+	if err != nil {
+		return nil, err
+	}
+	if rows, cols := ls.A().Dims(); cols != in.Dim() {
+		return nil, fmt.Errorf("spec: %q: A (%s) is %d×%d, but the polytope %q has dimension %d (A needs %d columns)",
+			s.Text, paths[0], rows, cols, in.Spec, in.Dim(), in.Dim())
+	}
+	return ls, nil
 }
 
 // DefaultDensity is the default density of quadratic objectives: about 20

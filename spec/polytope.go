@@ -73,8 +73,13 @@ func PolytopeKinds() []string {
 }
 
 // Polytope builds the polytope described by text, e.g. "simplex:100",
-// "birkhoff:20", "flow:netgen_8_08a.min", "mps:eil33-2.mps.gz".
+// "birkhoff:20", "flow:netgen_8_08a.min", "mps:eil33-2.mps.gz",
+// "l2:50,r=2", "hull:atoms.txt", "product:[simplex:10]*3[l1:5]" (see
+// polytope_norms.go for the norm balls, hulls and products).
 func Polytope(text string, opt Options) (*Instance, error) {
+	if in, ok, err := productSpec(text, opt); ok {
+		return in, err
+	}
 	s, err := Parse(text)
 	if err != nil {
 		return nil, err

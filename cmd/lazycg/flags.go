@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/spec"
 )
 
@@ -65,5 +66,5 @@ var errHelp = errors.New("help requested")
 // jobDefaults are the defaults the CLI's run commands share.
 func jobDefaults() spec.Config {
 	return spec.Config{Seed: 1, TimeLimit: 30 * time.Second, Oracle: "lmo", OracleGap: 0.1,
-		MethodParams: spec.MethodParams{K: 1.1}}
+		MethodParams: spec.MethodParams{K: lazycg.DefaultK}}
 }

@@ -22,7 +22,7 @@ func init() {
 // solveSettings are the run settings solve accepts as flags.
 var solveSettings = []string{"polytope", "objective", "method", "K", "C", "phi0", "phi0-search", "no-ls", "improved-phi",
 	"gap", "time", "iters", "lmo-calls", "seed", "oracle", "oracle-gap", "oracle-time", "cache", "early", "prune",
-	"best-fit", "cache-bytes", "params", "data"}
+	"best-fit", "cache-bytes", "params", "data", "target", "line-search", "smoothness"}
 
 func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	def := jobDefaults()
@@ -43,7 +43,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer p.Close()
 	settings := f.cfg.Settings()
 	if !f.json && *progress > 0 {
-		settings.Callback = progressTable(stderr, *progress)
+		settings.Callback = lazycg.NewProgressTable(stderr, *progress)
 	}
 	res, runErr := lazycg.Minimize(ctx, p.Problem, settings, p.Method)
 	if res == nil {
@@ -79,25 +79,6 @@ func printJSON(w io.Writer, v any) error {
 	}
 	fmt.Fprintln(w, string(b))
 	return nil
-}
-
-// progressTable returns a callback printing a progress line every cadence.
-func progressTable(w io.Writer, cadence time.Duration) func(lazycg.Progress) bool {
-	var last time.Duration
-	header := false
-	return func(p lazycg.Progress) bool {
-		if p.Time-last < cadence {
-			return true
-		}
-		last = p.Time
-		if !header {
-			fmt.Fprintf(w, "%10s %9s %16s %16s %12s %8s\n", "iteration", "time_s", "primal", "dual_bound", "gap", "hit_rate")
-			header = true
-		}
-		fmt.Fprintf(w, "%10d %9.2f %16.8g %16.8g %12.4g %7.2f%%\n", p.Iteration, p.Time.Seconds(),
-			p.Primal, p.DualBound, p.Primal-p.DualBound, 100*p.Stats.CacheHitRate())
-		return true
-	}
 }
 
 func printSummary(w io.Writer, s spec.Summary, p *spec.Prepared) {
