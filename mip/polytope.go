@@ -115,7 +115,7 @@ func (s *Solver) Augment(ctx context.Context, dst, c, x []float64) (bool, error)
 }
 
 var (
-	errInfeasible = errors.New("mip: cbc: model is infeasible")
+	errInfeasible = fmt.Errorf("mip: cbc: %w", lazycg.ErrEmptyPolytope)
 	errUnbounded  = errors.New("mip: cbc: objective is unbounded below (LP relaxation unbounded)")
 )
 
