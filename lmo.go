@@ -122,6 +122,10 @@ type Diameter1 interface {
 // point at all (an infeasible model): no run over it can start.
 var ErrEmptyPolytope = errors.New("the polytope is empty (the model is infeasible)")
 
+// ErrUnbounded is wrapped by the errors of LMOs whose feasible set is
+// unbounded in the direction asked: it is not a polytope.
+var ErrUnbounded = errors.New("the feasible set is unbounded (not a polytope)")
+
 // VertexHinter is an optional interface of LMOs that may know a vertex of
 // P without solving anything: the last vertex they returned, or a vertex
 // their formulation is built around (a tour of a TSP formulation, the

@@ -189,6 +189,9 @@ type fieldErr struct {
 }
 
 func (e *fieldErr) Error() string {
+	if e.path == "" {
+		return fmt.Sprintf("experiment: %s: the suite: %s", e.doc.position(e.n.offset), e.msg)
+	}
 	return fmt.Sprintf("experiment: %s: %s: %s", e.doc.position(e.n.offset), e.path, e.msg)
 }
 

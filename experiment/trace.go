@@ -254,14 +254,16 @@ func firstReaching(tr []lazycg.TracePoint, target float64, reached func(lazycg.T
 // cum_loss, avg_loss, lmo_calls, cache_hits, positive_calls,
 // negative_calls, bound, phi), the trace of "lazycg online".
 func WriteRoundTraceFile(path string, runs []CacheStudyRun) error {
-	err := fileio.WriteAtomic(path, func(f io.Writer) error { return writeRoundTrace(f, runs) })
+	err := fileio.WriteAtomic(path, func(f io.Writer) error { return WriteRoundTrace(f, runs) })
 	if err != nil {
 		return fmt.Errorf("experiment: round trace: %w", err)
 	}
 	return nil
 }
 
-func writeRoundTrace(f io.Writer, runs []CacheStudyRun) error {
+// WriteRoundTrace writes the per-round records of online runs as CSV (see
+// WriteRoundTraceFile).
+func WriteRoundTrace(f io.Writer, runs []CacheStudyRun) error {
 	w := csv.NewWriter(f)
 	w.Write([]string{"method", "round", "time_s", "oracle_time_s", "loss", "cum_loss", "avg_loss",
 		"lmo_calls", "cache_hits", "positive_calls", "negative_calls", "bound", "phi"})

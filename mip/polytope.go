@@ -116,7 +116,7 @@ func (s *Solver) Augment(ctx context.Context, dst, c, x []float64) (bool, error)
 
 var (
 	errInfeasible = fmt.Errorf("mip: cbc: %w", lazycg.ErrEmptyPolytope)
-	errUnbounded  = errors.New("mip: cbc: objective is unbounded below (LP relaxation unbounded)")
+	errUnbounded  = fmt.Errorf("mip: cbc: objective is unbounded below (LP relaxation unbounded): %w", lazycg.ErrUnbounded)
 )
 
 func notFound() lazycg.LinearResult {

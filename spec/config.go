@@ -366,10 +366,14 @@ func (st *Setting) rangeErr(value string) error {
 	case SettingBytes:
 		what = "a size in bytes"
 	}
-	if st.hi == inf {
-		return fmt.Errorf("must be %s ≥ %g, got %q", what, st.lo, value)
+	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	if st.Kind != SettingFloat {
+		num = func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	}
-	return fmt.Errorf("must be %s in [%g, %g], got %q", what, st.lo, st.hi, value)
+	if st.hi == inf {
+		return fmt.Errorf("must be %s ≥ %s, got %q", what, num(st.lo), value)
+	}
+	return fmt.Errorf("must be %s in [%s, %s], got %q", what, num(st.lo), num(st.hi), value)
 }
 
 // maxSeconds bounds durations (about 116 days).

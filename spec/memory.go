@@ -162,15 +162,15 @@ func (a *memAccount) reserve(what, detail string, bytes float64) error {
 	if a.budget < 0 || a.used <= float64(a.budget) {
 		return nil
 	}
-	msg := fmt.Sprintf("spec: %s needs about %s of memory", what, FormatBytes(bytes))
-	if detail != "" {
-		msg += " (" + detail + ")"
-	}
+	detail = strings.TrimSpace(detail)
 	if a.used > bytes {
-		msg += fmt.Sprintf(", %s with the rest of the run", FormatBytes(a.used))
+		detail = strings.TrimPrefix(detail+fmt.Sprintf("; the whole run about %s", FormatBytes(a.used)), "; ")
 	}
-	return fmt.Errorf("%s: more than the memory budget of %s (%s); raise it with -memory or $%s",
-		msg, FormatBytes(float64(a.budget)), a.source, MemoryEnvVar)
+	if detail != "" {
+		detail = " (" + detail + ")"
+	}
+	return fmt.Errorf("spec: %s needs about %s of memory%s, more than the memory budget of %s (%s); raise it with -memory or $%s",
+		what, FormatBytes(bytes), detail, FormatBytes(float64(a.budget)), a.source, MemoryEnvVar)
 }
 
 // reserveDim reserves a polytope of dimension dim whose oracle keeps
