@@ -64,6 +64,9 @@ func runLMO(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	res, err := in.LMO.Minimize(ctx, dst, in.Own.C)
 	elapsed := time.Since(start)
 	if err != nil && !res.Found {
+		if res.Reason == lazycg.StopTimeLimit {
+			return fmt.Errorf("lmo: the time limit was reached before the oracle found any point: no point, no bound (%w)", err)
+		}
 		return noResult("lmo", err)
 	}
 	own := in.Own
