@@ -344,7 +344,7 @@ func (r *Runner) progress(name string) func(lazycg.Progress) bool {
 }
 
 func (r *Runner) runOffline(ctx context.Context, e *Experiment, cfg spec.Config, rr *RunResult, er *ExperimentResult) (Trace, spec.Summary, error) {
-	p, err := cfg.Prepare()
+	p, err := cfg.PrepareContext(ctx)
 	if err != nil {
 		return Trace{}, spec.Summary{}, err
 	}

@@ -37,7 +37,9 @@ type Instance struct {
 	Spec string
 	// LMO is the linear minimization oracle.
 	LMO lazycg.LMO
-	// Start is a vertex to start from (nil: let the driver choose).
+	// Start is a vertex to start from (nil: let the driver choose): the
+	// vertex of a lazycg.Vertexer, or the known vertex of a
+	// lazycg.VertexHinter.
 	Start []float64
 	// Check verifies that x lies in the polytope (nil when unavailable).
 	Check func(x []float64, tol float64) error
@@ -110,9 +112,14 @@ func Polytope(text string, opt Options) (*Instance, error) {
 	}
 	in.Spec, in.mem = text, opt.mem
 	if in.Start == nil {
+		start := make([]float64, in.LMO.Dim())
 		if v, ok := in.LMO.(lazycg.Vertexer); ok {
-			in.Start = make([]float64, in.LMO.Dim())
-			v.Vertex(in.Start)
+			v.Vertex(start)
+			in.Start = start
+		} else if h, ok := in.LMO.(lazycg.VertexHinter); ok && h.KnownVertex(start) {
+			// A vertex the formulation is built around (a tour, the
+			// empty cut): runs start without waiting for the solver.
+			in.Start = start
 		}
 	}
 	if in.Close == nil {
