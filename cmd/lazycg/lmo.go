@@ -32,9 +32,10 @@ type lmoSummary struct {
 // call: a validation of the oracle against published optima (MIPLIB, TSPLIB,
 // QUBO).
 func runLMO(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	begin := time.Now()
 	fs := flag.NewFlagSet("lmo", flag.ContinueOnError)
 	poly := fs.String("polytope", "", "polytope `SPEC` with an objective of its own: mps:FILE, tsp:FILE.tsp, qubo:FILE")
-	limit := durationFlag(fs, "time", 0, "time limit of the oracle call (0: none)")
+	limit := durationFlag(fs, "time", 0, "time limit from the start of the command, reading the file included (0: none)")
 	dataDir := fs.String("data", "", "benchmark data directory (default $LAZYCG_DATA or ../shared/data)")
 	memory := bytesFlag(fs, "memory", 0, "memory budget: `SIZE` such as 8GiB; larger instances are refused (0: $LAZYCG_MEMORY or half the machine's memory; -1: none)")
 	asJSON := fs.Bool("json", false, "print a JSON summary")
@@ -60,11 +61,19 @@ func runLMO(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return usageError(fmt.Errorf("lmo: polytope %q defines no objective of its own", *poly))
 	}
 	dst := make([]float64, in.Dim())
+	if *limit > 0 {
+		// The limit counts from the command's start: the oracle's own
+		// limit (set above) bounds the solve, the deadline what setup left.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, begin.Add(*limit))
+		defer cancel()
+	}
 	start := time.Now()
 	res, err := in.LMO.Minimize(ctx, dst, in.Own.C)
 	elapsed := time.Since(start)
+	timeLimit := res.Reason == lazycg.StopTimeLimit || errors.Is(err, context.DeadlineExceeded)
 	if err != nil && !res.Found {
-		if res.Reason == lazycg.StopTimeLimit {
+		if timeLimit {
 			return fmt.Errorf("lmo: the time limit was reached before the oracle found any point: no point, no bound (%w)", err)
 		}
 		return noResult("lmo", err)
@@ -90,7 +99,7 @@ func runLMO(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			}
 		}
 	}
-	if err != nil && res.Reason != lazycg.StopTimeLimit {
+	if err != nil && !timeLimit {
 		return fmt.Errorf("lmo: the oracle failed after finding the point above: %w", err)
 	}
 	return nil
