@@ -9,17 +9,8 @@
 # Environment: MARGIN (seconds, default 1.5 for shared CI machines),
 #              LAZYCG_DATA (the MIPLIB scenarios are skipped without it).
 set -uo pipefail
-cd "$(dirname "$0")/.."
-export PATH="$PATH:/usr/local/go/bin"
 MARGIN=${MARGIN:-1.5}
-keep=0
-if [ "${1:-}" = "-k" ]; then keep=1; shift; fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-go build -o "$work/lazycg" ./cmd/lazycg || exit 1
-bin=$work/lazycg
-fails=0
-ran=0
+source "$(dirname "$0")/lib-check.sh"
 
 # check NAME SIGNAL DELAY WANT_CODE WANT_STDOUT_REGEX WANT_STDERR_REGEX -- ARGS...
 # (an empty WANT_STDOUT_REGEX checks nothing; '^$' wants no output)
@@ -28,7 +19,7 @@ ran=0
 check() {
 	local name=$1 sig=$2 delay=$3 want=$4 outre=$5 errre=$6
 	shift 7
-	if [ ${#only[@]} -gt 0 ] && ! printf '%s\n' "${only[@]}" | grep -qx "$name"; then return; fi
+	selected "$name" || return
 	ran=$((ran + 1))
 	"$bin" "$@" >"$work/out" 2>"$work/err" &
 	local pid=$!
@@ -62,7 +53,6 @@ check() {
 	fi
 }
 
-only=("$@")
 result='status +canceled'
 # Setup: generating a 3·10⁷-nonzero objective takes seconds; no point yet.
 check setup INT 1 130 '' 'interrupted by SIGINT: solve: stopped during setup.*no point' -- \

@@ -9,19 +9,9 @@
 # Environment: MARGIN (seconds, default 1), LIMIT (seconds, default 5),
 #              LAZYCG_DATA (the MIPLIB scenarios are skipped without it).
 set -uo pipefail
-cd "$(dirname "$0")/.."
-export PATH="$PATH:/usr/local/go/bin"
 MARGIN=${MARGIN:-1}
 LIMIT=${LIMIT:-5}
-keep=0
-if [ "${1:-}" = "-k" ]; then keep=1; shift; fi
-only=("$@")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-go build -o "$work/lazycg" ./cmd/lazycg || exit 1
-bin=$work/lazycg
-fails=0
-ran=0
+source "$(dirname "$0")/lib-check.sh"
 worst=0
 
 # check NAME -- ARGS...: runs lazycg ARGS -time ${LIMIT}s and checks the
@@ -29,7 +19,7 @@ worst=0
 check() {
 	local name=$1
 	shift 2
-	if [ ${#only[@]} -gt 0 ] && ! printf '%s\n' "${only[@]}" | grep -qx "$name"; then return; fi
+	selected "$name" || return
 	ran=$((ran + 1))
 	local t0 t1 code over ok=1 why=""
 	t0=$(date +%s.%N)
