@@ -18,7 +18,8 @@ type Problem struct {
 	// Minimize uses a CachedSeparator over LMO configured by Settings.
 	Separator WeakSeparator
 	// X0 is the starting point, a vertex of P for most methods. When nil,
-	// Minimize uses the LMO vertex minimizing ∇f(0)·v.
+	// Minimize uses the vertex an LMO that is a VertexHinter knows, else
+	// asks the LMO for a vertex good for ∇f(0) (see Oracle.StartVertex).
 	X0 []float64
 }
 
@@ -314,14 +315,8 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	}
 	if p.X0 != nil {
 		copy(s.X, p.X0)
-	} else {
-		s.Eval() // ∇f(0)
-		if !CheckFinite(s.Grad) {
-			return nil, errors.New("lazycg: gradient at 0 is not finite")
-		}
-		if err := s.Oracle.StartVertex(run.Context(), s.X, s.Grad); err != nil {
-			return nil, fmt.Errorf("lazycg: computing a start vertex: %w", err)
-		}
+	} else if err := startVertex(run, s); err != nil {
+		return nil, err
 	}
 	s.Eval()
 	if math.IsNaN(s.F) || math.IsInf(s.F, 0) || !CheckFinite(s.Grad) {
@@ -396,6 +391,42 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 			return finish(CallbackStop, nil)
 		}
 	}
+}
+
+// ErrNoPoint is wrapped by Minimize's error when the run was stopped (time
+// limit, cancellation) before any point of P was known: there is no
+// result, and no bound.
+var ErrNoPoint = errors.New("lazycg: no point of the polytope is known")
+
+// startVertex stores the start vertex of a problem without X0 in s.X: the
+// vertex the LMO knows (VertexHinter), else one computed by the LMO for
+// ∇f(0). When the run is interrupted before the LMO answers, the error
+// wraps ErrNoPoint and the interruption (context.DeadlineExceeded or
+// context.Canceled).
+func startVertex(run *Run, s *State) error {
+	hinter, _ := s.Oracle.LMO().(VertexHinter)
+	if hinter != nil && hinter.KnownVertex(s.X) {
+		return nil
+	}
+	s.Eval() // ∇f(0)
+	if !CheckFinite(s.Grad) {
+		return errors.New("lazycg: gradient at 0 is not finite")
+	}
+	err := s.Oracle.StartVertex(run.Context(), s.X, s.Grad)
+	if err == nil {
+		return nil
+	}
+	if hinter != nil && hinter.KnownVertex(s.X) {
+		return nil // a vertex found before the call failed
+	}
+	if st, ok := run.Interrupted(); ok {
+		cause := run.Context().Err()
+		if cause == nil {
+			cause = context.DeadlineExceeded
+		}
+		return fmt.Errorf("%w (stopped by %s before the LMO found a vertex): %w", ErrNoPoint, st, cause)
+	}
+	return fmt.Errorf("lazycg: computing a start vertex: %w", err)
 }
 
 func checkStop(s *State, res *Result, st *Settings, stats *Stats, maxIter int) (Status, bool) {

@@ -201,6 +201,14 @@ func (e *Experiment) validate() error {
 		if v.Method == "" {
 			return fmt.Errorf("methods[%d]: method is required", i)
 		}
+		info, err := spec.Method(v.Method)
+		if err != nil {
+			return fmt.Errorf("methods[%d]: %w", i, err)
+		}
+		if info.Online != e.Online() {
+			kind := map[bool]string{false: "an offline method (it needs an objective)", true: "an online method (it needs losses)"}
+			return fmt.Errorf("methods[%d]: %s is %s", i, v.Method, kind[info.Online])
+		}
 		c := e.RunConfig(v)
 		if err := c.Validate(); err != nil {
 			return fmt.Errorf("methods[%d]: %w", i, err)

@@ -115,8 +115,8 @@ func (s *Solver) Augment(ctx context.Context, dst, c, x []float64) (bool, error)
 }
 
 var (
-	errInfeasible = errors.New("mip: cbc: model is infeasible")
-	errUnbounded  = errors.New("mip: cbc: objective is unbounded below (LP relaxation unbounded)")
+	errInfeasible = fmt.Errorf("mip: cbc: %w", lazycg.ErrEmptyPolytope)
+	errUnbounded  = fmt.Errorf("mip: cbc: objective is unbounded below (LP relaxation unbounded): %w", lazycg.ErrUnbounded)
 )
 
 func notFound() lazycg.LinearResult {

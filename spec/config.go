@@ -69,6 +69,10 @@ type Config struct {
 	BestFit bool `json:"best_fit,omitempty"`
 	// CacheBytes bounds the cache's memory (0: DefaultCacheBytes).
 	CacheBytes int64 `json:"cache_bytes,omitempty"`
+	// MemoryBudget bounds the estimated memory of the run's instance,
+	// objective (or losses) and working vectors; a spec above it is
+	// refused before allocating (0: DefaultMemoryBudget; −1: none).
+	MemoryBudget int64 `json:"memory_budget,omitempty"`
 
 	// HindsightTime bounds the hindsight solve of an online run (0: the
 	// default of online.DefaultHindsightSettings); NoHindsight skips it.
@@ -172,6 +176,9 @@ const (
 	SettingDuration
 	// SettingString is text (a spec, a name).
 	SettingString
+	// SettingBytes is a memory size ("8GiB", "512MB", bytes; see
+	// ParseBytes) within the setting's range.
+	SettingBytes
 )
 
 // Setting is one configurable value of a Config with its names.
@@ -267,8 +274,11 @@ var settings = []Setting{
 		field: func(c *Config) any { return &c.Prune }},
 	{Flag: "best-fit", JSON: "best_fit", Kind: SettingBool, Usage: "best-fit cache search instead of first fit",
 		field: func(c *Config) any { return &c.BestFit }},
-	{Flag: "cache-bytes", JSON: "cache_bytes", Kind: SettingInt, lo: 0, hi: 1 << 50, Usage: "memory budget of the vertex cache in bytes (0: 1 GiB)",
+	{Flag: "cache-bytes", JSON: "cache_bytes", Kind: SettingBytes, lo: 0, hi: 1 << 50, Usage: "memory budget of the vertex cache: `SIZE` such as 512MiB, or bytes (0: 1 GiB)",
 		field: func(c *Config) any { return &c.CacheBytes }},
+	{Flag: "memory", JSON: "memory_budget", Kind: SettingBytes, lo: -1, hi: 1 << 60,
+		Usage: "memory budget of a run: `SIZE` such as 8GiB; larger specs are refused before allocating (0: $LAZYCG_MEMORY or half the machine's memory; -1: none)",
+		field: func(c *Config) any { return &c.MemoryBudget }},
 	{Flag: "hindsight-time", JSON: "hindsight_time", Kind: SettingDuration, Usage: "time limit of the hindsight solve of an online run (0: 1m)",
 		field: func(c *Config) any { return &c.HindsightTime }},
 	{Flag: "no-hindsight", JSON: "no_hindsight", Kind: SettingBool, Usage: "skip the hindsight solve of an online run (no regret)",
@@ -314,6 +324,17 @@ func (c *Config) Set(name, value string) error {
 
 func (st *Setting) set(c *Config, neg bool, value string) error {
 	value = strings.TrimSpace(value)
+	if st.Kind == SettingBytes {
+		b, err := ParseBytes(value)
+		if err != nil {
+			return err
+		}
+		if float64(b) < st.lo || float64(b) > st.hi {
+			return st.rangeErr(value)
+		}
+		*st.field(c).(*int64) = b
+		return nil
+	}
 	switch p := st.field(c).(type) {
 	case *bool:
 		b, err := strconv.ParseBool(value)
@@ -369,16 +390,23 @@ func (st *Setting) set(c *Config, neg bool, value string) error {
 
 func (st *Setting) rangeErr(value string) error {
 	what := "a number"
-	if st.Kind == SettingInt {
+	switch st.Kind {
+	case SettingInt:
 		what = "an integer"
+	case SettingBytes:
+		what = "a size in bytes"
+	}
+	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	if st.Kind != SettingFloat {
+		num = func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	}
 	if st.lo == -inf && st.hi == inf {
 		return fmt.Errorf("must be a finite number, got %q", value)
 	}
 	if st.hi == inf {
-		return fmt.Errorf("must be %s ≥ %g, got %q", what, st.lo, value)
+		return fmt.Errorf("must be %s ≥ %s, got %q", what, num(st.lo), value)
 	}
-	return fmt.Errorf("must be %s in [%g, %g], got %q", what, st.lo, st.hi, value)
+	return fmt.Errorf("must be %s in [%s, %s], got %q", what, num(st.lo), num(st.hi), value)
 }
 
 // maxSeconds bounds durations (about 116 days).
@@ -440,7 +468,7 @@ func (st *Setting) text(c *Config, neg bool) string {
 func (c *Config) Validate() error {
 	for i := range settings {
 		st := &settings[i]
-		if st.Kind != SettingFloat && st.Kind != SettingInt && st.Kind != SettingDuration {
+		if st.Kind != SettingFloat && st.Kind != SettingInt && st.Kind != SettingDuration && st.Kind != SettingBytes {
 			continue
 		}
 		// Zero values are unset: the defaults apply.

@@ -45,6 +45,9 @@ func ObjectiveWith(text string, in *Instance, opt Options) (lazycg.Objective, er
 	var obj lazycg.Objective
 	switch s.Kind {
 	case "distance":
+		if err := in.mem.reserve(fmt.Sprintf("objective %q", text), "", 16*float64(n)); err != nil {
+			return nil, err
+		}
 		obj, err = objective.RandomDistance(n, seed)
 	case "quadratic":
 		var density float64
@@ -59,8 +62,15 @@ func ObjectiveWith(text string, in *Instance, opt Options) (lazycg.Objective, er
 		if scale, err = s.OptFloat("scale", 1, 1e-12, 1e12); err != nil {
 			return nil, err
 		}
-		if float64(rows)*float64(n)*density > 2e8 {
-			return nil, fmt.Errorf("spec: %q: about %.3g nonzeros is too many; lower density or rows", text, float64(rows)*float64(n)*density)
+		nnz := float64(rows) * float64(n) * density
+		if nnz > 2e8 {
+			return nil, fmt.Errorf("spec: %q: about %.3g nonzeros is too many; lower density or rows", text, nnz)
+		}
+		// CSR: an index and a value per nonzero; b, the residual and a
+		// line-search buffer per row.
+		if err := in.mem.reserve(fmt.Sprintf("objective %q", text), fmt.Sprintf("%.3g nonzeros", nnz),
+			16*nnz+32*float64(rows)); err != nil {
+			return nil, err
 		}
 		var ls *objective.LeastSquares
 		if ls, err = objective.RandomLeastSquares(rows, n, density, seed); err == nil && scale != 1 {
@@ -78,6 +88,13 @@ func ObjectiveWith(text string, in *Instance, opt Options) (lazycg.Objective, er
 		}
 		var rank int
 		if rank, err = s.OptInt("rank", 10, 1, min(in.Rows, in.Cols)); err != nil {
+			return nil, err
+		}
+		// The sample: position, value and the oracle's support per entry,
+		// with the sampler's set; the low-rank factors.
+		samples := float64(objective.CompletionSampleSize(in.Rows, in.Cols, rank))
+		if err := in.mem.reserve(fmt.Sprintf("objective %q", text), fmt.Sprintf("%.3g observed entries", samples),
+			100*samples+16*float64(rank)*float64(in.Rows+in.Cols)); err != nil {
 			return nil, err
 		}
 		var mc *objective.MatrixCompletion
