@@ -1,9 +1,10 @@
-// CBC shim for package mip: see cbc_shim.h.
+// CBC shim for package cbc: see cbc_shim.h.
 
 #include "cbc_shim.h"
 
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -12,38 +13,68 @@
 #include <string>
 #include <vector>
 
-#include <CbcEventHandler.hpp>
-#include <CbcHeuristicFPump.hpp>
-#include <CbcHeuristicRINS.hpp>
 #include <CbcCompareObjective.hpp>
+#include <CbcEventHandler.hpp>
 #include <CbcModel.hpp>
-#include <CbcStrategy.hpp>
-#include <CglClique.hpp>
-#include <CglFlowCover.hpp>
-#include <CglGomory.hpp>
-#include <CglKnapsackCover.hpp>
-#include <CglMixedIntegerRounding2.hpp>
-#include <CglProbing.hpp>
+#include <CbcSolver.hpp>
+#include <ClpEventHandler.hpp>
+#include <ClpSimplex.hpp>
 #include <CoinError.hpp>
 #include <CoinFinite.hpp>
-#include <CoinPackedMatrix.hpp>
 #include <CoinTime.hpp>
 #include <OsiClpSolverInterface.hpp>
 
 namespace {
 
-// StopState is shared between a solve and the event handler clones that
-// CBC makes of our handler.
+// StopState is shared between a solve, the CBC event handler clones that
+// CBC makes of our handler and the Clp event handler clones in every LP.
 struct StopState {
-	std::mutex mu; // guards the fields below except cancel
+	std::mutex mu; // guards the fields below except cancel and deadline
 	std::atomic<int> cancel{0};
-	double improve = -COIN_DBL_MAX;
+	std::atomic<double> deadline{0}; // CoinGetTimeOfDay() value, 0: none
+	bool anyIncumbent = false;     // improve = +inf: stop at the first incumbent
+	double improve = -COIN_DBL_MAX; // stop below this (already lowered by 1e-9 relative)
 	double certify = COIN_DBL_MAX;
-	double deadline = 0; // CoinGetTimeOfDay() value, 0: none
-	bool inTree = false; // a node or tree status event was seen
-	bool first = false;
-	int reason = -1;           // LCG_* once a stop was decided
-	double bound = -COIN_DBL_MAX; // best lower bound seen on the main model
+	double relGap = 0;
+	bool inTree = false;           // a node or tree status event was seen
+	int reason = -1;               // LCG_* once a stop was decided
+	double bound = -COIN_DBL_MAX;  // best lower bound seen on the main model
+
+	// interrupted reports whether the cancel flag or the deadline says stop.
+	bool interrupted(int *why)
+	{
+		if (cancel.load(std::memory_order_relaxed)) {
+			*why = LCG_CANCELED;
+			return true;
+		}
+		double d = deadline.load(std::memory_order_relaxed);
+		if (d > 0 && CoinGetTimeOfDay() >= d) {
+			*why = LCG_TIMELIMIT;
+			return true;
+		}
+		return false;
+	}
+};
+
+// LPStop ends Clp's simplex iterations when the solve is canceled or out of
+// time, so that a large LP does not delay either. Once it has fired, LP
+// results are not trusted: the solve reports the bound seen before.
+class LPStop : public ClpEventHandler {
+public:
+	explicit LPStop(StopState *st) : st_(st) {}
+	LPStop(const LPStop &o) : ClpEventHandler(o), st_(o.st_) {}
+	ClpEventHandler *clone() const override { return new LPStop(*this); }
+	int event(Event e) override
+	{
+		int why;
+		if (e == endOfIteration && st_->interrupted(&why)) {
+			return 0; // stop: ClpModel::status() 5
+		}
+		return -1;
+	}
+
+private:
+	StopState *st_;
 };
 
 class StopHandler : public CbcEventHandler {
@@ -64,10 +95,9 @@ public:
 		// bounds, which say nothing about ours.
 		const bool sub = m->parentModel() != nullptr;
 		if (st_->reason < 0) {
-			if (st_->cancel.load(std::memory_order_relaxed)) {
-				st_->reason = LCG_CANCELED;
-			} else if (st_->deadline > 0 && CoinGetTimeOfDay() >= st_->deadline) {
-				st_->reason = LCG_TIMELIMIT;
+			int why;
+			if (st_->interrupted(&why)) {
+				st_->reason = why;
 			} else if (!sub) {
 				observe(m, e);
 			}
@@ -110,20 +140,18 @@ private:
 				}
 			}
 		}
-		if (inc && st_->first) {
-			st_->reason = LCG_FIRST;
-		} else if (inc && v < st_->improve - 1e-9 * std::fmax(1.0, std::fabs(st_->improve))) {
+		if (inc && (st_->anyIncumbent || v < st_->improve)) {
 			st_->reason = LCG_IMPROVING;
 		} else if (st_->bound >= st_->certify) {
 			st_->reason = LCG_CERTIFIED;
+		} else if (inc && st_->relGap > 0 && st_->bound > -COIN_DBL_MAX &&
+				v - st_->bound <= st_->relGap * std::fmax(std::fabs(v), std::fabs(st_->bound))) {
+			st_->reason = LCG_GAP;
 		}
 	}
 
 	StopState *st_;
 };
-
-// rootPasses bounds the rounds of cut generation at the root.
-const int rootPasses = 10;
 
 double toCoin(double v)
 {
@@ -150,50 +178,11 @@ bool integral(const OsiSolverInterface &lp)
 	return true;
 }
 
-// checkSolution verifies x against the loaded model: bounds, integrality
-// and rows, each to a tolerance of 1e-6 (relative for large values). It
-// guards against solver defects such as the one described at the
-// preprocessing setup below.
-bool checkSolution(const OsiSolverInterface &m, const double *x, std::string *why)
+// withinGap reports whether value and bound are within the relative gap g
+// (CBC's definition: value − bound ≤ g·max(|value|, |bound|)).
+bool withinGap(double value, double bound, double g)
 {
-	const double tol = 1e-6;
-	const int n = m.getNumCols();
-	const double *lo = m.getColLower();
-	const double *up = m.getColUpper();
-	for (int j = 0; j < n; j++) {
-		const double t = tol * std::fmax(1.0, std::fabs(x[j]));
-		if (!(x[j] >= lo[j] - t && x[j] <= up[j] + t)) {
-			*why = "column " + std::to_string(j) + " violates its bounds";
-			return false;
-		}
-		if (m.isInteger(j) && std::fabs(x[j] - std::floor(x[j] + 0.5)) > 1e-5) {
-			*why = "integer column " + std::to_string(j) + " is fractional";
-			return false;
-		}
-	}
-	const int nr = m.getNumRows();
-	std::vector<double> act(nr, 0.0), mag(nr, 0.0);
-	const CoinPackedMatrix *a = m.getMatrixByCol();
-	const CoinBigIndex *start = a->getVectorStarts();
-	const int *len = a->getVectorLengths();
-	const int *ind = a->getIndices();
-	const double *val = a->getElements();
-	for (int j = 0; j < n; j++) {
-		for (CoinBigIndex k = start[j]; k < start[j] + len[j]; k++) {
-			act[ind[k]] += val[k] * x[j];
-			mag[ind[k]] += std::fabs(val[k] * x[j]);
-		}
-	}
-	const double *rlo = m.getRowLower();
-	const double *rup = m.getRowUpper();
-	for (int i = 0; i < nr; i++) {
-		const double t = tol * std::fmax(1.0, mag[i]);
-		if (!(act[i] >= rlo[i] - t && act[i] <= rup[i] + t)) {
-			*why = "row " + std::to_string(i) + " is violated";
-			return false;
-		}
-	}
-	return true;
+	return g > 0 && value - bound <= g * std::fmax(std::fabs(value), std::fabs(bound));
 }
 
 } // namespace
@@ -204,7 +193,58 @@ struct lcg_cbc {
 	std::vector<double> obj; // scaled objective
 	StopState st;
 	std::string err;
+	// The current solve, for the callback of CbcMain1.
+	const lcg_cbc_params *p = nullptr;
+	double startValue = 0;
+	bool preprocess = false;
 };
+
+namespace {
+
+// current is the solver whose solve runs CbcMain1 on this thread (CbcMain1
+// takes a plain function as its callback).
+thread_local lcg_cbc *current = nullptr;
+
+// beforeSearch is CbcMain1's callback: at whereFrom 3 (just before
+// branch-and-bound) it installs our event handler and settings on the
+// model CbcMain1 searches.
+int beforeSearch(CbcModel *m, int whereFrom)
+{
+	lcg_cbc *s = current;
+	if (whereFrom != 3 || s == nullptr) {
+		return 0;
+	}
+	StopHandler handler(&s->st);
+	m->passInEventHandler(&handler); // cloned
+	// The best bound is refreshed only every printFrequency nodes.
+	m->setPrintFrequency(1);
+	m->setUseElapsedTime(true);
+	// Solve to 1e-9 (of the scaled objective) rather than CBC's 1e-5;
+	// branchAndBound raises it for integral objectives.
+	m->setCutoffIncrement(1e-9);
+	if (s->p->start != nullptr && !s->preprocess && m->getNumCols() == s->ncols) {
+		// The incumbent also sets CBC's cutoff and lets improvement
+		// heuristics start from it.
+		m->setBestSolution(s->p->start, s->ncols, s->startValue, true);
+	}
+	// With a bound to certify, search best-first: that raises the global
+	// bound fastest (CBC's default dives until it has an incumbent, which
+	// leaves the bound at the root value for long).
+	if (s->p->certify < COIN_DBL_MAX) {
+		CbcCompareObjective bestFirst;
+		m->setNodeComparison(bestFirst);
+	}
+	return 0;
+}
+
+std::string number(double v)
+{
+	char buf[40];
+	std::snprintf(buf, sizeof buf, "%.17g", v);
+	return buf;
+}
+
+} // namespace
 
 extern "C" {
 
@@ -237,6 +277,10 @@ lcg_cbc *lcg_cbc_new(int ncols, int nrows, const int *start, const int *index,
 				s->base.setInteger(j);
 			}
 		}
+		// Every LP cloned from base (ours, CBC's, its heuristics') stops
+		// on cancel and at the deadline.
+		LPStop lpStop(&s->st);
+		s->base.getModelPtr()->passInEventHandler(&lpStop); // cloned
 	} catch (CoinError &e) {
 		s->err = "loading model: " + e.message() + " (in " + e.className() + "::" + e.methodName() + ")";
 	} catch (std::exception &e) {
@@ -275,47 +319,56 @@ void lcg_cbc_clear_cancel(lcg_cbc *s)
 static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 {
 	StopState &st = s->st;
-	st.improve = p->improve;
+	st.anyIncumbent = p->improve >= COIN_DBL_MAX;
+	st.improve = -COIN_DBL_MAX;
+	if (p->improve > -COIN_DBL_MAX && p->improve < COIN_DBL_MAX) {
+		st.improve = p->improve - 1e-9 * std::fmax(1.0, std::fabs(p->improve));
+	}
 	st.certify = p->certify;
-	st.first = p->first_solution != 0;
+	st.relGap = p->rel_gap;
 	st.reason = -1;
 	st.inTree = false;
 	st.bound = -COIN_DBL_MAX;
 	const double t0 = CoinGetTimeOfDay();
-	st.deadline = p->time_limit > 0 ? t0 + p->time_limit : 0;
+	st.deadline.store(p->time_limit > 0 ? t0 + p->time_limit : 0);
 
 	r->found = 0;
 	r->value = HUGE_VAL;
 	r->bound = -HUGE_VAL;
 	r->nodes = 0;
-	r->reason = LCG_OPTIMAL;
+	r->outcome = LCG_OPTIMAL;
 
 	s->base.setObjective(p->obj);
 	std::unique_ptr<OsiSolverInterface> lp(s->base.clone());
 	lp->messageHandler()->setLogLevel(0);
 	lp->initialSolve();
-	if (st.cancel.load()) {
-		r->reason = LCG_CANCELED;
+	int why;
+	if (st.interrupted(&why)) {
+		// The LP may have been cut short: nothing is known.
+		r->outcome = why;
 		return LCG_OK;
 	}
 	if (lp->isProvenPrimalInfeasible()) {
-		return LCG_INFEASIBLE;
+		r->outcome = LCG_INFEASIBLE;
+		return LCG_OK;
 	}
 	if (lp->isProvenDualInfeasible()) {
-		return LCG_UNBOUNDED;
+		r->outcome = LCG_UNBOUNDED;
+		return LCG_OK;
 	}
 	if (!lp->isProvenOptimal()) {
 		s->err = "LP relaxation not solved to optimality (numerical difficulties or iteration limit)";
 		return LCG_ERROR;
 	}
 	const double lpValue = lp->getObjValue() * lp->getObjSense();
+	r->bound = lpValue;
+	st.bound = lpValue;
 	if (p->cutoff < COIN_DBL_MAX && lpValue >= p->cutoff) {
-		r->bound = lpValue;
-		return LCG_INFEASIBLE;
+		r->outcome = LCG_INFEASIBLE;
+		return LCG_OK;
 	}
 	if (lpValue >= p->certify) {
-		r->bound = lpValue;
-		r->reason = LCG_CERTIFIED;
+		r->outcome = LCG_CERTIFIED;
 		return LCG_OK;
 	}
 	double startValue = COIN_DBL_MAX;
@@ -324,13 +377,15 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 		for (int j = 0; j < s->ncols; j++) {
 			startValue += p->obj[j] * p->start[j];
 		}
-		if (lpValue >= startValue - 1e-9 * std::fmax(1.0, std::fabs(startValue))) {
-			// The start solution attains the LP bound.
+		const bool attains = lpValue >= startValue - 1e-9 * std::fmax(1.0, std::fabs(startValue));
+		if (attains || withinGap(startValue, lpValue, p->rel_gap)) {
+			// The start solution attains the LP bound, or is within
+			// the gap of it.
 			std::memcpy(r->x, p->start, sizeof(double) * s->ncols);
 			r->found = 1;
 			r->value = startValue;
 			r->bound = std::fmin(lpValue, startValue);
-			r->reason = LCG_OPTIMAL;
+			r->outcome = attains ? LCG_OPTIMAL : LCG_GAP;
 			return LCG_OK;
 		}
 	}
@@ -339,130 +394,96 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 		std::memcpy(r->x, lp->getColSolution(), sizeof(double) * s->ncols);
 		r->found = 1;
 		r->value = lpValue;
-		r->bound = lpValue;
-		r->reason = LCG_OPTIMAL;
+		r->outcome = LCG_OPTIMAL;
 		return LCG_OK;
 	}
 
-	// No integer preprocessing (CglPreProcess): in CBC 2.10.8 it lost the
-	// optimum on small random 0/1 models, both through CbcStrategyDefault
-	// (which also returned fractional points as solutions, with and without
-	// a cutoff) and when called directly as the cbc program does.
+	// CBC's standard solve path, as "cbc -solve" runs it, on the solved LP.
 	CbcModel model(*lp);
+	lp.reset();
 	model.setLogLevel(0);
 	model.messageHandler()->setLogLevel(0);
 	model.solver()->messageHandler()->setLogLevel(0);
-	StopHandler handler(&st);
-	model.passInEventHandler(&handler);
-	// The best bound is refreshed only every printFrequency nodes.
-	model.setPrintFrequency(1);
-	model.setUseElapsedTime(true);
-	// Solve to 1e-9 (of the scaled objective) rather than CBC's 1e-5.
-	model.setCutoffIncrement(1e-9);
+	CbcSolverUsefulData data;
+	data.noPrinting_ = true;
+	data.useSignalHandler_ = false; // Go owns the signals
+	CbcMain0(model, data);
+	std::vector<std::string> args = {"lazycg", "-log", "0", "-slog", "0", "-timeMode", "elapsed",
+		"-preprocess", p->preprocess ? "sos" : "off"};
+	if (p->cutoff < COIN_DBL_MAX) {
+		args.push_back("-cutoff");
+		args.push_back(number(p->cutoff));
+	}
 	if (p->rel_gap > 0) {
-		model.setAllowableFractionGap(p->rel_gap);
+		args.push_back("-ratioGap");
+		args.push_back(number(p->rel_gap));
 	}
 	if (p->threads > 1) {
-		model.setNumberThreads(p->threads);
+		args.push_back("-threads");
+		args.push_back(std::to_string(p->threads));
 	}
-	if (p->cutoff < COIN_DBL_MAX) {
-		model.setCutoff(p->cutoff);
+	double deadline = st.deadline.load();
+	if (deadline > 0) {
+		double left = deadline - CoinGetTimeOfDay();
+		args.push_back("-seconds");
+		args.push_back(number(left > 0 ? left : 0));
 	}
-	if (p->start != nullptr) {
-		// The incumbent also sets CBC's cutoff and lets improvement
-		// heuristics (RINS) start from it.
-		model.setBestSolution(p->start, s->ncols, startValue, true);
+	args.push_back("-solve");
+	args.push_back("-quit");
+	std::vector<const char *> argv;
+	for (const std::string &a : args) {
+		argv.push_back(a.c_str());
 	}
-	if (st.deadline > 0) {
-		double left = st.deadline - CoinGetTimeOfDay();
-		model.setMaximumSeconds(left > 0 ? left : 0);
-	}
-
-	CglProbing probing;
-	probing.setUsingObjective(true);
-	probing.setMaxPass(1);
-	probing.setMaxPassRoot(1);
-	probing.setMaxProbe(10);
-	probing.setMaxLook(10);
-	probing.setMaxElements(200);
-	probing.setMaxElementsRoot(300);
-	CglGomory gomory;
-	gomory.setLimit(300);
-	CglKnapsackCover knapsack;
-	CglClique clique;
-	clique.setStarCliqueReport(false);
-	clique.setRowCliqueReport(false);
-	CglMixedIntegerRounding2 mir;
-	CglFlowCover flow;
-	// Cuts at the root only, at most rootPasses rounds: CbcStrategyDefault
-	// would force at least 50, which on set-partitioning models such as
-	// eil33-2 costs seconds without moving the bound.
-	model.addCutGenerator(&probing, -99, "Probing");
-	model.addCutGenerator(&gomory, -99, "Gomory");
-	model.addCutGenerator(&knapsack, -99, "Knapsack");
-	model.addCutGenerator(&clique, -99, "Clique");
-	model.addCutGenerator(&flow, -99, "FlowCover");
-	model.addCutGenerator(&mir, -99, "MixedIntegerRounding2");
-	model.setMaximumCutPassesAtRoot(rootPasses);
-	// The strategy adds the rounding heuristic and strong branching
-	// settings, but no further cuts and no preprocessing (see above).
-	CbcStrategyDefault strategy(-1, 5, 5);
-	strategy.setupPreProcessing(0);
-	model.setStrategy(strategy);
-	CbcHeuristicFPump pump(model);
-	pump.setMaximumPasses(20);
-	model.addHeuristic(&pump);
-	CbcHeuristicRINS rins(model);
-	model.addHeuristic(&rins);
-
-	// With a bound to certify, search best-first: that raises the global
-	// bound fastest (CBC's default dives depth-first until it has an
-	// incumbent, which leaves the bound at the root value for long).
-	CbcCompareObjective bestFirst;
-	if (p->certify < COIN_DBL_MAX) {
-		model.setNodeComparison(bestFirst);
-	}
-	model.branchAndBound();
+	s->p = p;
+	s->startValue = startValue;
+	s->preprocess = p->preprocess != 0;
+	current = s;
+	CbcMain1(static_cast<int>(argv.size()), argv.data(), model, beforeSearch, data);
+	current = nullptr;
 
 	r->nodes = model.getNodeCount();
 	const double *best = model.bestSolution();
-	if (best != nullptr && model.getNumCols() == s->ncols) {
-		std::string why;
-		if (!checkSolution(s->base, best, &why)) {
-			s->err = "CBC returned an infeasible solution (" + why + ")";
-			return LCG_ERROR;
-		}
+	if (best != nullptr && model.getNumCols() != s->ncols) {
+		s->err = "solution has " + std::to_string(model.getNumCols()) + " columns, model " + std::to_string(s->ncols);
+		return LCG_ERROR;
+	}
+	if (best != nullptr) {
 		std::memcpy(r->x, best, sizeof(double) * s->ncols);
 		r->found = 1;
 		r->value = 0;
 		for (int j = 0; j < s->ncols; j++) {
 			r->value += p->obj[j] * best[j];
 		}
-	} else if (best != nullptr) {
-		s->err = "solution has " + std::to_string(model.getNumCols()) + " columns, model " + std::to_string(s->ncols);
-		return LCG_ERROR;
 	}
-	double b = model.getBestPossibleObjValue();
-	if (st.bound > b) {
-		b = st.bound;
-	}
+	// After a cancel or the deadline, LPs may have been cut short and
+	// CBC's final bound is not trusted: only the bound seen before counts.
+	double b = st.bound;
 	const int sec = model.secondaryStatus();
+	if (st.reason < 0 && st.interrupted(&why)) {
+		st.reason = why;
+	}
 	if (st.reason >= 0) {
-		r->reason = st.reason;
-	} else if (model.isSecondsLimitReached() || sec == 4) {
-		r->reason = LCG_TIMELIMIT;
-	} else if (sec == 2) {
-		r->reason = LCG_GAP;
-	} else if (sec == 7) {
-		return LCG_UNBOUNDED;
-	} else if (model.status() == 0) {
-		// Search complete (secondary status 1: the root LP is infeasible,
-		// possibly only under the incumbent's cutoff).
-		r->reason = LCG_OPTIMAL;
-		if (!r->found) {
-			r->bound = p->cutoff;
-			return LCG_INFEASIBLE;
+		r->outcome = st.reason;
+		if (st.reason != LCG_CANCELED && st.reason != LCG_TIMELIMIT) {
+			b = std::fmax(b, model.getBestPossibleObjValue());
 		}
+	} else if (model.isSecondsLimitReached() || sec == 4) {
+		r->outcome = LCG_TIMELIMIT;
+	} else if (sec == 7) {
+		r->outcome = LCG_UNBOUNDED;
+		return LCG_OK;
+	} else if (sec == 2) {
+		r->outcome = LCG_GAP;
+		b = std::fmax(b, model.getBestPossibleObjValue());
+	} else if (model.status() == 0) {
+		// Search complete (secondary status 1: infeasible, possibly only
+		// under the cutoff).
+		if (!r->found) {
+			r->outcome = LCG_INFEASIBLE;
+			r->bound = p->cutoff;
+			return LCG_OK;
+		}
+		r->outcome = LCG_OPTIMAL;
 		b = r->value;
 	} else {
 		s->err = "CBC stopped with status " + std::to_string(model.status()) + "/" + std::to_string(sec);
@@ -477,10 +498,10 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 
 // objectiveScale returns the power of two by which the objective is divided
 // so that its largest coefficient is in [1, 2): CBC's tolerances (cutoff
-// increment 1e-5, integrality and feasibility tolerances) are absolute,
-// so tiny or huge objectives would otherwise be solved to the wrong
-// precision. Integral objectives keep scale 1 so that CBC still
-// recognizes their integrality and prunes by whole units.
+// increment, integrality and feasibility tolerances) are absolute, so tiny
+// or huge objectives would otherwise be solved to the wrong precision.
+// Integral objectives keep scale 1 so that CBC still recognizes their
+// integrality and prunes by whole units.
 static double objectiveScale(const double *obj, int n)
 {
 	double big = 0;
@@ -503,6 +524,8 @@ int lcg_cbc_solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 {
 	s->err.clear();
 	try {
+		// Thresholds divided by a power of two may overflow to +-inf,
+		// which keeps their meaning (off, or any incumbent).
 		const double scale = objectiveScale(p->obj, s->ncols);
 		s->obj.resize(s->ncols);
 		for (int j = 0; j < s->ncols; j++) {
@@ -526,6 +549,7 @@ int lcg_cbc_solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 	} catch (...) {
 		s->err = "unknown C++ exception";
 	}
+	current = nullptr;
 	return LCG_ERROR;
 }
 

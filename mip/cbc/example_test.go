@@ -1,40 +1,16 @@
-package mip_test
+package cbc_test
 
 import (
 	"context"
 	"fmt"
 	"log"
-	"strings"
 
 	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/mip"
 )
 
-func ExampleReadMPS() {
-	const model = `NAME          KNAP
-ROWS
- N  COST
- L  CAP
-COLUMNS
-    MARKER                 'MARKER'                 'INTORG'
-    X1        COST        -5   CAP          3
-    X2        COST        -4   CAP          2
-    X3        COST        -3   CAP          2
-    MARKER                 'MARKER'                 'INTEND'
-RHS
-    RHS       CAP          4
-ENDATA
-`
-	m, err := mip.ReadMPS(strings.NewReader(model))
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(m.Name, m.NumRows(), "rows", m.NumCols(), "columns", m.NumNonzeros(), "nonzeros, binary:", m.Binary())
-	// Output: KNAP 1 rows 3 columns 3 nonzeros, binary: true
-}
-
 func ExampleSolveOwnObjective() {
-	m, err := mip.ReadMPSFile("testdata/p0033.mps.gz")
+	m, err := mip.ReadMPSFile("../testdata/p0033.mps.gz")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -49,7 +25,7 @@ func ExampleSolveOwnObjective() {
 // A Solver is the linear minimization oracle of the integer hull of a model;
 // MinimizeUntil answers weak separation calls early.
 func ExampleSolver_MinimizeUntil() {
-	m, err := mip.ReadMPSFile("testdata/p0033.mps.gz")
+	m, err := mip.ReadMPSFile("../testdata/p0033.mps.gz")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -77,4 +53,31 @@ func ExampleSolver_MinimizeUntil() {
 	// Output:
 	// true
 	// certified true
+}
+
+// The cut polytope of a triangle lives in R³ (one coordinate per edge). A
+// maximum cut minimizes −1 per cut edge; a triangle's largest cut has 2 edges.
+func ExampleCutPolytope() {
+	f, err := mip.CutPolytope(3, [][2]int{{0, 1}, {1, 2}, {0, 2}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("coordinates:", f.Names)
+	fmt.Println("model:", f.Model.NumCols(), "columns,", f.Model.NumRows(), "rows, binary:", f.Model.Binary())
+
+	s, err := mip.NewSolver(f.Model, mip.Options{Vars: f.Vars})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+	x := make([]float64, f.Dim())
+	res, err := s.Minimize(context.Background(), x, []float64{-1, -1, -1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("max cut:", -res.Value, "edges, optimal:", res.Optimal())
+	// Output:
+	// coordinates: [x_0_1 x_1_2 x_0_2]
+	// model: 6 columns, 12 rows, binary: true
+	// max cut: 2 edges, optimal: true
 }

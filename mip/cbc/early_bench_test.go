@@ -1,4 +1,4 @@
-package mip_test
+package cbc_test
 
 import (
 	"context"

@@ -1,0 +1,3 @@
+package main
+
+import _ "github.com/lazycg/lazycg/mip/cbc"

@@ -1,0 +1,219 @@
+// Package cbc registers CBC 2.10 (COIN-OR branch-and-cut on Clp, driven
+// through a small C++ shim) as the "cbc" backend of package mip. Import it
+// for its side effect:
+//
+//	import _ "github.com/lazycg/lazycg/mip/cbc"
+//
+// It needs cgo and CBC's development files (Debian: coinor-libcbc-dev).
+//
+// Each solve first solves the LP relaxation (answering from it when it
+// already decides the call: infeasible, unbounded, above the cutoff or the
+// bound to certify, integral, or attained by the warm start), then runs
+// CBC's standard solve path, the one the cbc program runs for "cbc -solve"
+// (CbcMain1: CBC's cut generators; its rounding, feasibility pump, greedy
+// cover, greedy equality, diving and combine heuristics; its branching),
+// with an event handler that stops the search as soon as the call's
+// question is answered: an incumbent below Improve, a bound at least
+// Certify, incumbent and bound within RelGap (checked during the root cut
+// loop as well as in the tree), the deadline or a cancellation. Integer
+// preprocessing is off unless mip.Options.Preprocess is set: CBC 2.10.8's
+// CglPreProcess lost the optimum on small random 0/1 models, and package
+// mip re-checks every returned point against the model either way.
+//
+// A Clp event handler in every LP (the first one, CBC's, its heuristics')
+// ends simplex iterations when the call is canceled or out of time, so a
+// huge root LP no longer delays either; after such a stop only bounds seen
+// before it are reported. CBC's standard solve path keeps process-wide
+// state, so solves of different solvers in one process run one at a time
+// (a call waiting for its turn still honours its context). CBC prints
+// nothing.
+package cbc
+
+/*
+#cgo pkg-config: cbc
+#cgo CXXFLAGS: -std=c++11 -O2 -Wall
+#include <stdlib.h>
+#include "cbc_shim.h"
+
+static void *lcg_cbc_alloc(size_t n) { return calloc(1, n); }
+*/
+import "C"
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"unsafe"
+
+	"github.com/lazycg/lazycg/mip"
+)
+
+func init() { mip.RegisterBackend("cbc", Backend{}) }
+
+// Backend is CBC as a mip.Backend. Its zero value is ready to use.
+type Backend struct{}
+
+var _ mip.Backend = Backend{}
+
+// The shim's outcomes are mip's.
+var _ = [1]struct{}{}[int(C.LCG_UNBOUNDED)-int(mip.OutcomeUnbounded)]
+var _ = [1]struct{}{}[int(C.LCG_CANCELED)-int(mip.OutcomeCanceled)]
+
+// slot serializes solves: CbcMain1 keeps process-wide state.
+var slot = make(chan struct{}, 1)
+
+// engine is one model loaded into CBC.
+type engine struct {
+	p      *C.lcg_cbc
+	block  unsafe.Pointer // C memory: params, result, obj, x and start
+	params *C.lcg_cbc_params
+	res    *C.lcg_cbc_result
+	obj    []float64 // C memory, one entry per column
+	x      []float64 // C memory, one entry per column
+	start  []float64 // C memory, one entry per column: warm start
+
+	fired    chan struct{}
+	cancelFn func()
+}
+
+// Load implements mip.Backend: it copies m into CBC.
+func (Backend) Load(ctx context.Context, m *mip.Model) (mip.Engine, error) {
+	nc, nr := m.NumCols(), m.NumRows()
+	if nc == 0 {
+		return nil, errors.New("mip: cbc: model has no columns")
+	}
+	isInt := make([]C.uchar, nc)
+	for j, b := range m.Integer {
+		if b {
+			isInt[j] = 1
+		}
+	}
+	start := make([]C.int, nc+1)
+	for j, v := range m.Start {
+		start[j] = C.int(v)
+	}
+	index := make([]C.int, len(m.Index)+1) // +1: never a nil pointer
+	for k, v := range m.Index {
+		index[k] = C.int(v)
+	}
+	value := append(make([]float64, 0, len(m.Value)+1), m.Value...)
+	value = append(value, 0)
+	rowLo := append(append(make([]float64, 0, nr+1), m.RowLo...), 0)
+	rowUp := append(append(make([]float64, 0, nr+1), m.RowUp...), 0)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("mip: cbc: loading %s: %w", m.Name, err)
+	}
+
+	p := C.lcg_cbc_new(C.int(nc), C.int(nr), &start[0], &index[0], (*C.double)(&value[0]),
+		(*C.double)(&m.ColLo[0]), (*C.double)(&m.ColUp[0]), &isInt[0],
+		(*C.double)(&rowLo[0]), (*C.double)(&rowUp[0]))
+	if p == nil {
+		return nil, errors.New("mip: cbc: out of memory loading the model")
+	}
+	if msg := C.GoString(C.lcg_cbc_error(p)); msg != "" {
+		C.lcg_cbc_free(p)
+		return nil, fmt.Errorf("mip: cbc: %s", msg)
+	}
+	if err := ctx.Err(); err != nil {
+		C.lcg_cbc_free(p)
+		return nil, fmt.Errorf("mip: cbc: loading %s: %w", m.Name, err)
+	}
+	sizeP := unsafe.Sizeof(C.lcg_cbc_params{})
+	sizeR := unsafe.Sizeof(C.lcg_cbc_result{})
+	offR := (sizeP + 15) &^ 15
+	offO := (offR + sizeR + 15) &^ 15
+	offX := offO + uintptr(nc)*8
+	offS := offX + uintptr(nc)*8
+	block := C.lcg_cbc_alloc(C.size_t(offS + uintptr(nc)*8))
+	if block == nil {
+		C.lcg_cbc_free(p)
+		return nil, errors.New("mip: cbc: out of memory")
+	}
+	e := &engine{
+		p:      p,
+		block:  block,
+		params: (*C.lcg_cbc_params)(block),
+		res:    (*C.lcg_cbc_result)(unsafe.Add(block, offR)),
+		obj:    unsafe.Slice((*float64)(unsafe.Add(block, offO)), nc),
+		x:      unsafe.Slice((*float64)(unsafe.Add(block, offX)), nc),
+		start:  unsafe.Slice((*float64)(unsafe.Add(block, offS)), nc),
+		fired:  make(chan struct{}, 1),
+	}
+	e.params.obj = (*C.double)(unsafe.Pointer(&e.obj[0]))
+	e.res.x = (*C.double)(unsafe.Pointer(&e.x[0]))
+	e.cancelFn = func() {
+		C.lcg_cbc_cancel(p)
+		e.fired <- struct{}{}
+	}
+	return e, nil
+}
+
+// Close implements mip.Engine.
+func (e *engine) Close() {
+	if e.p == nil {
+		return
+	}
+	C.lcg_cbc_free(e.p)
+	C.free(e.block)
+	e.p, e.block, e.params, e.res, e.obj, e.x, e.start = nil, nil, nil, nil, nil, nil, nil
+}
+
+// SetColUpper implements mip.Engine.
+func (e *engine) SetColUpper(j int, v float64) {
+	C.lcg_cbc_set_col_upper(e.p, C.int(j), C.double(v))
+}
+
+// Solve implements mip.Engine.
+func (e *engine) Solve(ctx context.Context, sp *mip.SolveParams, r *mip.SolveResult) error {
+	if e.p == nil {
+		return errors.New("mip: cbc: engine is closed")
+	}
+	select {
+	case slot <- struct{}{}:
+	case <-ctx.Done():
+		r.Outcome = mip.OutcomeCanceled
+		return nil
+	}
+	defer func() { <-slot }()
+
+	copy(e.obj, sp.Obj)
+	p := e.params
+	p.improve = C.double(sp.Improve)
+	p.certify = C.double(sp.Certify)
+	p.cutoff = C.double(sp.Cutoff)
+	p.time_limit = C.double(sp.TimeLimit.Seconds())
+	p.rel_gap = C.double(sp.RelGap)
+	p.threads = C.int(sp.Threads)
+	p.preprocess = 0
+	if sp.Preprocess {
+		p.preprocess = 1
+	}
+	p.start = nil
+	if sp.Start != nil {
+		copy(e.start, sp.Start)
+		p.start = (*C.double)(unsafe.Pointer(&e.start[0]))
+	}
+
+	C.lcg_cbc_clear_cancel(e.p)
+	var stop func() bool
+	if ctx.Done() != nil {
+		stop = context.AfterFunc(ctx, e.cancelFn)
+	}
+	code := C.lcg_cbc_solve(e.p, p, e.res)
+	if stop != nil && !stop() {
+		<-e.fired // the cancel function ran: wait until it is done
+	}
+	cr := e.res
+	r.Found = cr.found != 0
+	r.Value = float64(cr.value)
+	r.Bound = float64(cr.bound)
+	r.Nodes = int64(cr.nodes)
+	r.Outcome = mip.Outcome(cr.outcome)
+	if code != C.LCG_OK {
+		return fmt.Errorf("mip: cbc: %s", C.GoString(C.lcg_cbc_error(e.p)))
+	}
+	if r.Found {
+		copy(r.X, e.x)
+	}
+	return nil
+}
