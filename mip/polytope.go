@@ -175,7 +175,9 @@ func (s *Solver) minimize(ctx context.Context, dst, c []float64, zero []bool, im
 	res.Nodes = r.Nodes
 	if err != nil {
 		if r.Outcome == OutcomeCanceled {
+			// A canceled call still reports the bound it proved.
 			res.Reason = lazycg.StopCanceled
+			res.Bound = math.Min(r.Bound, cutoff)
 		}
 		return res, err
 	}

@@ -197,6 +197,16 @@ struct lcg_cbc {
 	const lcg_cbc_params *p = nullptr;
 	double startValue = 0;
 	bool preprocess = false;
+	// What the search left, read by the callback at whereFrom 4 (just
+	// after branchAndBound) and, with preprocessing, 5 (after
+	// postprocessing, in the original columns).
+	bool searched = false;  // branchAndBound ran
+	bool haveSolution = false;
+	std::vector<double> solution;
+	long long nodes = 0;
+	double bestPossible = -COIN_DBL_MAX;
+	int status = -1, secondary = -1;
+	bool secondsReached = false;
 };
 
 namespace {
@@ -205,13 +215,39 @@ namespace {
 // takes a plain function as its callback).
 thread_local lcg_cbc *current = nullptr;
 
-// beforeSearch is CbcMain1's callback: at whereFrom 3 (just before
+// callback is CbcMain1's callback: at whereFrom 3 (just before
 // branch-and-bound) it installs our event handler and settings on the
-// model CbcMain1 searches.
-int beforeSearch(CbcModel *m, int whereFrom)
+// model CbcMain1 searches, at 4 and 5 it records the outcome of the search
+// and ends CbcMain1.
+int callback(CbcModel *m, int whereFrom)
 {
 	lcg_cbc *s = current;
-	if (whereFrom != 3 || s == nullptr) {
+	if (s == nullptr) {
+		return 0;
+	}
+	if (whereFrom == 4) {
+		s->searched = true;
+		s->haveSolution = m->bestSolution() != nullptr;
+		s->nodes = m->getNodeCount();
+		s->bestPossible = m->getBestPossibleObjValue();
+		s->status = m->status();
+		s->secondary = m->secondaryStatus();
+		s->secondsReached = m->isSecondsLimitReached();
+		if (s->preprocess) {
+			return 0; // the solution is read after postprocessing
+		}
+		if (s->haveSolution && m->getNumCols() == s->ncols) {
+			s->solution.assign(m->bestSolution(), m->bestSolution() + s->ncols);
+		}
+		return 1; // done: skip CbcMain1's reporting
+	}
+	if (whereFrom == 5) {
+		if (s->haveSolution && m->bestSolution() != nullptr && m->getNumCols() == s->ncols) {
+			s->solution.assign(m->bestSolution(), m->bestSolution() + s->ncols);
+		}
+		return 1;
+	}
+	if (whereFrom != 3) {
 		return 0;
 	}
 	StopHandler handler(&s->st);
@@ -343,8 +379,9 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 	lp->messageHandler()->setLogLevel(0);
 	lp->initialSolve();
 	int why;
-	if (st.interrupted(&why)) {
-		// The LP may have been cut short: nothing is known.
+	const bool interrupted = st.interrupted(&why);
+	if (interrupted && !lp->isProvenOptimal()) {
+		// The LP was cut short: nothing is known.
 		r->outcome = why;
 		return LCG_OK;
 	}
@@ -397,6 +434,11 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 		r->outcome = LCG_OPTIMAL;
 		return LCG_OK;
 	}
+	if (interrupted) {
+		// The LP finished, but the call is out of time or canceled.
+		r->outcome = why;
+		return LCG_OK;
+	}
 
 	// CBC's standard solve path, as "cbc -solve" runs it, on the solved LP.
 	CbcModel model(*lp);
@@ -437,45 +479,60 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 	s->p = p;
 	s->startValue = startValue;
 	s->preprocess = p->preprocess != 0;
+	s->searched = false;
+	s->haveSolution = false;
+	s->solution.clear();
+	s->nodes = 0;
+	s->bestPossible = -COIN_DBL_MAX;
 	current = s;
-	CbcMain1(static_cast<int>(argv.size()), argv.data(), model, beforeSearch, data);
+	CbcMain1(static_cast<int>(argv.size()), argv.data(), model, callback, data);
 	current = nullptr;
 
-	r->nodes = model.getNodeCount();
-	const double *best = model.bestSolution();
-	if (best != nullptr && model.getNumCols() != s->ncols) {
-		s->err = "solution has " + std::to_string(model.getNumCols()) + " columns, model " + std::to_string(s->ncols);
-		return LCG_ERROR;
-	}
-	if (best != nullptr) {
-		std::memcpy(r->x, best, sizeof(double) * s->ncols);
+	r->nodes = s->nodes;
+	if (!s->solution.empty()) {
+		std::memcpy(r->x, s->solution.data(), sizeof(double) * s->ncols);
 		r->found = 1;
 		r->value = 0;
 		for (int j = 0; j < s->ncols; j++) {
-			r->value += p->obj[j] * best[j];
+			r->value += p->obj[j] * s->solution[j];
 		}
+	} else if (s->haveSolution) {
+		s->err = "CBC's solution has " + std::to_string(model.getNumCols()) + " columns, the model " + std::to_string(s->ncols);
+		return LCG_ERROR;
 	}
 	// After a cancel or the deadline, LPs may have been cut short and
 	// CBC's final bound is not trusted: only the bound seen before counts.
 	double b = st.bound;
-	const int sec = model.secondaryStatus();
+	const int sec = s->secondary;
 	if (st.reason < 0 && st.interrupted(&why)) {
 		st.reason = why;
 	}
+	if (!s->searched && st.reason < 0) {
+		// CbcMain1 ended before its search: its preprocessing or LP found
+		// the model infeasible (under the cutoff), or it failed.
+		if (model.isProvenInfeasible()) {
+			r->outcome = LCG_INFEASIBLE;
+			r->bound = p->cutoff;
+			return LCG_OK;
+		}
+		s->err = "CBC ended before its search (status " + std::to_string(model.status()) + "/" +
+			std::to_string(model.secondaryStatus()) + ")";
+		return LCG_ERROR;
+	}
 	if (st.reason >= 0) {
 		r->outcome = st.reason;
-		if (st.reason != LCG_CANCELED && st.reason != LCG_TIMELIMIT) {
-			b = std::fmax(b, model.getBestPossibleObjValue());
+		if (s->searched && st.reason != LCG_CANCELED && st.reason != LCG_TIMELIMIT) {
+			b = std::fmax(b, s->bestPossible);
 		}
-	} else if (model.isSecondsLimitReached() || sec == 4) {
+	} else if (s->secondsReached || sec == 4) {
 		r->outcome = LCG_TIMELIMIT;
 	} else if (sec == 7) {
 		r->outcome = LCG_UNBOUNDED;
 		return LCG_OK;
 	} else if (sec == 2) {
 		r->outcome = LCG_GAP;
-		b = std::fmax(b, model.getBestPossibleObjValue());
-	} else if (model.status() == 0) {
+		b = std::fmax(b, s->bestPossible);
+	} else if (s->status == 0) {
 		// Search complete (secondary status 1: infeasible, possibly only
 		// under the cutoff).
 		if (!r->found) {
@@ -486,7 +543,7 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 		r->outcome = LCG_OPTIMAL;
 		b = r->value;
 	} else {
-		s->err = "CBC stopped with status " + std::to_string(model.status()) + "/" + std::to_string(sec);
+		s->err = "CBC stopped with status " + std::to_string(s->status) + "/" + std::to_string(sec);
 		return LCG_ERROR;
 	}
 	if (r->found && b > r->value) {
