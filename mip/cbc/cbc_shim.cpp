@@ -378,7 +378,7 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 	std::unique_ptr<OsiSolverInterface> lp(s->base.clone());
 	lp->messageHandler()->setLogLevel(0);
 	lp->initialSolve();
-	int why;
+	int why = -1;
 	const bool interrupted = st.interrupted(&why);
 	if (interrupted && !lp->isProvenOptimal()) {
 		// The LP was cut short: nothing is known.
