@@ -460,6 +460,12 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 		args.push_back("-ratioGap");
 		args.push_back(number(p->rel_gap));
 	}
+	if (st.anyIncumbent) {
+		// Any feasible point answers: heuristics (the feasibility pump and
+		// its small branch-and-bound) stop at their first solution too.
+		args.push_back("-maxSolutions");
+		args.push_back("1");
+	}
 	if (p->threads > 1) {
 		args.push_back("-threads");
 		args.push_back(std::to_string(p->threads));
@@ -518,6 +524,9 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 		s->err = "CBC ended before its search (status " + std::to_string(model.status()) + "/" +
 			std::to_string(model.secondaryStatus()) + ")";
 		return LCG_ERROR;
+	}
+	if (st.reason < 0 && st.anyIncumbent && r->found) {
+		st.reason = LCG_IMPROVING; // CBC stopped at its solution limit
 	}
 	if (st.reason >= 0) {
 		r->outcome = st.reason;
