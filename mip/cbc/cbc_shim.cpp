@@ -22,6 +22,7 @@
 #include <CoinError.hpp>
 #include <CoinFinite.hpp>
 #include <CoinTime.hpp>
+#include <CoinWarmStartBasis.hpp>
 #include <OsiClpSolverInterface.hpp>
 
 namespace {
@@ -190,6 +191,10 @@ bool withinGap(double value, double bound, double g)
 struct lcg_cbc {
 	OsiClpSolverInterface base;
 	int ncols = 0;
+	// The optimal basis of the last first LP: the next call starts from
+	// it (primal simplex when only the objective changed).
+	std::unique_ptr<CoinWarmStartBasis> basis;
+	bool boundsChanged = false;
 	std::vector<double> obj; // scaled objective
 	StopState st;
 	std::string err;
@@ -340,6 +345,7 @@ const char *lcg_cbc_error(const lcg_cbc *s)
 void lcg_cbc_set_col_upper(lcg_cbc *s, int j, double up)
 {
 	s->base.setColUpper(j, toCoin(up));
+	s->boundsChanged = true;
 }
 
 void lcg_cbc_cancel(lcg_cbc *s)
@@ -377,7 +383,17 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 	s->base.setObjective(p->obj);
 	std::unique_ptr<OsiSolverInterface> lp(s->base.clone());
 	lp->messageHandler()->setLogLevel(0);
-	lp->initialSolve();
+	if (s->basis) {
+		lp->setWarmStart(s->basis.get());
+		// The basis stays primal feasible when only the objective
+		// changed: primal simplex; after bound changes, dual simplex.
+		lp->setHintParam(OsiDoDualInResolve, s->boundsChanged, OsiHintDo);
+		lp->resolve();
+		lp->setHintParam(OsiDoDualInResolve, true, OsiHintTry);
+	} else {
+		lp->initialSolve();
+	}
+	s->boundsChanged = false;
 	int why = -1;
 	const bool interrupted = st.interrupted(&why);
 	if (interrupted && !lp->isProvenOptimal()) {
@@ -398,6 +414,7 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 		return LCG_ERROR;
 	}
 	const double lpValue = lp->getObjValue() * lp->getObjSense();
+	s->basis.reset(dynamic_cast<CoinWarmStartBasis *>(lp->getWarmStart()));
 	r->bound = lpValue;
 	st.bound = lpValue;
 	if (p->cutoff < COIN_DBL_MAX && lpValue >= p->cutoff) {

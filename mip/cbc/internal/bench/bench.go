@@ -141,8 +141,8 @@ type SepResult struct {
 // x between two vertices of m's polytope (x = λv₁ + (1−λ)v₂, λ = 0.1, 0.2,
 // …), an exact Minimize on one solver against MinimizeUntil with LPsep's
 // rule for K = 1.1 and Φ half the Wolfe gap (Improve = c·x − Φ/K, Certify =
-// c·x − Φ) on another; each solver keeps its warm start across calls, as
-// in a run.
+// c·x − Φ) on another. Both solvers first compute v₁ and v₂ and then keep
+// their warm starts (last vertex, LP basis) across calls, as in a run.
 func Separation(m *mip.Model, points int) (SepResult, error) {
 	var out SepResult
 	exact, err := mip.NewSolver(m, mip.Options{})
@@ -165,14 +165,20 @@ func Separation(m *mip.Model, points int) (SepResult, error) {
 	for i := range c {
 		c[i] = float64(i%7) - 3
 	}
-	if _, err := exact.Minimize(ctx, v1, c); err != nil {
-		return out, err
-	}
-	for i := range c {
-		c[i] = -c[i]
-	}
-	if _, err := exact.Minimize(ctx, v2, c); err != nil {
-		return out, err
+	// Both solvers start warm, from the same two calls.
+	for _, s := range []*mip.Solver{early, exact} {
+		if _, err := s.Minimize(ctx, v1, c); err != nil {
+			return out, err
+		}
+		for i := range c {
+			c[i] = -c[i]
+		}
+		if _, err := s.Minimize(ctx, v2, c); err != nil {
+			return out, err
+		}
+		for i := range c {
+			c[i] = -c[i]
+		}
 	}
 	x, y := make([]float64, n), make([]float64, n)
 	for k := 0; out.Calls < points && k < 10*points; k++ {
