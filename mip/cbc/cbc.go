@@ -15,10 +15,12 @@
 // with an event handler that stops the search as soon as the call's
 // question is answered: an incumbent below Improve, a bound at least
 // Certify, incumbent and bound within RelGap (checked during the root cut
-// loop as well as in the tree), the deadline or a cancellation. Integer
-// preprocessing is off unless mip.Options.Preprocess is set: CBC 2.10.8's
-// CglPreProcess lost the optimum on small random 0/1 models, and package
-// mip re-checks every returned point against the model either way.
+// loop as well as in the tree), the deadline or a cancellation. Calls that
+// ask for any feasible point also stop CBC's heuristics at their first
+// solution (as "cbc -maxSolutions 1"). Each call's first LP starts from the
+// previous call's optimal basis. Integer preprocessing is off unless
+// mip.Options.Preprocess is set, and package mip re-checks every returned
+// point against the model either way.
 //
 // A Clp event handler in every LP (the first one, CBC's, its heuristics')
 // ends simplex iterations when the call is canceled or out of time, so a

@@ -180,13 +180,18 @@ func TestCBCOwnObjective(t *testing.T) {
 		{"stein27", 18},
 		{"enigma", 0},
 	} {
-		m := cbcFixture(t, tc.name)
-		v, x, err := mip.SolveOwnObjective(context.Background(), m, mip.Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
+		if tc.name == "enigma" && testing.Short() {
+			continue // a search of tens of thousands of nodes
 		}
-		if !cbcNear(v, tc.want) || !cbcFeasible(m, x) || !cbcNear(dot(m.Obj, x), tc.want) {
-			t.Errorf("%s: value %g (feasible %v), want %g", tc.name, v, cbcFeasible(m, x), tc.want)
+		m := cbcFixture(t, tc.name)
+		for _, pre := range []bool{false, true} {
+			v, x, err := mip.SolveOwnObjective(context.Background(), m, mip.Options{Preprocess: pre})
+			if err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			if !cbcNear(v, tc.want) || !cbcFeasible(m, x) || !cbcNear(dot(m.Obj, x), tc.want) {
+				t.Errorf("%s (preprocess %v): value %g (feasible %v), want %g", tc.name, pre, v, cbcFeasible(m, x), tc.want)
+			}
 		}
 	}
 }
@@ -255,13 +260,20 @@ func TestCBCOwnObjectiveLarge(t *testing.T) {
 }
 
 // TestCBCMinimizeBrute compares Minimize with enumeration on random 0/1
-// models, with a warm-started solver and a fresh one per call.
+// models, with a warm-started solver and a fresh one per call, without and
+// with CBC's preprocessing.
 func TestCBCMinimizeBrute(t *testing.T) {
+	for _, pre := range []bool{false, true} {
+		t.Run(map[bool]string{false: "plain", true: "preprocess"}[pre], func(t *testing.T) { testMinimizeBrute(t, pre) })
+	}
+}
+
+func testMinimizeBrute(t *testing.T, pre bool) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for trial := 0; trial < 4; trial++ {
+	for trial := 0; trial < 8; trial++ {
 		m := cbcRandomModel(rng, 12, 5)
 		vs := cbcVertices(m)
-		warm := cbcSolver(t, m, mip.Options{RequireBinary: true})
+		warm := cbcSolver(t, m, mip.Options{RequireBinary: true, Preprocess: pre})
 		dst := make([]float64, 12)
 		for k := 0; k < 8; k++ {
 			c := cbcRandomObjective(rng, 12)
@@ -272,7 +284,7 @@ func TestCBCMinimizeBrute(t *testing.T) {
 				c[i] *= scale
 			}
 			opt := cbcBrute(vs, c, nil)
-			for _, s := range []*mip.Solver{warm, cbcSolver(t, m, mip.Options{})} {
+			for _, s := range []*mip.Solver{warm, cbcSolver(t, m, mip.Options{Preprocess: pre})} {
 				res, err := s.Minimize(context.Background(), dst, c)
 				if err != nil {
 					t.Fatal(err)
@@ -288,13 +300,19 @@ func TestCBCMinimizeBrute(t *testing.T) {
 
 // TestCBCMinimizeUntilBrute checks the early-termination contract against
 // enumeration: improving answers have Value < Improve, certified ones Bound
-// ≥ Certify, and every bound is valid.
+// ≥ Certify, and every bound is valid; without and with preprocessing.
 func TestCBCMinimizeUntilBrute(t *testing.T) {
+	for _, pre := range []bool{false, true} {
+		t.Run(map[bool]string{false: "plain", true: "preprocess"}[pre], func(t *testing.T) { testMinimizeUntilBrute(t, pre) })
+	}
+}
+
+func testMinimizeUntilBrute(t *testing.T, pre bool) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for trial := 0; trial < 3; trial++ {
+	for trial := 0; trial < 6; trial++ {
 		m := cbcRandomModel(rng, 12, 5)
 		vs := cbcVertices(m)
-		warm := cbcSolver(t, m, mip.Options{})
+		warm := cbcSolver(t, m, mip.Options{Preprocess: pre})
 		dst := make([]float64, 12)
 		for k := 0; k < 6; k++ {
 			c := cbcRandomObjective(rng, 12)
@@ -307,7 +325,7 @@ func TestCBCMinimizeUntilBrute(t *testing.T) {
 				{Improve: cx - (cx-opt)/4, Certify: cx - 2*(cx-opt) - 0.1}, // either
 				{Improve: math.Inf(-1), Certify: math.Inf(1)},              // exact
 			} {
-				for _, s := range []*mip.Solver{warm, cbcSolver(t, m, mip.Options{})} {
+				for _, s := range []*mip.Solver{warm, cbcSolver(t, m, mip.Options{Preprocess: pre})} {
 					res, err := s.MinimizeUntil(context.Background(), dst, c, rule)
 					if err != nil {
 						t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"math"
 
 	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/mip"
@@ -80,4 +81,33 @@ func ExampleCutPolytope() {
 	// coordinates: [x_0_1 x_1_2 x_0_2]
 	// model: 6 columns, 12 rows, binary: true
 	// max cut: 2 edges, optimal: true
+}
+
+// Formulations built by package mip know a vertex before any solve; after a
+// call, the last vertex found is known.
+func ExampleSolver_KnownVertex() {
+	f, err := mip.TSP(4)
+	if err != nil {
+		log.Fatal(err)
+	}
+	s, err := mip.NewSolver(f.Model, mip.Options{Vars: f.Vars})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+	x := make([]float64, s.Dim())
+	if s.KnownVertex(x) {
+		tour, _ := mip.TourFromArcs(4, x)
+		fmt.Println("known tour:", tour)
+	}
+	// Any vertex will do: the call stops at the first feasible point.
+	c := mip.RandomTSP(4, 1).ArcCosts()
+	res, err := s.MinimizeUntil(context.Background(), x, c, lazycg.StopRule{Improve: math.Inf(1), Certify: math.Inf(1)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("found:", res.Found, "known:", s.KnownVertex(x))
+	// Output:
+	// known tour: [0 1 2 3]
+	// found: true known: true
 }
