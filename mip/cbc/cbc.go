@@ -11,7 +11,8 @@
 // bound to certify, integral, or attained by the warm start), then runs
 // CBC's standard solve path, the one the cbc program runs for "cbc -solve"
 // (CbcMain1: CBC's cut generators; its rounding, feasibility pump, greedy
-// cover, greedy equality, diving and combine heuristics; its branching),
+// cover, greedy equality, coefficient diving, RINS and combine heuristics;
+// its branching),
 // with an event handler that stops the search as soon as the call's
 // question is answered: an incumbent below Improve, a bound at least
 // Certify, incumbent and bound within RelGap (checked during the root cut

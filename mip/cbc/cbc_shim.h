@@ -5,7 +5,8 @@
  * limit and the cancel flag), then runs CBC's standard solve path
  * (CbcMain0/CbcMain1, as the cbc program does: its cut generators, its
  * heuristics -- feasibility pump, rounding, greedy cover and equality,
- * diving, combine -- and its branching) with a CbcEventHandler that stops
+ * coefficient diving, RINS, combine -- and its branching) with a
+ * CbcEventHandler that stops
  * the search as soon as the call's question is answered. No C++ exception
  * ever leaves these functions: failures are reported by return codes and a
  * message in the solver. */
