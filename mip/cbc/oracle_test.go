@@ -1,3 +1,5 @@
+//go:build cgo
+
 package cbc_test
 
 import (
