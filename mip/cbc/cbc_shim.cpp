@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <malloc.h>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -288,6 +289,15 @@ std::string number(double v)
 } // namespace
 
 extern "C" {
+
+// keepHeap stops glibc from returning freed memory to the system after
+// every solve: each CbcMain1 call allocates and frees many large blocks,
+// and unmapping and trimming them cost a quarter of a small solve.
+__attribute__((constructor)) static void keepHeap()
+{
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+}
 
 lcg_cbc *lcg_cbc_new(int ncols, int nrows, const int *start, const int *index,
 		const double *value, const double *col_lo, const double *col_up,
