@@ -5,7 +5,10 @@
 # objective and with dense gradient costs of the paper's quadratic
 # objective (written into an MPS copy, so that cbc solves the identical
 # model); then early-terminated weak separation calls against exact calls.
-# Both solvers run single-threaded; every call is capped at -cap CPU seconds.
+# lazycg's oracle runs as configured by default (no integer preprocessing)
+# and with mip.Options.Preprocess (CBC's preprocessing, which cbc runs by
+# default). Both solvers run single-threaded; every call is capped at -cap
+# CPU seconds.
 #
 # Usage: scripts/bench-oracle.sh [-data DIR] [-out DIR] [-cap SECONDS]
 #          [-instances "eil33-2 air04 ..."] [-costs "file quadratic"]
@@ -15,8 +18,8 @@
 # the "Total time (CPU seconds)" it prints minus that of reading the file
 # alone. Rows that take under 30 s are run -repeat times (default 3),
 # alternating lazycg and cbc, and the tables show the median. Results are
-# appended as JSON lines to OUT/lazycg.jsonl, OUT/cbc.jsonl and
-# OUT/sep.jsonl (cbc logs in OUT/logs); -table prints the Markdown tables
+# appended as JSON lines to OUT/lazycg.jsonl, OUT/lazycg-pre.jsonl,
+# OUT/cbc.jsonl and OUT/sep.jsonl (cbc logs in OUT/logs); -table prints the Markdown tables
 # of docs/ORACLE.md from them. The data directory comes from -data, else
 # $LAZYCG_DATA.
 set -euo pipefail
@@ -86,6 +89,7 @@ for inst in $instances; do
 				echo "== $inst $cost $target (run $rep)" >&2
 				"$out/oraclebench" -model "$file" -cost "$cost" -target "$target" -cap "${cap}s" >>"$out/lazycg.jsonl"
 				lazy_s=$(tail -1 "$out/lazycg.jsonl" | sed 's/.*"cpu_s":\([0-9.e+-]*\).*/\1/')
+				"$out/oraclebench" -model "$file" -cost "$cost" -target "$target" -cap "${cap}s" -preprocess >>"$out/lazycg-pre.jsonl"
 				log=$out/logs/$inst-$cost-$target-$rep.log
 				# shellcheck disable=SC2086
 				cbc "$model" -timeMode cpu -sec "$cap" -threads 0 $args -solve >"$log" 2>&1

@@ -258,8 +258,12 @@ int callback(CbcModel *m, int whereFrom)
 	}
 	StopHandler handler(&s->st);
 	m->passInEventHandler(&handler); // cloned
-	// The best bound is refreshed only every printFrequency nodes.
-	m->setPrintFrequency(1);
+	if (s->p->certify < COIN_DBL_MAX) {
+		// The best bound is refreshed only every printFrequency nodes,
+		// at a cost that grows with the tree: every node only when a
+		// bound is to be certified.
+		m->setPrintFrequency(1);
+	}
 	m->setUseElapsedTime(true);
 	// Solve to 1e-9 (of the scaled objective) rather than CBC's 1e-5;
 	// branchAndBound raises it for integral objectives.

@@ -76,38 +76,31 @@ func table(w io.Writer, dir string) error {
 	if err != nil {
 		return err
 	}
+	pre, _, err := readRows(filepath.Join(dir, "lazycg-pre.jsonl"), key)
+	if err != nil {
+		return err
+	}
 	cb, _, err := readRows(filepath.Join(dir, "cbc.jsonl"), key)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "| instance | objective | target | runs | lazycg oracle CPU s | cbc CPU s | ratio | lazycg answer | cbc answer |")
-	fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---:|---|---|")
+	fmt.Fprintln(w, "| instance | objective | target | runs | cbc CPU s | lazycg CPU s | ratio | lazycg + preprocessing CPU s | ratio | cbc answer | lazycg answer | lazycg + preprocessing answer |")
+	fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---:|---:|---:|---|---|---|")
 	for _, k := range order {
 		l := lz[k]
 		c, ok := cb[k]
-		lt, lcap := l.CPU, l.Capped
-		ct, ccap := c.CPU, ok && cbcCapped(c)
-		ratio := "—"
-		switch {
-		case !ok:
-			ratio = "no cbc run"
-		case !lcap && !ccap && ct > 0:
-			ratio = fmt.Sprintf("%.2f", lt/ct)
-		case !lcap && ccap:
-			ratio = fmt.Sprintf("< %.2f", lt/c.Cap)
-		case lcap && !ccap && ct > 0:
-			ratio = fmt.Sprintf("> %.2f", l.CPU/ct)
-		}
-		lans := fmt.Sprintf("%s, %v nodes", l.Reason, l.Nodes)
-		if l.Found {
-			lans = fmt.Sprintf("%v (%s, bound %v, %v nodes)", num(l.Value), l.Reason, num(l.Bound), l.Nodes)
-		}
+		ccap := ok && cbcCapped(c)
 		cans := "—"
 		if ok {
 			cans = fmt.Sprintf("%s (%s, bound %s, %v nodes)", num(c.Value), strings.TrimSpace(c.Result), num(c.Bound), c.Nodes)
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %s | %s | %s | %s |\n", l.Model, l.Cost, l.Target, l.Runs,
-			secs(lt, lcap, l.Cap), secs(ct, ccap, c.Cap), ratio, lans, cans)
+		p, pok := pre[k]
+		pt, pratio, pans := "—", "—", "—"
+		if pok {
+			pt, pratio, pans = secs(p.CPU, p.Capped, p.Cap), ratio(p, c, ok, ccap), answer(p)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", l.Model, l.Cost, l.Target, l.Runs,
+			secs(c.CPU, ccap, c.Cap), secs(l.CPU, l.Capped, l.Cap), ratio(l, c, ok, ccap), pt, pratio, cans, answer(l), pans)
 	}
 	sp, sorder, err := readRows(filepath.Join(dir, "sep.jsonl"), func(r row) string { return r.Model })
 	if err != nil || len(sorder) == 0 {
@@ -121,6 +114,29 @@ func table(w io.Writer, dir string) error {
 		fmt.Fprintf(w, "| %s | %d | %.3f | %.3f | **%.2f** | %d / %d |\n", r.Model, r.SepCalls, r.ExactCPU, r.EarlyCPU, r.Ratio, r.Improving, r.Certified)
 	}
 	return nil
+}
+
+// ratio formats lazycg's CPU time over cbc's.
+func ratio(l, c row, ok, ccap bool) string {
+	switch {
+	case !ok:
+		return "no cbc run"
+	case !l.Capped && !ccap && c.CPU > 0:
+		return fmt.Sprintf("%.2f", l.CPU/c.CPU)
+	case !l.Capped && ccap:
+		return fmt.Sprintf("< %.2f", l.CPU/c.Cap)
+	case l.Capped && !ccap && c.CPU > 0:
+		return fmt.Sprintf("> %.2f", l.CPU/c.CPU)
+	}
+	return "—"
+}
+
+// answer describes a lazycg row's result.
+func answer(l row) string {
+	if l.Found {
+		return fmt.Sprintf("%v (%s, bound %v, %v nodes)", num(l.Value), l.Reason, num(l.Bound), l.Nodes)
+	}
+	return fmt.Sprintf("%s, %v nodes", l.Reason, l.Nodes)
 }
 
 // cbcCapped reports whether a cbc run stopped on its time limit.
