@@ -85,6 +85,22 @@ public:
 	StopHandler(const StopHandler &o) : CbcEventHandler(o), st_(o.st_) {}
 	CbcEventHandler *clone() const override { return new StopHandler(*this); }
 
+	// The feasibility pump (heuristicPass, every pass) and heuristics about
+	// to start a small branch-and-bound (smallBranchAndBound) call this
+	// overload: once a stop is decided, killSolution ends them.
+	CbcAction event(CbcEvent e, void *) override
+	{
+		if (e != heuristicPass && e != smallBranchAndBound) {
+			return event(e);
+		}
+		std::lock_guard<std::mutex> lock(st_->mu);
+		int why;
+		if (st_->reason < 0 && st_->interrupted(&why)) {
+			st_->reason = why;
+		}
+		return st_->reason >= 0 ? killSolution : noAction;
+	}
+
 	CbcAction event(CbcEvent e) override
 	{
 		const CbcModel *m = getModel();
@@ -107,11 +123,8 @@ public:
 		if (st_->reason < 0) {
 			return noAction;
 		}
-		// A stop must also end the hidden small branch-and-bounds, and the
-		// root cut loop honours it only together with a zero time limit.
-		if (e == smallBranchAndBound) {
-			return killSolution;
-		}
+		// The root cut loop honours a stop only together with a zero time
+		// limit.
 		const_cast<CbcModel *>(m)->setMaximumSeconds(0);
 		return stop;
 	}
