@@ -417,6 +417,13 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 		lp->setHintParam(OsiDoDualInResolve, s->boundsChanged, OsiHintDo);
 		lp->resolve();
 		lp->setHintParam(OsiDoDualInResolve, true, OsiHintTry);
+		int why;
+		if (!lp->isProvenOptimal() && !lp->isProvenPrimalInfeasible() && !lp->isProvenDualInfeasible() &&
+				!st.interrupted(&why)) {
+			// Numerical trouble from the old basis: start afresh.
+			lp->setWarmStart(nullptr);
+			lp->initialSolve();
+		}
 	} else {
 		lp->initialSolve();
 	}
