@@ -59,6 +59,34 @@ type SolveParams struct {
 	Threads int
 	// Preprocess enables the engine's integer preprocessing.
 	Preprocess bool
+	// Search selects the engine's search (SearchAuto: the engine decides).
+	Search Search
+}
+
+// Search selects how much a backend invests in one call.
+type Search int
+
+const (
+	// SearchAuto lets the backend choose (package cbc: see its doc).
+	SearchAuto Search = iota
+	// SearchStandard is the solver's standard strategy (CBC: what "cbc
+	// -solve" runs: its full cut loop, in the tree as well, and its
+	// heuristics).
+	SearchStandard
+	// SearchLight is a lighter branch-and-cut: cuts at the root only, a
+	// few rounds, quick heuristics. It is cheaper per call on small or
+	// easy models.
+	SearchLight
+)
+
+var searchNames = [...]string{"auto", "standard", "light"}
+
+// String returns the search's name.
+func (s Search) String() string {
+	if s < 0 || int(s) >= len(searchNames) {
+		return fmt.Sprintf("Search(%d)", int(s))
+	}
+	return searchNames[s]
 }
 
 // Outcome says how an engine solve ended.

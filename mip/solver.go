@@ -28,14 +28,17 @@ type Options struct {
 	// RequireBinary makes NewSolver fail unless every column of Vars is an
 	// integer column with bounds within [0, 1].
 	RequireBinary bool
-	// Preprocess enables the backend's integer preprocessing (CBC's
-	// CglPreProcess, as "cbc -preprocess sos"). It is off by default: CBC
-	// 2.10.8's preprocessing once lost optima here (through
-	// CbcStrategyDefault); on CBC's standard solve path it keeps the
-	// optima of p0033, lseu, stein27, enigma and of the random models of
-	// the tests, but the warm start is not used with it. Returned points
-	// are checked against the model either way.
+	// Preprocess enables the backend's integer preprocessing in its
+	// standard search (CBC's CglPreProcess, as "cbc -preprocess sos"). It
+	// is off by default: CBC 2.10.8's preprocessing once lost optima here
+	// (through CbcStrategyDefault); on CBC's standard solve path it keeps
+	// the optima of p0033, lseu, stein27, enigma and of the random models
+	// of the tests, but the warm start is not used with it. Returned
+	// points are checked against the model either way.
 	Preprocess bool
+	// Search selects the backend's search per call (SearchAuto: the
+	// backend decides; see docs/ORACLE.md).
+	Search Search
 	// Backend is the MIP solver to use (nil = the first registered one).
 	Backend Backend
 }
@@ -104,6 +107,9 @@ func NewSolverContext(ctx context.Context, m *Model, opts Options) (*Solver, err
 	}
 	if opts.Threads < 0 {
 		return nil, fmt.Errorf("mip: negative Threads %d", opts.Threads)
+	}
+	if opts.Search < SearchAuto || opts.Search > SearchLight {
+		return nil, fmt.Errorf("mip: unknown Search %d", opts.Search)
 	}
 	nc := m.NumCols()
 	if nc == 0 {
@@ -252,7 +258,7 @@ func (s *Solver) run(ctx context.Context, improve, certify, cutoff float64, warm
 	}
 	p := &s.params
 	*p = SolveParams{Obj: s.obj, Improve: improve, Certify: certify, Cutoff: cutoff, RelGap: s.opts.RelGap,
-		TimeLimit: s.opts.TimeLimit, Threads: s.opts.Threads, Preprocess: s.opts.Preprocess}
+		TimeLimit: s.opts.TimeLimit, Threads: s.opts.Threads, Preprocess: s.opts.Preprocess, Search: s.opts.Search}
 	if warm {
 		p.Start = s.last
 	}

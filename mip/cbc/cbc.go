@@ -32,7 +32,7 @@ var _ mip.Backend = Backend{}
 var _ = [1]struct{}{}[int(C.LCG_UNBOUNDED)-int(mip.OutcomeUnbounded)]
 var _ = [1]struct{}{}[int(C.LCG_CANCELED)-int(mip.OutcomeCanceled)]
 
-// slot serializes solves: CbcMain1 keeps process-wide state.
+// slot serializes standard searches: CbcMain1 keeps process-wide state.
 var slot = make(chan struct{}, 1)
 
 // engine is one model loaded into CBC.
@@ -44,6 +44,8 @@ type engine struct {
 	obj    []float64 // C memory, one entry per column
 	x      []float64 // C memory, one entry per column
 	start  []float64 // C memory, one entry per column: warm start
+
+	nonzeros int // of the constraint matrix
 
 	fired    chan struct{}
 	cancelFn func()
@@ -111,6 +113,8 @@ func (Backend) Load(ctx context.Context, m *mip.Model) (mip.Engine, error) {
 		x:      unsafe.Slice((*float64)(unsafe.Add(block, offX)), nc),
 		start:  unsafe.Slice((*float64)(unsafe.Add(block, offS)), nc),
 		fired:  make(chan struct{}, 1),
+
+		nonzeros: m.NumNonzeros(),
 	}
 	e.params.obj = (*C.double)(unsafe.Pointer(&e.obj[0]))
 	e.res.x = (*C.double)(unsafe.Pointer(&e.x[0]))
@@ -119,6 +123,16 @@ func (Backend) Load(ctx context.Context, m *mip.Model) (mip.Engine, error) {
 		e.fired <- struct{}{}
 	}
 	return e, nil
+}
+
+// lightNonzeros is the size below which SearchAuto means SearchLight.
+const lightNonzeros = 20000
+
+// light resolves the search of a call: SearchAuto is the light search on
+// models with fewer than lightNonzeros nonzeros, CBC's standard solve path
+// on larger ones (see doc.go).
+func (e *engine) light(s mip.Search) bool {
+	return s == mip.SearchLight || s == mip.SearchAuto && e.nonzeros < lightNonzeros
 }
 
 // Close implements mip.Engine.
@@ -141,13 +155,16 @@ func (e *engine) Solve(ctx context.Context, sp *mip.SolveParams, r *mip.SolveRes
 	if e.p == nil {
 		return errors.New("mip: cbc: engine is closed")
 	}
-	select {
-	case slot <- struct{}{}:
-	case <-ctx.Done():
-		r.Outcome = mip.OutcomeCanceled
-		return nil
+	light := e.light(sp.Search)
+	if !light {
+		select {
+		case slot <- struct{}{}:
+		case <-ctx.Done():
+			r.Outcome = mip.OutcomeCanceled
+			return nil
+		}
+		defer func() { <-slot }()
 	}
-	defer func() { <-slot }()
 
 	copy(e.obj, sp.Obj)
 	p := e.params
@@ -160,6 +177,10 @@ func (e *engine) Solve(ctx context.Context, sp *mip.SolveParams, r *mip.SolveRes
 	p.preprocess = 0
 	if sp.Preprocess {
 		p.preprocess = 1
+	}
+	p.light = 0
+	if light {
+		p.light = 1
 	}
 	p.start = nil
 	if sp.Start != nil {

@@ -16,8 +16,19 @@
 
 #include <CbcCompareObjective.hpp>
 #include <CbcEventHandler.hpp>
+#include <CbcHeuristicDiveCoefficient.hpp>
+#include <CbcHeuristicFPump.hpp>
+#include <CbcHeuristicGreedy.hpp>
+#include <CbcHeuristicRINS.hpp>
 #include <CbcModel.hpp>
 #include <CbcSolver.hpp>
+#include <CbcStrategy.hpp>
+#include <CglClique.hpp>
+#include <CglFlowCover.hpp>
+#include <CglGomory.hpp>
+#include <CglKnapsackCover.hpp>
+#include <CglMixedIntegerRounding2.hpp>
+#include <CglProbing.hpp>
 #include <ClpEventHandler.hpp>
 #include <ClpSimplex.hpp>
 #include <CoinError.hpp>
@@ -220,6 +231,7 @@ struct lcg_cbc {
 	// after branchAndBound) and, with preprocessing, 5 (after
 	// postprocessing, in the original columns).
 	bool searched = false;  // branchAndBound ran
+	bool provenInfeasible = false; // CbcMain1 ended before its search: infeasible
 	bool haveSolution = false;
 	std::vector<double> solution;
 	long long nodes = 0;
@@ -385,6 +397,161 @@ void lcg_cbc_clear_cancel(lcg_cbc *s)
 	s->st.cancel.store(0);
 }
 
+// searchStandard runs CBC's standard solve path, as "cbc -solve" runs it,
+// on the solved LP; callback records its outcome in s.
+static void searchStandard(lcg_cbc *s, const OsiSolverInterface &lp)
+{
+	const lcg_cbc_params *p = s->p;
+	StopState &st = s->st;
+	CbcModel model(lp);
+	model.setLogLevel(0);
+	model.messageHandler()->setLogLevel(0);
+	model.solver()->messageHandler()->setLogLevel(0);
+	CbcSolverUsefulData data;
+	data.noPrinting_ = true;
+	data.useSignalHandler_ = false; // Go owns the signals
+	CbcMain0(model, data);
+	std::vector<std::string> args = {"lazycg", "-log", "0", "-slog", "0", "-timeMode", "elapsed",
+		"-preprocess", p->preprocess ? "sos" : "off"};
+	if (p->cutoff < COIN_DBL_MAX) {
+		args.push_back("-cutoff");
+		args.push_back(number(p->cutoff));
+	}
+	if (p->rel_gap > 0) {
+		args.push_back("-ratioGap");
+		args.push_back(number(p->rel_gap));
+	}
+	if (st.anyIncumbent) {
+		// Any feasible point answers: heuristics (the feasibility pump and
+		// its small branch-and-bound) stop at their first solution too.
+		args.push_back("-maxSolutions");
+		args.push_back("1");
+	}
+	if (p->threads > 1) {
+		args.push_back("-threads");
+		args.push_back(std::to_string(p->threads));
+	}
+	double deadline = st.deadline.load();
+	if (deadline > 0) {
+		double left = deadline - CoinGetTimeOfDay();
+		args.push_back("-seconds");
+		args.push_back(number(left > 0 ? left : 0));
+	}
+	args.push_back("-solve");
+	args.push_back("-quit");
+	std::vector<const char *> argv;
+	for (const std::string &a : args) {
+		argv.push_back(a.c_str());
+	}
+	current = s;
+	CbcMain1(static_cast<int>(argv.size()), argv.data(), model, callback, data);
+	current = nullptr;
+	if (!s->searched) {
+		s->status = model.status();
+		s->secondary = model.secondaryStatus();
+		s->provenInfeasible = model.isProvenInfeasible();
+	}
+}
+
+// rootPasses bounds the rounds of cut generation at the root of the light
+// search.
+const int rootPasses = 10;
+
+// searchLight runs a light branch-and-cut on the solved LP: cuts at the
+// root only (probing, Gomory, knapsack, clique, flow cover, MIR; at most
+// rootPasses rounds), the rounding, greedy cover and equality, feasibility
+// pump, coefficient diving and RINS heuristics, and strong branching.
+static void searchLight(lcg_cbc *s, const OsiSolverInterface &lp)
+{
+	const lcg_cbc_params *p = s->p;
+	StopState &st = s->st;
+	CbcModel model(lp);
+	model.setLogLevel(0);
+	model.messageHandler()->setLogLevel(0);
+	model.solver()->messageHandler()->setLogLevel(0);
+	StopHandler handler(&st);
+	model.passInEventHandler(&handler);
+	if (p->certify < COIN_DBL_MAX) {
+		model.setPrintFrequency(1); // see the callback
+	}
+	model.setUseElapsedTime(true);
+	model.setCutoffIncrement(1e-9);
+	if (p->rel_gap > 0) {
+		model.setAllowableFractionGap(p->rel_gap);
+	}
+	if (p->threads > 1) {
+		model.setNumberThreads(p->threads);
+	}
+	if (p->cutoff < COIN_DBL_MAX) {
+		model.setCutoff(p->cutoff);
+	}
+	if (st.anyIncumbent) {
+		model.setMaximumSolutions(1);
+	}
+	if (p->start != nullptr) {
+		model.setBestSolution(p->start, s->ncols, s->startValue, true);
+	}
+	double deadline = st.deadline.load();
+	if (deadline > 0) {
+		double left = deadline - CoinGetTimeOfDay();
+		model.setMaximumSeconds(left > 0 ? left : 0);
+	}
+	CglProbing probing;
+	probing.setUsingObjective(true);
+	probing.setMaxPass(1);
+	probing.setMaxPassRoot(1);
+	probing.setMaxProbe(10);
+	probing.setMaxLook(10);
+	probing.setMaxElements(200);
+	probing.setMaxElementsRoot(300);
+	CglGomory gomory;
+	gomory.setLimit(300);
+	CglKnapsackCover knapsack;
+	CglClique clique;
+	clique.setStarCliqueReport(false);
+	clique.setRowCliqueReport(false);
+	CglMixedIntegerRounding2 mir;
+	CglFlowCover flow;
+	model.addCutGenerator(&probing, -99, "Probing");
+	model.addCutGenerator(&gomory, -99, "Gomory");
+	model.addCutGenerator(&knapsack, -99, "Knapsack");
+	model.addCutGenerator(&clique, -99, "Clique");
+	model.addCutGenerator(&flow, -99, "FlowCover");
+	model.addCutGenerator(&mir, -99, "MixedIntegerRounding2");
+	model.setMaximumCutPassesAtRoot(rootPasses);
+	// The strategy adds the rounding heuristic and strong branching
+	// settings, but no further cuts and no preprocessing.
+	CbcStrategyDefault strategy(-1, 5, 5);
+	strategy.setupPreProcessing(0);
+	model.setStrategy(strategy);
+	CbcHeuristicGreedyCover greedyCover(model);
+	model.addHeuristic(&greedyCover);
+	CbcHeuristicGreedyEquality greedyEquality(model);
+	model.addHeuristic(&greedyEquality);
+	CbcHeuristicFPump pump(model);
+	pump.setMaximumPasses(20);
+	model.addHeuristic(&pump);
+	CbcHeuristicDiveCoefficient dive(model);
+	model.addHeuristic(&dive);
+	CbcHeuristicRINS rins(model);
+	model.addHeuristic(&rins);
+	CbcCompareObjective bestFirst;
+	if (p->certify < COIN_DBL_MAX) {
+		model.setNodeComparison(bestFirst);
+	}
+	model.branchAndBound();
+	s->searched = true;
+	s->haveSolution = model.bestSolution() != nullptr;
+	if (s->haveSolution && model.getNumCols() == s->ncols) {
+		s->solution.assign(model.bestSolution(), model.bestSolution() + s->ncols);
+	}
+	s->nodes = model.getNodeCount();
+	s->bestPossible = model.getBestPossibleObjValue();
+	s->status = model.status();
+	s->secondary = model.secondaryStatus();
+	s->secondsReached = model.isSecondsLimitReached();
+}
+
 static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 {
 	StopState &st = s->st;
@@ -491,59 +658,21 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 		return LCG_OK;
 	}
 
-	// CBC's standard solve path, as "cbc -solve" runs it, on the solved LP.
-	CbcModel model(*lp);
-	lp.reset();
-	model.setLogLevel(0);
-	model.messageHandler()->setLogLevel(0);
-	model.solver()->messageHandler()->setLogLevel(0);
-	CbcSolverUsefulData data;
-	data.noPrinting_ = true;
-	data.useSignalHandler_ = false; // Go owns the signals
-	CbcMain0(model, data);
-	std::vector<std::string> args = {"lazycg", "-log", "0", "-slog", "0", "-timeMode", "elapsed",
-		"-preprocess", p->preprocess ? "sos" : "off"};
-	if (p->cutoff < COIN_DBL_MAX) {
-		args.push_back("-cutoff");
-		args.push_back(number(p->cutoff));
-	}
-	if (p->rel_gap > 0) {
-		args.push_back("-ratioGap");
-		args.push_back(number(p->rel_gap));
-	}
-	if (st.anyIncumbent) {
-		// Any feasible point answers: heuristics (the feasibility pump and
-		// its small branch-and-bound) stop at their first solution too.
-		args.push_back("-maxSolutions");
-		args.push_back("1");
-	}
-	if (p->threads > 1) {
-		args.push_back("-threads");
-		args.push_back(std::to_string(p->threads));
-	}
-	double deadline = st.deadline.load();
-	if (deadline > 0) {
-		double left = deadline - CoinGetTimeOfDay();
-		args.push_back("-seconds");
-		args.push_back(number(left > 0 ? left : 0));
-	}
-	args.push_back("-solve");
-	args.push_back("-quit");
-	std::vector<const char *> argv;
-	for (const std::string &a : args) {
-		argv.push_back(a.c_str());
-	}
 	s->p = p;
 	s->startValue = startValue;
 	s->preprocess = p->preprocess != 0;
 	s->searched = false;
 	s->haveSolution = false;
+	s->provenInfeasible = false;
 	s->solution.clear();
 	s->nodes = 0;
 	s->bestPossible = -COIN_DBL_MAX;
-	current = s;
-	CbcMain1(static_cast<int>(argv.size()), argv.data(), model, callback, data);
-	current = nullptr;
+	if (p->light) {
+		searchLight(s, *lp);
+	} else {
+		searchStandard(s, *lp);
+	}
+	lp.reset();
 
 	r->nodes = s->nodes;
 	if (!s->solution.empty()) {
@@ -554,7 +683,7 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 			r->value += p->obj[j] * s->solution[j];
 		}
 	} else if (s->haveSolution) {
-		s->err = "CBC's solution has " + std::to_string(model.getNumCols()) + " columns, the model " + std::to_string(s->ncols);
+		s->err = "CBC's solution does not have the model's " + std::to_string(s->ncols) + " columns";
 		return LCG_ERROR;
 	}
 	// After a cancel or the deadline, LPs may have been cut short and
@@ -567,13 +696,13 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 	if (!s->searched && st.reason < 0) {
 		// CbcMain1 ended before its search: its preprocessing or LP found
 		// the model infeasible (under the cutoff), or it failed.
-		if (model.isProvenInfeasible()) {
+		if (s->provenInfeasible) {
 			r->outcome = LCG_INFEASIBLE;
 			r->bound = p->cutoff;
 			return LCG_OK;
 		}
-		s->err = "CBC ended before its search (status " + std::to_string(model.status()) + "/" +
-			std::to_string(model.secondaryStatus()) + ")";
+		s->err = "CBC ended before its search (status " + std::to_string(s->status) + "/" +
+			std::to_string(s->secondary) + ")";
 		return LCG_ERROR;
 	}
 	if (st.reason < 0 && st.anyIncumbent && r->found) {

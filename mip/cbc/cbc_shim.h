@@ -47,7 +47,8 @@ typedef struct {
 	double rel_gap;        /* relative gap at which to stop, 0: exact */
 	const double *start;   /* feasible solution to start from, or NULL */
 	int threads;           /* CBC threads, <= 1: one */
-	int preprocess;        /* CBC's integer preprocessing (CglPreProcess) */
+	int preprocess;        /* CBC's integer preprocessing (CglPreProcess; standard search only) */
+	int light;             /* the light search instead of CBC's standard solve path */
 } lcg_cbc_params;
 
 typedef struct {

@@ -186,13 +186,13 @@ func TestCBCOwnObjective(t *testing.T) {
 			continue // a search of tens of thousands of nodes
 		}
 		m := cbcFixture(t, tc.name)
-		for _, pre := range []bool{false, true} {
-			v, x, err := mip.SolveOwnObjective(context.Background(), m, mip.Options{Preprocess: pre})
+		for _, cf := range searchConfigs {
+			v, x, err := mip.SolveOwnObjective(context.Background(), m, cf.opts)
 			if err != nil {
 				t.Fatalf("%s: %v", tc.name, err)
 			}
 			if !cbcNear(v, tc.want) || !cbcFeasible(m, x) || !cbcNear(dot(m.Obj, x), tc.want) {
-				t.Errorf("%s (preprocess %v): value %g (feasible %v), want %g", tc.name, pre, v, cbcFeasible(m, x), tc.want)
+				t.Errorf("%s (%s): value %g (feasible %v), want %g", tc.name, cf.name, v, cbcFeasible(m, x), tc.want)
 			}
 		}
 	}
@@ -265,17 +265,30 @@ func TestCBCOwnObjectiveLarge(t *testing.T) {
 // models, with a warm-started solver and a fresh one per call, without and
 // with CBC's preprocessing.
 func TestCBCMinimizeBrute(t *testing.T) {
-	for _, pre := range []bool{false, true} {
-		t.Run(map[bool]string{false: "plain", true: "preprocess"}[pre], func(t *testing.T) { testMinimizeBrute(t, pre) })
+	for _, cf := range searchConfigs {
+		t.Run(cf.name, func(t *testing.T) { testMinimizeBrute(t, cf.opts) })
 	}
 }
 
-func testMinimizeBrute(t *testing.T, pre bool) {
+// searchConfigs are the searches of package cbc: light, standard, and
+// standard with preprocessing.
+var searchConfigs = []struct {
+	name string
+	opts mip.Options
+}{
+	{"light", mip.Options{Search: mip.SearchLight}},
+	{"standard", mip.Options{Search: mip.SearchStandard}},
+	{"preprocess", mip.Options{Search: mip.SearchStandard, Preprocess: true}},
+}
+
+func testMinimizeBrute(t *testing.T, opts mip.Options) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := 0; trial < 8; trial++ {
 		m := cbcRandomModel(rng, 12, 5)
 		vs := cbcVertices(m)
-		warm := cbcSolver(t, m, mip.Options{RequireBinary: true, Preprocess: pre})
+		wo := opts
+		wo.RequireBinary = true
+		warm := cbcSolver(t, m, wo)
 		dst := make([]float64, 12)
 		for k := 0; k < 8; k++ {
 			c := cbcRandomObjective(rng, 12)
@@ -286,7 +299,7 @@ func testMinimizeBrute(t *testing.T, pre bool) {
 				c[i] *= scale
 			}
 			opt := cbcBrute(vs, c, nil)
-			for _, s := range []*mip.Solver{warm, cbcSolver(t, m, mip.Options{Preprocess: pre})} {
+			for _, s := range []*mip.Solver{warm, cbcSolver(t, m, opts)} {
 				res, err := s.Minimize(context.Background(), dst, c)
 				if err != nil {
 					t.Fatal(err)
@@ -304,17 +317,17 @@ func testMinimizeBrute(t *testing.T, pre bool) {
 // enumeration: improving answers have Value < Improve, certified ones Bound
 // ≥ Certify, and every bound is valid; without and with preprocessing.
 func TestCBCMinimizeUntilBrute(t *testing.T) {
-	for _, pre := range []bool{false, true} {
-		t.Run(map[bool]string{false: "plain", true: "preprocess"}[pre], func(t *testing.T) { testMinimizeUntilBrute(t, pre) })
+	for _, cf := range searchConfigs {
+		t.Run(cf.name, func(t *testing.T) { testMinimizeUntilBrute(t, cf.opts) })
 	}
 }
 
-func testMinimizeUntilBrute(t *testing.T, pre bool) {
+func testMinimizeUntilBrute(t *testing.T, opts mip.Options) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for trial := 0; trial < 6; trial++ {
 		m := cbcRandomModel(rng, 12, 5)
 		vs := cbcVertices(m)
-		warm := cbcSolver(t, m, mip.Options{Preprocess: pre})
+		warm := cbcSolver(t, m, opts)
 		dst := make([]float64, 12)
 		for k := 0; k < 6; k++ {
 			c := cbcRandomObjective(rng, 12)
@@ -327,7 +340,7 @@ func testMinimizeUntilBrute(t *testing.T, pre bool) {
 				{Improve: cx - (cx-opt)/4, Certify: cx - 2*(cx-opt) - 0.1}, // either
 				{Improve: math.Inf(-1), Certify: math.Inf(1)},              // exact
 			} {
-				for _, s := range []*mip.Solver{warm, cbcSolver(t, m, mip.Options{Preprocess: pre})} {
+				for _, s := range []*mip.Solver{warm, cbcSolver(t, m, opts)} {
 					res, err := s.MinimizeUntil(context.Background(), dst, c, rule)
 					if err != nil {
 						t.Fatal(err)

@@ -85,9 +85,15 @@ func isZeroOne(x []float64) bool {
 // polytope. The spanning tree formulation is integral: its LP answers the
 // call without a search.
 func TestStartVertexEveryKind(t *testing.T) {
+	for _, search := range []mip.Search{mip.SearchLight, mip.SearchStandard} {
+		t.Run(search.String(), func(t *testing.T) { testStartVertex(t, search) })
+	}
+}
+
+func testStartVertex(t *testing.T, search mip.Search) {
 	anyVertex := lazycg.StopRule{Improve: math.Inf(1), Certify: math.Inf(1)}
 	for _, k := range kinds(t) {
-		s, err := mip.NewSolver(k.f.Model, mip.Options{Vars: k.f.Vars})
+		s, err := mip.NewSolver(k.f.Model, mip.Options{Vars: k.f.Vars, Search: search})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +103,7 @@ func TestStartVertexEveryKind(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", k.name, err)
 		}
-		exact, err := mip.NewSolver(k.f.Model, mip.Options{Vars: k.f.Vars})
+		exact, err := mip.NewSolver(k.f.Model, mip.Options{Vars: k.f.Vars, Search: search})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,9 +141,15 @@ func TestStartVertexEveryKind(t *testing.T) {
 // bound are within the gap. On lseu the exact solve needs a search tree;
 // the 10% call ends at the root with a proven bound within the gap.
 func TestRelGapStopsEarly(t *testing.T) {
+	for _, search := range []mip.Search{mip.SearchLight, mip.SearchStandard} {
+		t.Run(search.String(), func(t *testing.T) { testRelGap(t, search) })
+	}
+}
+
+func testRelGap(t *testing.T, search mip.Search) {
 	m := cbcFixture(t, "lseu")
 	dst := make([]float64, m.NumCols())
-	exact, err := cbcSolver(t, m, mip.Options{}).Minimize(context.Background(), dst, m.Obj)
+	exact, err := cbcSolver(t, m, mip.Options{Search: search}).Minimize(context.Background(), dst, m.Obj)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +157,7 @@ func TestRelGapStopsEarly(t *testing.T) {
 		t.Fatalf("exact solve %+v: want the optimum 1120 after a search", exact)
 	}
 	const g = 0.1
-	res, err := cbcSolver(t, m, mip.Options{RelGap: g}).Minimize(context.Background(), dst, m.Obj)
+	res, err := cbcSolver(t, m, mip.Options{RelGap: g, Search: search}).Minimize(context.Background(), dst, m.Obj)
 	if err != nil {
 		t.Fatal(err)
 	}

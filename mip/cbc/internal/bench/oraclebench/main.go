@@ -27,6 +27,7 @@ func main() {
 	target := flag.String("target", "optimal", "first, gap (10%) or optimal")
 	cpuCap := flag.Duration("cap", 300*time.Second, "CPU time cap of the call (0: none)")
 	pre := flag.Bool("preprocess", false, "enable CBC's integer preprocessing")
+	search := flag.String("search", "auto", "the backend's search: auto, standard or light")
 	write := flag.String("write-mps", "", "write the model with the chosen costs to this file and exit")
 	sep := flag.Int("sep", 0, "measure this many early-terminated separation calls against exact calls")
 	tableDir := flag.String("table", "", "print the Markdown tables of the results in this directory and exit")
@@ -38,13 +39,24 @@ func main() {
 		}
 		return
 	}
-	if err := run(*model, *cost, bench.Target(*target), *cpuCap, *pre, *write, *sep); err != nil {
+	opts := mip.Options{Preprocess: *pre}
+	switch *search {
+	case "auto":
+	case "standard":
+		opts.Search = mip.SearchStandard
+	case "light":
+		opts.Search = mip.SearchLight
+	default:
+		fmt.Fprintf(os.Stderr, "oraclebench: unknown -search %q (auto, standard or light)\n", *search)
+		os.Exit(2)
+	}
+	if err := run(*model, *cost, bench.Target(*target), *cpuCap, opts, *write, *sep); err != nil {
 		fmt.Fprintln(os.Stderr, "oraclebench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(path, cost string, target bench.Target, cpuCap time.Duration, pre bool, write string, sep int) error {
+func run(path, cost string, target bench.Target, cpuCap time.Duration, opts mip.Options, write string, sep int) error {
 	if path == "" {
 		return fmt.Errorf("-model is required")
 	}
@@ -91,11 +103,11 @@ func run(path, cost string, target bench.Target, cpuCap time.Duration, pre bool,
 		}
 		return f.Close()
 	}
-	r, err := bench.Solve(m, c, target, mip.Options{Preprocess: pre}, cpuCap)
+	r, err := bench.Solve(m, c, target, opts, cpuCap)
 	if err != nil {
 		return err
 	}
-	out := map[string]any{"model": name, "cost": cost, "target": string(target), "preprocess": pre,
+	out := map[string]any{"model": name, "cost": cost, "target": string(target), "preprocess": opts.Preprocess, "search": opts.Search.String(),
 		"cpu_s": r.CPU.Seconds(), "wall_s": r.Wall.Seconds(), "capped": r.Capped, "found": r.Found,
 		"reason": r.Reason.String(), "nodes": r.Nodes, "cap_s": cpuCap.Seconds()}
 	if r.Found {
