@@ -80,27 +80,54 @@ func table(w io.Writer, dir string) error {
 	if err != nil {
 		return err
 	}
+	light, _, err := readRows(filepath.Join(dir, "lazycg-light.jsonl"), key)
+	if err != nil {
+		return err
+	}
 	cb, _, err := readRows(filepath.Join(dir, "cbc.jsonl"), key)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "| instance | objective | target | runs | cbc CPU s | lazycg CPU s | ratio | lazycg + preprocessing CPU s | ratio | cbc answer | lazycg answer | lazycg + preprocessing answer |")
-	fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---:|---:|---:|---|---|---|")
+	fmt.Fprintln(w, "CPU seconds (median of the runs), and lazycg's time over cbc's:")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| instance | objective | target | runs | cbc | lazycg standard | ratio | standard + preprocessing | ratio | lazycg light | ratio |")
+	fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, k := range order {
 		l := lz[k]
 		c, ok := cb[k]
 		ccap := ok && cbcCapped(c)
-		cans := "—"
+		cells := []string{secs(l.CPU, l.Capped, l.Cap), ratio(l, c, ok, ccap)}
+		for _, v := range []map[string]row{pre, light} {
+			if r, ok2 := v[k]; ok2 {
+				cells = append(cells, secs(r.CPU, r.Capped, r.Cap), ratio(r, c, ok, ccap))
+			} else {
+				cells = append(cells, "—", "—")
+			}
+		}
+		cs := "—"
 		if ok {
-			cans = fmt.Sprintf("%s (%s, bound %s, %v nodes)", num(c.Value), strings.TrimSpace(c.Result), num(c.Bound), c.Nodes)
+			cs = secs(c.CPU, ccap, c.Cap)
 		}
-		p, pok := pre[k]
-		pt, pratio, pans := "—", "—", "—"
-		if pok {
-			pt, pratio, pans = secs(p.CPU, p.Capped, p.Cap), ratio(p, c, ok, ccap), answer(p)
+		fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %s |\n", l.Model, l.Cost, l.Target, l.Runs, cs, strings.Join(cells, " | "))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Answers (value, stop reason, bound, nodes):")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| instance | objective | target | cbc | lazycg standard | standard + preprocessing | lazycg light |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	for _, k := range order {
+		l := lz[k]
+		cells := []string{"—", answer(l), "—", "—"}
+		if c, ok := cb[k]; ok {
+			cells[0] = fmt.Sprintf("%s (%s, bound %s, %v nodes)", num(c.Value), strings.TrimSpace(c.Result), num(c.Bound), c.Nodes)
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", l.Model, l.Cost, l.Target, l.Runs,
-			secs(c.CPU, ccap, c.Cap), secs(l.CPU, l.Capped, l.Cap), ratio(l, c, ok, ccap), pt, pratio, cans, answer(l), pans)
+		if r, ok := pre[k]; ok {
+			cells[2] = answer(r)
+		}
+		if r, ok := light[k]; ok {
+			cells[3] = answer(r)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", l.Model, l.Cost, l.Target, strings.Join(cells, " | "))
 	}
 	sp, sorder, err := readRows(filepath.Join(dir, "sep.jsonl"), func(r row) string { return r.Model })
 	if err != nil || len(sorder) == 0 {
