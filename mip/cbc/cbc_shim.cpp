@@ -246,6 +246,38 @@ namespace {
 // takes a plain function as its callback).
 thread_local lcg_cbc *current = nullptr;
 
+// configure puts the call's settings on the model a search runs: our
+// event handler, the bound refresh, elapsed time, the cutoff increment, the
+// warm start and, for calls that may certify, best-first search.
+void configure(CbcModel *m, lcg_cbc *s)
+{
+	StopHandler handler(&s->st);
+	m->passInEventHandler(&handler); // cloned
+	if (s->p->certify < COIN_DBL_MAX) {
+		// The best bound is refreshed only every printFrequency nodes,
+		// at a cost that grows with the tree: every node only when a
+		// bound is to be certified.
+		m->setPrintFrequency(1);
+	}
+	m->setUseElapsedTime(true);
+	// Solve to 1e-9 (of the scaled objective) rather than CBC's 1e-5;
+	// branchAndBound raises it for integral objectives.
+	m->setCutoffIncrement(1e-9);
+	if (s->p->start != nullptr && !s->preprocess && m->getNumCols() == s->ncols) {
+		// The incumbent also sets CBC's cutoff and lets improvement
+		// heuristics start from it.
+		m->setBestSolution(s->p->start, s->ncols, s->startValue, true);
+	}
+	// With a bound to certify, search best-first: that raises the global
+	// bound fastest (CBC's default dives until it has an incumbent, which
+	// leaves the bound at the root value for long).
+	if (s->p->certify < COIN_DBL_MAX) {
+		CbcCompareObjective bestFirst;
+		m->setNodeComparison(bestFirst);
+	}
+}
+
+
 // callback is CbcMain1's callback: at whereFrom 3 (just before
 // branch-and-bound) it installs our event handler and settings on the
 // model CbcMain1 searches, at 4 and 5 it records the outcome of the search
@@ -281,30 +313,7 @@ int callback(CbcModel *m, int whereFrom)
 	if (whereFrom != 3) {
 		return 0;
 	}
-	StopHandler handler(&s->st);
-	m->passInEventHandler(&handler); // cloned
-	if (s->p->certify < COIN_DBL_MAX) {
-		// The best bound is refreshed only every printFrequency nodes,
-		// at a cost that grows with the tree: every node only when a
-		// bound is to be certified.
-		m->setPrintFrequency(1);
-	}
-	m->setUseElapsedTime(true);
-	// Solve to 1e-9 (of the scaled objective) rather than CBC's 1e-5;
-	// branchAndBound raises it for integral objectives.
-	m->setCutoffIncrement(1e-9);
-	if (s->p->start != nullptr && !s->preprocess && m->getNumCols() == s->ncols) {
-		// The incumbent also sets CBC's cutoff and lets improvement
-		// heuristics start from it.
-		m->setBestSolution(s->p->start, s->ncols, s->startValue, true);
-	}
-	// With a bound to certify, search best-first: that raises the global
-	// bound fastest (CBC's default dives until it has an incumbent, which
-	// leaves the bound at the root value for long).
-	if (s->p->certify < COIN_DBL_MAX) {
-		CbcCompareObjective bestFirst;
-		m->setNodeComparison(bestFirst);
-	}
+	configure(m, s);
 	return 0;
 }
 
@@ -397,6 +406,14 @@ void lcg_cbc_clear_cancel(lcg_cbc *s)
 	s->st.cancel.store(0);
 }
 
+// quiet silences a model and its solver.
+static void quiet(CbcModel *m)
+{
+	m->setLogLevel(0);
+	m->messageHandler()->setLogLevel(0);
+	m->solver()->messageHandler()->setLogLevel(0);
+}
+
 // searchStandard runs CBC's standard solve path, as "cbc -solve" runs it,
 // on the solved LP; callback records its outcome in s.
 static void searchStandard(lcg_cbc *s, const OsiSolverInterface &lp)
@@ -404,9 +421,7 @@ static void searchStandard(lcg_cbc *s, const OsiSolverInterface &lp)
 	const lcg_cbc_params *p = s->p;
 	StopState &st = s->st;
 	CbcModel model(lp);
-	model.setLogLevel(0);
-	model.messageHandler()->setLogLevel(0);
-	model.solver()->messageHandler()->setLogLevel(0);
+	quiet(&model);
 	CbcSolverUsefulData data;
 	data.noPrinting_ = true;
 	data.useSignalHandler_ = false; // Go owns the signals
@@ -466,16 +481,8 @@ static void searchLight(lcg_cbc *s, const OsiSolverInterface &lp)
 	const lcg_cbc_params *p = s->p;
 	StopState &st = s->st;
 	CbcModel model(lp);
-	model.setLogLevel(0);
-	model.messageHandler()->setLogLevel(0);
-	model.solver()->messageHandler()->setLogLevel(0);
-	StopHandler handler(&st);
-	model.passInEventHandler(&handler);
-	if (p->certify < COIN_DBL_MAX) {
-		model.setPrintFrequency(1); // see the callback
-	}
-	model.setUseElapsedTime(true);
-	model.setCutoffIncrement(1e-9);
+	quiet(&model);
+	configure(&model, s);
 	if (p->rel_gap > 0) {
 		model.setAllowableFractionGap(p->rel_gap);
 	}
@@ -487,9 +494,6 @@ static void searchLight(lcg_cbc *s, const OsiSolverInterface &lp)
 	}
 	if (st.anyIncumbent) {
 		model.setMaximumSolutions(1);
-	}
-	if (p->start != nullptr) {
-		model.setBestSolution(p->start, s->ncols, s->startValue, true);
 	}
 	double deadline = st.deadline.load();
 	if (deadline > 0) {
@@ -535,10 +539,6 @@ static void searchLight(lcg_cbc *s, const OsiSolverInterface &lp)
 	model.addHeuristic(&dive);
 	CbcHeuristicRINS rins(model);
 	model.addHeuristic(&rins);
-	CbcCompareObjective bestFirst;
-	if (p->certify < COIN_DBL_MAX) {
-		model.setNodeComparison(bestFirst);
-	}
 	model.branchAndBound();
 	s->searched = true;
 	s->haveSolution = model.bestSolution() != nullptr;
@@ -660,7 +660,7 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 
 	s->p = p;
 	s->startValue = startValue;
-	s->preprocess = p->preprocess != 0;
+	s->preprocess = p->preprocess != 0 && !p->light;
 	s->searched = false;
 	s->haveSolution = false;
 	s->provenInfeasible = false;
