@@ -1,4 +1,6 @@
-package mip
+//go:build cgo
+
+package cbc_test
 
 import (
 	"context"
@@ -12,12 +14,13 @@ import (
 
 	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/internal/datadir"
+	"github.com/lazycg/lazycg/mip"
 )
 
 // cbcFixture reads a MIPLIB 3 file from testdata.
-func cbcFixture(t testing.TB, name string) *Model {
+func cbcFixture(t testing.TB, name string) *mip.Model {
 	t.Helper()
-	m, err := ReadMPSFile(filepath.Join("testdata", name+".mps.gz"))
+	m, err := mip.ReadMPSFile(filepath.Join("..", "testdata", name+".mps.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,9 +28,9 @@ func cbcFixture(t testing.TB, name string) *Model {
 }
 
 // cbcSolver returns a solver for m that is closed at the end of the test.
-func cbcSolver(t testing.TB, m *Model, opts Options) *Solver {
+func cbcSolver(t testing.TB, m *mip.Model, opts mip.Options) *mip.Solver {
 	t.Helper()
-	s, err := NewSolver(m, opts)
+	s, err := mip.NewSolver(m, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,8 +40,8 @@ func cbcSolver(t testing.TB, m *Model, opts Options) *Solver {
 
 // cbcRandomModel returns a random pure 0/1 model with n columns, rows ≤
 // and one row ≥, that is feasible at a random point.
-func cbcRandomModel(rng *rand.Rand, n, rows int) *Model {
-	m := &Model{Name: "random", Obj: make([]float64, n), ColLo: make([]float64, n), ColUp: make([]float64, n), Integer: make([]bool, n)}
+func cbcRandomModel(rng *rand.Rand, n, rows int) *mip.Model {
+	m := &mip.Model{Name: "random", Obj: make([]float64, n), ColLo: make([]float64, n), ColUp: make([]float64, n), Integer: make([]bool, n)}
 	x0 := make([]float64, n)
 	for j := range x0 {
 		x0[j] = float64(rng.IntN(2))
@@ -58,7 +61,7 @@ func cbcRandomModel(rng *rand.Rand, n, rows int) *Model {
 		}
 		if i == rows-1 {
 			m.RowLo = append(m.RowLo, act-float64(rng.IntN(3)))
-			m.RowUp = append(m.RowUp, inf)
+			m.RowUp = append(m.RowUp, math.Inf(1))
 		} else {
 			m.RowLo = append(m.RowLo, math.Inf(-1))
 			m.RowUp = append(m.RowUp, act+float64(rng.IntN(4)))
@@ -79,7 +82,7 @@ func cbcRandomModel(rng *rand.Rand, n, rows int) *Model {
 }
 
 // cbcFeasible reports whether x is an integer feasible point of m.
-func cbcFeasible(m *Model, x []float64) bool {
+func cbcFeasible(m *mip.Model, x []float64) bool {
 	act := make([]float64, m.NumRows())
 	for j, v := range x {
 		if v < m.ColLo[j]-1e-9 || v > m.ColUp[j]+1e-9 || m.Integer[j] && v != math.Round(v) {
@@ -98,7 +101,7 @@ func cbcFeasible(m *Model, x []float64) bool {
 }
 
 // cbcVertices enumerates the feasible points of a 0/1 model.
-func cbcVertices(m *Model) [][]float64 {
+func cbcVertices(m *mip.Model) [][]float64 {
 	n := m.NumCols()
 	var out [][]float64
 	for mask := 0; mask < 1<<n; mask++ {
@@ -123,7 +126,7 @@ outer:
 				continue outer
 			}
 		}
-		best = math.Min(best, dotVec(c, v))
+		best = math.Min(best, dot(c, v))
 	}
 	return best
 }
@@ -144,7 +147,7 @@ func cbcNear(a, b float64) bool { return math.Abs(a-b) <= 1e-7*(1+math.Abs(b)) }
 // cbcCheckResult checks the invariants of a LinearResult against the true
 // minimum opt: Bound ≤ opt, and a returned vertex is feasible with value
 // c·dst.
-func cbcCheckResult(t *testing.T, what string, m *Model, res lazycg.LinearResult, dst, c []float64, opt float64) {
+func cbcCheckResult(t *testing.T, what string, m *mip.Model, res lazycg.LinearResult, dst, c []float64, opt float64) {
 	t.Helper()
 	if res.Bound > opt+1e-7*(1+math.Abs(opt)) {
 		t.Errorf("%s: bound %g exceeds the optimum %g", what, res.Bound, opt)
@@ -158,8 +161,8 @@ func cbcCheckResult(t *testing.T, what string, m *Model, res lazycg.LinearResult
 	if !cbcFeasible(m, dst) {
 		t.Errorf("%s: returned point %v is not feasible", what, dst)
 	}
-	if !cbcNear(res.Value, dotVec(c, dst)) {
-		t.Errorf("%s: value %g but c·dst = %g", what, res.Value, dotVec(c, dst))
+	if !cbcNear(res.Value, dot(c, dst)) {
+		t.Errorf("%s: value %g but c·dst = %g", what, res.Value, dot(c, dst))
 	}
 	if res.Value < opt-1e-7*(1+math.Abs(opt)) {
 		t.Errorf("%s: value %g below the optimum %g", what, res.Value, opt)
@@ -179,13 +182,18 @@ func TestCBCOwnObjective(t *testing.T) {
 		{"stein27", 18},
 		{"enigma", 0},
 	} {
-		m := cbcFixture(t, tc.name)
-		v, x, err := SolveOwnObjective(context.Background(), m, Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
+		if tc.name == "enigma" && testing.Short() {
+			continue // a search of tens of thousands of nodes
 		}
-		if !cbcNear(v, tc.want) || !cbcFeasible(m, x) || !cbcNear(dotVec(m.Obj, x), tc.want) {
-			t.Errorf("%s: value %g (feasible %v), want %g", tc.name, v, cbcFeasible(m, x), tc.want)
+		m := cbcFixture(t, tc.name)
+		for _, cf := range searchConfigs {
+			v, x, err := mip.SolveOwnObjective(context.Background(), m, cf.opts)
+			if err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			if !cbcNear(v, tc.want) || !cbcFeasible(m, x) || !cbcNear(dot(m.Obj, x), tc.want) {
+				t.Errorf("%s (%s): value %g (feasible %v), want %g", tc.name, cf.name, v, cbcFeasible(m, x), tc.want)
+			}
 		}
 	}
 }
@@ -199,7 +207,7 @@ func TestCBCOwnObjectiveSense(t *testing.T) {
 	}
 	m.Maximize = true
 	m.ObjConst = 5
-	v, _, err := SolveOwnObjective(context.Background(), m, Options{})
+	v, _, err := mip.SolveOwnObjective(context.Background(), m, mip.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,18 +239,18 @@ func TestCBCOwnObjectiveLarge(t *testing.T) {
 		if err != nil {
 			t.Skip(err)
 		}
-		m, err := ReadMPSFile(p)
+		m, err := mip.ReadMPSFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()
-		v, x, err := SolveOwnObjective(context.Background(), m, Options{TimeLimit: tc.limit})
+		v, x, err := mip.SolveOwnObjective(context.Background(), m, mip.Options{TimeLimit: tc.limit})
 		switch {
 		case err == nil:
 			if math.Abs(v-tc.want) > 1e-6 {
 				t.Errorf("%s: %g, want %g", tc.file, v, tc.want)
 			}
-		case tc.mayStop && errors.Is(err, ErrTimeLimit) && x != nil:
+		case tc.mayStop && errors.Is(err, mip.ErrTimeLimit) && x != nil:
 			if v < tc.want-1e-6 || !cbcFeasible(m, x) {
 				t.Errorf("%s: incumbent %g below the optimum %g or infeasible", tc.file, v, tc.want)
 			}
@@ -254,13 +262,33 @@ func TestCBCOwnObjectiveLarge(t *testing.T) {
 }
 
 // TestCBCMinimizeBrute compares Minimize with enumeration on random 0/1
-// models, with a warm-started solver and a fresh one per call.
+// models, with a warm-started solver and a fresh one per call, without and
+// with CBC's preprocessing.
 func TestCBCMinimizeBrute(t *testing.T) {
+	for _, cf := range searchConfigs {
+		t.Run(cf.name, func(t *testing.T) { testMinimizeBrute(t, cf.opts) })
+	}
+}
+
+// searchConfigs are the searches of package cbc: light, standard, and
+// standard with preprocessing.
+var searchConfigs = []struct {
+	name string
+	opts mip.Options
+}{
+	{"light", mip.Options{Search: mip.SearchLight}},
+	{"standard", mip.Options{Search: mip.SearchStandard}},
+	{"preprocess", mip.Options{Search: mip.SearchStandard, Preprocess: true}},
+}
+
+func testMinimizeBrute(t *testing.T, opts mip.Options) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for trial := 0; trial < 4; trial++ {
+	for trial := 0; trial < 8; trial++ {
 		m := cbcRandomModel(rng, 12, 5)
 		vs := cbcVertices(m)
-		warm := cbcSolver(t, m, Options{RequireBinary: true})
+		wo := opts
+		wo.RequireBinary = true
+		warm := cbcSolver(t, m, wo)
 		dst := make([]float64, 12)
 		for k := 0; k < 8; k++ {
 			c := cbcRandomObjective(rng, 12)
@@ -271,7 +299,7 @@ func TestCBCMinimizeBrute(t *testing.T) {
 				c[i] *= scale
 			}
 			opt := cbcBrute(vs, c, nil)
-			for _, s := range []*Solver{warm, cbcSolver(t, m, Options{})} {
+			for _, s := range []*mip.Solver{warm, cbcSolver(t, m, opts)} {
 				res, err := s.Minimize(context.Background(), dst, c)
 				if err != nil {
 					t.Fatal(err)
@@ -287,26 +315,32 @@ func TestCBCMinimizeBrute(t *testing.T) {
 
 // TestCBCMinimizeUntilBrute checks the early-termination contract against
 // enumeration: improving answers have Value < Improve, certified ones Bound
-// ≥ Certify, and every bound is valid.
+// ≥ Certify, and every bound is valid; without and with preprocessing.
 func TestCBCMinimizeUntilBrute(t *testing.T) {
+	for _, cf := range searchConfigs {
+		t.Run(cf.name, func(t *testing.T) { testMinimizeUntilBrute(t, cf.opts) })
+	}
+}
+
+func testMinimizeUntilBrute(t *testing.T, opts mip.Options) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for trial := 0; trial < 3; trial++ {
+	for trial := 0; trial < 6; trial++ {
 		m := cbcRandomModel(rng, 12, 5)
 		vs := cbcVertices(m)
-		warm := cbcSolver(t, m, Options{})
+		warm := cbcSolver(t, m, opts)
 		dst := make([]float64, 12)
 		for k := 0; k < 6; k++ {
 			c := cbcRandomObjective(rng, 12)
 			opt := cbcBrute(vs, c, nil)
 			x := vs[rng.IntN(len(vs))]
-			cx := dotVec(c, x)
+			cx := dot(c, x)
 			for _, rule := range []lazycg.StopRule{
 				{Improve: opt + 0.5, Certify: opt + 1},                     // must improve
 				{Improve: opt, Certify: opt - 0.5},                         // must certify
 				{Improve: cx - (cx-opt)/4, Certify: cx - 2*(cx-opt) - 0.1}, // either
 				{Improve: math.Inf(-1), Certify: math.Inf(1)},              // exact
 			} {
-				for _, s := range []*Solver{warm, cbcSolver(t, m, Options{})} {
+				for _, s := range []*mip.Solver{warm, cbcSolver(t, m, opts)} {
 					res, err := s.MinimizeUntil(context.Background(), dst, c, rule)
 					if err != nil {
 						t.Fatal(err)
@@ -353,7 +387,7 @@ func TestCBCEarlyStopNodes(t *testing.T) {
 		for i := range c {
 			c[i] = rng.Float64()
 		}
-		exact, err := cbcSolver(t, m, Options{}).Minimize(context.Background(), dst, c)
+		exact, err := cbcSolver(t, m, mip.Options{}).Minimize(context.Background(), dst, c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -363,14 +397,14 @@ func TestCBCEarlyStopNodes(t *testing.T) {
 		checked++
 		v := exact.Value
 		// Certify above the optimum can never be met.
-		imp, err := cbcSolver(t, m, Options{}).MinimizeUntil(context.Background(), dst, c, lazycg.StopRule{Improve: v * 1.2, Certify: v + 1})
+		imp, err := cbcSolver(t, m, mip.Options{}).MinimizeUntil(context.Background(), dst, c, lazycg.StopRule{Improve: v * 1.2, Certify: v + 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if imp.Reason != lazycg.StopImproving || !(imp.Value < v*1.2) || imp.Nodes >= exact.Nodes {
 			t.Errorf("improve: %+v, exact needed %d nodes", imp, exact.Nodes)
 		}
-		cert, err := cbcSolver(t, m, Options{}).MinimizeUntil(context.Background(), dst, c, lazycg.StopRule{Improve: v, Certify: v * 0.85})
+		cert, err := cbcSolver(t, m, mip.Options{}).MinimizeUntil(context.Background(), dst, c, lazycg.StopRule{Improve: v, Certify: v * 0.85})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -387,7 +421,7 @@ func TestCBCEarlyStopNodes(t *testing.T) {
 // returned without solving.
 func TestCBCImprovingShortcut(t *testing.T) {
 	m := cbcFixture(t, "p0033")
-	s := cbcSolver(t, m, Options{})
+	s := cbcSolver(t, m, mip.Options{})
 	c := append([]float64(nil), m.Obj...)
 	dst := make([]float64, m.NumCols())
 	if _, err := s.Minimize(context.Background(), dst, c); err != nil {
@@ -408,7 +442,7 @@ func TestCBCMinimizeFace(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	m := cbcRandomModel(rng, 12, 4)
 	vs := cbcVertices(m)
-	s := cbcSolver(t, m, Options{})
+	s := cbcSolver(t, m, mip.Options{})
 	dst := make([]float64, 12)
 	for k := 0; k < 10; k++ {
 		c := cbcRandomObjective(rng, 12)
@@ -447,9 +481,9 @@ func TestCBCMinimizeFace(t *testing.T) {
 
 func TestCBCFaceEmpty(t *testing.T) {
 	// x1 + x2 = 1: the face x1 = x2 = 0 is empty.
-	m := &Model{Obj: []float64{0, 0}, ColLo: []float64{0, 0}, ColUp: []float64{1, 1}, Integer: []bool{true, true},
+	m := &mip.Model{Obj: []float64{0, 0}, ColLo: []float64{0, 0}, ColUp: []float64{1, 1}, Integer: []bool{true, true},
 		RowLo: []float64{1}, RowUp: []float64{1}, Start: []int{0, 1, 2}, Index: []int{0, 0}, Value: []float64{1, 1}}
-	s := cbcSolver(t, m, Options{})
+	s := cbcSolver(t, m, mip.Options{})
 	dst := make([]float64, 2)
 	_, err := s.MinimizeFace(context.Background(), dst, []float64{1, 1}, []bool{true, true})
 	if err == nil || !strings.Contains(err.Error(), "face is empty") {
@@ -466,7 +500,7 @@ func TestCBCAugmentBrute(t *testing.T) {
 	for trial := 0; trial < 3; trial++ {
 		m := cbcRandomModel(rng, 12, 5)
 		vs := cbcVertices(m)
-		s := cbcSolver(t, m, Options{})
+		s := cbcSolver(t, m, mip.Options{})
 		dst := make([]float64, 12)
 		for k := 0; k < 8; k++ {
 			c := cbcRandomObjective(rng, 12)
@@ -474,7 +508,7 @@ func TestCBCAugmentBrute(t *testing.T) {
 			x := vs[rng.IntN(len(vs))]
 			if k%3 == 0 { // also at an optimal vertex
 				for _, v := range vs {
-					if dotVec(c, v) == opt {
+					if dot(c, v) == opt {
 						x = v
 						break
 					}
@@ -484,12 +518,12 @@ func TestCBCAugmentBrute(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cx := dotVec(c, x)
+			cx := dot(c, x)
 			if ok != (cx > opt+1e-9) {
 				t.Errorf("augment: %v at c·x = %g, optimum %g", ok, cx, opt)
 			}
-			if ok && (!cbcFeasible(m, dst) || !(dotVec(c, dst) < cx)) {
-				t.Errorf("augment: bad point %v (c·y %g, c·x %g)", dst, dotVec(c, dst), cx)
+			if ok && (!cbcFeasible(m, dst) || !(dot(c, dst) < cx)) {
+				t.Errorf("augment: bad point %v (c·y %g, c·x %g)", dst, dot(c, dst), cx)
 			}
 			if !ok && !slicesEqual(dst, x) {
 				t.Errorf("augment false: dst %v, want x %v", dst, x)
@@ -519,7 +553,7 @@ func TestCBCVars(t *testing.T) {
 	ext.ColNames = append(append([]string(nil), m.ColNames...), "y")
 	ext.Obj = append(append([]float64(nil), m.Obj...), 0)
 	ext.ColLo = append(append([]float64(nil), m.ColLo...), 0)
-	ext.ColUp = append(append([]float64(nil), m.ColUp...), inf)
+	ext.ColUp = append(append([]float64(nil), m.ColUp...), math.Inf(1))
 	ext.Integer = append(append([]bool(nil), m.Integer...), false)
 	ext.RowNames = append(append([]string(nil), m.RowNames...), "sum")
 	ext.RowLo = append(append([]float64(nil), m.RowLo...), 0)
@@ -542,11 +576,11 @@ func TestCBCVars(t *testing.T) {
 	for j := range vars {
 		vars[j] = j
 	}
-	s := cbcSolver(t, &ext, Options{Vars: vars, RequireBinary: true})
+	s := cbcSolver(t, &ext, mip.Options{Vars: vars, RequireBinary: true})
 	if s.Dim() != n {
 		t.Fatalf("Dim %d, want %d", s.Dim(), n)
 	}
-	plain := cbcSolver(t, m, Options{})
+	plain := cbcSolver(t, m, mip.Options{})
 	rng := rand.New(rand.NewPCG(13, 14))
 	a, b := make([]float64, n), make([]float64, n)
 	for k := 0; k < 5; k++ {
@@ -563,35 +597,35 @@ func TestCBCVars(t *testing.T) {
 			t.Errorf("projected %g, plain %g", ra.Value, rb.Value)
 		}
 	}
-	if _, err := NewSolver(&ext, Options{RequireBinary: true}); err == nil || !strings.Contains(err.Error(), `"y"`) {
+	if _, err := mip.NewSolver(&ext, mip.Options{RequireBinary: true}); err == nil || !strings.Contains(err.Error(), `"y"`) {
 		t.Errorf("RequireBinary with continuous y: %v", err)
 	}
 }
 
 func TestCBCErrors(t *testing.T) {
-	bin := func(rowLo, rowUp float64, a float64) *Model {
-		return &Model{Obj: []float64{0}, ColLo: []float64{0}, ColUp: []float64{1}, Integer: []bool{true},
+	bin := func(rowLo, rowUp float64, a float64) *mip.Model {
+		return &mip.Model{Obj: []float64{0}, ColLo: []float64{0}, ColUp: []float64{1}, Integer: []bool{true},
 			RowLo: []float64{rowLo}, RowUp: []float64{rowUp}, Start: []int{0, 1}, Index: []int{0}, Value: []float64{a}}
 	}
 	ctx := context.Background()
 	dst := make([]float64, 1)
 	for _, tc := range []struct {
 		name string
-		m    *Model
+		m    *mip.Model
 		c    []float64
 		want string
 	}{
-		{"LP infeasible", bin(2, inf, 1), []float64{1}, "infeasible"},
+		{"LP infeasible", bin(2, math.Inf(1), 1), []float64{1}, "infeasible"},
 		{"integer infeasible", bin(1, 1, 2), []float64{1}, "infeasible"},
-		{"unbounded", &Model{Obj: []float64{0}, ColLo: []float64{0}, ColUp: []float64{inf}, Integer: []bool{true},
+		{"unbounded", &mip.Model{Obj: []float64{0}, ColLo: []float64{0}, ColUp: []float64{math.Inf(1)}, Integer: []bool{true},
 			Start: []int{0, 0}}, []float64{-1}, "unbounded"},
 		{"NaN objective", bin(0, 1, 1), []float64{math.NaN()}, "objective entry 0 is NaN"},
 		{"Inf objective", bin(0, 1, 1), []float64{math.Inf(1)}, "objective entry 0 is +Inf"},
 		{"dimension", bin(0, 1, 1), []float64{1, 2}, "dimension is 1"},
 	} {
-		s := cbcSolver(t, tc.m, Options{})
+		s := cbcSolver(t, tc.m, mip.Options{})
 		_, err := s.Minimize(ctx, dst, tc.c)
-		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "mip: cbc: ") {
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "mip: ") {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}
 	}
@@ -599,39 +633,39 @@ func TestCBCErrors(t *testing.T) {
 	good := bin(0, 1, 1)
 	for _, tc := range []struct {
 		name string
-		m    *Model
-		opts Options
+		m    *mip.Model
+		opts mip.Options
 		want string
 	}{
-		{"nil model", nil, Options{}, "nil model"},
-		{"bad bounds", &Model{Obj: []float64{0}, ColLo: []float64{1}, ColUp: []float64{0}, Integer: []bool{false}, Start: []int{0, 0}}, Options{}, "invalid bounds"},
-		{"NaN bound", &Model{Obj: []float64{0}, ColLo: []float64{math.NaN()}, ColUp: []float64{0}, Integer: []bool{false}, Start: []int{0, 0}}, Options{}, "invalid bounds"},
-		{"lengths", &Model{Obj: []float64{0}, ColLo: []float64{0}, ColUp: []float64{0, 1}, Integer: []bool{false}, Start: []int{0, 0}}, Options{}, "inconsistent"},
-		{"row index", &Model{Obj: []float64{0}, ColLo: []float64{0}, ColUp: []float64{1}, Integer: []bool{false}, Start: []int{0, 1}, Index: []int{3}, Value: []float64{1}}, Options{}, "row 3"},
-		{"no columns", &Model{Start: []int{0}}, Options{}, "no columns"},
-		{"var range", good, Options{Vars: []int{1}}, "not a column"},
-		{"var twice", bin(0, 1, 1), Options{Vars: []int{0, 0}}, "twice"},
-		{"empty vars", good, Options{Vars: []int{}}, "empty"},
-		{"gap", good, Options{RelGap: -1}, "RelGap"},
-		{"time", good, Options{TimeLimit: -time.Second}, "TimeLimit"},
-		{"binary", &Model{Obj: []float64{0}, ColNames: []string{"z"}, ColLo: []float64{0}, ColUp: []float64{2}, Integer: []bool{true}, Start: []int{0, 0}}, Options{RequireBinary: true}, `column "z" (0) is not binary`},
+		{"nil model", nil, mip.Options{}, "nil model"},
+		{"bad bounds", &mip.Model{Obj: []float64{0}, ColLo: []float64{1}, ColUp: []float64{0}, Integer: []bool{false}, Start: []int{0, 0}}, mip.Options{}, "invalid bounds"},
+		{"NaN bound", &mip.Model{Obj: []float64{0}, ColLo: []float64{math.NaN()}, ColUp: []float64{0}, Integer: []bool{false}, Start: []int{0, 0}}, mip.Options{}, "invalid bounds"},
+		{"lengths", &mip.Model{Obj: []float64{0}, ColLo: []float64{0}, ColUp: []float64{0, 1}, Integer: []bool{false}, Start: []int{0, 0}}, mip.Options{}, "inconsistent"},
+		{"row index", &mip.Model{Obj: []float64{0}, ColLo: []float64{0}, ColUp: []float64{1}, Integer: []bool{false}, Start: []int{0, 1}, Index: []int{3}, Value: []float64{1}}, mip.Options{}, "row 3"},
+		{"no columns", &mip.Model{Start: []int{0}}, mip.Options{}, "no columns"},
+		{"var range", good, mip.Options{Vars: []int{1}}, "not a column"},
+		{"var twice", bin(0, 1, 1), mip.Options{Vars: []int{0, 0}}, "twice"},
+		{"empty vars", good, mip.Options{Vars: []int{}}, "empty"},
+		{"gap", good, mip.Options{RelGap: -1}, "RelGap"},
+		{"time", good, mip.Options{TimeLimit: -time.Second}, "TimeLimit"},
+		{"binary", &mip.Model{Obj: []float64{0}, ColNames: []string{"z"}, ColLo: []float64{0}, ColUp: []float64{2}, Integer: []bool{true}, Start: []int{0, 0}}, mip.Options{RequireBinary: true}, `column "z" (0) is not binary`},
 	} {
-		s, err := NewSolver(tc.m, tc.opts)
+		s, err := mip.NewSolver(tc.m, tc.opts)
 		if err == nil {
 			s.Close()
 		}
-		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "mip: cbc: ") {
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "mip: ") {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}
 	}
 
-	s, err := NewSolver(good, Options{})
+	s, err := mip.NewSolver(good, mip.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
 	s.Close()
-	if _, err := s.Minimize(ctx, dst, []float64{1}); !errors.Is(err, errClosed) {
+	if _, err := s.Minimize(ctx, dst, []float64{1}); !errors.Is(err, mip.ErrClosed) {
 		t.Errorf("closed solver: %v", err)
 	}
 	if _, err := s.MinimizeUntil(ctx, dst, []float64{1}, lazycg.StopRule{Improve: math.NaN()}); err == nil {
@@ -641,7 +675,7 @@ func TestCBCErrors(t *testing.T) {
 
 func TestCBCCancel(t *testing.T) {
 	m := cbcFixture(t, "stein27")
-	s := cbcSolver(t, m, Options{})
+	s := cbcSolver(t, m, mip.Options{})
 	dst := make([]float64, m.NumCols())
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -674,12 +708,12 @@ func TestCBCCancel(t *testing.T) {
 
 func TestCBCTimeLimit(t *testing.T) {
 	m := cbcFixture(t, "stein27")
-	s := cbcSolver(t, m, Options{TimeLimit: 30 * time.Millisecond})
+	s := cbcSolver(t, m, mip.Options{TimeLimit: 30 * time.Millisecond})
 	dst := make([]float64, m.NumCols())
 	res, err := s.Minimize(context.Background(), dst, m.Obj)
 	switch {
 	case err != nil:
-		if !errors.Is(err, ErrTimeLimit) || res.Found {
+		if !errors.Is(err, mip.ErrTimeLimit) || res.Found {
 			t.Errorf("time limit error: %+v %v", res, err)
 		}
 	case res.Reason == lazycg.StopTimeLimit:
@@ -694,7 +728,7 @@ func TestCBCTimeLimit(t *testing.T) {
 
 func TestCBCRelGap(t *testing.T) {
 	m := cbcFixture(t, "stein27")
-	s := cbcSolver(t, m, Options{RelGap: 0.5})
+	s := cbcSolver(t, m, mip.Options{RelGap: 0.5})
 	dst := make([]float64, m.NumCols())
 	res, err := s.Minimize(context.Background(), dst, m.Obj)
 	if err != nil {
@@ -709,7 +743,7 @@ func TestCBCRelGap(t *testing.T) {
 // TestCBCAllocs: calls allocate nothing on the Go side.
 func TestCBCAllocs(t *testing.T) {
 	m := cbcFixture(t, "p0033")
-	s := cbcSolver(t, m, Options{})
+	s := cbcSolver(t, m, mip.Options{})
 	dst := make([]float64, m.NumCols())
 	rng := rand.New(rand.NewPCG(15, 16))
 	cs := [][]float64{cbcRandomObjective(rng, m.NumCols()), cbcRandomObjective(rng, m.NumCols())}
@@ -743,18 +777,18 @@ func benchCBC(b *testing.B, name string, early bool) {
 		c := cbcRandomObjective(rng, n)
 		// x: a vertex for another objective; Φ around the true gap.
 		x := make([]float64, n)
-		if _, err := cbcSolver(b, m, Options{}).Minimize(context.Background(), x, cbcRandomObjective(rng, n)); err != nil {
+		if _, err := cbcSolver(b, m, mip.Options{}).Minimize(context.Background(), x, cbcRandomObjective(rng, n)); err != nil {
 			b.Fatal(err)
 		}
-		res, err := cbcSolver(b, m, Options{}).Minimize(context.Background(), dst, c)
+		res, err := cbcSolver(b, m, mip.Options{}).Minimize(context.Background(), dst, c)
 		if err != nil {
 			b.Fatal(err)
 		}
-		cx := dotVec(c, x)
+		cx := dot(c, x)
 		phi := (cx - res.Value) * []float64{0.5, 1.5, 3}[k%3]
 		calls = append(calls, call{c, lazycg.StopRule{Improve: cx - phi/2, Certify: cx - phi}})
 	}
-	s := cbcSolver(b, m, Options{})
+	s := cbcSolver(b, m, mip.Options{})
 	k := 0
 	for b.Loop() {
 		cl := calls[k%len(calls)]
@@ -775,3 +809,11 @@ func BenchmarkCBCMinimizeStein27(b *testing.B)      { benchCBC(b, "stein27", fal
 func BenchmarkCBCMinimizeUntilStein27(b *testing.B) { benchCBC(b, "stein27", true) }
 func BenchmarkCBCMinimizeP0033(b *testing.B)        { benchCBC(b, "p0033", false) }
 func BenchmarkCBCMinimizeUntilP0033(b *testing.B)   { benchCBC(b, "p0033", true) }
+
+func dot(a, b []float64) float64 {
+	var s float64
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
+}

@@ -1,11 +1,15 @@
-/* C interface of the CBC shim used by package mip (cbc.go).
+/* C interface of the CBC shim used by package cbc (cbc.go).
  *
- * CBC's own C API cannot end a solve from a callback, so this shim drives
- * CbcModel::branchAndBound with OsiClpSolverInterface, CglPreProcess (via
- * CbcStrategyDefault), cut generators, heuristics and a CbcEventHandler that
- * stops the search as soon as an early-termination rule is met. No C++
- * exception ever leaves these functions: failures are reported by return
- * codes and a message in the solver. */
+ * CBC's own C API cannot end a solve from a callback, so this shim solves
+ * the LP relaxation itself (with a Clp event handler that honours the time
+ * limit and the cancel flag), then runs CBC's standard solve path
+ * (CbcMain0/CbcMain1, as the cbc program does: its cut generators, its
+ * heuristics -- feasibility pump, rounding, greedy cover and equality,
+ * coefficient diving, RINS, combine -- and its branching) with a
+ * CbcEventHandler that stops
+ * the search as soon as the call's question is answered. No C++ exception
+ * ever leaves these functions: failures are reported by return codes and a
+ * message in the solver. */
 #ifndef LAZYCG_MIP_CBC_SHIM_H
 #define LAZYCG_MIP_CBC_SHIM_H
 
@@ -15,44 +19,45 @@ extern "C" {
 
 typedef struct lcg_cbc lcg_cbc;
 
-/* Reasons a solve ended (lcg_cbc_result.reason). */
+/* Outcomes of a solve (lcg_cbc_result.outcome), in the order of
+ * mip.Outcome. */
 enum {
-	LCG_OPTIMAL = 0,    /* search complete: optimal, or infeasible under cutoff */
+	LCG_OPTIMAL = 0,    /* search complete */
 	LCG_GAP = 1,        /* relative gap reached */
 	LCG_IMPROVING = 2,  /* incumbent below params.improve */
 	LCG_CERTIFIED = 3,  /* best bound at least params.certify */
 	LCG_TIMELIMIT = 4,  /* time limit */
 	LCG_CANCELED = 5,   /* lcg_cbc_cancel was called */
-	LCG_FIRST = 6       /* first solution found (params.first_solution) */
+	LCG_INFEASIBLE = 6, /* no solution exists (under the cutoff, if any) */
+	LCG_UNBOUNDED = 7   /* LP relaxation unbounded */
 };
 
 /* Return codes of lcg_cbc_solve. */
 enum {
 	LCG_OK = 0,
-	LCG_INFEASIBLE = 1, /* no solution exists (under the cutoff, if any) */
-	LCG_UNBOUNDED = 2,  /* LP relaxation unbounded */
-	LCG_ERROR = 3       /* solver failure, see lcg_cbc_error */
+	LCG_ERROR = 1 /* solver failure, see lcg_cbc_error */
 };
 
 typedef struct {
 	const double *obj;     /* objective, one entry per column (minimized) */
-	double improve;        /* stop when incumbent < improve (-HUGE_VAL: off) */
+	double improve;        /* stop when incumbent < improve (-HUGE_VAL: off, HUGE_VAL: any incumbent) */
 	double certify;        /* stop when best bound >= certify (HUGE_VAL: off) */
 	double cutoff;         /* only solutions with objective < cutoff (HUGE_VAL: none) */
 	double time_limit;     /* seconds of wall-clock time, <= 0: none */
 	double rel_gap;        /* relative gap at which to stop, 0: exact */
 	const double *start;   /* feasible solution to start from, or NULL */
-	int first_solution;    /* stop at the first solution */
 	int threads;           /* CBC threads, <= 1: one */
+	int preprocess;        /* CBC's integer preprocessing (CglPreProcess; standard search only) */
+	int light;             /* the light search instead of CBC's standard solve path */
 } lcg_cbc_params;
 
 typedef struct {
 	double *x;             /* out: solution, one entry per column */
-	int found;             /* out: x holds a feasible solution */
+	int found;             /* out: x holds a solution */
 	double value;          /* out: objective of x */
 	double bound;          /* out: proven lower bound (-HUGE_VAL: none) */
 	long long nodes;       /* out: branch-and-bound nodes */
-	int reason;            /* out: LCG_OPTIMAL ... LCG_FIRST */
+	int outcome;           /* out: LCG_OPTIMAL ... LCG_UNBOUNDED */
 } lcg_cbc_result;
 
 /* lcg_cbc_new loads a model given column-wise. Bounds may be +-HUGE_VAL.
@@ -66,10 +71,13 @@ void lcg_cbc_free(lcg_cbc *s);
 const char *lcg_cbc_error(const lcg_cbc *s);
 /* lcg_cbc_set_col_upper changes the upper bound of column j for later solves. */
 void lcg_cbc_set_col_upper(lcg_cbc *s, int j, double up);
-/* lcg_cbc_solve minimizes params->obj and fills res. */
+/* lcg_cbc_solve minimizes params->obj and fills res. Calls of lcg_cbc_solve
+ * on different solvers must not overlap: CBC's standard solve path keeps
+ * process-wide state (its command reader). */
 int lcg_cbc_solve(lcg_cbc *s, const lcg_cbc_params *params, lcg_cbc_result *res);
-/* lcg_cbc_cancel asks a running lcg_cbc_solve to stop; it may be called from
- * any thread. lcg_cbc_clear_cancel resets the request before a solve. */
+/* lcg_cbc_cancel asks a running lcg_cbc_solve to stop, within its LP
+ * iterations as well as its search; it may be called from any thread.
+ * lcg_cbc_clear_cancel resets the request before a solve. */
 void lcg_cbc_cancel(lcg_cbc *s);
 void lcg_cbc_clear_cancel(lcg_cbc *s);
 

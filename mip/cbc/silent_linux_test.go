@@ -1,9 +1,10 @@
-//go:build linux
+//go:build linux && cgo
 
-package mip
+package cbc_test
 
 import (
 	"context"
+	"github.com/lazycg/lazycg/mip"
 	"io"
 	"os"
 	"syscall"
@@ -29,8 +30,8 @@ func TestCBCSilent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, _, solveErr := SolveOwnObjective(context.Background(), m, Options{})
-	s, err := NewSolver(m, Options{})
+	_, _, solveErr := mip.SolveOwnObjective(context.Background(), m, mip.Options{})
+	s, err := mip.NewSolver(m, mip.Options{})
 	if err == nil {
 		dst := make([]float64, m.NumCols())
 		c := cbcRandomObjective(cbcRand(21), m.NumCols())
