@@ -30,13 +30,25 @@ const (
 // whose arc costs change from call to call.
 //
 // The basis is a spanning tree rooted at an artificial root node joined to
-// every node by an artificial arc of infinite capacity and big-M cost
-// M = (n+1)·max|c|, which makes the all-artificial tree a first feasible
-// basis (big-M method). The tree is stored with parent, depth and
-// first-child/sibling links; node potentials are updated on the moved
-// subtree only. Entering arcs are chosen by block search pricing (blocks of
-// about √(arcs) arcs, scanned cyclically), the leaving arc by the
-// strongly-feasible-tree rule, which prevents cycling.
+// every node v by an artificial arc of infinite capacity: v → root when
+// the supply of v (shifted by the lower bounds) is non-negative, with cost
+// 0, and root → v otherwise, with cost M = (n+1)·max|c| (big-M method), so
+// that the all-artificial tree is a first feasible basis and routing a unit
+// through the root costs more than any path. Artificial arcs never enter
+// the basis again once they left it.
+//
+// The tree is stored as parent and predecessor-arc links plus a preorder
+// thread (with its inverse), subtree sizes and the last node of every
+// subtree in preorder. The join node of a pivot cycle is found by climbing
+// from the smaller subtree; a pivot re-roots the moved subtree by splicing
+// thread segments along the path between the entering and the leaving arc,
+// and shifts the potentials of that subtree only. Entering arcs are chosen
+// by block search pricing (blocks of √arcs arcs, scanned cyclically, the
+// best arc of the first block with a violation enters) over the arcs stored
+// in an interleaved order, so that a block samples the whole network; the
+// leaving arc by the strongly-feasible-tree rule, which prevents cycling. A
+// cold start first pivots in, for every demand node, its cheapest entering
+// arc.
 //
 // After a call the optimal basis is kept: the next call with other costs
 // starts from it (the flow is still feasible, only the potentials are
@@ -45,7 +57,7 @@ const (
 // nothing except for error values.
 //
 // Flows are kept as exact int64 values. With integer costs below
-// 2^53/(4(n+1)) in absolute value every computation is exact and reduced
+// 2^50/(n+1) in absolute value every computation is exact and reduced
 // costs are compared with 0; with other float64 costs they are compared
 // with a tolerance of 1e-14·(n+1)·max|c|.
 //
@@ -55,24 +67,43 @@ type NetworkSimplex struct {
 	root  int32 // index n
 	total int   // m + n arcs, the artificial arc of node v is m+v
 
-	src, dst []int32   // arc endpoints (artificial ones set by coldStart)
-	low      []int64   // lower bounds of the real arcs
+	// pos[a] is the internal index of real arc a. Internally the real arcs
+	// are interleaved (arc mixing): consecutive input arcs, which usually
+	// share their tail, land a stride apart.
+	pos []int32
+	low []int64 // lower bounds of the real arcs, input order
+
+	// Arc data in internal order.
+	src, dst []int32
 	ucap     []int64   // capacity minus lower bound, InfCap if none
-	cost     []float64 // current costs (artificial: big M)
+	cost     []float64 // current costs (artificial: 0 or big M)
 	flow     []int64   // flow minus lower bound
 	state    []int8    // nsLower, nsTree or nsUpper
 	forbid   []bool    // real arcs fixed at zero by the current face
-	bShift   []int64   // supplies after shifting by the lower bounds
 
-	parent, predArc              []int32 // tree links; predArc[v] joins v and parent[v]
-	predUp                       []bool  // predArc[v] points from v to parent[v]
-	depth                        []int32
-	firstChild, nextSib, prevSib []int32
-	pi                           []float64 // node potentials
+	bShift []int64 // supplies after shifting by the lower bounds
+
+	// In-arcs of every node (internal real arc indices, CSR), for the
+	// initial pivots of a cold start.
+	inStart, inArcs []int32
+
+	// Spanning tree over the n+1 nodes. pred[v] joins v and parent[v];
+	// predDir[v] is +1 when it points from v to parent[v], −1 otherwise.
+	// thread lists the nodes in preorder (cyclically, from the root),
+	// revThread is its inverse, succNum[v] is the size of the subtree of v
+	// and lastSucc[v] its last node in preorder.
+	parent, pred        []int32
+	predDir             []int8
+	thread, revThread   []int32
+	succNum, lastSucc   []int32
+	pi                  []float64 // node potentials
+	stem, stemRev       []int32   // scratch of the tree update
+	stemLast, stemAfter []int32
 
 	block  int     // pricing block size
 	next   int     // next arc to price
 	eps    float64 // pricing tolerance
+	bigM   float64 // cost of the artificial arcs out of the root
 	warm   bool    // the tree holds a basis from an earlier call
 	pivots int64
 }
@@ -104,37 +135,66 @@ func NewNetworkSimplex(net *FlowNetwork) (*NetworkSimplex, error) {
 	total := m + n
 	s := &NetworkSimplex{
 		n: n, m: m, root: int32(n), total: total,
-		src:        make([]int32, total),
-		dst:        make([]int32, total),
-		low:        make([]int64, m),
-		ucap:       make([]int64, total),
-		cost:       make([]float64, total),
-		flow:       make([]int64, total),
-		state:      make([]int8, total),
-		forbid:     make([]bool, m),
-		bShift:     make([]int64, n),
-		parent:     make([]int32, n+1),
-		predArc:    make([]int32, n+1),
-		predUp:     make([]bool, n+1),
-		depth:      make([]int32, n+1),
-		firstChild: make([]int32, n+1),
-		nextSib:    make([]int32, n+1),
-		prevSib:    make([]int32, n+1),
-		pi:         make([]float64, n+1),
+		pos:       make([]int32, m),
+		low:       make([]int64, m),
+		src:       make([]int32, total),
+		dst:       make([]int32, total),
+		ucap:      make([]int64, total),
+		cost:      make([]float64, total),
+		flow:      make([]int64, total),
+		state:     make([]int8, total),
+		forbid:    make([]bool, m),
+		bShift:    make([]int64, n),
+		inStart:   make([]int32, n+1),
+		inArcs:    make([]int32, m),
+		parent:    make([]int32, n+1),
+		pred:      make([]int32, n+1),
+		predDir:   make([]int8, n+1),
+		thread:    make([]int32, n+1),
+		revThread: make([]int32, n+1),
+		succNum:   make([]int32, n+1),
+		lastSucc:  make([]int32, n+1),
+		pi:        make([]float64, n+1),
+		stem:      make([]int32, n+1),
+		stemRev:   make([]int32, n+1),
+		stemLast:  make([]int32, n+1),
+		stemAfter: make([]int32, n+1),
+	}
+	// Arc mixing: the input arcs fill the internal positions 0, k, 2k, …,
+	// then 1, 1+k, 1+2k, … for a stride k of about the average degree.
+	stride := max(3, m/max(n, 1))
+	a := 0
+	for r := 0; r < stride && a < m; r++ {
+		for p := r; p < m; p += stride {
+			s.pos[a] = int32(p)
+			a++
+		}
 	}
 	copy(s.bShift, net.Supply)
-	for i, a := range net.Arcs {
-		s.src[i], s.dst[i] = int32(a.From), int32(a.To)
-		s.low[i] = a.Low
-		if a.Cap == InfCap {
-			s.ucap[i] = InfCap
+	for i, arc := range net.Arcs {
+		p := s.pos[i]
+		s.src[p], s.dst[p] = int32(arc.From), int32(arc.To)
+		s.low[i] = arc.Low
+		if arc.Cap == InfCap {
+			s.ucap[p] = InfCap
 		} else {
-			s.ucap[i] = a.Cap - a.Low
+			s.ucap[p] = arc.Cap - arc.Low
 		}
-		s.bShift[a.From] -= a.Low
-		s.bShift[a.To] += a.Low
+		s.bShift[arc.From] -= arc.Low
+		s.bShift[arc.To] += arc.Low
+		s.inStart[arc.To+1]++
 	}
-	s.block = max(10, int(math.Sqrt(float64(total))))
+	for v := 0; v < n; v++ {
+		s.inStart[v+1] += s.inStart[v]
+	}
+	fill := s.stem // scratch
+	copy(fill, s.inStart[:n])
+	for p := 0; p < m; p++ {
+		v := s.dst[p]
+		s.inArcs[fill[v]] = int32(p)
+		fill[v]++
+	}
+	s.block = max(10, int(math.Sqrt(float64(m))))
 	return s, nil
 }
 
@@ -181,14 +241,9 @@ func (s *NetworkSimplex) SolveFace(ctx context.Context, x, c []float64, zero []b
 	if zero != nil && len(zero) != s.m {
 		return 0, fmt.Errorf("lmo: netsimplex: face mask has length %d, want %d", len(zero), s.m)
 	}
-	for i, v := range c {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("lmo: netsimplex: cost of arc %d is %v, want a finite number", i, v)
-		}
-	}
-	cmax, eps := graphTolerance(c, s.n+1, 1e-14)
-	if cmax > math.MaxFloat64/float64(4*(s.n+1)) {
-		return 0, fmt.Errorf("lmo: netsimplex: costs up to %g are too large", cmax)
+	cmax, err := s.loadCosts(c)
+	if err != nil {
+		return 0, err
 	}
 	if zero != nil {
 		for i, z := range zero {
@@ -202,23 +257,31 @@ func (s *NetworkSimplex) SolveFace(ctx context.Context, x, c []float64, zero []b
 			return 0, fmt.Errorf("lmo: netsimplex: %w", err)
 		}
 	}
-	s.setFace(zero)
-
-	// Costs: the artificial arcs get M = (n+1)·max|c| (1 when c = 0), which
-	// exceeds half the cost of any path, so that an optimal basis carries
-	// artificial flow only when no feasible flow exists.
-	copy(s.cost[:s.m], c)
+	// Artificial costs: M = (n+1)·max|c| (1 when c = 0) on the arcs out of
+	// the root, so that a unit routed through the root costs more than any
+	// path; an optimal basis then carries artificial flow only when no
+	// feasible flow exists.
 	bigM := cmax * float64(s.n+1)
 	if bigM == 0 {
 		bigM = 1
 	}
+	s.bigM = bigM
+	cold := s.setFace(zero)
 	for a := s.m; a < s.total; a++ {
-		s.cost[a] = bigM
+		if s.src[a] == s.root {
+			s.cost[a] = bigM
+		} else {
+			s.cost[a] = 0
+		}
 	}
-	s.eps = eps
-
 	s.computePotentials()
+
 	count := 0
+	if cold {
+		if count, err = s.initialPivots(ctx); err != nil {
+			return 0, err
+		}
+	}
 	for {
 		e := s.findEntering()
 		if e < 0 {
@@ -232,7 +295,6 @@ func (s *NetworkSimplex) SolveFace(ctx context.Context, x, c []float64, zero []b
 		if err := s.pivot(e); err != nil {
 			return 0, err
 		}
-		s.pivots++
 		count++
 		if count&255 == 0 && ctx != nil {
 			if err := ctx.Err(); err != nil {
@@ -241,8 +303,7 @@ func (s *NetworkSimplex) SolveFace(ctx context.Context, x, c []float64, zero []b
 		}
 	}
 	var excess int64
-	for v := 0; v < s.n; v++ {
-		a := s.m + v
+	for a := s.m; a < s.total; a++ {
 		if s.dst[a] == s.root {
 			excess += s.flow[a]
 		}
@@ -254,135 +315,187 @@ func (s *NetworkSimplex) SolveFace(ctx context.Context, x, c []float64, zero []b
 		return 0, fmt.Errorf("%w: %d units of supply cannot be routed within the capacities", ErrInfeasible, excess)
 	}
 	val := 0.0
-	for i := 0; i < s.m; i++ {
-		x[i] = float64(s.low[i] + s.flow[i])
+	for i, p := range s.pos {
+		x[i] = float64(s.low[i] + s.flow[p])
 		val += c[i] * x[i]
 	}
 	return val, nil
 }
 
+// loadCosts checks c, stores it in internal order, sets the pricing
+// tolerance (see graphTolerance) and returns max|c|.
+func (s *NetworkSimplex) loadCosts(c []float64) (float64, error) {
+	cmax := 0.0
+	integral := true
+	cost := s.cost[:s.m]
+	for i, v := range c {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("lmo: netsimplex: cost of arc %d is %v, want a finite number", i, v)
+		}
+		cmax = max(cmax, math.Abs(v))
+		integral = integral && v == math.Trunc(v)
+		cost[s.pos[i]] = v
+	}
+	if cmax > math.MaxFloat64/float64(4*(s.n+1)) {
+		return 0, fmt.Errorf("lmo: netsimplex: costs up to %g are too large", cmax)
+	}
+	terms := float64(s.n + 1)
+	// Potentials stay within ±3(n+1)·max|c| (see shiftPotentials), so
+	// reduced costs of integer costs are exact below this bound.
+	if integral && cmax*terms < 1<<50 {
+		s.eps = 0
+	} else {
+		s.eps = 1e-14 * terms * cmax
+	}
+	return cmax, nil
+}
+
 // setFace installs the forbidden-arc mask zero (nil: none), keeping the
-// basis when possible and starting afresh otherwise.
-func (s *NetworkSimplex) setFace(zero []bool) {
+// basis when possible and starting afresh otherwise. It reports whether
+// it started afresh.
+func (s *NetworkSimplex) setFace(zero []bool) bool {
 	cold := !s.warm
-	if !cold {
-		for i := 0; i < s.m; i++ {
-			z := zero != nil && zero[i]
-			if z && !s.forbid[i] && s.state[i] != nsLower {
+	if !cold && zero != nil {
+		for i, z := range zero {
+			p := s.pos[i]
+			if z && !s.forbid[p] && s.state[p] != nsLower {
 				cold = true
 				break
 			}
 		}
 	}
-	for i := 0; i < s.m; i++ {
+	for i, p := range s.pos {
 		z := zero != nil && zero[i]
-		if z == s.forbid[i] {
+		if z == s.forbid[p] {
 			continue
 		}
-		s.forbid[i] = z
+		s.forbid[p] = z
 		if !cold {
 			// Only nontree arcs without flow change here.
 			if z {
-				s.state[i] = nsTree
+				s.state[p] = nsTree
 			} else {
-				s.state[i] = nsLower
+				s.state[p] = nsLower
 			}
 		}
 	}
 	if cold {
 		s.coldStart()
 	}
+	return cold
 }
 
 // coldStart builds the artificial basis: every real arc at its lower bound
 // and node v hanging from the root by its artificial arc, directed so that
 // it carries the shifted supply b'_v ≥ 0 toward the root or −b'_v > 0 away
-// from it. This tree is strongly feasible.
+// from it. This tree is strongly feasible. The artificial costs must be
+// set by the caller.
 func (s *NetworkSimplex) coldStart() {
-	for i := 0; i < s.m; i++ {
-		s.flow[i] = 0
-		if s.forbid[i] {
-			s.state[i] = nsTree
+	for p := 0; p < s.m; p++ {
+		s.flow[p] = 0
+		if s.forbid[p] {
+			s.state[p] = nsTree
 		} else {
-			s.state[i] = nsLower
+			s.state[p] = nsLower
 		}
 	}
 	r := s.root
-	for v := 0; v < s.n; v++ {
-		a := s.m + v
+	n := int32(s.n)
+	for v := range n {
+		a := int32(s.m) + v
 		b := s.bShift[v]
 		s.ucap[a] = InfCap
 		s.state[a] = nsTree
 		if b >= 0 {
-			s.src[a], s.dst[a] = int32(v), r
+			s.src[a], s.dst[a] = v, r
 			s.flow[a] = b
-			s.predUp[v] = true
+			s.predDir[v] = 1
 		} else {
-			s.src[a], s.dst[a] = r, int32(v)
+			s.src[a], s.dst[a] = r, v
 			s.flow[a] = -b
-			s.predUp[v] = false
+			s.predDir[v] = -1
 		}
 		s.parent[v] = r
-		s.predArc[v] = int32(a)
-		s.depth[v] = 1
-		s.firstChild[v] = -1
-		s.prevSib[v] = int32(v - 1)
-		s.nextSib[v] = int32(v + 1)
+		s.pred[v] = a
+		s.thread[v] = v + 1
+		s.revThread[v+1] = v
+		s.succNum[v] = 1
+		s.lastSucc[v] = v
 	}
-	s.nextSib[s.n-1] = -1
-	s.parent[r], s.predArc[r], s.depth[r] = -1, -1, 0
-	s.firstChild[r], s.nextSib[r], s.prevSib[r] = 0, -1, -1
+	s.parent[r], s.pred[r], s.predDir[r] = -1, -1, 0
+	s.thread[r] = 0
+	s.revThread[0] = r
+	s.succNum[r] = n + 1
+	s.lastSucc[r] = n - 1
 	s.next = 0
 	s.warm = true
 }
 
-// computePotentials sets the potentials from scratch so that every tree arc
-// has reduced cost c_a − π_src + π_dst = 0, with π_root = 0, walking the
-// tree in preorder.
-func (s *NetworkSimplex) computePotentials() {
-	r := s.root
-	s.pi[r] = 0
-	u := s.firstChild[r]
-	for u >= 0 {
-		p := s.parent[u]
-		if s.predUp[u] {
-			s.pi[u] = s.pi[p] + s.cost[s.predArc[u]]
-		} else {
-			s.pi[u] = s.pi[p] - s.cost[s.predArc[u]]
-		}
-		// Preorder successor.
-		if c := s.firstChild[u]; c >= 0 {
-			u = c
+// initialPivots pivots in, for every node with demand (negative shifted
+// supply), its cheapest entering arc when that arc prices out. It returns
+// the number of pivots made.
+func (s *NetworkSimplex) initialPivots(ctx context.Context) (int, error) {
+	count := 0
+	for v := int32(0); v < int32(s.n); v++ {
+		if s.bShift[v] >= 0 {
 			continue
 		}
-		for u != r && s.nextSib[u] < 0 {
-			u = s.parent[u]
+		best, bestC := int32(-1), math.Inf(1)
+		for _, p := range s.inArcs[s.inStart[v]:s.inStart[v+1]] {
+			if s.state[p] == nsLower && s.cost[p] < bestC {
+				best, bestC = p, s.cost[p]
+			}
 		}
-		if u == r {
-			break
+		if best < 0 || s.cost[best]-s.pi[s.src[best]]+s.pi[s.dst[best]] >= -s.eps {
+			continue
 		}
-		u = s.nextSib[u]
+		if err := s.pivot(best); err != nil {
+			return count, err
+		}
+		count++
+		if count&255 == 0 && ctx != nil {
+			if err := ctx.Err(); err != nil {
+				return count, fmt.Errorf("lmo: netsimplex: %w", err)
+			}
+		}
+	}
+	return count, nil
+}
+
+// computePotentials sets the potentials from scratch so that every tree arc
+// has reduced cost c_a − π_src + π_dst = 0, with π_root = 0, following the
+// thread (parents come before their children).
+func (s *NetworkSimplex) computePotentials() {
+	r := s.root
+	pi, thread, parent, pred, dir, cost := s.pi, s.thread, s.parent, s.pred, s.predDir, s.cost
+	pi[r] = 0
+	for u := thread[r]; u != r; u = thread[u] {
+		pi[u] = pi[parent[u]] + float64(dir[u])*cost[pred[u]]
 	}
 }
 
-// findEntering runs block search pricing: it scans the arcs cyclically in
-// blocks and returns the most violating arc of the first block that has a
-// violation below −eps, or −1 when no arc violates the optimality
-// conditions.
+// findEntering runs block search pricing over the real arcs: it scans them
+// cyclically in blocks and returns the most violating arc of the first
+// block that has a violation below −eps, or −1 when no arc violates the
+// optimality conditions.
 func (s *NetworkSimplex) findEntering() int32 {
+	m := s.m
+	if m == 0 {
+		return -1
+	}
+	state, cost, src, dst, pi := s.state[:m], s.cost[:m], s.src[:m], s.dst[:m], s.pi
 	best, bestV := int32(-1), -s.eps
 	cnt := s.block
 	a := s.next
-	for range s.total {
-		st := s.state[a]
-		if st != nsTree {
-			v := float64(st) * (s.cost[a] - s.pi[s.src[a]] + s.pi[s.dst[a]])
+	for range m {
+		if st := state[a]; st != nsTree {
+			v := float64(st) * (cost[a] - pi[src[a]] + pi[dst[a]])
 			if v < bestV {
 				best, bestV = int32(a), v
 			}
 		}
 		a++
-		if a == s.total {
+		if a == m {
 			a = 0
 		}
 		cnt--
@@ -408,9 +521,11 @@ func (s *NetworkSimplex) residual(a int32) int64 {
 }
 
 // pivot brings arc e into the basis: it pushes the largest possible amount
-// around the cycle that e closes in the tree and removes the blocking arc
-// chosen by the strongly-feasible-tree rule.
+// around the cycle that e closes in the tree, removes the blocking arc
+// chosen by the strongly-feasible-tree rule and updates the tree and the
+// potentials.
 func (s *NetworkSimplex) pivot(e int32) error {
+	s.pivots++
 	st := s.state[e]
 	// The push goes first → second along e, then up the tree from second
 	// to the join node, then down from the join node to first.
@@ -420,15 +535,14 @@ func (s *NetworkSimplex) pivot(e int32) error {
 		first, second = second, first
 		delta = s.flow[e]
 	}
+	parent, pred, dir, flow := s.parent, s.pred, s.predDir, s.flow
 	u, v := first, second
-	for s.depth[u] > s.depth[v] {
-		u = s.parent[u]
-	}
-	for s.depth[v] > s.depth[u] {
-		v = s.parent[v]
-	}
 	for u != v {
-		u, v = s.parent[u], s.parent[v]
+		if s.succNum[u] < s.succNum[v] {
+			u = parent[u]
+		} else {
+			v = parent[v]
+		}
 	}
 	join := u
 
@@ -437,20 +551,20 @@ func (s *NetworkSimplex) pivot(e int32) error {
 	// closest to first (strict <), on the second side the one closest to
 	// the join node (≤), with e in between.
 	leave, leaveFirst := int32(-1), false
-	for u := first; u != join; u = s.parent[u] {
-		a := s.predArc[u]
-		r := s.flow[a]
-		if !s.predUp[u] {
+	for u := first; u != join; u = parent[u] {
+		a := pred[u]
+		r := flow[a]
+		if dir[u] < 0 {
 			r = s.residual(a)
 		}
 		if r < delta {
 			delta, leave, leaveFirst = r, u, true
 		}
 	}
-	for u := second; u != join; u = s.parent[u] {
-		a := s.predArc[u]
-		r := s.flow[a]
-		if s.predUp[u] {
+	for u := second; u != join; u = parent[u] {
+		a := pred[u]
+		r := flow[a]
+		if dir[u] > 0 {
 			r = s.residual(a)
 		}
 		if r <= delta {
@@ -458,28 +572,16 @@ func (s *NetworkSimplex) pivot(e int32) error {
 		}
 	}
 	if delta == InfCap {
-		return fmt.Errorf("%w: arc %d closes a negative-cost cycle of infinite capacity", ErrUnbounded, e)
+		return fmt.Errorf("%w: arc %d closes a negative-cost cycle of infinite capacity", ErrUnbounded, s.inputArc(e))
 	}
 
 	if delta > 0 {
-		if st == nsLower {
-			s.flow[e] += delta
-		} else {
-			s.flow[e] -= delta
+		flow[e] += int64(st) * delta
+		for u := first; u != join; u = parent[u] {
+			flow[pred[u]] -= int64(dir[u]) * delta
 		}
-		for u := first; u != join; u = s.parent[u] {
-			if s.predUp[u] {
-				s.flow[s.predArc[u]] -= delta
-			} else {
-				s.flow[s.predArc[u]] += delta
-			}
-		}
-		for u := second; u != join; u = s.parent[u] {
-			if s.predUp[u] {
-				s.flow[s.predArc[u]] += delta
-			} else {
-				s.flow[s.predArc[u]] -= delta
-			}
+		for u := second; u != join; u = parent[u] {
+			flow[pred[u]] += int64(dir[u]) * delta
 		}
 	}
 	if leave < 0 {
@@ -488,8 +590,8 @@ func (s *NetworkSimplex) pivot(e int32) error {
 		return nil
 	}
 
-	la := s.predArc[leave]
-	if s.flow[la] == 0 {
+	la := pred[leave]
+	if flow[la] == 0 {
 		s.state[la] = nsLower
 	} else {
 		s.state[la] = nsUpper
@@ -500,69 +602,143 @@ func (s *NetworkSimplex) pivot(e int32) error {
 		uIn, vIn = second, first
 	}
 	// Potential shift of the moved subtree: e must get reduced cost 0.
-	rc := s.cost[e] - s.pi[s.src[e]] + s.pi[s.dst[e]]
-	sigma := -rc
-	if s.src[e] == uIn {
-		sigma = rc
+	sigma := s.cost[e] - s.pi[s.src[e]] + s.pi[s.dst[e]]
+	if s.src[e] != uIn {
+		sigma = -sigma
 	}
-
-	// Reverse the tree path uIn … leave and hang uIn below vIn by e.
-	prevNode, prevArc, prevUp := vIn, e, s.src[e] == uIn
-	for u := uIn; ; {
-		oldParent, oldArc, oldUp := s.parent[u], s.predArc[u], s.predUp[u]
-		s.detach(u)
-		s.parent[u], s.predArc[u], s.predUp[u] = prevNode, prevArc, prevUp
-		s.attach(u, prevNode)
-		if u == leave {
-			break
-		}
-		prevNode, prevArc, prevUp = u, oldArc, !oldUp
-		u = oldParent
-	}
-
-	// Update depths and potentials of the subtree now rooted at uIn.
-	u = uIn
-	s.depth[u] = s.depth[vIn] + 1
-	s.pi[u] += sigma
-	for {
-		if c := s.firstChild[u]; c >= 0 {
-			u = c
-		} else {
-			for u != uIn && s.nextSib[u] < 0 {
-				u = s.parent[u]
-			}
-			if u == uIn {
-				break
-			}
-			u = s.nextSib[u]
-		}
-		s.depth[u] = s.depth[s.parent[u]] + 1
-		s.pi[u] += sigma
-	}
+	s.updateTree(e, uIn, vIn, leave, join)
+	s.shiftPotentials(uIn, sigma)
 	return nil
 }
 
-// detach removes u from the child list of its parent.
-func (s *NetworkSimplex) detach(u int32) {
-	p, n := s.prevSib[u], s.nextSib[u]
-	if p >= 0 {
-		s.nextSib[p] = n
-	} else {
-		s.firstChild[s.parent[u]] = n
+// shiftPotentials adds sigma to the potentials of the subtree of u or,
+// when that is the larger part of the tree, subtracts it from the
+// potentials of the other nodes (only differences of potentials matter).
+// In the second case the root's potential moves away from 0; when it
+// exceeds the big M the potentials are recomputed, which bounds their
+// magnitude.
+func (s *NetworkSimplex) shiftPotentials(u int32, sigma float64) {
+	pi, thread := s.pi, s.thread
+	size := s.succNum[u]
+	if 2*int(size) <= s.n+1 {
+		for k := size; k > 0; k-- {
+			pi[u] += sigma
+			u = thread[u]
+		}
+		return
 	}
-	if n >= 0 {
-		s.prevSib[n] = p
+	end := u
+	for w := thread[s.lastSucc[u]]; w != end; w = thread[w] {
+		pi[w] -= sigma
+	}
+	if math.Abs(pi[s.root]) > s.bigM {
+		s.computePotentials()
 	}
 }
 
-// attach makes u the first child of p.
-func (s *NetworkSimplex) attach(u, p int32) {
-	f := s.firstChild[p]
-	s.nextSib[u], s.prevSib[u] = f, -1
-	if f >= 0 {
-		s.prevSib[f] = u
+// inputArc returns the input index of the arc with internal index p (an
+// artificial arc keeps its index).
+func (s *NetworkSimplex) inputArc(p int32) int {
+	if int(p) >= s.m {
+		return int(p)
 	}
-	s.firstChild[p] = u
+	for i, q := range s.pos {
+		if q == p {
+			return i
+		}
+	}
+	return -1
+}
+
+// link makes v the thread successor of u.
+func (s *NetworkSimplex) link(u, v int32) {
+	s.thread[u] = v
+	s.revThread[v] = u
+}
+
+// updateTree replaces the tree arc pred[uOut] by the entering arc e, which
+// joins uIn (in the subtree of uOut) to vIn (outside it); join is the join
+// node of the pivot cycle. The subtree of uOut is cut out of the thread,
+// re-rooted at uIn and inserted again as the first child of vIn.
+func (s *NetworkSimplex) updateTree(e, uIn, vIn, uOut, join int32) {
+	parent := s.parent
+	vOut := parent[uOut]
+	size := s.succNum[uOut]
+	oldLast := s.lastSucc[uOut]
+
+	// Subtree sizes on both sides of the cycle below the join node.
+	for u := vOut; u != join; u = parent[u] {
+		s.succNum[u] -= size
+	}
+	for u := vIn; u != join; u = parent[u] {
+		s.succNum[u] += size
+	}
+
+	// 1. Cut the segment uOut … oldLast out of the thread.
+	before := s.revThread[uOut]
+	s.link(before, s.thread[oldLast])
+	for u := vOut; u >= 0 && s.lastSucc[u] == oldLast; u = parent[u] {
+		s.lastSucc[u] = before
+	}
+
+	// 2. Re-root the segment at uIn. The stem s_0 = uIn, s_1, …, s_k = uOut
+	// is the tree path up to uOut; in the new preorder the subtree of s_0
+	// comes first, then for i = 1…k what is left of the subtree of s_i
+	// without that of s_{i−1}: the nodes from s_i up to the one before
+	// s_{i−1}, then those after the last node of s_{i−1}'s subtree up to
+	// the last node of s_i's.
+	k := 0
+	for u := uIn; ; u = parent[u] {
+		s.stem[k] = u
+		s.stemRev[k] = s.revThread[u]
+		last := s.lastSucc[u]
+		s.stemLast[k] = last
+		s.stemAfter[k] = s.thread[last]
+		k++
+		if u == uOut {
+			break
+		}
+	}
+	tail := s.stemLast[0]
+	for i := 1; i < k; i++ {
+		s.link(tail, s.stem[i])
+		b := s.stemRev[i-1]
+		if s.stemLast[i-1] != s.stemLast[i] {
+			s.link(b, s.stemAfter[i-1])
+			tail = s.stemLast[i]
+		} else {
+			tail = b
+		}
+	}
+	// Reverse the stem: s_i hangs from s_{i−1} by the old tree arc of
+	// s_{i−1}; subtree sizes become what s_i keeps plus the subtree of
+	// s_{i+1}; every stem node's subtree now ends at tail.
+	acc := int32(0)
+	for i := k - 1; i >= 1; i-- {
+		si, sb := s.stem[i], s.stem[i-1]
+		parent[si] = sb
+		s.pred[si] = s.pred[sb]
+		s.predDir[si] = -s.predDir[sb]
+		acc += s.succNum[si] - s.succNum[sb]
+		s.succNum[si] = acc
+		s.lastSucc[si] = tail
+	}
+	parent[uIn] = vIn
+	s.pred[uIn] = e
+	if s.src[e] == uIn {
+		s.predDir[uIn] = 1
+	} else {
+		s.predDir[uIn] = -1
+	}
+	s.succNum[uIn] = size
+	s.lastSucc[uIn] = tail
+
+	// 3. Insert the segment uIn … tail right after vIn.
+	s.link(tail, s.thread[vIn])
+	s.link(vIn, uIn)
+	for u := vIn; u >= 0 && s.lastSucc[u] == vIn; u = parent[u] {
+		s.lastSucc[u] = tail
+	}
 }
 
 // graphTolerance returns max|c| and the tolerance for comparing sums of up
