@@ -106,6 +106,8 @@ type NetworkSimplex struct {
 	bigM   float64 // cost of the artificial arcs out of the root
 	warm   bool    // the tree holds a basis from an earlier call
 	pivots int64
+
+	afterPivot func() // test hook, called after every pivot when not nil
 }
 
 // NewNetworkSimplex prepares a network simplex for net (which is validated
@@ -608,6 +610,9 @@ func (s *NetworkSimplex) pivot(e int32) error {
 	}
 	s.updateTree(e, uIn, vIn, leave, join)
 	s.shiftPotentials(uIn, sigma)
+	if s.afterPivot != nil {
+		s.afterPivot()
+	}
 	return nil
 }
 
