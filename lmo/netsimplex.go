@@ -83,9 +83,10 @@ type NetworkSimplex struct {
 
 	bShift []int64 // supplies after shifting by the lower bounds
 
-	// In-arcs of every node (internal real arc indices, CSR), for the
-	// initial pivots of a cold start.
-	inStart, inArcs []int32
+	// Incidence lists (internal real arc indices, CSR): the arcs of node v
+	// are adj[adjStart[v]:adjStart[v+1]], its in-arcs first, up to
+	// adjMid[v].
+	adjStart, adjMid, adj []int32
 
 	// Spanning tree over the n+1 nodes. pred[v] joins v and parent[v];
 	// predDir[v] is +1 when it points from v to parent[v], −1 otherwise.
@@ -147,8 +148,9 @@ func NewNetworkSimplex(net *FlowNetwork) (*NetworkSimplex, error) {
 		state:     make([]int8, total),
 		forbid:    make([]bool, m),
 		bShift:    make([]int64, n),
-		inStart:   make([]int32, n+1),
-		inArcs:    make([]int32, m),
+		adjStart:  make([]int32, n+1),
+		adjMid:    make([]int32, n),
+		adj:       make([]int32, 2*m),
 		parent:    make([]int32, n+1),
 		pred:      make([]int32, n+1),
 		predDir:   make([]int8, n+1),
@@ -184,18 +186,27 @@ func NewNetworkSimplex(net *FlowNetwork) (*NetworkSimplex, error) {
 		}
 		s.bShift[arc.From] -= arc.Low
 		s.bShift[arc.To] += arc.Low
-		s.inStart[arc.To+1]++
+		s.adjStart[arc.From+1]++
+		s.adjStart[arc.To+1]++
 	}
 	for v := 0; v < n; v++ {
-		s.inStart[v+1] += s.inStart[v]
+		s.adjStart[v+1] += s.adjStart[v]
 	}
-	fill := s.stem // scratch
-	copy(fill, s.inStart[:n])
+	in, out := s.adjMid, s.stem // fill positions (stem is scratch here)
+	copy(in, s.adjStart[:n])
 	for p := 0; p < m; p++ {
-		v := s.dst[p]
-		s.inArcs[fill[v]] = int32(p)
-		fill[v]++
+		in[s.dst[p]]++
 	}
+	copy(out, in)
+	copy(in, s.adjStart[:n])
+	for p := int32(0); p < int32(m); p++ {
+		u, v := s.src[p], s.dst[p]
+		s.adj[in[v]] = p
+		in[v]++
+		s.adj[out[u]] = p
+		out[u]++
+	}
+	// Now in[v] is the end of the in-arcs of v.
 	s.block = max(10, int(math.Sqrt(float64(m))))
 	return s, nil
 }
@@ -443,7 +454,7 @@ func (s *NetworkSimplex) initialPivots(ctx context.Context) (int, error) {
 			continue
 		}
 		best, bestC := int32(-1), math.Inf(1)
-		for _, p := range s.inArcs[s.inStart[v]:s.inStart[v+1]] {
+		for _, p := range s.adj[s.adjStart[v]:s.adjMid[v]] {
 			if s.state[p] == nsLower && s.cost[p] < bestC {
 				best, bestC = p, s.cost[p]
 			}
@@ -482,34 +493,38 @@ func (s *NetworkSimplex) computePotentials() {
 // optimality conditions.
 func (s *NetworkSimplex) findEntering() int32 {
 	m := s.m
-	if m == 0 {
-		return -1
-	}
 	state, cost, src, dst, pi := s.state[:m], s.cost[:m], s.src[:m], s.dst[:m], s.pi
 	best, bestV := int32(-1), -s.eps
 	cnt := s.block
-	a := s.next
-	for range m {
-		if st := state[a]; st != nsTree {
-			v := float64(st) * (cost[a] - pi[src[a]] + pi[dst[a]])
-			if v < bestV {
-				best, bestV = int32(a), v
-			}
+	next := s.next
+	// Tree and forbidden arcs have state 0, so that their product is 0
+	// and never below −eps ≤ 0: no branch needed.
+	for a := uint(next); a < uint(m); a++ {
+		v := float64(state[a]) * (cost[a] - pi[src[a]] + pi[dst[a]])
+		if v < bestV {
+			best, bestV = int32(a), v
 		}
-		a++
-		if a == m {
-			a = 0
-		}
-		cnt--
-		if cnt == 0 {
+		if cnt--; cnt == 0 {
 			if best >= 0 {
-				s.next = a
+				s.next = int(a) + 1
 				return best
 			}
 			cnt = s.block
 		}
 	}
-	s.next = a
+	for a := 0; a < next && a < m; a++ {
+		v := float64(state[a]) * (cost[a] - pi[src[a]] + pi[dst[a]])
+		if v < bestV {
+			best, bestV = int32(a), v
+		}
+		if cnt--; cnt == 0 {
+			if best >= 0 {
+				s.next = a + 1
+				return best
+			}
+			cnt = s.block
+		}
+	}
 	return best
 }
 
@@ -640,6 +655,7 @@ func (s *NetworkSimplex) shiftPotentials(u int32, sigma float64) {
 		s.computePotentials()
 	}
 }
+
 
 // inputArc returns the input index of the arc with internal index p (an
 // artificial arc keeps its index).

@@ -64,9 +64,9 @@ func FrankWolfe(f *objective.LeastSquares, solve Solver, iters int, visit func(k
 	return x, nil
 }
 
-// Gradients returns g_0, …, g_iters of FrankWolfe, solved by a network
-// simplex for net.
-func Gradients(net *lmo.FlowNetwork, iters int) ([][]float64, error) {
+// Gradients returns g_0 and g_from, …, g_iters of FrankWolfe (g_0 and
+// g_1, …, g_iters when from ≤ 1), solved by a network simplex for net.
+func Gradients(net *lmo.FlowNetwork, from, iters int) ([][]float64, error) {
 	f, err := Objective(net)
 	if err != nil {
 		return nil, err
@@ -80,6 +80,10 @@ func Gradients(net *lmo.FlowNetwork, iters int) ([][]float64, error) {
 	_, err = FrankWolfe(f, func(dst, c []float64) error {
 		_, err := s.Solve(ctx, dst, c)
 		return err
-	}, iters, func(_ int, g []float64) { grads = append(grads, slices.Clone(g)) })
+	}, iters, func(k int, g []float64) {
+		if k == 0 || k >= from {
+			grads = append(grads, slices.Clone(g))
+		}
+	})
 	return grads, err
 }

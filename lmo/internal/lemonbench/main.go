@@ -1,20 +1,25 @@
 // Command lemonbench compares lazycg's network simplex (the flow LMO) with
 // LEMON's NetworkSimplex, as shipped in Debian's liblemon-utils
-// (dimacs-solver), on the LEMON netgen instances with the gradients of the
-// paper's quadratic objective as arc costs. It is run by
-// scripts/bench-lemon.sh.
+// (dimacs-solver), on the LEMON min-cost flow instances in
+// $LAZYCG_DATA/mcf with the gradients of the paper's quadratic objective as
+// arc costs. scripts/bench-lemon.sh runs it.
 //
-// For every instance it runs vanilla Frank–Wolfe with exact line search on
-// f(x) = ‖Ax − b‖² (objective.RandomLeastSquares with rows = arcs, density
-// min(1, 20/arcs), seed 1: the "quadratic" objective of lazycg's paper
-// suite) from x = 0 for -iters iterations and records the gradients
-// g_0 = ∇f(0), g_1 = ∇f(x_0), …, where x_0 minimizes g_0. Each gradient is
-// written as a DIMACS file and solved, in alternating runs, by
-// dimacs-solver -double (its "Run NetworkSimplex" time) and by a cold
-// NetworkSimplex solve (basis reset); the optimal costs must agree to a
-// relative 2e-5 (dimacs-solver prints 6 digits). Warm-started calls are
-// timed in the Frank–Wolfe run itself, where call k starts from the basis
-// of call k−1. All times are wall-clock medians over -reps alternating runs.
+// For every instance it runs vanilla Frank–Wolfe with exact line search
+// (flowgrad.FrankWolfe) for -iters iterations and records the gradients
+// g_0 = ∇f(0), g_1, …, g_iters. Each gradient is written as a DIMACS file
+// and solved, in alternating runs, by dimacs-solver -double and by a cold
+// lazycg NetworkSimplex (basis reset); the optimal costs must agree to a
+// relative 2e-5 (dimacs-solver prints 6 digits). LEMON's time is the
+// "Run NetworkSimplex" line of its report, which leaves out reading the
+// file and building the graph; ours is the Solve call. Warm-started calls
+// replay the Frank–Wolfe sequence, call k starting from the basis left by
+// call k−1.
+//
+// Times are medians over -reps alternating runs. LEMON reports CPU time in
+// 10 ms ticks only, so the comparison with LEMON uses wall-clock time (and
+// prints the CPU ratio where LEMON's CPU time is at least 0.2 s); the
+// comparison of cold and warm calls, both ours, uses the CPU time of the
+// solving thread.
 package main
 
 import (
@@ -27,42 +32,52 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/lazycg/lazycg/lmo"
-	"github.com/lazycg/lazycg/objective"
+	"github.com/lazycg/lazycg/lmo/internal/flowgrad"
 )
 
 func main() {
 	var (
 		data      = flag.String("data", os.Getenv("LAZYCG_DATA"), "data directory (default $LAZYCG_DATA)")
-		instances = flag.String("instances", "08a,10a,12b,14a,16a,16b", "netgen_8 instances (comma-separated suffixes or file names under mcf/)")
-		iters     = flag.Int("iters", 10, "Frank–Wolfe iterations (warm-started calls)")
-		reps      = flag.Int("reps", 3, "alternating repetitions per timing")
+		instances = flag.String("instances", "", "comma-separated instance names under mcf/ (default: every .min and .min.gz file there)")
+		iters     = flag.Int("iters", 10, "Frank–Wolfe iterations")
+		from      = flag.Int("from", 1, "first Frank–Wolfe gradient compared (after g_0)")
+		reps      = flag.Int("reps", 5, "alternating repetitions per timing")
 		solver    = flag.String("solver", "dimacs-solver", "LEMON's dimacs-solver")
-		dir       = flag.String("dir", "", "directory for the DIMACS files (default: a temporary one, removed)")
-		coldEvery = flag.Int("cold-every", 1, "compare every k-th gradient cold (1: all)")
 		verbose   = flag.Bool("v", false, "print a line per gradient")
 	)
 	flag.Parse()
 	if *data == "" {
 		fail(fmt.Errorf("no data directory: pass -data or set LAZYCG_DATA"))
 	}
-	if *dir == "" {
-		d, err := os.MkdirTemp("", "lemonbench")
-		if err != nil {
-			fail(err)
-		}
-		defer os.RemoveAll(d)
-		*dir = d
+	if *iters < 2 || *reps < 1 {
+		fail(fmt.Errorf("need -iters ≥ 2 and -reps ≥ 1"))
 	}
-	fmt.Printf("%-12s %5s %10s %10s %8s %8s %10s %9s %7s\n",
-		"instance", "calls", "LEMON s", "cold s", "cold/L", "worst", "warm s", "cold/warm", "pivots")
-	for _, name := range strings.Split(*instances, ",") {
-		if err := run(strings.TrimSpace(name), *data, *dir, *solver, *iters, *reps, *coldEvery, *verbose); err != nil {
+	files, err := instanceFiles(*data, *instances)
+	if err != nil {
+		fail(err)
+	}
+	dir, err := os.MkdirTemp("", "lemonbench")
+	if err != nil {
+		fail(err)
+	}
+	defer os.RemoveAll(dir)
+	runtime.LockOSThread()
+	b := &bench{dir: dir, solver: *solver, from: *from, iters: *iters, reps: *reps, verbose: *verbose}
+	fmt.Printf("gradients of the paper's quadratic objective; times in seconds, medians of %d alternating runs\n", *reps)
+	fmt.Printf("%-14s %8s | %-26s | %-34s | %-26s\n", "", "", "   g0 = ∇f(0), cold", fmt.Sprintf("   g1…g%d, cold (mean per call)", *iters), fmt.Sprintf("   g2…g%d, ours (CPU ms per call)", *iters))
+	fmt.Printf("%-14s %8s | %8s %8s %8s | %8s %8s %8s %7s | %8s %8s %7s\n",
+		"instance", "arcs", "LEMON", "lazycg", "ratio", "LEMON", "lazycg", "ratio", "worst", "cold", "warm", "speedup")
+	for _, f := range files {
+		if err := b.instance(f); err != nil {
 			fail(err)
 		}
 	}
@@ -73,145 +88,171 @@ func fail(err error) {
 	os.Exit(1)
 }
 
-// instancePath resolves an instance name to a file in the data directory.
-func instancePath(data, name string) (string, error) {
-	cands := []string{name}
-	if !strings.Contains(name, ".") {
-		cands = []string{"netgen_8_" + name + ".min", "netgen_8_" + name + ".min.gz", name + ".min", name + ".min.gz"}
-	}
-	for _, c := range cands {
-		p := filepath.Join(data, "mcf", c)
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
+// instanceFiles lists the instances to run: the named ones (with or
+// without the .min/.min.gz suffix or the netgen_8_ prefix), or all.
+func instanceFiles(data, names string) ([]string, error) {
+	mcf := filepath.Join(data, "mcf")
+	if names == "" {
+		var files []string
+		for _, pat := range []string{"*.min", "*.min.gz"} {
+			m, err := filepath.Glob(filepath.Join(mcf, pat))
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, m...)
 		}
+		if len(files) == 0 {
+			return nil, fmt.Errorf("no .min files in %s", mcf)
+		}
+		slices.Sort(files)
+		return files, nil
 	}
-	return "", fmt.Errorf("instance %q not found under %s/mcf", name, data)
+	var files []string
+	for _, name := range strings.Split(names, ",") {
+		name = strings.TrimSpace(name)
+		found := ""
+		for _, c := range []string{name, name + ".min", name + ".min.gz", "netgen_8_" + name + ".min", "netgen_8_" + name + ".min.gz"} {
+			if st, err := os.Stat(filepath.Join(mcf, c)); err == nil && !st.IsDir() {
+				found = filepath.Join(mcf, c)
+				break
+			}
+		}
+		if found == "" {
+			return nil, fmt.Errorf("instance %q not found in %s", name, mcf)
+		}
+		files = append(files, found)
+	}
+	return files, nil
 }
 
-func run(name, data, dir, solver string, iters, reps, coldEvery int, verbose bool) error {
-	path, err := instancePath(data, name)
-	if err != nil {
-		return err
-	}
+type bench struct {
+	dir, solver string
+	from, iters int
+	reps        int
+	verbose     bool
+}
+
+// timing is one solve's wall-clock and CPU seconds.
+type timing struct{ wall, cpu float64 }
+
+func (b *bench) instance(path string) error {
+	name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".gz"), ".min")
 	net, err := lmo.ReadDIMACSFile(path)
 	if err != nil {
 		return err
 	}
-	m := len(net.Arcs)
-	f, err := objective.RandomLeastSquares(m, m, math.Min(1, 20/float64(m)), 1)
-	if err != nil {
-		return err
-	}
-	grads, warm, pivots, err := frankWolfe(net, f, iters, reps)
+	grads, err := flowgrad.Gradients(net, b.from, b.iters)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-
-	// Cold solves against LEMON on the same gradients.
 	s, err := lmo.NewNetworkSimplex(net)
 	if err != nil {
 		return err
 	}
-	x := make([]float64, m)
+	x := make([]float64, len(net.Arcs))
 	ctx := context.Background()
-	var sumL, sumC, worst float64
-	calls := 0
+
+	// Cold solves, alternating with LEMON.
+	lemonT := make([]timing, len(grads))
+	coldT := make([]timing, len(grads))
 	for k, g := range grads {
-		if k%coldEvery != 0 && k != len(grads)-1 {
-			continue
-		}
-		file := filepath.Join(dir, fmt.Sprintf("%s_g%d.min", strings.TrimSuffix(filepath.Base(path), ".gz"), k))
+		file := filepath.Join(b.dir, fmt.Sprintf("%s_g%d.min", name, k))
 		if err := writeCosts(file, net, g); err != nil {
 			return err
 		}
-		var tl, tc []float64
+		var tl, tc []timing
 		var lemonCost, ours float64
-		for range reps {
-			t, c, err := lemon(solver, file)
+		for range b.reps {
+			t, c, err := lemon(b.solver, file)
 			if err != nil {
 				return fmt.Errorf("%s gradient %d: %w", name, k, err)
 			}
 			tl, lemonCost = append(tl, t), c
 			s.Reset()
-			start := time.Now()
-			v, err := s.Solve(ctx, x, g)
-			tc = append(tc, time.Since(start).Seconds())
+			var v float64
+			tm := measure(func() { v, err = s.Solve(ctx, x, g) })
 			if err != nil {
 				return fmt.Errorf("%s gradient %d: lazycg: %w", name, k, err)
 			}
-			ours = v
+			tc, ours = append(tc, tm), v
 		}
+		os.Remove(file)
 		if math.Abs(ours-lemonCost) > 2e-5*math.Max(math.Abs(ours), math.Abs(lemonCost)) {
 			return fmt.Errorf("%s gradient %d: optimal costs differ: lazycg %.9g, LEMON %.6g", name, k, ours, lemonCost)
 		}
-		ml, mc := median(tl), median(tc)
-		if verbose {
-			fmt.Printf("  gradient %2d: LEMON %.4f s, cold %.4f s (%.2f×), cost %.9g\n", k, ml, mc, mc/ml, ours)
-		}
-		sumL += ml
-		sumC += mc
-		worst = math.Max(worst, mc/ml)
-		calls++
-		os.Remove(file)
+		lemonT[k], coldT[k] = medians(tl), medians(tc)
 	}
-	fmt.Printf("%-12s %5d %10.4f %10.4f %8.2f %8.2f %10.4f %9.1f %7d\n",
-		strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".gz"), ".min"), calls,
-		sumL/float64(calls), sumC/float64(calls), sumC/sumL, worst, warm, (sumC/float64(calls))/warm, pivots)
+
+	// Warm solves: replay g_0 … g_iters in order, timing calls 2 … iters.
+	warmT := make([]timing, len(grads))
+	runs := make([][]timing, len(grads))
+	warmPivots := make([]int64, len(grads))
+	for range b.reps {
+		s.Reset()
+		for k, g := range grads {
+			var err error
+			p := s.Pivots()
+
+			tm := measure(func() { _, err = s.Solve(ctx, x, g) })
+			if err != nil {
+				return fmt.Errorf("%s gradient %d (warm): %w", name, k, err)
+			}
+			runs[k] = append(runs[k], tm)
+			warmPivots[k] = s.Pivots() - p
+
+		}
+	}
+	for k := range grads {
+		warmT[k] = medians(runs[k])
+	}
+
+	if b.verbose {
+		for k := range grads {
+			fmt.Printf("  g%-3d LEMON %.4f (CPU %.2f)  cold %.4f (CPU %.4f)  warm CPU %.4f, %d pivots\n",
+				k, lemonT[k].wall, lemonT[k].cpu, coldT[k].wall, coldT[k].cpu, warmT[k].cpu, warmPivots[k])
+		}
+	}
+	var fwL, fwC, worst, c2, w2 float64
+	for k := 1; k < len(grads); k++ {
+		fwL += lemonT[k].wall
+		fwC += coldT[k].wall
+		worst = math.Max(worst, coldT[k].wall/lemonT[k].wall)
+		if k >= 2 {
+			c2 += coldT[k].cpu
+			w2 += warmT[k].cpu
+		}
+	}
+	nfw, n2 := float64(len(grads)-1), float64(len(grads)-2)
+	fmt.Printf("%-14s %8d | %8.4f %8.4f %8.2f | %8.4f %8.4f %8.2f %7.2f | %8.3f %8.3f %7.1f\n",
+		name, len(net.Arcs),
+		lemonT[0].wall, coldT[0].wall, coldT[0].wall/lemonT[0].wall,
+		fwL/nfw, fwC/nfw, fwC/fwL, worst,
+		1e3*c2/n2, 1e3*w2/n2, c2/w2)
+	if lemonT[0].cpu >= 0.2 {
+		fmt.Printf("%-14s %8s | CPU: LEMON %.2f, lazycg %.2f, ratio %.2f\n", "", "", lemonT[0].cpu, coldT[0].cpu, coldT[0].cpu/lemonT[0].cpu)
+	}
 	return nil
 }
 
-// frankWolfe runs vanilla Frank–Wolfe with exact line search from x = 0
-// reps times and returns the gradients g_0 … g_iters, the median over runs
-// of the mean time of the warm-started calls 1 … iters, and the mean number
-// of pivots of those calls.
-func frankWolfe(net *lmo.FlowNetwork, f *objective.LeastSquares, iters, reps int) ([][]float64, float64, int64, error) {
-	m := len(net.Arcs)
-	ctx := context.Background()
-	var grads [][]float64
-	var means []float64
-	var pivots int64
-	for r := range reps {
-		s, err := lmo.NewNetworkSimplex(net)
-		if err != nil {
-			return nil, 0, 0, err
-		}
-		x, v, g, d := make([]float64, m), make([]float64, m), make([]float64, m), make([]float64, m)
-		f.Grad(g, x)
-		if r == 0 {
-			grads = append(grads, slices.Clone(g))
-		}
-		if _, err := s.Solve(ctx, x, g); err != nil {
-			return nil, 0, 0, fmt.Errorf("gradient 0: %w", err)
-		}
-		p0 := s.Pivots()
-		var total time.Duration
-		for k := 1; k <= iters; k++ {
-			f.Grad(g, x)
-			if r == 0 {
-				grads = append(grads, slices.Clone(g))
-			}
-			start := time.Now()
-			p1 := s.Pivots()
-			_, err := s.Solve(ctx, v, g)
-			total += time.Since(start)
-			if os.Getenv("LEMONBENCH_TRACE") != "" && r == 0 {
-				fmt.Printf("  warm call %d: %.4f s, %d pivots\n", k, time.Since(start).Seconds(), s.Pivots()-p1)
-			}
-			if err != nil {
-				return nil, 0, 0, fmt.Errorf("gradient %d: %w", k, err)
-			}
-			for i := range d {
-				d[i] = v[i] - x[i]
-			}
-			gamma := f.LineMinimize(x, d, g, 1)
-			for i := range x {
-				x[i] += gamma * d[i]
-			}
-		}
-		means = append(means, total.Seconds()/float64(iters))
-		pivots = (s.Pivots() - p0) / int64(iters)
+// measure runs f and returns its wall-clock time and the CPU time of the
+// calling thread (which main locked to its OS thread).
+func measure(f func()) timing {
+	c0 := threadCPU()
+	t0 := time.Now()
+	f()
+	return timing{wall: time.Since(t0).Seconds(), cpu: threadCPU() - c0}
+}
+
+// threadCPU returns the CPU seconds of the calling thread
+// (clock_gettime with CLOCK_THREAD_CPUTIME_ID, which is exact where
+// getrusage counts ticks).
+func threadCPU() float64 {
+	const clockThreadCPUTime = 3 // CLOCK_THREAD_CPUTIME_ID (Linux)
+	var ts syscall.Timespec
+	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
+		return 0
 	}
-	return grads, median(means), pivots, nil
+	return float64(ts.Nano()) / 1e9
 }
 
 // writeCosts writes net with the arc costs c as a DIMACS file.
@@ -229,28 +270,39 @@ func writeCosts(file string, net *lmo.FlowNetwork, c []float64) error {
 }
 
 var (
-	lemonTime = regexp.MustCompile(`Run NetworkSimplex: u: \S+s, s: \S+s, cu: \S+s, cs: \S+s, real: (\S+)s`)
+	lemonTime = regexp.MustCompile(`Run NetworkSimplex: u: (\S+)s, s: (\S+)s, cu: \S+s, cs: \S+s, real: (\S+)s`)
 	lemonCost = regexp.MustCompile(`Min flow cost: (\S+)`)
 )
 
-// lemon runs dimacs-solver -double on file and returns its NetworkSimplex
-// run time (wall clock, seconds) and the optimal cost it printed.
-func lemon(solver, file string) (float64, float64, error) {
+// lemon runs dimacs-solver -double on file and returns the time of its
+// NetworkSimplex run and the optimal cost it printed.
+func lemon(solver, file string) (timing, float64, error) {
 	out, err := exec.Command(solver, "-double", file, os.DevNull).CombinedOutput()
 	if err != nil {
-		return 0, 0, fmt.Errorf("%s: %w\n%s", solver, err, out)
+		return timing{}, 0, fmt.Errorf("%s: %w\n%s", solver, err, out)
 	}
 	t := lemonTime.FindSubmatch(out)
 	c := lemonCost.FindSubmatch(out)
 	if t == nil || c == nil {
-		return 0, 0, fmt.Errorf("%s: unexpected output (no run time or optimal cost):\n%s", solver, out)
+		return timing{}, 0, fmt.Errorf("%s: unexpected output (no run time or optimal cost):\n%s", solver, out)
 	}
-	tv, err1 := strconv.ParseFloat(string(t[1]), 64)
-	cv, err2 := strconv.ParseFloat(string(c[1]), 64)
-	if err1 != nil || err2 != nil {
-		return 0, 0, fmt.Errorf("%s: cannot parse %q / %q", solver, t[1], c[1])
+	var v [4]float64
+	for i, s := range [][]byte{t[1], t[2], t[3], c[1]} {
+		if v[i], err = strconv.ParseFloat(string(s), 64); err != nil {
+			return timing{}, 0, fmt.Errorf("%s: cannot parse %q in its output", solver, s)
+		}
 	}
-	return tv, cv, nil
+	return timing{wall: v[2], cpu: v[0] + v[1]}, v[3], nil
+}
+
+// medians returns the medians of the wall-clock and CPU times.
+func medians(ts []timing) timing {
+	w := make([]float64, len(ts))
+	c := make([]float64, len(ts))
+	for i, t := range ts {
+		w[i], c[i] = t.wall, t.cpu
+	}
+	return timing{wall: median(w), cpu: median(c)}
 }
 
 func median(v []float64) float64 {
