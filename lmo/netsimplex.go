@@ -656,7 +656,6 @@ func (s *NetworkSimplex) shiftPotentials(u int32, sigma float64) {
 	}
 }
 
-
 // inputArc returns the input index of the arc with internal index p (an
 // artificial arc keeps its index).
 func (s *NetworkSimplex) inputArc(p int32) int {
