@@ -26,6 +26,10 @@ const (
 	nsUpper int8 = -1 // nontree arc at its upper bound
 )
 
+// nsFlow is the flow of an arc minus its lower bound and its capacity
+// minus its lower bound (InfCap if none), side by side for the ratio test.
+type nsFlow struct{ flow, ucap int64 }
+
 // NetworkSimplex is an exact primal network simplex for one FlowNetwork
 // whose arc costs change from call to call.
 //
@@ -75,9 +79,8 @@ type NetworkSimplex struct {
 
 	// Arc data in internal order.
 	src, dst []int32
-	ucap     []int64   // capacity minus lower bound, InfCap if none
 	cost     []float64 // current costs (artificial: 0 or big M)
-	flow     []int64   // flow minus lower bound
+	arcs     []nsFlow  // flows and capacities
 	state    []int8    // nsLower, nsTree or nsUpper
 	forbid   []bool    // real arcs fixed at zero by the current face
 
@@ -142,9 +145,8 @@ func NewNetworkSimplex(net *FlowNetwork) (*NetworkSimplex, error) {
 		low:       make([]int64, m),
 		src:       make([]int32, total),
 		dst:       make([]int32, total),
-		ucap:      make([]int64, total),
 		cost:      make([]float64, total),
-		flow:      make([]int64, total),
+		arcs:      make([]nsFlow, total),
 		state:     make([]int8, total),
 		forbid:    make([]bool, m),
 		bShift:    make([]int64, n),
@@ -180,9 +182,9 @@ func NewNetworkSimplex(net *FlowNetwork) (*NetworkSimplex, error) {
 		s.src[p], s.dst[p] = int32(arc.From), int32(arc.To)
 		s.low[i] = arc.Low
 		if arc.Cap == InfCap {
-			s.ucap[p] = InfCap
+			s.arcs[p].ucap = InfCap
 		} else {
-			s.ucap[p] = arc.Cap - arc.Low
+			s.arcs[p].ucap = arc.Cap - arc.Low
 		}
 		s.bShift[arc.From] -= arc.Low
 		s.bShift[arc.To] += arc.Low
@@ -318,7 +320,7 @@ func (s *NetworkSimplex) SolveFace(ctx context.Context, x, c []float64, zero []b
 	var excess int64
 	for a := s.m; a < s.total; a++ {
 		if s.dst[a] == s.root {
-			excess += s.flow[a]
+			excess += s.arcs[a].flow
 		}
 	}
 	if excess > 0 {
@@ -329,7 +331,7 @@ func (s *NetworkSimplex) SolveFace(ctx context.Context, x, c []float64, zero []b
 	}
 	val := 0.0
 	for i, p := range s.pos {
-		x[i] = float64(s.low[i] + s.flow[p])
+		x[i] = float64(s.low[i] + s.arcs[p].flow)
 		val += c[i] * x[i]
 	}
 	return val, nil
@@ -405,7 +407,7 @@ func (s *NetworkSimplex) setFace(zero []bool) bool {
 // set by the caller.
 func (s *NetworkSimplex) coldStart() {
 	for p := 0; p < s.m; p++ {
-		s.flow[p] = 0
+		s.arcs[p].flow = 0
 		if s.forbid[p] {
 			s.state[p] = nsTree
 		} else {
@@ -417,15 +419,15 @@ func (s *NetworkSimplex) coldStart() {
 	for v := range n {
 		a := int32(s.m) + v
 		b := s.bShift[v]
-		s.ucap[a] = InfCap
+		s.arcs[a].ucap = InfCap
 		s.state[a] = nsTree
 		if b >= 0 {
 			s.src[a], s.dst[a] = v, r
-			s.flow[a] = b
+			s.arcs[a].flow = b
 			s.predDir[v] = 1
 		} else {
 			s.src[a], s.dst[a] = r, v
-			s.flow[a] = -b
+			s.arcs[a].flow = -b
 			s.predDir[v] = -1
 		}
 		s.parent[v] = r
@@ -528,13 +530,13 @@ func (s *NetworkSimplex) findEntering() int32 {
 	return best
 }
 
-// residual returns how much more flow arc a can carry (InfCap if
+// residual returns how much more flow the arc can carry (InfCap if
 // unbounded).
-func (s *NetworkSimplex) residual(a int32) int64 {
-	if s.ucap[a] == InfCap {
+func (f *nsFlow) residual() int64 {
+	if f.ucap == InfCap {
 		return InfCap
 	}
-	return s.ucap[a] - s.flow[a]
+	return f.ucap - f.flow
 }
 
 // pivot brings arc e into the basis: it pushes the largest possible amount
@@ -547,12 +549,12 @@ func (s *NetworkSimplex) pivot(e int32) error {
 	// The push goes first → second along e, then up the tree from second
 	// to the join node, then down from the join node to first.
 	first, second := s.src[e], s.dst[e]
-	delta := s.residual(e)
+	delta := s.arcs[e].residual()
 	if st == nsUpper {
 		first, second = second, first
-		delta = s.flow[e]
+		delta = s.arcs[e].flow
 	}
-	parent, pred, dir, flow := s.parent, s.pred, s.predDir, s.flow
+	parent, pred, dir, arcs := s.parent, s.pred, s.predDir, s.arcs
 	u, v := first, second
 	for u != v {
 		if s.succNum[u] < s.succNum[v] {
@@ -569,20 +571,20 @@ func (s *NetworkSimplex) pivot(e int32) error {
 	// the join node (≤), with e in between.
 	leave, leaveFirst := int32(-1), false
 	for u := first; u != join; u = parent[u] {
-		a := pred[u]
-		r := flow[a]
+		f := &arcs[pred[u]]
+		r := f.flow
 		if dir[u] < 0 {
-			r = s.residual(a)
+			r = f.residual()
 		}
 		if r < delta {
 			delta, leave, leaveFirst = r, u, true
 		}
 	}
 	for u := second; u != join; u = parent[u] {
-		a := pred[u]
-		r := flow[a]
+		f := &arcs[pred[u]]
+		r := f.flow
 		if dir[u] > 0 {
-			r = s.residual(a)
+			r = f.residual()
 		}
 		if r <= delta {
 			delta, leave, leaveFirst = r, u, false
@@ -593,12 +595,12 @@ func (s *NetworkSimplex) pivot(e int32) error {
 	}
 
 	if delta > 0 {
-		flow[e] += int64(st) * delta
+		arcs[e].flow += int64(st) * delta
 		for u := first; u != join; u = parent[u] {
-			flow[pred[u]] -= int64(dir[u]) * delta
+			arcs[pred[u]].flow -= int64(dir[u]) * delta
 		}
 		for u := second; u != join; u = parent[u] {
-			flow[pred[u]] += int64(dir[u]) * delta
+			arcs[pred[u]].flow += int64(dir[u]) * delta
 		}
 	}
 	if leave < 0 {
@@ -608,7 +610,7 @@ func (s *NetworkSimplex) pivot(e int32) error {
 	}
 
 	la := pred[leave]
-	if flow[la] == 0 {
+	if arcs[la].flow == 0 {
 		s.state[la] = nsLower
 	} else {
 		s.state[la] = nsUpper

@@ -97,9 +97,9 @@ func nsCheckTree(s *NetworkSimplex, pot bool, tol float64) error {
 	}
 	excess := make([]int64, n)
 	for a := range int32(s.total) {
-		f := s.flow[a]
-		if f < 0 || (s.ucap[a] != InfCap && f > s.ucap[a]) {
-			return fmt.Errorf("arc %d: flow %d outside [0, %d]", a, f, s.ucap[a])
+		f := s.arcs[a].flow
+		if f < 0 || (s.arcs[a].ucap != InfCap && f > s.arcs[a].ucap) {
+			return fmt.Errorf("arc %d: flow %d outside [0, %d]", a, f, s.arcs[a].ucap)
 		}
 		excess[s.src[a]] += f
 		excess[s.dst[a]] -= f
@@ -116,8 +116,8 @@ func nsCheckTree(s *NetworkSimplex, pot bool, tol float64) error {
 				return fmt.Errorf("arc %d at its lower bound carries %d", a, f)
 			}
 		case s.state[a] == nsUpper:
-			if f != s.ucap[a] {
-				return fmt.Errorf("arc %d at its upper bound carries %d of %d", a, f, s.ucap[a])
+			if f != s.arcs[a].ucap {
+				return fmt.Errorf("arc %d at its upper bound carries %d of %d", a, f, s.arcs[a].ucap)
 			}
 		default:
 			return fmt.Errorf("nontree arc %d has state %d", a, s.state[a])
@@ -203,7 +203,7 @@ func TestNetworkSimplexTreeCheckerFails(t *testing.T) {
 		"lastSucc": func() { s.lastSucc[s.root] = s.root },
 		"thread":   func() { s.thread[s.root], s.thread[s.thread[s.root]] = s.thread[s.thread[s.root]], s.thread[s.root] },
 		"predDir":  func() { s.predDir[0] = -s.predDir[0] },
-		"flow":     func() { s.flow[s.pred[0]]++ },
+		"flow":     func() { s.arcs[s.pred[0]].flow++ },
 		"pi":       func() { s.pi[0] += 1 },
 	} {
 		s.Reset()
