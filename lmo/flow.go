@@ -19,9 +19,11 @@ import (
 // Minimize solves a min-cost flow problem with the network simplex
 // (NetworkSimplex), warm-started from the previous optimal basis, so a
 // sequence of calls with slowly changing costs (Frank–Wolfe gradients) is
-// cheap. FlowPolytope also implements lazycg.FaceMinimizer (arcs with
-// zero[i] carry no flow), lazycg.Augmenter (negative-cycle canceling, see
-// Augment) and lazycg.Diameter1. All scratch space is allocated by the
+// cheap. FlowPolytope also implements lazycg.EarlyStopper (the primal
+// simplex stops at the first feasible flow below the improvement threshold
+// or when its Lagrangian bound certifies, see NetworkSimplex.SolveUntil),
+// lazycg.FaceMinimizer (arcs with zero[i] carry no flow), lazycg.Augmenter
+// (negative-cycle canceling, see Augment) and lazycg.Diameter1. All scratch space is allocated by the
 // constructor (the face solver on the first MinimizeFace call); the oracle
 // methods allocate nothing afterwards except for error values.
 //
@@ -60,6 +62,7 @@ type FlowPolytope struct {
 
 var (
 	_ lazycg.LMO           = (*FlowPolytope)(nil)
+	_ lazycg.EarlyStopper  = (*FlowPolytope)(nil)
 	_ lazycg.FaceMinimizer = (*FlowPolytope)(nil)
 	_ lazycg.Augmenter     = (*FlowPolytope)(nil)
 	_ lazycg.Diameter1     = (*FlowPolytope)(nil)
@@ -192,10 +195,25 @@ func (p *FlowPolytope) Minimize(ctx context.Context, dst, c []float64) (lazycg.L
 	if err := basicCheckCost("flow", len(p.from), dst, c); err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	if _, err := p.full.Solve(ctx, dst, c); err != nil {
+	val, err := p.full.Solve(ctx, dst, c)
+	if err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	return lazycg.Exact(basicDot(c, dst)), nil
+	return lazycg.Exact(val), nil
+}
+
+// MinimizeUntil is Minimize with early termination by rule (see
+// NetworkSimplex.SolveUntil): it returns the first flow of the simplex
+// path with c·dst < rule.Improve (StopImproving), or stops when the
+// Lagrangian bound reaches rule.Certify (StopCertified; Found when dst
+// holds the current feasible flow), or solves to optimality. With
+// rule.Improve = +Inf the flow of the kept basis (the previous answer, or
+// the vertex of NewFlowPolytope) is returned without a pivot.
+func (p *FlowPolytope) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazycg.StopRule) (lazycg.LinearResult, error) {
+	if err := basicCheckCost("flow", len(p.from), dst, c); err != nil {
+		return lazycg.LinearResult{}, err
+	}
+	return p.full.SolveUntil(ctx, dst, c, rule.Improve, rule.Certify)
 }
 
 // MinimizeFace writes into dst a minimum-cost flow for c among the flows

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/lazycg/lazycg"
 )
 
 // ErrInfeasible is wrapped by the errors of flow oracles when no flow
@@ -247,29 +249,60 @@ func (s *NetworkSimplex) Solve(ctx context.Context, x, c []float64) (float64, er
 // The basis is kept from the previous call when every newly forbidden arc
 // is a nontree arc without flow; otherwise the solve starts afresh.
 func (s *NetworkSimplex) SolveFace(ctx context.Context, x, c []float64, zero []bool) (float64, error) {
+	res, err := s.solve(ctx, x, c, zero, nil)
+	return res.Value, err
+}
+
+// SolveUntil is Solve with the early termination of lazycg.EarlyStopper.
+// The primal simplex keeps a feasible flow once it has one (at once when
+// the kept basis is feasible) and its cost only decreases, so it stops
+//
+//   - as soon as that flow costs less than improve: x holds it, reason
+//     lazycg.StopImproving;
+//   - as soon as the Lagrangian bound of the current node potentials,
+//     min over the box of Σ rc_a·x_a + Σ π_v·b_v, proves c·v ≥ certify for
+//     every feasible flow v: reason lazycg.StopCertified, and x holds the
+//     current flow when it is feasible (Found). The bound is evaluated at
+//     the start and then every max(256, Arcs()/32) pivots;
+//
+// and otherwise solves to optimality (lazycg.StopOptimal, Bound = Value).
+// Early results carry the Lagrangian bound as Bound (−Inf when an arc
+// without capacity has negative reduced cost). Errors are those of Solve.
+// With improve = +Inf any vertex is accepted: a kept feasible basis is
+// returned without a pivot.
+func (s *NetworkSimplex) SolveUntil(ctx context.Context, x, c []float64, improve, certify float64) (lazycg.LinearResult, error) {
+	return s.solve(ctx, x, c, nil, &nsRule{improve: improve, certify: certify})
+}
+
+// nsRule is the stopping rule of SolveUntil.
+type nsRule struct{ improve, certify float64 }
+
+// solve implements SolveFace (rule == nil) and SolveUntil.
+func (s *NetworkSimplex) solve(ctx context.Context, x, c []float64, zero []bool, rule *nsRule) (lazycg.LinearResult, error) {
+	fail := lazycg.LinearResult{Value: math.Inf(1), Bound: math.Inf(-1)}
 	if len(c) != s.m {
-		return 0, fmt.Errorf("lmo: netsimplex: cost vector has length %d, want %d", len(c), s.m)
+		return fail, fmt.Errorf("lmo: netsimplex: cost vector has length %d, want %d", len(c), s.m)
 	}
 	if len(x) != s.m {
-		return 0, fmt.Errorf("lmo: netsimplex: flow vector has length %d, want %d", len(x), s.m)
+		return fail, fmt.Errorf("lmo: netsimplex: flow vector has length %d, want %d", len(x), s.m)
 	}
 	if zero != nil && len(zero) != s.m {
-		return 0, fmt.Errorf("lmo: netsimplex: face mask has length %d, want %d", len(zero), s.m)
+		return fail, fmt.Errorf("lmo: netsimplex: face mask has length %d, want %d", len(zero), s.m)
 	}
 	cmax, err := s.loadCosts(c)
 	if err != nil {
-		return 0, err
+		return fail, err
 	}
 	if zero != nil {
 		for i, z := range zero {
 			if z && s.low[i] > 0 {
-				return 0, fmt.Errorf("%w: face fixes arc %d at zero but its lower bound is %d", ErrInfeasible, i, s.low[i])
+				return fail, fmt.Errorf("%w: face fixes arc %d at zero but its lower bound is %d", ErrInfeasible, i, s.low[i])
 			}
 		}
 	}
 	if ctx != nil {
 		if err := ctx.Err(); err != nil {
-			return 0, fmt.Errorf("lmo: netsimplex: %w", err)
+			return fail, fmt.Errorf("lmo: netsimplex: %w", err)
 		}
 	}
 	// Artificial costs: M = (n+1)·max|c| (1 when c = 0) on the arcs out of
@@ -294,47 +327,161 @@ func (s *NetworkSimplex) SolveFace(ctx context.Context, x, c []float64, zero []b
 	count := 0
 	if cold {
 		if count, err = s.initialPivots(ctx); err != nil {
-			return 0, err
+			return fail, err
+		}
+	}
+	// Early termination: once the flow is feasible (it stays so), val
+	// follows its cost, each pivot lowering it by |reduced cost|·delta.
+	var (
+		feasible   bool
+		val        float64
+		sinceBound int
+		boundEvery = max(256, s.m/32)
+	)
+	if rule != nil {
+		if res, stop := s.checkRule(x, c, rule, &feasible, &val, true); stop {
+			return res, nil
 		}
 	}
 	for {
-		e := s.findEntering()
+		e, viol := s.findEntering()
 		if e < 0 {
 			// Refresh the potentials (incremental updates accumulate
 			// rounding with float costs) and confirm optimality.
 			s.computePotentials()
-			if e = s.findEntering(); e < 0 {
+			if e, viol = s.findEntering(); e < 0 {
 				break
 			}
 		}
-		if err := s.pivot(e); err != nil {
-			return 0, err
+		delta, err := s.pivot(e)
+		if err != nil {
+			return fail, err
 		}
 		count++
+		if rule != nil {
+			val += viol * float64(delta)
+			sinceBound++
+			check := sinceBound >= boundEvery
+			if check {
+				sinceBound = 0
+			}
+			if (feasible && val < rule.improve) || (!feasible && count&255 == 0) || check {
+				if res, stop := s.checkRule(x, c, rule, &feasible, &val, check); stop {
+					return res, nil
+				}
+			}
+		}
 		if count&255 == 0 && ctx != nil {
 			if err := ctx.Err(); err != nil {
-				return 0, fmt.Errorf("lmo: netsimplex: %w", err)
+				return fail, fmt.Errorf("lmo: netsimplex: %w", err)
 			}
 		}
 	}
+	if excess := s.artificialFlow(); excess > 0 {
+		if zero != nil {
+			return fail, fmt.Errorf("%w: %d units of supply cannot be routed within the capacities and the face", ErrInfeasible, excess)
+		}
+		return fail, fmt.Errorf("%w: %d units of supply cannot be routed within the capacities", ErrInfeasible, excess)
+	}
+	return lazycg.Exact(s.flowValue(x, c)), nil
+}
+
+// checkRule evaluates the stopping rule of SolveUntil: it detects
+// feasibility (then resets val to the exact cost of the flow, written to
+// x), stops when val < improve, and with bound evaluates the Lagrangian
+// bound against certify.
+func (s *NetworkSimplex) checkRule(x, c []float64, rule *nsRule, feasible *bool, val *float64, bound bool) (lazycg.LinearResult, bool) {
+	if !*feasible && s.artificialFlow() == 0 {
+		*feasible = true
+		*val = math.Inf(-1) // forces the exact evaluation below
+	}
+	res := lazycg.LinearResult{Value: math.Inf(1), Bound: math.Inf(-1)}
+	if *feasible && *val < rule.improve {
+		*val = s.flowValue(x, c)
+		if *val < rule.improve {
+			res.Found, res.Value, res.Reason = true, *val, lazycg.StopImproving
+			res.Bound = min(s.lagrangianBound(c), *val)
+			return res, true
+		}
+	}
+	if bound && rule.certify > math.Inf(-1) {
+		if b := s.lagrangianBound(c); b >= rule.certify {
+			res.Bound, res.Reason = b, lazycg.StopCertified
+			if *feasible {
+				*val = s.flowValue(x, c)
+				res.Found, res.Value = true, *val
+				res.Bound = min(b, *val)
+			}
+			return res, true
+		}
+	}
+	return res, false
+}
+
+// artificialFlow returns the flow on the artificial arcs into the root:
+// the supply that the current basis does not route through real arcs.
+func (s *NetworkSimplex) artificialFlow() int64 {
 	var excess int64
 	for a := s.m; a < s.total; a++ {
 		if s.dst[a] == s.root {
 			excess += s.arcs[a].flow
 		}
 	}
-	if excess > 0 {
-		if zero != nil {
-			return 0, fmt.Errorf("%w: %d units of supply cannot be routed within the capacities and the face", ErrInfeasible, excess)
-		}
-		return 0, fmt.Errorf("%w: %d units of supply cannot be routed within the capacities", ErrInfeasible, excess)
-	}
+	return excess
+}
+
+// flowValue writes the current flow (with lower bounds) into x and returns
+// its cost c·x.
+func (s *NetworkSimplex) flowValue(x, c []float64) float64 {
 	val := 0.0
 	for i, p := range s.pos {
 		x[i] = float64(s.low[i] + s.arcs[p].flow)
 		val += c[i] * x[i]
 	}
-	return val, nil
+	return val
+}
+
+// lagrangianBound returns a lower bound on c·v over the feasible flows v
+// (of the current face) from the current potentials π: with reduced costs
+// rc = c − π_src + π_dst, c·v = Σ_a rc_a·v_a + Σ_v π_v·b_v for every
+// feasible v, and each term rc_a·(v_a − low_a) is at least
+// min(0, rc_a)·(cap_a − low_a). A margin for the rounding of the sums is
+// subtracted. It is −Inf when an arc without capacity has negative
+// reduced cost.
+func (s *NetworkSimplex) lagrangianBound(c []float64) float64 {
+	pi := s.pi
+	sum, mag := 0.0, 0.0
+	for i, l := range s.low {
+		if l != 0 {
+			t := c[i] * float64(l)
+			sum += t
+			mag += math.Abs(t)
+		}
+	}
+	for v, b := range s.bShift {
+		t := pi[v] * float64(b)
+		sum += t
+		mag += math.Abs(t)
+	}
+	for p := 0; p < s.m; p++ {
+		if s.forbid[p] {
+			continue
+		}
+		u, v := s.src[p], s.dst[p]
+		rc := s.cost[p] - pi[u] + pi[v]
+		if rc >= 0 {
+			continue
+		}
+		uc := s.arcs[p].ucap
+		if uc == InfCap {
+			return math.Inf(-1)
+		}
+		sum += rc * float64(uc)
+		mag += (math.Abs(s.cost[p]) + math.Abs(pi[u]) + math.Abs(pi[v])) * float64(uc)
+	}
+	// Each term and each addition errs by at most 2^−52 of the magnitudes
+	// involved, so the total error is below (terms+2)·2^−52·mag.
+	return sum - float64(s.m+s.n+2)*0x1p-52*mag
 }
 
 // loadCosts checks c, stores it in internal order, sets the pricing
@@ -464,7 +611,7 @@ func (s *NetworkSimplex) initialPivots(ctx context.Context) (int, error) {
 		if best < 0 || s.cost[best]-s.pi[s.src[best]]+s.pi[s.dst[best]] >= -s.eps {
 			continue
 		}
-		if err := s.pivot(best); err != nil {
+		if _, err := s.pivot(best); err != nil {
 			return count, err
 		}
 		count++
@@ -491,9 +638,9 @@ func (s *NetworkSimplex) computePotentials() {
 
 // findEntering runs block search pricing over the real arcs: it scans them
 // cyclically in blocks and returns the most violating arc of the first
-// block that has a violation below −eps, or −1 when no arc violates the
-// optimality conditions.
-func (s *NetworkSimplex) findEntering() int32 {
+// block that has a violation below −eps, with its violation state·rc < 0,
+// or −1 when no arc violates the optimality conditions.
+func (s *NetworkSimplex) findEntering() (int32, float64) {
 	m := s.m
 	state, cost, src, dst, pi := s.state[:m], s.cost[:m], s.src[:m], s.dst[:m], s.pi
 	best, bestV := int32(-1), -s.eps
@@ -509,7 +656,7 @@ func (s *NetworkSimplex) findEntering() int32 {
 		if cnt--; cnt == 0 {
 			if best >= 0 {
 				s.next = int(a) + 1
-				return best
+				return best, bestV
 			}
 			cnt = s.block
 		}
@@ -522,12 +669,12 @@ func (s *NetworkSimplex) findEntering() int32 {
 		if cnt--; cnt == 0 {
 			if best >= 0 {
 				s.next = a + 1
-				return best
+				return best, bestV
 			}
 			cnt = s.block
 		}
 	}
-	return best
+	return best, bestV
 }
 
 // residual returns how much more flow the arc can carry (InfCap if
@@ -542,8 +689,8 @@ func (f *nsFlow) residual() int64 {
 // pivot brings arc e into the basis: it pushes the largest possible amount
 // around the cycle that e closes in the tree, removes the blocking arc
 // chosen by the strongly-feasible-tree rule and updates the tree and the
-// potentials.
-func (s *NetworkSimplex) pivot(e int32) error {
+// potentials. It returns the amount pushed.
+func (s *NetworkSimplex) pivot(e int32) (int64, error) {
 	s.pivots++
 	st := s.state[e]
 	// The push goes first → second along e, then up the tree from second
@@ -591,7 +738,7 @@ func (s *NetworkSimplex) pivot(e int32) error {
 		}
 	}
 	if delta == InfCap {
-		return fmt.Errorf("%w: arc %d closes a negative-cost cycle of infinite capacity", ErrUnbounded, s.inputArc(e))
+		return 0, fmt.Errorf("%w: arc %d closes a negative-cost cycle of infinite capacity", ErrUnbounded, s.inputArc(e))
 	}
 
 	if delta > 0 {
@@ -606,7 +753,7 @@ func (s *NetworkSimplex) pivot(e int32) error {
 	if leave < 0 {
 		// e itself blocks: it moves to its other bound.
 		s.state[e] = -st
-		return nil
+		return delta, nil
 	}
 
 	la := pred[leave]
@@ -630,7 +777,7 @@ func (s *NetworkSimplex) pivot(e int32) error {
 	if s.afterPivot != nil {
 		s.afterPivot()
 	}
-	return nil
+	return delta, nil
 }
 
 // shiftPotentials adds sigma to the potentials of the subtree of u or,
