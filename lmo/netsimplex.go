@@ -641,40 +641,35 @@ func (s *NetworkSimplex) computePotentials() {
 // block that has a violation below −eps, with its violation state·rc < 0,
 // or −1 when no arc violates the optimality conditions.
 func (s *NetworkSimplex) findEntering() (int32, float64) {
-	m := s.m
+	m := uint(s.m)
 	state, cost, src, dst, pi := s.state[:m], s.cost[:m], s.src[:m], s.dst[:m], s.pi
-	best, bestV := int32(-1), -s.eps
-	cnt := s.block
-	next := s.next
-	// Tree and forbidden arcs have state 0, so that their product is 0
-	// and never below −eps ≤ 0: no branch needed.
-	for a := uint(next); a < uint(m); a++ {
-		v := float64(state[a]) * (cost[a] - pi[src[a]] + pi[dst[a]])
-		if v < bestV {
-			best, bestV = int32(a), v
+	best, bestV := -1, -s.eps
+	a := uint(s.next)
+	// Blocks run from a up to a+block, cut at m, where the scan wraps to 0.
+	// Tree and forbidden arcs have state 0, so that their product is 0 and
+	// never below −eps ≤ 0: no branch needed.
+	for scanned := uint(0); scanned < m; {
+		if a >= m {
+			a = 0
 		}
-		if cnt--; cnt == 0 {
-			if best >= 0 {
-				s.next = int(a) + 1
-				return best, bestV
+		end := min(a+uint(s.block), m)
+		scanned += end - a
+		st := state[a:end]
+		co, sr, ds := cost[a:end], src[a:end], dst[a:end]
+		co, sr, ds = co[:len(st)], sr[:len(st)], ds[:len(st)]
+		for i, x := range st {
+			v := float64(x) * (co[i] - pi[sr[i]] + pi[ds[i]])
+			if v < bestV {
+				best, bestV = int(a)+i, v
 			}
-			cnt = s.block
+		}
+		a = end
+		if best >= 0 {
+			s.next = int(a)
+			return int32(best), bestV
 		}
 	}
-	for a := 0; a < next && a < m; a++ {
-		v := float64(state[a]) * (cost[a] - pi[src[a]] + pi[dst[a]])
-		if v < bestV {
-			best, bestV = int32(a), v
-		}
-		if cnt--; cnt == 0 {
-			if best >= 0 {
-				s.next = a + 1
-				return best, bestV
-			}
-			cnt = s.block
-		}
-	}
-	return best, bestV
+	return -1, bestV
 }
 
 // residual returns how much more flow the arc can carry (InfCap if
