@@ -16,7 +16,8 @@ import (
 
 // Objective returns the paper suite's "quadratic" objective for a network
 // with m arcs: f(x) = ‖Ax − b‖² with A an m×m random matrix of density
-// min(1, 20/m) and seed 1 (objective.RandomLeastSquares).
+// min(1, 20/m) and seed 1 (objective.RandomLeastSquares), as lazycg's
+// "quadratic" objective spec builds it by default.
 func Objective(net *lmo.FlowNetwork) (*objective.LeastSquares, error) {
 	m := len(net.Arcs)
 	if m == 0 {
@@ -29,29 +30,20 @@ func Objective(net *lmo.FlowNetwork) (*objective.LeastSquares, error) {
 // a minimizer of c·x into dst.
 type Solver func(dst, c []float64) error
 
-// FrankWolfe runs vanilla Frank–Wolfe with exact line search on f from
-// x = 0, as lazycg's driver does: g_0 = ∇f(0), x_0 = argmin g_0·x, then
-// for k = 1…iters: g_k = ∇f(x_{k−1}), v = argmin g_k·x, x_k = x_{k−1} +
-// γ(v − x_{k−1}) with γ minimizing f on [0, 1]. It calls visit(k, g_k)
-// before solving for g_k (visit must not keep g) and returns the final
-// iterate.
-func FrankWolfe(f *objective.LeastSquares, solve Solver, iters int, visit func(k int, g []float64)) ([]float64, error) {
-	m := f.Dim()
-	x, v, g, d := make([]float64, m), make([]float64, m), make([]float64, m), make([]float64, m)
-	f.Grad(g, x)
-	if visit != nil {
-		visit(0, g)
-	}
-	if err := solve(x, g); err != nil {
-		return nil, fmt.Errorf("flowgrad: gradient 0: %w", err)
-	}
+// FrankWolfe runs vanilla Frank–Wolfe with exact line search on f from the
+// vertex x (which it updates): for k = 1…iters, g_k = ∇f(x), v = argmin
+// g_k·v over the polytope, x += γ(v − x) with γ minimizing f on [0, 1]. It
+// calls visit(k, g_k) before solving for g_k (visit must not keep g).
+func FrankWolfe(f *objective.LeastSquares, solve Solver, x []float64, iters int, visit func(k int, g []float64)) error {
+	m := len(x)
+	v, g, d := make([]float64, m), make([]float64, m), make([]float64, m)
 	for k := 1; k <= iters; k++ {
 		f.Grad(g, x)
 		if visit != nil {
 			visit(k, g)
 		}
 		if err := solve(v, g); err != nil {
-			return nil, fmt.Errorf("flowgrad: gradient %d: %w", k, err)
+			return fmt.Errorf("flowgrad: gradient %d: %w", k, err)
 		}
 		for i := range d {
 			d[i] = v[i] - x[i]
@@ -61,29 +53,47 @@ func FrankWolfe(f *objective.LeastSquares, solve Solver, iters int, visit func(k
 			x[i] += gamma * d[i]
 		}
 	}
-	return x, nil
+	return nil
 }
 
-// Gradients returns g_0 and g_from, …, g_iters of FrankWolfe (g_0 and
-// g_1, …, g_iters when from ≤ 1), solved by a network simplex for net.
+// Gradients returns the gradients g_from, …, g_iters (from ≥ 1) of a
+// Frank–Wolfe run over the flow polytope of net that starts, as lazycg's
+// driver does with the flow oracle, at the min-cost flow for the
+// network's own costs (lmo.NewFlowPolytope's vertex), with each LMO call
+// warm-started from the previous one.
 func Gradients(net *lmo.FlowNetwork, from, iters int) ([][]float64, error) {
 	f, err := Objective(net)
 	if err != nil {
 		return nil, err
 	}
-	s, err := lmo.NewNetworkSimplex(net)
+	p, err := lmo.NewFlowPolytope(net)
 	if err != nil {
 		return nil, err
 	}
+	x := make([]float64, len(net.Arcs))
+	p.Vertex(x)
 	ctx := context.Background()
 	var grads [][]float64
-	_, err = FrankWolfe(f, func(dst, c []float64) error {
-		_, err := s.Solve(ctx, dst, c)
+	err = FrankWolfe(f, func(dst, c []float64) error {
+		_, err := p.Minimize(ctx, dst, c)
 		return err
-	}, iters, func(k int, g []float64) {
-		if k == 0 || k >= from {
+	}, x, iters, func(k int, g []float64) {
+		if k >= from {
 			grads = append(grads, slices.Clone(g))
 		}
 	})
 	return grads, err
+}
+
+// StartGradient returns ∇f(0) for the objective of net: the costs of the
+// start-vertex call of a driver that minimizes the gradient at 0 (lazycg
+// does for oracles that cannot stop early). It is negative everywhere.
+func StartGradient(net *lmo.FlowNetwork) ([]float64, error) {
+	f, err := Objective(net)
+	if err != nil {
+		return nil, err
+	}
+	g := make([]float64, len(net.Arcs))
+	f.Grad(g, make([]float64, len(g)))
+	return g, nil
 }

@@ -49,7 +49,8 @@ func main() {
 		data      = flag.String("data", os.Getenv("LAZYCG_DATA"), "data directory (default $LAZYCG_DATA)")
 		instances = flag.String("instances", "", "comma-separated instance names under mcf/ (default: every .min and .min.gz file there)")
 		iters     = flag.Int("iters", 10, "Frank–Wolfe iterations")
-		from      = flag.Int("from", 1, "first Frank–Wolfe gradient compared (after g_0)")
+		from      = flag.Int("from", 1, "first Frank–Wolfe gradient compared")
+		g0        = flag.Bool("g0", false, "also compare on ∇f(0), the costs of a start-vertex call (slow on large instances)")
 		reps      = flag.Int("reps", 5, "alternating repetitions per timing")
 		solver    = flag.String("solver", "dimacs-solver", "LEMON's dimacs-solver")
 		verbose   = flag.Bool("v", false, "print a line per gradient")
@@ -58,8 +59,8 @@ func main() {
 	if *data == "" {
 		fail(fmt.Errorf("no data directory: pass -data or set LAZYCG_DATA"))
 	}
-	if *iters < 2 || *reps < 1 {
-		fail(fmt.Errorf("need -iters ≥ 2 and -reps ≥ 1"))
+	if *from < 1 || *iters < *from+1 || *reps < 1 {
+		fail(fmt.Errorf("need 1 ≤ -from < -iters and -reps ≥ 1"))
 	}
 	files, err := instanceFiles(*data, *instances)
 	if err != nil {
@@ -71,11 +72,15 @@ func main() {
 	}
 	defer os.RemoveAll(dir)
 	runtime.LockOSThread()
-	b := &bench{dir: dir, solver: *solver, from: *from, iters: *iters, reps: *reps, verbose: *verbose}
-	fmt.Printf("gradients of the paper's quadratic objective; times in seconds, medians of %d alternating runs\n", *reps)
-	fmt.Printf("%-14s %8s | %-26s | %-34s | %-26s\n", "", "", "   g0 = ∇f(0), cold", fmt.Sprintf("   g1…g%d, cold (mean per call)", *iters), fmt.Sprintf("   g2…g%d, ours (CPU ms per call)", *iters))
-	fmt.Printf("%-14s %8s | %8s %8s %8s | %8s %8s %8s %7s | %8s %8s %7s\n",
-		"instance", "arcs", "LEMON", "lazycg", "ratio", "LEMON", "lazycg", "ratio", "worst", "cold", "warm", "speedup")
+	b := &bench{dir: dir, solver: *solver, from: *from, iters: *iters, reps: *reps, g0: *g0, verbose: *verbose}
+	fmt.Printf("Costs: gradients g_k = ∇f(x_{k−1}) of the paper's quadratic objective along Frank–Wolfe, k = %d…%d.\n", *from, *iters)
+	fmt.Printf("LEMON: dimacs-solver -double, its NetworkSimplex run; lazycg: NetworkSimplex.Solve. %d alternating runs each.\n", *reps)
+	fmt.Printf("Cold: seconds per call (medians of wall-clock time), their ratio, the worst single ratio, and the\n")
+	fmt.Printf("ratio of CPU times (LEMON reports 10 ms ticks: shown from 0.2 s on). Warm: CPU ms per call of\n")
+	fmt.Printf("g_%d…g_%d solved in order from the previous basis, against cold calls on the same costs.\n", *from+1, *iters)
+	fmt.Printf("%-14s %8s | %-40s | %-27s\n", "", "", "             cold, per call", "  warm vs cold (ours)")
+	fmt.Printf("%-14s %8s | %9s %9s %6s %6s %6s | %9s %9s %7s\n",
+		"instance", "arcs", "LEMON", "lazycg", "ratio", "worst", "CPU", "cold", "warm", "speedup")
 	for _, f := range files {
 		if err := b.instance(f); err != nil {
 			fail(err)
@@ -129,7 +134,7 @@ type bench struct {
 	dir, solver string
 	from, iters int
 	reps        int
-	verbose     bool
+	g0, verbose bool
 }
 
 // timing is one solve's wall-clock and CPU seconds.
@@ -149,89 +154,111 @@ func (b *bench) instance(path string) error {
 	if err != nil {
 		return err
 	}
-	x := make([]float64, len(net.Arcs))
 	ctx := context.Background()
 
-	// Cold solves, alternating with LEMON.
+	// Cold solves of g_from … g_iters, alternating with LEMON.
 	lemonT := make([]timing, len(grads))
 	coldT := make([]timing, len(grads))
 	for k, g := range grads {
-		file := filepath.Join(b.dir, fmt.Sprintf("%s_g%d.min", name, k))
-		if err := writeCosts(file, net, g); err != nil {
+		if lemonT[k], coldT[k], err = b.compare(s, net, fmt.Sprintf("%s_g%d", name, b.from+k), g); err != nil {
 			return err
 		}
-		var tl, tc []timing
-		var lemonCost, ours float64
-		for range b.reps {
-			t, c, err := lemon(b.solver, file)
-			if err != nil {
-				return fmt.Errorf("%s gradient %d: %w", name, k, err)
-			}
-			tl, lemonCost = append(tl, t), c
-			s.Reset()
-			var v float64
-			tm := measure(func() { v, err = s.Solve(ctx, x, g) })
-			if err != nil {
-				return fmt.Errorf("%s gradient %d: lazycg: %w", name, k, err)
-			}
-			tc, ours = append(tc, tm), v
-		}
-		os.Remove(file)
-		if math.Abs(ours-lemonCost) > 2e-5*math.Max(math.Abs(ours), math.Abs(lemonCost)) {
-			return fmt.Errorf("%s gradient %d: optimal costs differ: lazycg %.9g, LEMON %.6g", name, k, ours, lemonCost)
-		}
-		lemonT[k], coldT[k] = medians(tl), medians(tc)
 	}
 
-	// Warm solves: replay g_0 … g_iters in order, timing calls 2 … iters.
-	warmT := make([]timing, len(grads))
+	// Warm solves: replay the sequence, call k starting from the basis of
+	// call k−1; g_from is solved untimed.
+	x := make([]float64, len(net.Arcs))
 	runs := make([][]timing, len(grads))
-	warmPivots := make([]int64, len(grads))
+	pivots := make([]int64, len(grads))
 	for range b.reps {
 		s.Reset()
 		for k, g := range grads {
 			var err error
 			p := s.Pivots()
-
 			tm := measure(func() { _, err = s.Solve(ctx, x, g) })
 			if err != nil {
-				return fmt.Errorf("%s gradient %d (warm): %w", name, k, err)
+				return fmt.Errorf("%s gradient %d (warm): %w", name, b.from+k, err)
 			}
 			runs[k] = append(runs[k], tm)
-			warmPivots[k] = s.Pivots() - p
-
+			pivots[k] = s.Pivots() - p
 		}
 	}
+	warmT := make([]timing, len(grads))
 	for k := range grads {
-		warmT[k] = medians(runs[k])
-	}
-
-	if b.verbose {
-		for k := range grads {
-			fmt.Printf("  g%-3d LEMON %.4f (CPU %.2f)  cold %.4f (CPU %.4f)  warm CPU %.4f, %d pivots\n",
-				k, lemonT[k].wall, lemonT[k].cpu, coldT[k].wall, coldT[k].cpu, warmT[k].cpu, warmPivots[k])
+		warmT[k] = summary(runs[k])
+		if b.verbose {
+			fmt.Printf("  g%-4d LEMON %.4f (CPU %.2f)  cold %.4f (CPU %.4f)  warm CPU %.4f, %d pivots\n",
+				b.from+k, lemonT[k].wall, lemonT[k].cpu, coldT[k].wall, coldT[k].cpu, warmT[k].cpu, pivots[k])
 		}
 	}
-	var fwL, fwC, worst, c2, w2 float64
-	for k := 1; k < len(grads); k++ {
-		fwL += lemonT[k].wall
-		fwC += coldT[k].wall
+	var sumL, sumC, sumLC, sumCC, worst, c2, w2 float64
+	for k := range grads {
+		sumL += lemonT[k].wall
+		sumC += coldT[k].wall
+		sumLC += lemonT[k].cpu
+		sumCC += coldT[k].cpu
 		worst = math.Max(worst, coldT[k].wall/lemonT[k].wall)
-		if k >= 2 {
+		if k >= 1 {
 			c2 += coldT[k].cpu
 			w2 += warmT[k].cpu
 		}
 	}
-	nfw, n2 := float64(len(grads)-1), float64(len(grads)-2)
-	fmt.Printf("%-14s %8d | %8.4f %8.4f %8.2f | %8.4f %8.4f %8.2f %7.2f | %8.3f %8.3f %7.1f\n",
-		name, len(net.Arcs),
-		lemonT[0].wall, coldT[0].wall, coldT[0].wall/lemonT[0].wall,
-		fwL/nfw, fwC/nfw, fwC/fwL, worst,
-		1e3*c2/n2, 1e3*w2/n2, c2/w2)
-	if lemonT[0].cpu >= 0.2 {
-		fmt.Printf("%-14s %8s | CPU: LEMON %.2f, lazycg %.2f, ratio %.2f\n", "", "", lemonT[0].cpu, coldT[0].cpu, coldT[0].cpu/lemonT[0].cpu)
+	ng, nw := float64(len(grads)), float64(len(grads)-1)
+	cpuRatio := "     -"
+	if sumLC >= 0.2 {
+		cpuRatio = fmt.Sprintf("%6.2f", sumCC/sumLC)
+	}
+	fmt.Printf("%-14s %8d | %9.4f %9.4f %6.2f %6.2f %s | %9.3f %9.3f %7.1f\n",
+		name, len(net.Arcs), sumL/ng, sumC/ng, sumC/sumL, worst, cpuRatio, 1e3*c2/nw, 1e3*w2/nw, c2/w2)
+
+	if b.g0 {
+		g0, err := flowgrad.StartGradient(net)
+		if err != nil {
+			return err
+		}
+		l, c, err := b.compare(s, net, name+"_g0", g0)
+		if err != nil {
+			return err
+		}
+		cpu := "     -"
+		if l.cpu >= 0.2 {
+			cpu = fmt.Sprintf("%6.2f", c.cpu/l.cpu)
+		}
+		fmt.Printf("%-14s %8s | %9.4f %9.4f %6.2f %6s %s |\n", "  ∇f(0)", "", l.wall, c.wall, c.wall/l.wall, "", cpu)
 	}
 	return nil
+}
+
+// compare solves net with costs g by LEMON and by a cold lazycg solve in
+// alternating runs, checks that the optimal costs agree and returns the
+// median times.
+func (b *bench) compare(s *lmo.NetworkSimplex, net *lmo.FlowNetwork, label string, g []float64) (lemonT, coldT timing, err error) {
+	file := filepath.Join(b.dir, label+".min")
+	if err := writeCosts(file, net, g); err != nil {
+		return timing{}, timing{}, err
+	}
+	defer os.Remove(file)
+	x := make([]float64, len(g))
+	var tl, tc []timing
+	var lemonCost, ours float64
+	for range b.reps {
+		t, c, err := lemon(b.solver, file)
+		if err != nil {
+			return timing{}, timing{}, fmt.Errorf("%s: %w", label, err)
+		}
+		tl, lemonCost = append(tl, t), c
+		s.Reset()
+		var v float64
+		tm := measure(func() { v, err = s.Solve(context.Background(), x, g) })
+		if err != nil {
+			return timing{}, timing{}, fmt.Errorf("%s: lazycg: %w", label, err)
+		}
+		tc, ours = append(tc, tm), v
+	}
+	if math.Abs(ours-lemonCost) > 2e-5*math.Max(math.Abs(ours), math.Abs(lemonCost)) {
+		return timing{}, timing{}, fmt.Errorf("%s: optimal costs differ: lazycg %.9g, LEMON %.6g", label, ours, lemonCost)
+	}
+	return summary(tl), summary(tc), nil
 }
 
 // measure runs f and returns its wall-clock time and the CPU time of the
@@ -295,14 +322,16 @@ func lemon(solver, file string) (timing, float64, error) {
 	return timing{wall: v[2], cpu: v[0] + v[1]}, v[3], nil
 }
 
-// medians returns the medians of the wall-clock and CPU times.
-func medians(ts []timing) timing {
+// summary returns the median wall-clock time and the mean CPU time (a
+// mean, because LEMON's CPU times are counted in ticks).
+func summary(ts []timing) timing {
 	w := make([]float64, len(ts))
-	c := make([]float64, len(ts))
+	var c float64
 	for i, t := range ts {
-		w[i], c[i] = t.wall, t.cpu
+		w[i] = t.wall
+		c += t.cpu / float64(len(ts))
 	}
-	return timing{wall: median(w), cpu: median(c)}
+	return timing{wall: median(w), cpu: c}
 }
 
 func median(v []float64) float64 {
