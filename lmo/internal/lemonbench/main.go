@@ -40,13 +40,14 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/lazycg/lazycg/internal/datadir"
 	"github.com/lazycg/lazycg/lmo"
 	"github.com/lazycg/lazycg/lmo/internal/flowgrad"
 )
 
 func main() {
 	var (
-		data      = flag.String("data", os.Getenv("LAZYCG_DATA"), "data directory (default $LAZYCG_DATA)")
+		data      = flag.String("data", "", "benchmark data directory (default $LAZYCG_DATA or ../shared/data)")
 		instances = flag.String("instances", "", "comma-separated instance names under mcf/ (default: every .min and .min.gz file there)")
 		iters     = flag.Int("iters", 10, "Frank–Wolfe iterations")
 		from      = flag.Int("from", 1, "first Frank–Wolfe gradient compared")
@@ -56,13 +57,14 @@ func main() {
 		verbose   = flag.Bool("v", false, "print a line per gradient")
 	)
 	flag.Parse()
-	if *data == "" {
-		fail(fmt.Errorf("no data directory: pass -data or set LAZYCG_DATA"))
+	dataDir, ok := datadir.Find(*data)
+	if !ok {
+		fail(fmt.Errorf("no benchmark data directory: pass -data DIR or set %s", datadir.EnvVar))
 	}
 	if *from < 1 || *iters < *from+1 || *reps < 1 {
 		fail(fmt.Errorf("need 1 ≤ -from < -iters and -reps ≥ 1"))
 	}
-	files, err := instanceFiles(*data, *instances)
+	files, err := instanceFiles(dataDir, *instances)
 	if err != nil {
 		fail(err)
 	}
