@@ -490,6 +490,12 @@ func TestFlowPolytopeAllocs(t *testing.T) {
 			return err
 		},
 		"Augment": func() error { _, err := p.Augment(ctx, y, cs[k%2], x); return err },
+		"MinimizeUntil": func() error {
+			// Thresholds that stop early, certify, or never stop.
+			rules := []lazycg.StopRule{{Improve: math.Inf(1), Certify: math.Inf(1)}, {Improve: 0, Certify: -1e9}, {Improve: math.Inf(-1), Certify: math.Inf(-1)}}
+			_, err := p.MinimizeUntil(ctx, y, cs[k%2], rules[k%3])
+			return err
+		},
 	} {
 		if a := testing.AllocsPerRun(20, func() {
 			k++
@@ -525,5 +531,31 @@ func BenchmarkFlowPolytopeMinimize(b *testing.B) {
 		if _, err := p.Minimize(ctx, dst, costs[i%len(costs)]); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestFlowPolytopeMinimizeUntilStart checks the start-vertex request of
+// lazycg's driver (any vertex: Improve = Certify = +Inf): a fresh polytope
+// answers with its own vertex, at once and for any costs.
+func TestFlowPolytopeMinimizeUntilStart(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	net := graphRandNet(rng, 30, 200, 10, 0.05, true)
+	p, err := NewFlowPolytope(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := p.Dim()
+	x, y := make([]float64, m), make([]float64, m)
+	p.Vertex(x)
+	c := graphRandCosts(rng, m, false)
+	res, err := p.MinimizeUntil(context.Background(), y, c, lazycg.StopRule{Improve: math.Inf(1), Certify: math.Inf(1)})
+	if err != nil || !res.Found || res.Reason != lazycg.StopImproving {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	if !slices.Equal(x, y) {
+		t.Fatal("the answer is not the polytope's vertex")
+	}
+	if res.Value != basicNaiveDot(c, y) || res.Bound > res.Value {
+		t.Fatalf("value %v, bound %v, c·y %v", res.Value, res.Bound, basicNaiveDot(c, y))
 	}
 }
