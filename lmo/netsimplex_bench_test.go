@@ -49,6 +49,7 @@ func BenchmarkNetworkSimplexGradient(b *testing.B) {
 		{"netgen_8_10a", 1},
 		{"netgen_8_10a", 200},
 		{"netgen_8_12b", 1},
+		{"netgen_8_14a", 1},
 	} {
 		const iters = 20
 		var grads [][]float64 // g_from, …, g_from+iters
