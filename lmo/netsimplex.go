@@ -48,7 +48,8 @@ type nsFlow struct{ flow, ucap int64 }
 // subtree in preorder. The join node of a pivot cycle is found by climbing
 // from the smaller subtree; a pivot re-roots the moved subtree by splicing
 // thread segments along the path between the entering and the leaving arc,
-// and shifts the potentials of that subtree only. Entering arcs are chosen
+// and shifts the potentials of that subtree or, when it holds more than
+// half of the nodes, of the rest of the tree. Entering arcs are chosen
 // by block search pricing (blocks of √arcs arcs, scanned cyclically, the
 // best arc of the first block with a violation enters) over the arcs stored
 // in an interleaved order, so that a block samples the whole network; the
@@ -59,8 +60,8 @@ type nsFlow struct{ flow, ucap int64 }
 // After a call the optimal basis is kept: the next call with other costs
 // starts from it (the flow is still feasible, only the potentials are
 // recomputed), which makes sequences of slowly changing costs cheap. All
-// memory is allocated by NewNetworkSimplex; Solve and SolveFace allocate
-// nothing except for error values.
+// memory is allocated by NewNetworkSimplex; Solve, SolveFace and
+// SolveUntil allocate nothing except for error values.
 //
 // Flows are kept as exact int64 values. With integer costs below
 // 2^50/(n+1) in absolute value every computation is exact and reduced
@@ -88,10 +89,9 @@ type NetworkSimplex struct {
 
 	bShift []int64 // supplies after shifting by the lower bounds
 
-	// Incidence lists (internal real arc indices, CSR): the arcs of node v
-	// are adj[adjStart[v]:adjStart[v+1]], its in-arcs first, up to
-	// adjMid[v].
-	adjStart, adjMid, adj []int32
+	// In-arcs of every node (internal real arc indices, CSR), for the
+	// initial pivots of a cold start.
+	inStart, inArcs []int32
 
 	// Spanning tree over the n+1 nodes. pred[v] joins v and parent[v];
 	// predDir[v] is +1 when it points from v to parent[v], −1 otherwise.
@@ -152,9 +152,8 @@ func NewNetworkSimplex(net *FlowNetwork) (*NetworkSimplex, error) {
 		state:     make([]int8, total),
 		forbid:    make([]bool, m),
 		bShift:    make([]int64, n),
-		adjStart:  make([]int32, n+1),
-		adjMid:    make([]int32, n),
-		adj:       make([]int32, 2*m),
+		inStart:   make([]int32, n+1),
+		inArcs:    make([]int32, m),
 		parent:    make([]int32, n+1),
 		pred:      make([]int32, n+1),
 		predDir:   make([]int8, n+1),
@@ -190,27 +189,18 @@ func NewNetworkSimplex(net *FlowNetwork) (*NetworkSimplex, error) {
 		}
 		s.bShift[arc.From] -= arc.Low
 		s.bShift[arc.To] += arc.Low
-		s.adjStart[arc.From+1]++
-		s.adjStart[arc.To+1]++
+		s.inStart[arc.To+1]++
 	}
 	for v := 0; v < n; v++ {
-		s.adjStart[v+1] += s.adjStart[v]
+		s.inStart[v+1] += s.inStart[v]
 	}
-	in, out := s.adjMid, s.stem // fill positions (stem is scratch here)
-	copy(in, s.adjStart[:n])
-	for p := 0; p < m; p++ {
-		in[s.dst[p]]++
-	}
-	copy(out, in)
-	copy(in, s.adjStart[:n])
+	fill := s.stem // scratch
+	copy(fill, s.inStart[:n])
 	for p := int32(0); p < int32(m); p++ {
-		u, v := s.src[p], s.dst[p]
-		s.adj[in[v]] = p
-		in[v]++
-		s.adj[out[u]] = p
-		out[u]++
+		v := s.dst[p]
+		s.inArcs[fill[v]] = p
+		fill[v]++
 	}
-	// Now in[v] is the end of the in-arcs of v.
 	s.block = max(10, int(math.Sqrt(float64(m))))
 	return s, nil
 }
@@ -603,7 +593,7 @@ func (s *NetworkSimplex) initialPivots(ctx context.Context) (int, error) {
 			continue
 		}
 		best, bestC := int32(-1), math.Inf(1)
-		for _, p := range s.adj[s.adjStart[v]:s.adjMid[v]] {
+		for _, p := range s.inArcs[s.inStart[v]:s.inStart[v+1]] {
 			if s.state[p] == nsLower && s.cost[p] < bestC {
 				best, bestC = p, s.cost[p]
 			}
