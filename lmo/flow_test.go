@@ -559,3 +559,67 @@ func TestFlowPolytopeMinimizeUntilStart(t *testing.T) {
 		t.Fatalf("value %v, bound %v, c·y %v", res.Value, res.Bound, basicNaiveDot(c, y))
 	}
 }
+
+// TestFlowPolytopeWarmColdPolicy follows the warm/cold state machine of
+// Minimize on a sequence of unrelated costs (where warm starts do not pay)
+// and of slowly changing ones, checking every transition against the
+// measured work and every answer against a cold solve.
+func TestFlowPolytopeWarmColdPolicy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(43, 44))
+	net := graphRandNet(rng, 200, 2000, 50, 0, true)
+	p, err := NewFlowPolytope(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := NewNetworkSimplex(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	m := p.Dim()
+	x, y := make([]float64, m), make([]float64, m)
+	base := graphRandCosts(rng, m, false)
+	colds, warms := 0, 0
+	for k := range 60 {
+		c := graphRandCosts(rng, m, false) // unrelated costs
+		if k >= 30 {
+			for i := range c {
+				c[i] = base[i] + 1e-3*c[i] // slowly changing costs
+			}
+		}
+		cold, coldWork, backoff := p.coldsLeft > 0, p.coldWork, p.backoff
+		w := p.full.Work()
+		res, err := p.Minimize(ctx, x, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w = p.full.Work() - w
+		ref.Reset()
+		want, err := ref.Solve(ctx, y, c)
+		if err != nil || !graphSameValue(res.Value, want, false) {
+			t.Fatalf("call %d: value %v, cold solve %v (%v)", k, res.Value, want, err)
+		}
+		switch {
+		case k == 0 && !cold:
+			t.Fatal("the first call is not cold")
+		case cold:
+			colds++
+			if p.coldWork != w {
+				t.Fatalf("call %d: cold work %d recorded as %d", k, w, p.coldWork)
+			}
+		case w > coldWork:
+			warms++
+			if want := min(max(1, 2*backoff), 64); p.coldsLeft != want || p.backoff != want {
+				t.Fatalf("call %d: warm work %d > cold %d, then %d cold calls (backoff %d), want %d", k, w, coldWork, p.coldsLeft, p.backoff, want)
+			}
+		default:
+			warms++
+			if p.coldsLeft != 0 || p.backoff != 0 {
+				t.Fatalf("call %d: warm work %d ≤ cold %d, then %d cold calls", k, w, coldWork, p.coldsLeft)
+			}
+		}
+	}
+	if colds < 2 || warms < 10 {
+		t.Errorf("%d cold and %d warm calls", colds, warms)
+	}
+}

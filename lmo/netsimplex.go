@@ -112,6 +112,7 @@ type NetworkSimplex struct {
 	bigM   float64 // cost of the artificial arcs out of the root
 	warm   bool    // the tree holds a basis from an earlier call
 	pivots int64
+	work   int64 // see Work
 
 	afterPivot func() // test hook, called after every pivot when not nil
 }
@@ -214,6 +215,13 @@ func (s *NetworkSimplex) Arcs() int { return s.m }
 // Pivots returns the total number of pivots performed so far (degenerate
 // ones included).
 func (s *NetworkSimplex) Pivots() int64 { return s.pivots }
+
+// Work returns a deterministic measure of the work done so far: the
+// number of arcs priced plus 4 for every tree node visited by a pivot
+// (cycle, moved subtree or its complement). It tracks the running time
+// more closely than Pivots, as pivots in deep trees cost more, and lets
+// callers compare warm and cold starts without timing them.
+func (s *NetworkSimplex) Work() int64 { return s.work }
 
 // Reset discards the basis kept from earlier calls, so that the next call
 // starts from the artificial tree.
@@ -644,6 +652,7 @@ func (s *NetworkSimplex) findEntering() (int32, float64) {
 		}
 		end := min(a+uint(s.block), m)
 		scanned += end - a
+		s.work += int64(end - a)
 		st := state[a:end]
 		co, sr, ds := cost[a:end], src[a:end], dst[a:end]
 		co, sr, ds = co[:len(st)], sr[:len(st)], ds[:len(st)]
@@ -698,11 +707,13 @@ func (s *NetworkSimplex) pivot(e int32) (int64, error) {
 	join := u
 
 	// Ratio test. Traversing the cycle from the join node along the push,
+	steps := int64(0)
 	// the leaving arc is the last blocking arc: on the first side the one
 	// closest to first (strict <), on the second side the one closest to
 	// the join node (≤), with e in between.
 	leave, leaveFirst := int32(-1), false
 	for u := first; u != join; u = parent[u] {
+		steps++
 		f := &arcs[pred[u]]
 		r := f.flow
 		if dir[u] < 0 {
@@ -713,6 +724,7 @@ func (s *NetworkSimplex) pivot(e int32) (int64, error) {
 		}
 	}
 	for u := second; u != join; u = parent[u] {
+		steps++
 		f := &arcs[pred[u]]
 		r := f.flow
 		if dir[u] > 0 {
@@ -722,6 +734,7 @@ func (s *NetworkSimplex) pivot(e int32) (int64, error) {
 			delta, leave, leaveFirst = r, u, false
 		}
 	}
+	s.work += 4 * steps
 	if delta == InfCap {
 		return 0, fmt.Errorf("%w: arc %d closes a negative-cost cycle of infinite capacity", ErrUnbounded, s.inputArc(e))
 	}
@@ -774,6 +787,7 @@ func (s *NetworkSimplex) pivot(e int32) (int64, error) {
 func (s *NetworkSimplex) shiftPotentials(u int32, sigma float64) {
 	pi, thread := s.pi, s.thread
 	size := s.succNum[u]
+	s.work += 4 * int64(min(int(size), s.n+1-int(size)))
 	if 2*int(size) <= s.n+1 {
 		for k := size; k > 0; k-- {
 			pi[u] += sigma
