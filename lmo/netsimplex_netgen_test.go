@@ -3,6 +3,7 @@ package lmo_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime"
 	"syscall"
 	"testing"
@@ -111,4 +112,55 @@ func benchThreadCPU() int64 {
 		return 0
 	}
 	return ts.Nano()
+}
+
+// TestNetworkSimplexGradientsWarmCold solves the Frank–Wolfe gradients of
+// netgen 08a cold, warm-started and through the flow LMO's warm/cold
+// policy, and checks that all three find the same optimal cost, attained
+// by their flows.
+func TestNetworkSimplexGradientsWarmCold(t *testing.T) {
+	path, err := datadir.File("", "mcf/netgen_8_08a.min")
+	if err != nil {
+		t.Skip(err)
+	}
+	net, err := lmo.ReadDIMACSFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grads, err := flowgrad.Gradients(net, 1, 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, err := flowgrad.StartGradient(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grads = append(grads, start)
+	ctx := context.Background()
+	warm, _ := lmo.NewNetworkSimplex(net)
+	cold, _ := lmo.NewNetworkSimplex(net)
+	p, err := lmo.NewFlowPolytope(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := len(net.Arcs)
+	x, y, z := make([]float64, m), make([]float64, m), make([]float64, m)
+	for k, g := range grads {
+		vw, err1 := warm.Solve(ctx, x, g)
+		cold.Reset()
+		vc, err2 := cold.Solve(ctx, y, g)
+		res, err3 := p.Minimize(ctx, z, g)
+		if err1 != nil || err2 != nil || err3 != nil {
+			t.Fatalf("gradient %d: %v, %v, %v", k, err1, err2, err3)
+		}
+		tol := 1e-12 * math.Abs(vc)
+		if math.Abs(vw-vc) > tol || math.Abs(res.Value-vc) > tol {
+			t.Fatalf("gradient %d: warm %v, cold %v, LMO %v", k, vw, vc, res.Value)
+		}
+		for _, f := range [][]float64{x, y, z} {
+			if err := p.Check(f, 0); err != nil {
+				t.Fatalf("gradient %d: %v", k, err)
+			}
+		}
+	}
 }
