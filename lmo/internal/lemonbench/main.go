@@ -5,21 +5,26 @@
 // arc costs. scripts/bench-lemon.sh runs it.
 //
 // For every instance it runs vanilla Frank–Wolfe with exact line search
-// (flowgrad.FrankWolfe) for -iters iterations and records the gradients
-// g_0 = ∇f(0), g_1, …, g_iters. Each gradient is written as a DIMACS file
-// and solved, in alternating runs, by dimacs-solver -double and by a cold
-// lazycg NetworkSimplex (basis reset); the optimal costs must agree to a
-// relative 2e-5 (dimacs-solver prints 6 digits). LEMON's time is the
-// "Run NetworkSimplex" line of its report, which leaves out reading the
-// file and building the graph; ours is the Solve call. Warm-started calls
-// replay the Frank–Wolfe sequence, call k starting from the basis left by
-// call k−1.
+// (flowgrad.Gradients: from the flow polytope's vertex, as lazycg's driver
+// starts) for -iters iterations and records the gradients g_from, …,
+// g_iters. Each gradient is written as a DIMACS file and solved, in
+// alternating runs, by dimacs-solver -double and by a cold lazycg
+// NetworkSimplex (basis reset); the optimal costs must agree to a relative
+// 2e-5 (dimacs-solver prints 6 digits). LEMON's time is the "Run
+// NetworkSimplex" line of its report, which leaves out reading the file
+// and building the graph; ours is the Solve call. With -g0 the same is done
+// for ∇f(0), the costs of a start-vertex call by minimization.
 //
-// Times are medians over -reps alternating runs. LEMON reports CPU time in
-// 10 ms ticks only, so the comparison with LEMON uses wall-clock time (and
-// prints the CPU ratio where LEMON's CPU time is at least 0.2 s); the
-// comparison of cold and warm calls, both ours, uses the CPU time of the
-// solving thread.
+// Ours is then timed on g_from+1, …, g_iters warm-started (the sequence
+// replayed in order, each call from the basis of the previous one) and
+// through lmo.FlowPolytope.Minimize, which picks warm or cold starts by
+// the work of earlier calls.
+//
+// LEMON reports CPU time in 10 ms ticks only, so the comparison with LEMON
+// uses wall-clock times: the median over all gradients and repetitions of
+// the ratio of the two runs of a pair, which were made back to back (and
+// the ratio of the CPU times where LEMON's add up to 0.2 s or more). The
+// comparisons among our own calls use the CPU time of the solving thread.
 package main
 
 import (
@@ -77,8 +82,9 @@ func main() {
 	b := &bench{dir: dir, solver: *solver, from: *from, iters: *iters, reps: *reps, g0: *g0, verbose: *verbose}
 	fmt.Printf("Costs: gradients g_k = ∇f(x_{k−1}) of the paper's quadratic objective along Frank–Wolfe, k = %d…%d.\n", *from, *iters)
 	fmt.Printf("LEMON: dimacs-solver -double, its NetworkSimplex run; lazycg: NetworkSimplex.Solve. %d alternating runs each.\n", *reps)
-	fmt.Printf("Cold: seconds per call (medians of wall-clock time), their ratio, the worst single ratio, and the\n")
-	fmt.Printf("ratio of CPU times (LEMON reports 10 ms ticks: shown from 0.2 s on). Ours: CPU ms per call of\n")
+	fmt.Printf("Cold: seconds per call (medians of wall-clock time); ratio: median of the ratios lazycg/LEMON of\n")
+	fmt.Printf("the wall-clock times of each pair of runs; worst: the largest such median of a single gradient;\n")
+	fmt.Printf("CPU: ratio of total CPU times (LEMON reports 10 ms ticks: shown from 0.2 s on). Ours: CPU ms per call of\n")
 	fmt.Printf("g_%d…g_%d cold, warm (solved in order from the previous basis) and by the flow LMO (warm or\n", *from+1, *iters)
 	fmt.Printf("cold by the work of earlier calls), with the speedups over cold.\n")
 	fmt.Printf("%-14s %8s | %-40s | %-45s\n", "", "", "             cold, per call", "        ours: cold, warm, LMO (CPU ms)")
@@ -162,10 +168,15 @@ func (b *bench) instance(path string) error {
 	// Cold solves of g_from … g_iters, alternating with LEMON.
 	lemonT := make([]timing, len(grads))
 	coldT := make([]timing, len(grads))
+	var ratios []float64 // paired wall-clock ratios, all gradients
+	worst := 0.0         // largest median paired ratio of a gradient
 	for k, g := range grads {
-		if lemonT[k], coldT[k], err = b.compare(s, net, fmt.Sprintf("%s_g%d", name, b.from+k), g); err != nil {
+		var r []float64
+		if lemonT[k], coldT[k], r, err = b.compare(s, net, fmt.Sprintf("%s_g%d", name, b.from+k), g); err != nil {
 			return err
 		}
+		ratios = append(ratios, r...)
+		worst = math.Max(worst, median(r))
 	}
 
 	// Warm solves: replay the sequence, call k starting from the basis of
@@ -213,13 +224,12 @@ func (b *bench) instance(path string) error {
 				b.from+k, lemonT[k].wall, lemonT[k].cpu, coldT[k].wall, coldT[k].cpu, warmT[k].cpu, pivots[k], lmoT[k].cpu)
 		}
 	}
-	var sumL, sumC, sumLC, sumCC, worst, c2, w2, l2 float64
+	var sumL, sumC, sumLC, sumCC, c2, w2, l2 float64
 	for k := range grads {
 		sumL += lemonT[k].wall
 		sumC += coldT[k].wall
 		sumLC += lemonT[k].cpu
 		sumCC += coldT[k].cpu
-		worst = math.Max(worst, coldT[k].wall/lemonT[k].wall)
 		if k >= 1 {
 			c2 += coldT[k].cpu
 			w2 += warmT[k].cpu
@@ -232,14 +242,14 @@ func (b *bench) instance(path string) error {
 		cpuRatio = fmt.Sprintf("%6.2f", sumCC/sumLC)
 	}
 	fmt.Printf("%-14s %8d | %9.4f %9.4f %6.2f %6.2f %s | %9.3f %9.3f %7.2f %9.3f %7.2f\n",
-		name, len(net.Arcs), sumL/ng, sumC/ng, sumC/sumL, worst, cpuRatio, 1e3*c2/nw, 1e3*w2/nw, c2/w2, 1e3*l2/nw, c2/l2)
+		name, len(net.Arcs), sumL/ng, sumC/ng, median(ratios), worst, cpuRatio, 1e3*c2/nw, 1e3*w2/nw, c2/w2, 1e3*l2/nw, c2/l2)
 
 	if b.g0 {
 		g0, err := flowgrad.StartGradient(net)
 		if err != nil {
 			return err
 		}
-		l, c, err := b.compare(s, net, name+"_g0", g0)
+		l, c, r, err := b.compare(s, net, name+"_g0", g0)
 		if err != nil {
 			return err
 		}
@@ -247,18 +257,19 @@ func (b *bench) instance(path string) error {
 		if l.cpu >= 0.2 {
 			cpu = fmt.Sprintf("%6.2f", c.cpu/l.cpu)
 		}
-		fmt.Printf("%-14s %8s | %9.4f %9.4f %6.2f %6s %s |\n", "  ∇f(0)", "", l.wall, c.wall, c.wall/l.wall, "", cpu)
+		fmt.Printf("%-14s %8s | %9.4f %9.4f %6.2f %6s %s |\n", "  ∇f(0)", "", l.wall, c.wall, median(r), "", cpu)
 	}
 	return nil
 }
 
 // compare solves net with costs g by LEMON and by a cold lazycg solve in
 // alternating runs, checks that the optimal costs agree and returns the
-// median times.
-func (b *bench) compare(s *lmo.NetworkSimplex, net *lmo.FlowNetwork, label string, g []float64) (lemonT, coldT timing, err error) {
+// time summaries and the ratios ours/LEMON of the wall-clock times of
+// each pair of runs.
+func (b *bench) compare(s *lmo.NetworkSimplex, net *lmo.FlowNetwork, label string, g []float64) (lemonT, coldT timing, ratios []float64, err error) {
 	file := filepath.Join(b.dir, label+".min")
 	if err := writeCosts(file, net, g); err != nil {
-		return timing{}, timing{}, err
+		return timing{}, timing{}, nil, err
 	}
 	defer os.Remove(file)
 	x := make([]float64, len(g))
@@ -267,21 +278,22 @@ func (b *bench) compare(s *lmo.NetworkSimplex, net *lmo.FlowNetwork, label strin
 	for range b.reps {
 		t, c, err := lemon(b.solver, file)
 		if err != nil {
-			return timing{}, timing{}, fmt.Errorf("%s: %w", label, err)
+			return timing{}, timing{}, nil, fmt.Errorf("%s: %w", label, err)
 		}
 		tl, lemonCost = append(tl, t), c
 		s.Reset()
 		var v float64
 		tm := measure(func() { v, err = s.Solve(context.Background(), x, g) })
 		if err != nil {
-			return timing{}, timing{}, fmt.Errorf("%s: lazycg: %w", label, err)
+			return timing{}, timing{}, nil, fmt.Errorf("%s: lazycg: %w", label, err)
 		}
 		tc, ours = append(tc, tm), v
+		ratios = append(ratios, tm.wall/t.wall)
 	}
 	if math.Abs(ours-lemonCost) > 2e-5*math.Max(math.Abs(ours), math.Abs(lemonCost)) {
-		return timing{}, timing{}, fmt.Errorf("%s: optimal costs differ: lazycg %.9g, LEMON %.6g", label, ours, lemonCost)
+		return timing{}, timing{}, nil, fmt.Errorf("%s: optimal costs differ: lazycg %.9g, LEMON %.6g", label, ours, lemonCost)
 	}
-	return summary(tl), summary(tc), nil
+	return summary(tl), summary(tc), ratios, nil
 }
 
 // measure runs f and returns its wall-clock time and the CPU time of the
