@@ -166,6 +166,7 @@ func (b *bench) instance(path string) error {
 		return err
 	}
 	ctx := context.Background()
+	runtime.GC() // no collection of the generation's garbage during the timings
 
 	// Cold solves of g_from … g_iters, alternating with LEMON.
 	lemonT := make([]timing, len(grads))
