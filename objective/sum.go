@@ -30,8 +30,8 @@ type Sum struct {
 	weights []float64                // multiplicity of terms[i]
 	index   map[lazycg.Objective]int // position of comparable terms
 	general bool                     // some term is not known to be quadratic along lines
-	scratch []float64 // gradient of one term
-	y, g    []float64 // line search point and gradient
+	scratch []float64                // gradient of one term
+	y, g    []float64                // line search point and gradient
 }
 
 var (

@@ -353,7 +353,7 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, m Method) (*Re
 		res.Trace = make([]Round, 0, min(rounds, 4096))
 	}
 	prevX := make([]float64, n) // x_t, kept through the update
-	var rec Round // the last round's record; the callback gets its address
+	var rec Round               // the last round's record; the callback gets its address
 	finish := func(st lazycg.Status, err error) (*Result, error) {
 		res.Status, res.Err, res.Stats = st, err, run.Finish(res.Rounds)
 		if res.Rounds > 0 {

@@ -48,10 +48,10 @@ type OnlineSummary struct {
 	TotalLoss float64 `json:"total_loss"`
 	// The regret bracket (total and per round) is null when unknown (no
 	// hindsight bound).
-	RegretLower     *float64 `json:"regret_lower"`
-	RegretUpper     *float64 `json:"regret_upper"`
-	AvgRegretLower  *float64 `json:"avg_regret_lower"`
-	AvgRegretUpper  *float64 `json:"avg_regret_upper"`
+	RegretLower    *float64 `json:"regret_lower"`
+	RegretUpper    *float64 `json:"regret_upper"`
+	AvgRegretLower *float64 `json:"avg_regret_lower"`
+	AvgRegretUpper *float64 `json:"avg_regret_upper"`
 	// AvgLoss is TotalLoss/Rounds.
 	AvgLoss *float64 `json:"avg_loss"`
 	// AvgErrorLower and AvgErrorUpper bracket (1/T)(F_T(x_T) − min F_T),
