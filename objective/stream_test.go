@@ -175,14 +175,8 @@ func TestSum(t *testing.T) {
 		t.Fatalf("linear losses not folded (%d terms) or quadratic = %v", len(s.terms), s.Quadratic())
 	}
 	x := randVec(rng, n, -1, 1)
-	wantF := 0.0
-	wantG := make([]float64, n)
+	wantF, wantG := termSum(parts, x)
 	g := make([]float64, n)
-	for _, f := range parts {
-		wantF += f.Func(x)
-		f.Grad(g, x)
-		axpy(wantG, 1, g)
-	}
 	if got := s.Func(x); math.Abs(got-wantF) > 1e-12*math.Abs(wantF) {
 		t.Errorf("Func = %v, want %v", got, wantF)
 	}
@@ -376,14 +370,8 @@ func TestSumMultiplicity(t *testing.T) {
 	b.AddTimes(lin, 2)
 	x := randVec(rng, n, 0, 1)
 	d := randVec(rng, n, -1, 1)
-	wantF := 0.0
-	wantG := make([]float64, n)
+	wantF, wantG := termSum(seq, x)
 	g := make([]float64, n)
-	for _, f := range seq {
-		wantF += f.Func(x)
-		f.Grad(g, x)
-		axpy(wantG, 1, g)
-	}
 	for name, s := range map[string]*Sum{"Add": a, "AddTimes": b} {
 		if got := s.Func(x); math.Abs(got-wantF) > 1e-12*math.Abs(wantF) {
 			t.Errorf("%s: Func = %v, want %v", name, got, wantF)
@@ -416,4 +404,15 @@ func TestSumMultiplicity(t *testing.T) {
 		t.Errorf("line coefficients (%g, %g), want (%g, %g)", slope, curv, 4*s1+s2, 4*c1+c2)
 	}
 	assertPanics(t, "AddTimes 0", func() { q.AddTimes(ls, 0) })
+}
+
+// termSum returns Σ f(x) and Σ ∇f(x) over fs, term by term.
+func termSum(fs []lazycg.Objective, x []float64) (float64, []float64) {
+	v, grad, g := 0.0, make([]float64, len(x)), make([]float64, len(x))
+	for _, f := range fs {
+		v += f.Func(x)
+		f.Grad(g, x)
+		axpy(grad, 1, g)
+	}
+	return v, grad
 }
