@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -13,7 +14,8 @@ import (
 //
 //	distance[:seed=S]                        ‖x − b‖², b uniform in [0,1]^n
 //	quadratic[:seed=S,density=D,rows=R,scale=W] ‖Ax − b‖² as in the paper's section 7
-//	                                         (b = A·w, w uniform in [0, W], default W = 1)
+//	                                         (b = A·w, w uniform in [0, W]; default
+//	                                         W = auto, see QuadraticScale)
 //	completion[:seed=S,rank=R]               matrix completion over nuclear:M,N
 //	leastsquares:A,B                         ‖Ax − b‖² with A and b from files (Matrix
 //	                                         Market, CSV or text; see objective.ReadMatrix)
@@ -59,7 +61,7 @@ func ObjectiveWith(text string, in *Instance, opt Options) (lazycg.Objective, er
 			return nil, err
 		}
 		var scale float64
-		if scale, err = s.OptFloat("scale", 1, 1e-12, 1e12); err != nil {
+		if scale, err = quadraticScale(s, in); err != nil {
 			return nil, err
 		}
 		nnz := float64(rows) * float64(n) * density
@@ -145,6 +147,69 @@ func leastSquaresFiles(s *Spec, in *Instance, opt Options) (lazycg.Objective, er
 			s.Text, paths[0], rows, cols, in.Spec, in.Dim(), in.Dim())
 	}
 	return ls, nil
+}
+
+// QuadraticScale returns the scale W of the multipliers of the quadratic
+// objective's b = A·w (w uniform in [0, W]^n) that scale=auto (the default)
+// picks for a polytope of dimension n with a vertex v:
+//
+//	W = min(1, 2‖v‖₁/n)   (W = 1 when ‖v‖₁ = 0)
+//
+// The paper (section 7) draws the multipliers from [0, 1]. Taken literally
+// on 0/1 polytopes whose vertices have few ones (set partitioning models
+// such as eil33-2 and air04: a handful of ones among thousands of
+// coordinates; tours and trees), b = A·w is the image of a point of mass
+// n/2, far outside A·P, and the problem is a linear one in disguise: the
+// start vertex is already optimal and every method stops at iteration 0
+// (measured on eil33-2). With W = 2‖v‖₁/n the multipliers have the mass of a
+// vertex in expectation, so b lies among the images of points of P's
+// scale and the minimizer is a point inside a face, which the methods
+// must approach by many steps, as in the paper's figures. Where vertices
+// have at least n/2 mass in ones or flow (cut polytopes, the netgen flow
+// polytopes, the Birkhoff polytope for large n aside) the cap W = 1 keeps
+// the paper's literal reading.
+func QuadraticScale(n int, v []float64) float64 {
+	var mass float64
+	for _, x := range v {
+		mass += math.Abs(x)
+	}
+	if !(mass > 0) || n == 0 {
+		return 1
+	}
+	return math.Min(1, 2*mass/float64(n))
+}
+
+// quadraticScale reads the scale option of a quadratic objective: a
+// number, or auto (the default): QuadraticScale of the instance's start
+// vertex. An instance without one whose oracle stops early (a MIP solver)
+// gets the first vertex the oracle finds for the zero objective, which
+// then also becomes the instance's start vertex (so the run does not look
+// for another one).
+func quadraticScale(s *Spec, in *Instance) (float64, error) {
+	if s.OptString("scale", "auto") != "auto" {
+		return s.OptFloat("scale", 1, 1e-12, 1e12)
+	}
+	n := in.Dim()
+	if in.Start != nil {
+		return QuadraticScale(n, in.Start), nil
+	}
+	es, ok := in.LMO.(lazycg.EarlyStopper)
+	if !ok {
+		// Oracles without a vertex known ahead are cheap ones (the
+		// nuclear ball, norm balls): their vertices are dense.
+		return 1, nil
+	}
+	v := make([]float64, n)
+	res, err := es.MinimizeUntil(context.Background(), v, make([]float64, n),
+		lazycg.StopRule{Improve: math.Inf(1), Certify: math.Inf(1)})
+	if err != nil {
+		return 0, fmt.Errorf("spec: %q: scale=auto needs a vertex: %w", s.Text, err)
+	}
+	if !res.Found {
+		return 0, fmt.Errorf("spec: %q: scale=auto needs a vertex, and the oracle found none", s.Text)
+	}
+	in.Start = v
+	return QuadraticScale(n, v), nil
 }
 
 // DefaultDensity is the default density of quadratic objectives: about 20
