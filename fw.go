@@ -35,6 +35,7 @@ func (m *FrankWolfe) Init(ctx context.Context, s *State) error {
 	m.v = make([]float64, n)
 	m.d = make([]float64, n)
 	m.ls = lineSearcher{}
+	s.Oracle.Moved(0, 1, s.X)
 	return nil
 }
 
@@ -67,6 +68,7 @@ func (m *FrankWolfe) Step(ctx context.Context, s *State) error {
 		return nil
 	}
 	axpy(s.X, gamma, m.d)
+	s.Oracle.Moved(1-gamma, gamma, m.v)
 	s.Eval()
 	return nil
 }

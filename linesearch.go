@@ -1,6 +1,9 @@
 package lazycg
 
-import "math"
+import (
+	"math"
+	"time"
+)
 
 // StepRule selects how a conditional gradient method chooses its step size.
 type StepRule int
@@ -44,6 +47,13 @@ type lineSearcher struct {
 const lineSearchMaxTrials = 60
 
 func (ls *lineSearcher) search(s *State, d []float64, gmax float64) float64 {
+	start := time.Now()
+	g := ls.find(s, d, gmax)
+	s.stats.LineSearchTime += time.Since(start)
+	return g
+}
+
+func (ls *lineSearcher) find(s *State, d []float64, gmax float64) float64 {
 	slope := dot(s.Grad, d)
 	if !(slope < 0) || !(gmax > 0) {
 		return 0

@@ -98,7 +98,17 @@ type CachedSeparator struct {
 // NewCachedSeparator returns a separator over lmo with a cache following
 // policy.
 func NewCachedSeparator(lmo LMO, policy CachePolicy) *CachedSeparator {
-	return &CachedSeparator{LMO: lmo, Cache: NewCache(lmo.Dim(), policy)}
+	return &CachedSeparator{LMO: lmo, Cache: newLMOCache(lmo, policy)}
+}
+
+// newLMOCache returns a cache for the vertices of lmo, storing them in
+// compact form when lmo is a VertexCompactor.
+func newLMOCache(lmo LMO, policy CachePolicy) *Cache {
+	c := NewCache(lmo.Dim(), policy)
+	if vc, ok := lmo.(VertexCompactor); ok {
+		c.SetCompactor(vc)
+	}
+	return c
 }
 
 // SeparatorConfig configures the default weak separation oracle, Algorithm
@@ -120,7 +130,7 @@ type SeparatorConfig struct {
 func NewSeparator(lmo LMO, cfg SeparatorConfig) *CachedSeparator {
 	cs := &CachedSeparator{LMO: lmo, NoEarlyStop: cfg.NoEarlyStop}
 	if !cfg.NoCache {
-		cs.Cache = NewCache(lmo.Dim(), cfg.Cache)
+		cs.Cache = newLMOCache(lmo, cfg.Cache)
 	}
 	return cs
 }

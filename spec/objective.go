@@ -14,7 +14,13 @@ import (
 //	distance[:seed=S]                        ‖x − b‖², b uniform in [0,1]^n
 //	quadratic[:seed=S,density=D,rows=R,scale=W] ‖Ax − b‖² as in the paper's section 7
 //	                                         (b = A·w, w uniform in [0, W], default W = 1)
-//	completion[:seed=S,rank=R]               matrix completion over nuclear:M,N
+//	completion[:seed=S,rank=R,dense=1]       matrix completion over nuclear:M,N[,R]
+//
+// A completion objective is solved in Ω-coordinates: it replaces the
+// instance's nuclear-norm ball by its projection onto the observed entries
+// Ω (lmo.NuclearBallOn), so that the problem has dimension |Ω| and every
+// iteration costs O(|Ω|) (see objective.MatrixCompletion.OnOmega); dense=1
+// keeps the m·n formulation over the dense ball (for comparisons).
 func Objective(text string, in *Instance) (lazycg.Objective, error) {
 	s, err := Parse(text)
 	if err != nil {
@@ -59,19 +65,7 @@ func Objective(text string, in *Instance) (lazycg.Objective, error) {
 		}
 		obj = ls
 	case "completion":
-		if _, ok := in.LMO.(*lmo.NuclearBall); !ok || in.Rows == 0 {
-			return nil, fmt.Errorf("spec: %q: matrix completion needs a nuclear:M,N[,R] polytope", text)
-		}
-		var rank int
-		if rank, err = s.OptInt("rank", 10, 1, min(in.Rows, in.Cols)); err != nil {
-			return nil, err
-		}
-		var mc *objective.MatrixCompletion
-		mc, _, err = objective.RandomMatrixCompletion(in.Rows, in.Cols, rank, seed)
-		if err == nil {
-			in.LMO.(*lmo.NuclearBall).SetSupport(mc.Support())
-		}
-		obj = mc
+		obj, err = completion(s, in, seed)
 	default:
 		return nil, fmt.Errorf("spec: unknown objective kind %q (known: distance, quadratic, completion)", s.Kind)
 	}
@@ -82,6 +76,35 @@ func Objective(text string, in *Instance) (lazycg.Objective, error) {
 		return nil, err
 	}
 	return obj, nil
+}
+
+// completion builds the matrix completion objective of s over the
+// nuclear-norm ball of in, in Ω-coordinates unless s sets dense=1 (see
+// Objective).
+func completion(s *Spec, in *Instance, seed uint64) (lazycg.Objective, error) {
+	ball, ok := in.LMO.(*lmo.NuclearBall)
+	if !ok || in.Rows == 0 {
+		return nil, fmt.Errorf("spec: %q: matrix completion needs a nuclear:M,N[,R] polytope", s.Text)
+	}
+	rank, err := s.OptInt("rank", 10, 1, min(in.Rows, in.Cols))
+	if err != nil {
+		return nil, err
+	}
+	dense, err := s.OptFlag("dense")
+	if err != nil {
+		return nil, err
+	}
+	mc, _, err := objective.RandomMatrixCompletion(in.Rows, in.Cols, rank, seed)
+	if err != nil || dense {
+		return mc, err
+	}
+	on, err := lmo.NewNuclearBallOn(in.Rows, in.Cols, ball.Radius(), mc.Support())
+	if err != nil {
+		return nil, err
+	}
+	// P_Ω(B) has the diameter 2R of B (Ω is not empty), so Diameter2 stays.
+	in.LMO, in.Start, in.Check = on, nil, nil
+	return mc.OnOmega(), nil
 }
 
 // DefaultDensity is the default density of quadratic objectives: about 20
