@@ -62,6 +62,8 @@ type NuclearBallOn struct {
 	ur     []float64 // scratch: −R·u of the current call
 
 	last  *nuclearAtom   // the vertex returned last
+	held  *float64       // &dst[0] of the last vertex written (by Minimize or CopyTo)
+	heldA *nuclearAtom   // the atom written there
 	atoms []*nuclearAtom // the distinct vertices returned (unless NoRecord)
 	index map[uint64][]int32
 	moves []atomMove
@@ -204,11 +206,17 @@ func (b *NuclearBallOn) checkLen(what string, v []float64) error {
 	return nil
 }
 
+// wrote notes that dst now holds the coordinates of atom at.
+func (b *NuclearBallOn) wrote(dst []float64, at *nuclearAtom) {
+	b.held, b.heldA = &dst[0], at
+}
+
 // emit writes the vertex P_Ω(b.ur·b.svd.vᵀ) into dst and makes it b.last,
 // reusing the recorded atom with the same factors if there is one.
 func (b *NuclearBallOn) emit(dst []float64) {
 	writeAtom(&b.cost, dst, b.ur, b.svd.v)
 	phi := basicDot(b.finger, dst)
+	defer func() { b.wrote(dst, b.last) }()
 	if !b.NoRecord {
 		if k := b.find(phi, b.ur, b.svd.v); k >= 0 {
 			b.last = b.atoms[k]
@@ -301,35 +309,49 @@ func (at *nuclearAtom) equal(v []float64) bool {
 func (at *nuclearAtom) Dot(c []float64) float64 {
 	a := &at.ball.cost
 	c = c[:len(a.col)]
+	v := at.v
 	s := 0.0
 	for i, ui := range at.ur {
 		lo, hi := a.rowPtr[i], a.rowPtr[i+1]
-		if lo == hi {
-			continue
-		}
+		cols, cr := a.col[lo:hi], c[lo:hi]
+		cr = cr[:len(cols)]
 		r := 0.0
-		for k, j := range a.col[lo:hi] {
-			r += c[lo+k] * at.v[j]
+		for k, j := range cols {
+			r += cr[k] * v[j]
 		}
 		s += ui * r
 	}
 	return s
 }
 
-// CopyTo implements lazycg.CompactVertex.
-func (at *nuclearAtom) CopyTo(dst []float64) { writeAtom(&at.ball.cost, dst, at.ur, at.v) }
+// CopyTo implements lazycg.CompactVertex. It remembers dst as holding the
+// atom, so that a RecordMove with that vector right after needs no
+// fingerprint.
+func (at *nuclearAtom) CopyTo(dst []float64) {
+	writeAtom(&at.ball.cost, dst, at.ur, at.v)
+	at.ball.wrote(dst, at)
+}
 
 // Bytes implements lazycg.CompactVertex.
 func (at *nuclearAtom) Bytes() int64 { return int64(8 * (len(at.ur) + len(at.v))) }
 
 // RecordMove implements lazycg.MoveRecorder: it identifies v among the
-// recorded vertices by its fingerprint (O(|Ω|)) and appends the move.
+// recorded vertices, in O(1) when v is the vector this oracle (or the
+// compact form of a cached vertex) wrote last, by its fingerprint (O(|Ω|))
+// otherwise, and appends the move. A vector changed in between is caught
+// by Materialize's check.
 func (b *NuclearBallOn) RecordMove(alpha, beta float64, v []float64) {
 	if b.NoRecord || len(v) != b.Dim() {
 		return
 	}
-	phi := basicDot(b.finger, v)
-	id := int32(b.find(phi, nil, nil))
+	var phi float64
+	var id int32
+	if at := b.heldA; at != nil && &v[0] == b.held && at.id >= 0 {
+		phi, id = at.phi, at.id
+	} else {
+		phi = basicDot(b.finger, v)
+		id = int32(b.find(phi, nil, nil))
+	}
 	if alpha == 0 {
 		b.moves = b.moves[:0]
 	}

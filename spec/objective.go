@@ -102,6 +102,9 @@ func completion(s *Spec, in *Instance, seed uint64) (lazycg.Objective, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Runs from specs never materialize the full matrix: no record of
+	// vertices and moves (memory).
+	on.NoRecord = true
 	// P_Ω(B) has the diameter 2R of B (Ω is not empty), so Diameter2 stays.
 	in.LMO, in.Start, in.Check = on, nil, nil
 	return mc.OnOmega(), nil
