@@ -12,14 +12,14 @@ type activeCore struct {
 	ls   lineSearcher
 }
 
-func (c *activeCore) init(s *State, recomputeEvery int) {
+func (c *activeCore) init(s *State, recomputeEvery int, ls LineSearch, name string) error {
 	n := len(s.X)
 	c.as = NewActiveSet(n)
 	c.as.RecomputeEvery = recomputeEvery
 	c.as.Init(s.X)
 	c.v = make([]float64, n)
 	c.d = make([]float64, n)
-	c.ls = lineSearcher{}
+	return c.ls.init(s, ls, name)
 }
 
 // finish moves x by γd, resynchronizes it with the active set and
@@ -89,22 +89,13 @@ func (c *activeCore) pairwise(s *State, to, from int) float64 {
 // possible); a positive answer gives a FW step toward the new vertex, a
 // negative one proves the Wolfe gap is at most Φ and updates Φ.
 func (c *activeCore) separate(ctx context.Context, s *State, phi *PhiSchedule, k float64) error {
-	sep, err := s.Oracle.Separate(ctx, c.v, s.Grad, s.X, phi.Phi(), k)
-	if err != nil {
-		return err
-	}
-	s.ReportGap(s.F, sep.GapBound)
-	switch {
-	case !sep.Positive:
-		if phi.Negative(sep, s.F) {
-			s.Converged = true
-		}
-	case c.towardNew(s) == 0:
-		if phi.Halve(s.F) {
-			s.Stalled = true
-		}
-	}
-	return nil
+	return c.separateThen(ctx, s, phi, k, c.towardNew)
+}
+
+// separateThen is separate with the step taken on a positive answer
+// (the new vertex is in c.v): move returns the step made (0: none).
+func (c *activeCore) separateThen(ctx context.Context, s *State, phi *PhiSchedule, k float64, move func(*State) float64) error {
+	return lazyStep(ctx, s, c.v, phi, k, move)
 }
 
 // AwayFW is the away-step Frank–Wolfe method (Wolfe 1970; Lacoste-Julien
@@ -119,6 +110,8 @@ type AwayFW struct {
 	// RecomputeEvery is the active set's exact recomputation period
 	// (0: the ActiveSet default).
 	RecomputeEvery int
+	// LineSearch is the line search of every step.
+	LineSearch LineSearch
 
 	core activeCore
 }
@@ -127,12 +120,11 @@ type AwayFW struct {
 func (m *AwayFW) ActiveSet() *ActiveSet { return m.core.as }
 
 // Monotone implements Monotone.
-func (m *AwayFW) Monotone() bool { return true }
+func (m *AwayFW) Monotone() bool { return m.LineSearch.monotone() }
 
 // Init implements Method.
 func (m *AwayFW) Init(ctx context.Context, s *State) error {
-	m.core.init(s, m.RecomputeEvery)
-	return nil
+	return m.core.init(s, m.RecomputeEvery, m.LineSearch, "afw")
 }
 
 // Step implements Method.
@@ -178,6 +170,8 @@ type LazyAwayFW struct {
 	PhiSchedule
 	// RecomputeEvery is the active set's recomputation period.
 	RecomputeEvery int
+	// LineSearch is the line search of every step.
+	LineSearch LineSearch
 
 	core activeCore
 }
@@ -186,14 +180,16 @@ type LazyAwayFW struct {
 func (m *LazyAwayFW) ActiveSet() *ActiveSet { return m.core.as }
 
 // Monotone implements Monotone.
-func (m *LazyAwayFW) Monotone() bool { return true }
+func (m *LazyAwayFW) Monotone() bool { return m.LineSearch.monotone() }
 
 // Init implements Method.
 func (m *LazyAwayFW) Init(ctx context.Context, s *State) error {
 	if err := defaultK(&m.K, "lazy afw"); err != nil {
 		return err
 	}
-	m.core.init(s, m.RecomputeEvery)
+	if err := m.core.init(s, m.RecomputeEvery, m.LineSearch, "lazy afw"); err != nil {
+		return err
+	}
 	return m.Start(ctx, s, m.core.v, m.K)
 }
 

@@ -22,6 +22,7 @@ func TestPwDecompositionAlongRuns(t *testing.T) {
 		verts := poly.vertices()
 		diam := math.Sqrt(2 * float64(poly.k))
 		methods := []activeSetHolder{&AwayFW{}, &LazyAwayFW{K: 1.5}, &BlendedPairwise{}, &LazyBPCG{},
+			&PairwiseFW{}, &LazyPairwiseFW{}, &BlendedCG{}, &BlendedCG{LineSearch: LineSearch{Rule: LineSearchSecant}},
 			&LLCG{Mu: 1, D: diam, S: 2, Beta: 2, LineSearch: true, AdaptivePhi: true},
 			&LocalCG{Mu: 1, D: diam, S: 2, Beta: 2, AlphaScale: 10}}
 		for _, m := range methods {

@@ -13,6 +13,8 @@ import "context"
 type BlendedPairwise struct {
 	// RecomputeEvery is the active set's recomputation period.
 	RecomputeEvery int
+	// LineSearch is the line search of every step.
+	LineSearch LineSearch
 
 	core activeCore
 }
@@ -21,12 +23,11 @@ type BlendedPairwise struct {
 func (m *BlendedPairwise) ActiveSet() *ActiveSet { return m.core.as }
 
 // Monotone implements Monotone.
-func (m *BlendedPairwise) Monotone() bool { return true }
+func (m *BlendedPairwise) Monotone() bool { return m.LineSearch.monotone() }
 
 // Init implements Method.
 func (m *BlendedPairwise) Init(ctx context.Context, s *State) error {
-	m.core.init(s, m.RecomputeEvery)
-	return nil
+	return m.core.init(s, m.RecomputeEvery, m.LineSearch, "bpcg")
 }
 
 // Step implements Method.
@@ -72,6 +73,8 @@ type LazyBPCG struct {
 	PhiSchedule
 	// RecomputeEvery is the active set's recomputation period.
 	RecomputeEvery int
+	// LineSearch is the line search of every step.
+	LineSearch LineSearch
 
 	core activeCore
 }
@@ -80,14 +83,16 @@ type LazyBPCG struct {
 func (m *LazyBPCG) ActiveSet() *ActiveSet { return m.core.as }
 
 // Monotone implements Monotone.
-func (m *LazyBPCG) Monotone() bool { return true }
+func (m *LazyBPCG) Monotone() bool { return m.LineSearch.monotone() }
 
 // Init implements Method.
 func (m *LazyBPCG) Init(ctx context.Context, s *State) error {
 	if err := defaultK(&m.K, "lazy bpcg"); err != nil {
 		return err
 	}
-	m.core.init(s, m.RecomputeEvery)
+	if err := m.core.init(s, m.RecomputeEvery, m.LineSearch, "lazy bpcg"); err != nil {
+		return err
+	}
 	return m.Start(ctx, s, m.core.v, m.K)
 }
 

@@ -19,8 +19,9 @@
 //	Problem{Objective, LMO, Separator?, X0?}        what to solve (package spec builds it from text)
 //	  └─ Minimize(ctx, p, *Settings, Method)        driver.go: limits, counters, proven dual bound, trace
 //	       ├─ Run                                   run.go: clock, time-limit context, Canceled/TimeLimit, Stats
-//	       └─ Method.Init/Step(ctx, *State)         one file per method: fw.go, lazy.go, away.go, blended.go,
-//	            │                                   pairwise.go, local.go; Φ of the lazy ones: phi.go (PhiSchedule)
+//	       └─ Method.Init/Step(ctx, *State)         one file per method family: fw.go, lazy.go, away.go, blended.go,
+//	            │                                   pairwise.go, local.go, pfw.go, bcg.go, blockfw.go, stochastic.go;
+//	            │                                   Φ of the lazy ones: phi.go (PhiSchedule); steps: linesearch.go
 //	            └─ Oracle                           oracle.go: counted LMO, face and weak separation calls
 //	                 ├─ WeakSeparator, VertexStore  separator.go, cache.go (Algorithm 2), augment.go (Algorithm 9)
 //	                 └─ LMO, EarlyStopper, …        lmo.go; realizations in packages lmo and mip

@@ -18,15 +18,22 @@ type Problem struct {
 	// Minimize uses a CachedSeparator over LMO configured by Settings.
 	Separator WeakSeparator
 	// X0 is the starting point, a vertex of P for most methods. When nil,
-	// Minimize uses the LMO vertex minimizing ∇f(0)·v.
+	// Minimize uses the vertex an LMO that is a VertexHinter knows, else
+	// asks the LMO for a vertex good for ∇f(0) (see Oracle.StartVertex).
 	X0 []float64
 }
 
-// Settings control a run. The zero value is usable: it runs at most
-// DefaultMaxIterations iterations with a first-fit unbounded cache.
+// Settings control a run. The zero value is usable: with no limit, no
+// tolerance and no target set, a run ends when the method converges or
+// stalls, or after DefaultMaxIterations iterations, whichever comes
+// first, so that it always ends. Setting any limit (MaxIterations,
+// MaxLMOCalls, TimeLimit), tolerance (GapTolerance, RelGapTolerance) or
+// target (HasTargetPrimal) removes that cap: the run then ends only by
+// the rules set (and by convergence, stalling or failure). The default
+// separator's cache holds at most DefaultCacheBytes (see SeparatorConfig).
 type Settings struct {
-	// MaxIterations bounds the number of iterations (0: no bound unless all
-	// limits are 0, then DefaultMaxIterations).
+	// MaxIterations bounds the number of iterations (0: none; see
+	// Settings for the cap of runs without any stop rule).
 	MaxIterations int
 	// MaxLMOCalls bounds the number of LMO calls (0: none).
 	MaxLMOCalls int
@@ -37,6 +44,10 @@ type Settings struct {
 	GapTolerance float64
 	// RelGapTolerance stops the run once f(x) − dual ≤ RelGapTolerance·max(1, |f(x)|).
 	RelGapTolerance float64
+	// TargetPrimal, when HasTargetPrimal is set, stops the run with status
+	// TargetReached once the best value found is ≤ TargetPrimal.
+	TargetPrimal    float64
+	HasTargetPrimal bool
 	// Callback, when set, is called after every iteration; returning false
 	// stops the run with status CallbackStop.
 	Callback func(Progress) bool
@@ -67,8 +78,19 @@ func (s *Settings) separatorConfig() SeparatorConfig {
 	return cfg
 }
 
-// DefaultMaxIterations is the iteration limit used when Settings sets no limit.
+// DefaultMaxIterations is the iteration limit of runs whose Settings set
+// no limit, no tolerance and no target.
 const DefaultMaxIterations = 10000
+
+// maxIterations returns the iteration limit of a run (0: none): the
+// MaxIterations set, or DefaultMaxIterations when no stop rule is set.
+func (s *Settings) maxIterations() int {
+	if s.MaxIterations == 0 && s.MaxLMOCalls == 0 && s.TimeLimit == 0 && s.GapTolerance == 0 &&
+		s.RelGapTolerance == 0 && !s.HasTargetPrimal {
+		return DefaultMaxIterations
+	}
+	return s.MaxIterations
+}
 
 // Status says why a run stopped.
 type Status int
@@ -93,10 +115,12 @@ const (
 	Failure
 	// Stalled: the method cannot make further progress in floating point.
 	Stalled
+	// TargetReached: the best value reached Settings.TargetPrimal.
+	TargetReached
 )
 
 var statusNames = [...]string{"not-terminated", "gap-converged", "iteration-limit", "lmo-call-limit",
-	"time-limit", "canceled", "callback-stop", "failure", "stalled"}
+	"time-limit", "canceled", "callback-stop", "failure", "stalled", "target-reached"}
 
 func (s Status) String() string {
 	if s < 0 || int(s) >= len(statusNames) {
@@ -304,14 +328,8 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	}
 	if p.X0 != nil {
 		copy(s.X, p.X0)
-	} else {
-		s.Eval() // ∇f(0)
-		if !CheckFinite(s.Grad) {
-			return nil, errors.New("lazycg: gradient at 0 is not finite")
-		}
-		if err := s.Oracle.StartVertex(run.Context(), s.X, s.Grad); err != nil {
-			return nil, fmt.Errorf("lazycg: computing a start vertex: %w", err)
-		}
+	} else if err := startVertex(run, s); err != nil {
+		return nil, err
 	}
 	s.Eval()
 	if math.IsNaN(s.F) || math.IsInf(s.F, 0) || !CheckFinite(s.Grad) {
@@ -346,10 +364,7 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 			tr.recorded(s.Iter)
 		}
 	}
-	maxIter := settings.MaxIterations
-	if maxIter == 0 && settings.MaxLMOCalls == 0 && settings.TimeLimit == 0 {
-		maxIter = DefaultMaxIterations
-	}
+	maxIter := settings.maxIterations()
 	runCtx := run.Context()
 	if err := method.Init(runCtx, s); err != nil {
 		saveBest()
@@ -392,11 +407,50 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	}
 }
 
+// ErrNoPoint is wrapped by Minimize's error when the run was stopped (time
+// limit, cancellation) before any point of P was known: there is no
+// result, and no bound.
+var ErrNoPoint = errors.New("lazycg: no point of the polytope is known")
+
+// startVertex stores the start vertex of a problem without X0 in s.X: the
+// vertex the LMO knows (VertexHinter), else one computed by the LMO for
+// ∇f(0). When the run is interrupted before the LMO answers, the error
+// wraps ErrNoPoint and the interruption (context.DeadlineExceeded or
+// context.Canceled).
+func startVertex(run *Run, s *State) error {
+	hinter, _ := s.Oracle.LMO().(VertexHinter)
+	if hinter != nil && hinter.KnownVertex(s.X) {
+		return nil
+	}
+	s.Eval() // ∇f(0)
+	if !CheckFinite(s.Grad) {
+		return errors.New("lazycg: gradient at 0 is not finite")
+	}
+	err := s.Oracle.StartVertex(run.Context(), s.X, s.Grad)
+	if err == nil {
+		return nil
+	}
+	if hinter != nil && hinter.KnownVertex(s.X) {
+		return nil // a vertex found before the call failed
+	}
+	if st, ok := run.Interrupted(); ok {
+		cause := run.Context().Err()
+		if cause == nil {
+			cause = context.DeadlineExceeded
+		}
+		return fmt.Errorf("%w (stopped by %s before the LMO found a vertex): %w", ErrNoPoint, st, cause)
+	}
+	return fmt.Errorf("lazycg: computing a start vertex: %w", err)
+}
+
 func checkStop(s *State, res *Result, st *Settings, stats *Stats, maxIter int) (Status, bool) {
 	gap := res.F - s.dual
 	if s.Converged || gap <= 0 || gap <= st.GapTolerance ||
 		gap <= st.RelGapTolerance*math.Max(1, math.Abs(res.F)) {
 		return GapConverged, true
+	}
+	if st.HasTargetPrimal && res.F <= st.TargetPrimal {
+		return TargetReached, true
 	}
 	if s.Stalled {
 		return Stalled, true

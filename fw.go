@@ -18,13 +18,15 @@ type FrankWolfe struct {
 	// L is the smoothness constant for StepCurvature (short step
 	// γ = min{1, gap/(L‖v−x‖²)}).
 	L float64
+	// LineSearch is the line search of StepLineSearch.
+	LineSearch LineSearch
 
 	v, d []float64
 	ls   lineSearcher
 }
 
 // Monotone reports whether the iterates never increase f (line search only).
-func (m *FrankWolfe) Monotone() bool { return m.Rule == StepLineSearch }
+func (m *FrankWolfe) Monotone() bool { return m.Rule == StepLineSearch && m.LineSearch.monotone() }
 
 // Init implements Method.
 func (m *FrankWolfe) Init(ctx context.Context, s *State) error {
@@ -34,7 +36,9 @@ func (m *FrankWolfe) Init(ctx context.Context, s *State) error {
 	n := len(s.X)
 	m.v = make([]float64, n)
 	m.d = make([]float64, n)
-	m.ls = lineSearcher{}
+	if err := m.ls.init(s, m.LineSearch, "frank-wolfe"); err != nil {
+		return err
+	}
 	s.Oracle.Moved(0, 1, s.X)
 	return nil
 }

@@ -87,30 +87,33 @@ type LazyCG struct {
 	// Theorem 4.1's proof, with steps longer by diam²/‖d‖² than with the
 	// worst case C = L·diam².
 	ShortStep bool
-
-	l float64 // the smoothness L for ShortStep
+	// LineSearch is the line search of StepLineSearch.
+	LineSearch LineSearch
 	// PhiSchedule is Φ: its start (Φ0 by one LMO call or binary search)
 	// and its update on negative answers (halving or Remark 4.3).
 	PhiSchedule
 
 	v, d []float64
 	ls   lineSearcher
+	move func(*State) float64
+	l    float64 // the smoothness L for ShortStep
 }
 
 // Monotone implements Monotone.
-func (m *LazyCG) Monotone() bool { return m.Rule == StepLineSearch }
+func (m *LazyCG) Monotone() bool { return m.Rule == StepLineSearch && m.LineSearch.monotone() }
 
 // Init implements Method.
 func (m *LazyCG) Init(ctx context.Context, s *State) error {
 	if err := defaultK(&m.K, "lazy cg"); err != nil {
 		return err
 	}
+	if m.ShortStep && m.Rule != StepCurvature {
+		return errors.New("lazycg: lazy cg: ShortStep is a curvature step (set Rule to StepCurvature)")
+	}
 	if m.Rule == StepCurvature && m.ShortStep {
-		sm, ok := s.Obj.(Smoother)
-		if !ok || !(sm.Smoothness() > 0) || math.IsInf(sm.Smoothness(), 0) {
+		if m.l = smoothness(s.Obj, 0); !validSmoothness(m.l) {
 			return errors.New("lazycg: lazy cg: the short step needs an objective with a known smoothness L > 0 (a Smoother)")
 		}
-		m.l = sm.Smoothness()
 	} else if m.Rule == StepCurvature && !(m.C > 0) {
 		return fmt.Errorf("lazycg: lazy cg: the curvature step needs C > 0, got %g", m.C)
 	}
@@ -120,24 +123,21 @@ func (m *LazyCG) Init(ctx context.Context, s *State) error {
 	n := len(s.X)
 	m.v = make([]float64, n)
 	m.d = make([]float64, n)
-	m.ls = lineSearcher{}
+	if err := m.ls.init(s, m.LineSearch, "lazy cg"); err != nil {
+		return err
+	}
+	m.move = m.step
 	s.Oracle.Moved(0, 1, s.X)
 	return m.Start(ctx, s, m.v, m.K)
 }
 
 // Step implements Method.
 func (m *LazyCG) Step(ctx context.Context, s *State) error {
-	sep, err := s.Oracle.Separate(ctx, m.v, s.Grad, s.X, m.phi, m.K)
-	if err != nil {
-		return err
-	}
-	s.ReportGap(s.F, sep.GapBound)
-	if !sep.Positive {
-		if m.Negative(sep, s.F) {
-			s.Converged = true
-		}
-		return nil
-	}
+	return lazyStep(ctx, s, m.v, &m.PhiSchedule, m.K, m.move)
+}
+
+// step moves x toward the positive answer m.v and returns the step.
+func (m *LazyCG) step(s *State) float64 {
 	sub(m.d, m.v, s.X)
 	var gamma float64
 	if m.Rule == StepCurvature {
@@ -149,16 +149,38 @@ func (m *LazyCG) Step(ctx context.Context, s *State) error {
 	} else {
 		gamma = m.ls.search(s, m.d, 1)
 	}
-	if gamma == 0 {
-		// No decrease along the direction in floating point: treat as an
-		// uninformative answer and tighten Φ so the oracle must do better.
-		if m.Halve(s.F) {
+	if gamma > 0 {
+		axpy(s.X, gamma, m.d)
+		s.Oracle.Moved(1-gamma, gamma, m.v)
+		s.Eval()
+	}
+	return gamma
+}
+
+// lazyStep is the oracle step of the lazy methods: the weak separation
+// LPsep(∇f, x, Φ, K) into v. A negative answer proves the Wolfe gap is
+// at most Φ (reported as a dual bound) and updates Φ; the run has
+// converged when Φ is negligible. A positive answer calls move, which
+// steps toward v and returns the step; a zero step (no decrease along the
+// direction in floating point) is an uninformative answer: Φ is halved so
+// that the oracle must do better, and the run has stalled when Φ is
+// negligible. (A positive step that decreases f by less than its rounding
+// still moves x, and so the gap: it counts as a step.)
+func lazyStep(ctx context.Context, s *State, v []float64, phi *PhiSchedule, k float64, move func(*State) float64) error {
+	sep, err := s.Oracle.Separate(ctx, v, s.Grad, s.X, phi.Phi(), k)
+	if err != nil {
+		return err
+	}
+	s.ReportGap(s.F, sep.GapBound)
+	switch {
+	case !sep.Positive:
+		if phi.Negative(sep, s.F) {
+			s.Converged = true
+		}
+	case move(s) == 0:
+		if phi.Halve(s.F) {
 			s.Stalled = true
 		}
-		return nil
 	}
-	axpy(s.X, gamma, m.d)
-	s.Oracle.Moved(1-gamma, gamma, m.v)
-	s.Eval()
 	return nil
 }

@@ -1,6 +1,7 @@
 package lazycg
 
 import (
+	"fmt"
 	"math"
 	"time"
 )
@@ -9,9 +10,8 @@ import (
 type StepRule int
 
 const (
-	// StepLineSearch minimizes f along the step direction: exactly when the
-	// objective is a LineMinimizer, otherwise by a safeguarded backtracking
-	// search (default).
+	// StepLineSearch searches f along the step direction with the
+	// method's LineSearch (default).
 	StepLineSearch StepRule = iota
 	// StepAgnostic uses the open-loop step 2/(t+2).
 	StepAgnostic
@@ -33,19 +33,129 @@ func (r StepRule) String() string {
 	return "unknown"
 }
 
-// lineSearcher finds γ ∈ [0, gmax] approximately minimizing f(x + γd). For
-// objectives that are not LineMinimizers it runs a backtracking search on a
-// quadratic upper model with an adaptive smoothness estimate L (doubled on
-// failure, slowly decreased on success). It never evaluates f outside
-// [x, x + gmax·d] (so never outside P when both ends are in P) and runs a
-// bounded number of trials; after them it returns 0 (no move).
-type lineSearcher struct {
-	trial []float64
-	L     float64
+// LineSearchRule selects how a line search finds γ ∈ [0, γmax]
+// approximately minimizing f(x + γd) along a descent direction d.
+type LineSearchRule int
+
+const (
+	// LineSearchAuto minimizes exactly when the objective is a
+	// LineMinimizer (quadratics) and uses LineSearchSecant otherwise (the
+	// default; FrankWolfe.jl's default is a secant search too). Secant
+	// steps use gradients only, which stay informative near the optimum,
+	// where differences of f values drown in rounding and a backtracking
+	// search on f takes ever smaller steps.
+	LineSearchAuto LineSearchRule = iota
+	// LineSearchAdaptive is the adaptive step of Pedregosa, Négiar,
+	// Askari and Jaggi ("Linearly convergent Frank–Wolfe with backtracking
+	// line-search", AISTATS 2020): with a local smoothness estimate L it
+	// tries γ = min{γmax, −∇f·d/(L‖d‖²)} and accepts it when
+	// f(x+γd) ≤ f(x) + γ∇f·d + Lγ²‖d‖²/2, otherwise doubles L and retries;
+	// after acceptance L shrinks by 0.9 for the next search. It evaluates f
+	// only, never outside [x, x + γmax·d], and at most 60 times; after that
+	// it returns 0 (no move). The estimate is kept across the searches of a
+	// run.
+	LineSearchAdaptive
+	// LineSearchSecant finds the root of φ'(γ) = ∇f(x+γd)·d by secant
+	// steps safeguarded by a bracket (the Illinois variant of regula
+	// falsi), for convex f: it evaluates gradients only, at most 50 inside
+	// [0, γmax] (for γmax = +Inf the bracket is first doubled from the last
+	// step). It returns the bracket's left end, where φ' < 0, so
+	// f(x+γd) ≤ f(x) holds without a function evaluation.
+	LineSearchSecant
+	// LineSearchShortStep is the short step γ = min{γmax, −∇f·d/(L‖d‖²)}
+	// with a known smoothness constant L (LineSearch.L, or the objective's
+	// Smoothness when 0): no evaluation at all, and f decreases by at
+	// least (∇f·d)²/(2L‖d‖²) when L really bounds the smoothness. Methods
+	// using it are not considered monotone (the driver keeps the best
+	// point), since a wrong L could increase f.
+	LineSearchShortStep
+)
+
+var lineSearchNames = [...]string{"auto", "adaptive", "secant", "short"}
+
+// String returns the rule's name as the CLI spells it.
+func (r LineSearchRule) String() string {
+	if r < 0 || int(r) >= len(lineSearchNames) {
+		return "unknown"
+	}
+	return lineSearchNames[r]
 }
 
-const lineSearchMaxTrials = 60
+// ParseLineSearchRule returns the rule named s (auto, adaptive, secant or
+// short).
+func ParseLineSearchRule(s string) (LineSearchRule, error) {
+	for i, n := range lineSearchNames {
+		if s == n {
+			return LineSearchRule(i), nil
+		}
+	}
+	return 0, fmt.Errorf("lazycg: unknown line search %q (use auto, adaptive, secant or short)", s)
+}
 
+// LineSearch configures the line search of a method: every method that
+// searches along its directions (FrankWolfe with StepLineSearch, LazyCG,
+// the active-set methods AwayFW, LazyAwayFW, BlendedPairwise, LazyBPCG,
+// PairwiseFW, LazyPairwiseFW, BlendedCG, and BlockFW, LazyBlockFW) has a
+// LineSearch field, and all of them accept every rule: the searches stay
+// within [0, γmax], so the iterates stay in P. The zero value is
+// LineSearchAuto.
+type LineSearch struct {
+	// Rule selects the search.
+	Rule LineSearchRule
+	// L is the smoothness constant of LineSearchShortStep (∇f L-Lipschitz
+	// in ℓ2); 0 takes the objective's Smoothness (see Smoother).
+	L float64
+}
+
+// monotone reports whether the search never increases f (all but the
+// short step, whose L may be wrong).
+func (c LineSearch) monotone() bool { return c.Rule != LineSearchShortStep }
+
+// lineSearcher runs a LineSearch for one method run; the adaptive rule's
+// estimate of L is kept across searches. Searches never evaluate f outside
+// [x, x + gmax·d] (so never outside P when both ends are in P).
+type lineSearcher struct {
+	cfg      LineSearch
+	trial, g []float64
+	L        float64 // adaptive estimate, or the short step's constant
+	last     float64 // last secant step (start of the bracket for gmax = +Inf)
+}
+
+// init prepares a line searcher for the run in s; name labels errors.
+func (ls *lineSearcher) init(s *State, cfg LineSearch, name string) error {
+	*ls = lineSearcher{cfg: cfg}
+	switch cfg.Rule {
+	case LineSearchAuto, LineSearchAdaptive, LineSearchSecant:
+	case LineSearchShortStep:
+		if ls.L = smoothness(s.Obj, cfg.L); !validSmoothness(ls.L) {
+			return fmt.Errorf("lazycg: %s: the short step needs the smoothness L > 0 (LineSearch.L, or an objective with Smoothness), got %g", name, ls.L)
+		}
+	default:
+		return fmt.Errorf("lazycg: %s: unknown line search rule %d", name, int(cfg.Rule))
+	}
+	return nil
+}
+
+// smoothness returns l, or the smoothness of obj when l is 0 (0 when obj
+// is not a Smoother).
+func smoothness(obj Objective, l float64) float64 {
+	if l == 0 {
+		if sm, ok := obj.(Smoother); ok {
+			return sm.Smoothness()
+		}
+	}
+	return l
+}
+
+// validSmoothness reports whether l is a usable smoothness constant.
+func validSmoothness(l float64) bool { return l > 0 && !math.IsInf(l, 0) }
+
+const (
+	lineSearchMaxTrials = 60
+	secantMaxIter       = 50
+)
+
+// search returns γ ∈ [0, gmax] along d from s.X (0: no move).
 func (ls *lineSearcher) search(s *State, d []float64, gmax float64) float64 {
 	start := time.Now()
 	g := ls.find(s, d, gmax)
@@ -53,25 +163,39 @@ func (ls *lineSearcher) search(s *State, d []float64, gmax float64) float64 {
 	return g
 }
 
+// find is search without the timing.
 func (ls *lineSearcher) find(s *State, d []float64, gmax float64) float64 {
 	slope := dot(s.Grad, d)
 	if !(slope < 0) || !(gmax > 0) {
 		return 0
 	}
-	if lm, ok := s.Obj.(LineMinimizer); ok {
-		g := lm.LineMinimize(s.X, d, s.Grad, gmax)
-		if math.IsNaN(g) || g < 0 {
-			return 0
+	rule := ls.cfg.Rule
+	if rule == LineSearchAuto {
+		if lm, ok := s.Obj.(LineMinimizer); ok {
+			g := lm.LineMinimize(s.X, d, s.Grad, gmax)
+			if math.IsNaN(g) || g < 0 {
+				return 0
+			}
+			return math.Min(g, gmax)
 		}
-		return math.Min(g, gmax)
+		rule = LineSearchSecant
 	}
 	dd := norm2sq(d)
-	if dd == 0 {
+	if !(dd > 0) || math.IsInf(dd, 0) {
 		return 0
 	}
-	if len(ls.trial) != len(s.X) {
-		ls.trial = make([]float64, len(s.X))
+	switch rule {
+	case LineSearchShortStep:
+		return math.Min(gmax, -slope/(ls.L*dd))
+	case LineSearchSecant:
+		return ls.secant(s, d, slope, gmax)
 	}
+	return ls.adaptive(s, d, slope, dd, gmax)
+}
+
+// adaptive is LineSearchAdaptive.
+func (ls *lineSearcher) adaptive(s *State, d []float64, slope, dd, gmax float64) float64 {
+	ls.buffers(len(s.X))
 	if !(ls.L > 0) || math.IsInf(ls.L, 0) {
 		// Initial estimate from a tiny step.
 		ls.L = 1e-3 * -slope / dd
@@ -88,4 +212,88 @@ func (ls *lineSearcher) find(s *State, d []float64, gmax float64) float64 {
 		ls.L *= 2
 	}
 	return 0
+}
+
+func (ls *lineSearcher) buffers(n int) {
+	if len(ls.trial) != n {
+		ls.trial = make([]float64, n)
+		ls.g = make([]float64, n)
+	}
+}
+
+// slopeAt returns φ'(γ) = ∇f(x+γd)·d (one counted gradient evaluation).
+func (ls *lineSearcher) slopeAt(s *State, d []float64, gamma float64) float64 {
+	copy(ls.trial, s.X)
+	axpy(ls.trial, gamma, d)
+	s.stats.FuncGradEvals++
+	s.Obj.Grad(ls.g, ls.trial)
+	return dot(ls.g, d)
+}
+
+// secant is LineSearchSecant.
+func (ls *lineSearcher) secant(s *State, d []float64, slope, gmax float64) float64 {
+	ls.buffers(len(s.X))
+	lo, glo, hi := 0.0, slope, gmax
+	var ghi float64
+	if math.IsInf(gmax, 1) {
+		// Double a bracket from the last step until φ' ≥ 0 at its right end.
+		hi = ls.last
+		if !(hi > 0) {
+			hi = 1
+		}
+		for k := 0; ; k++ {
+			if ghi = ls.slopeAt(s, d, hi); !(ghi < 0) {
+				break
+			}
+			if k == lineSearchMaxTrials {
+				return hi
+			}
+			lo, glo, hi = hi, ghi, 2*hi
+		}
+	} else {
+		ghi = ls.slopeAt(s, d, hi)
+	}
+	switch {
+	case math.IsNaN(ghi):
+		return 0
+	case ghi <= 0:
+		ls.last = hi
+		return hi
+	}
+	// Secant steps on the bracket [lo, hi] with φ'(lo) < 0 < φ'(hi); wlo
+	// and whi are the secant's weights (the slopes, halved by the Illinois
+	// rule when the same end moves twice).
+	wlo, whi, side := glo, ghi, 0
+	for range secantMaxIter {
+		g := lo - wlo*(hi-lo)/(whi-wlo)
+		if !(g > lo && g < hi) {
+			g = lo + (hi-lo)/2
+		}
+		gg := ls.slopeAt(s, d, g)
+		if math.IsNaN(gg) {
+			break
+		}
+		if gg < 0 {
+			lo, glo, wlo = g, gg, gg
+			if side == -1 {
+				whi /= 2
+			}
+			side = -1
+		} else {
+			hi, whi = g, gg
+			if side == 1 {
+				wlo /= 2
+			}
+			side = 1
+		}
+		if -glo <= 1e-10*-slope || hi-lo <= 1e-12*hi {
+			break
+		}
+	}
+	if lo == 0 {
+		// φ' ≥ 0 at every trial: the minimizer is within rounding of 0.
+		return 0
+	}
+	ls.last = lo
+	return lo
 }

@@ -1,6 +1,9 @@
 package lazycg
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // LMO is a linear minimization oracle over a polytope P ⊂ R^n.
 type LMO interface {
@@ -113,6 +116,26 @@ type Augmenter interface {
 // separation).
 type Diameter1 interface {
 	L1Diameter() int
+}
+
+// ErrEmptyPolytope is wrapped by the errors of LMOs whose polytope has no
+// point at all (an infeasible model): no run over it can start.
+var ErrEmptyPolytope = errors.New("the polytope is empty (the model is infeasible)")
+
+// ErrUnbounded is wrapped by the errors of LMOs whose feasible set is
+// unbounded in the direction asked: it is not a polytope.
+var ErrUnbounded = errors.New("the feasible set is unbounded (not a polytope)")
+
+// VertexHinter is an optional interface of LMOs that may know a vertex of
+// P without solving anything: the last vertex they returned, or a vertex
+// their formulation is built around (a tour of a TSP formulation, the
+// empty cut of a cut polytope). Minimize starts from it instead of asking
+// the LMO for a start vertex, so that a run whose oracle cannot answer
+// before the time limit still has a point to return.
+type VertexHinter interface {
+	// KnownVertex stores a known vertex of P in dst and reports whether
+	// one is known (dst is unspecified otherwise).
+	KnownVertex(dst []float64) bool
 }
 
 // Vertexer is an optional interface of polytopes that can write some

@@ -142,11 +142,7 @@ func resolveLocal(name string, s *State, given localParams, k, scale float64) (l
 	if diam == 0 {
 		diam = math.Sqrt(n)
 	}
-	if beta == 0 {
-		if sm, ok := s.Obj.(Smoother); ok {
-			beta = sm.Smoothness()
-		}
-	}
+	beta = smoothness(s.Obj, beta)
 	if scale == 0 {
 		scale = 1
 	}
@@ -191,7 +187,9 @@ func (l *localCore) init(ctx context.Context, s *State, name string, given local
 		return 0, err
 	}
 	l.p = p
-	l.core.init(s, recompute)
+	if err := l.core.init(s, recompute, LineSearch{}, name); err != nil {
+		return 0, err
+	}
 	l.lo.init(len(s.X), p.mu, p.diam)
 	return theoremPhi0(ctx, s, l.core.v, phi0, name)
 }

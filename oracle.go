@@ -92,6 +92,44 @@ func (o *Oracle) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool
 	return res, err
 }
 
+// MinimizeBlock calls the LMO of factor k of a product (BlockLMO),
+// counted as one LMO call.
+func (o *Oracle) MinimizeBlock(ctx context.Context, k int, dst, c []float64) (LinearResult, error) {
+	bl, ok := o.lmo.(BlockLMO)
+	if !ok {
+		return LinearResult{}, fmt.Errorf("lazycg: the LMO (%T) is not a product of blocks (BlockLMO)", o.lmo)
+	}
+	start := time.Now()
+	res, err := bl.MinimizeBlock(ctx, k, dst, c)
+	o.lmoCall(start)
+	return res, err
+}
+
+// SeparatesBlocks reports whether the separator can separate over one
+// factor of a product (a BlockSeparator over a BlockLMO).
+func (o *Oracle) SeparatesBlocks() bool {
+	_, sepOK := o.sep.(BlockSeparator)
+	_, lmoOK := o.lmo.(BlockLMO)
+	return sepOK && lmoOK
+}
+
+// SeparateBlock calls the weak separation oracle over factor k of a
+// product (see BlockSeparator) and counts its work and its answer like
+// Separate.
+func (o *Oracle) SeparateBlock(ctx context.Context, k int, dst, c, x []float64, phi, K float64) (Separation, error) {
+	bs, ok := o.sep.(BlockSeparator)
+	if !ok {
+		return Separation{}, fmt.Errorf("lazycg: the separator (%T) cannot separate per block", o.sep)
+	}
+	start := time.Now()
+	sep, err := bs.SeparateBlock(ctx, k, dst, c, x, phi, K)
+	o.count(sep, start)
+	if err == nil {
+		o.CountAnswer(sep.Positive, sep.CacheHit)
+	}
+	return sep, err
+}
+
 // Separate calls the weak separation oracle LPsep(c, x, Φ, K) and counts
 // its work and its answer.
 func (o *Oracle) Separate(ctx context.Context, dst, c, x []float64, phi, k float64) (Separation, error) {
@@ -109,13 +147,19 @@ func (o *Oracle) Separate(ctx context.Context, dst, c, x []float64, phi, k float
 func (o *Oracle) SeparateComponent(ctx context.Context, dst, c, x []float64, phi, k float64) (Separation, error) {
 	start := time.Now()
 	sep, err := o.sep.Separate(ctx, dst, c, x, phi, k)
+	o.count(sep, start)
+	return sep, err
+}
+
+// count counts the LMO work of a separation call that started at start;
+// the rest of its time is the separator's own (Stats.CacheTime).
+func (o *Oracle) count(sep Separation, start time.Time) {
 	o.stats.CacheTime += time.Since(start) - sep.LMOTime
 	o.stats.LMOCalls += sep.LMOCalls
 	o.stats.OracleTime += sep.LMOTime
 	if sep.EarlyStop {
 		o.stats.EarlyStops++
 	}
-	return sep, err
 }
 
 // CountAnswer counts the answer of a compound weak separation call (see

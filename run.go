@@ -52,14 +52,16 @@ func (r *Run) Stop() { r.cancel() }
 func (r *Run) Elapsed() time.Duration { return time.Since(r.start) }
 
 // Interrupted reports whether the run must stop because the caller's
-// context was canceled (Canceled) or the time limit has passed
-// (TimeLimit). A method or oracle error seen while the run is interrupted
-// is a consequence of the interruption, not a failure.
+// context was canceled (Canceled) or the time limit or the deadline of
+// the caller's context has passed (TimeLimit). A method or oracle error
+// seen while the run is interrupted is a consequence of the interruption,
+// not a failure.
 func (r *Run) Interrupted() (Status, bool) {
+	perr := r.parent.Err()
 	switch {
-	case r.parent.Err() != nil:
+	case perr != nil && !errors.Is(perr, context.DeadlineExceeded):
 		return Canceled, true
-	case r.ctx.Err() != nil || (r.limit > 0 && time.Since(r.start) >= r.limit):
+	case perr != nil || r.ctx.Err() != nil || (r.limit > 0 && time.Since(r.start) >= r.limit):
 		return TimeLimit, true
 	}
 	return NotTerminated, false

@@ -38,12 +38,18 @@ type VertexStore interface {
 	Probe(dst, c []float64, target float64) (float64, bool)
 }
 
-// defaultK sets the weak separation accuracy *k to its default 1 when it
-// is 0 and checks that it is finite and ≥ 1 (the Init of every lazy
-// method; name labels the error).
+// DefaultK is the weak separation accuracy K of every lazy method, the
+// CLI and the online methods when none is given (K = 0): the value of the
+// paper's experiments, which also satisfies the augmenting separator's
+// K > 1. K = 1 asks the oracle for the full progress Φ.
+const DefaultK = 1.1
+
+// defaultK sets the weak separation accuracy *k to DefaultK when it is 0
+// and checks that it is finite and ≥ 1 (the Init of every lazy method;
+// name labels the error).
 func defaultK(k *float64, name string) error {
 	if *k == 0 {
-		*k = 1
+		*k = DefaultK
 	}
 	if !(*k >= 1) || math.IsInf(*k, 0) {
 		return fmt.Errorf("lazycg: %s: K must be ≥ 1 and finite, got %g", name, *k)
@@ -93,6 +99,8 @@ type CachedSeparator struct {
 	// CacheAll adds every vertex returned by the LMO to the cache, not only
 	// improving ones.
 	CacheAll bool
+
+	blocks []*CachedSeparator // per-factor separators of a BlockLMO (SeparateBlock)
 }
 
 // NewCachedSeparator returns a separator over lmo with a cache following
@@ -114,10 +122,12 @@ func newLMOCache(lmo LMO, policy CachePolicy) *Cache {
 // SeparatorConfig configures the default weak separation oracle, Algorithm
 // 2 over the problem's LMO (see NewSeparator): the two lazification
 // techniques, caching and early termination, and the cache's policy. The
-// zero value caches every improving vertex in an unbounded first-fit cache
-// and stops early-stopping LMOs as soon as the answer is known.
+// zero value caches every improving vertex in a first-fit cache of at
+// most DefaultCacheBytes and stops early-stopping LMOs as soon as the
+// answer is known.
 type SeparatorConfig struct {
-	// Cache is the cache's policy.
+	// Cache is the cache's policy. NewSeparator bounds its MaxBytes by
+	// DefaultCacheBytes when it is 0; a negative MaxBytes means unbounded.
 	Cache CachePolicy
 	// NoCache turns the cache off.
 	NoCache bool
@@ -125,12 +135,26 @@ type SeparatorConfig struct {
 	NoEarlyStop bool
 }
 
+// DefaultCacheBytes is the memory budget of the default separator's
+// cache when SeparatorConfig sets none (1 GiB), for the library and the
+// CLI alike.
+const DefaultCacheBytes = 1 << 30
+
 // NewSeparator returns the weak separation oracle configured by cfg over
-// lmo: the separator the drivers use when a problem gives none.
+// lmo: the separator the drivers use when a problem gives none. Its cache
+// holds at most DefaultCacheBytes unless cfg.Cache.MaxBytes says
+// otherwise (negative: unbounded).
 func NewSeparator(lmo LMO, cfg SeparatorConfig) *CachedSeparator {
 	cs := &CachedSeparator{LMO: lmo, NoEarlyStop: cfg.NoEarlyStop}
 	if !cfg.NoCache {
-		cs.Cache = newLMOCache(lmo, cfg.Cache)
+		policy := cfg.Cache
+		switch {
+		case policy.MaxBytes == 0:
+			policy.MaxBytes = DefaultCacheBytes
+		case policy.MaxBytes < 0:
+			policy.MaxBytes = 0
+		}
+		cs.Cache = newLMOCache(lmo, policy)
 	}
 	return cs
 }

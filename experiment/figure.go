@@ -1,7 +1,7 @@
 package experiment
 
 import (
-	"bufio"
+	"errors"
 	"fmt"
 	"image/color"
 	"io"
@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lazycg/lazycg/internal/fileio"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
@@ -375,7 +376,30 @@ func (fd *figureData) size() (w, h vg.Length) {
 // the proven gap vs time when DualRow is set and the loss vs oracle time
 // when OracleTimeRow is set; red non-lazy, green (then blue, …) lazy; the
 // cache hit rates, ours and the paper's, below.
+//
+// Both files are written atomically. When the figure cannot be drawn (a
+// trace is missing or unreadable, no run has a trace) the figure files of
+// dir are removed, so that no old figure stays beside new data.
 func DrawFigure(dir string, er *ExperimentResult) error {
+	err := drawFigure(dir, er)
+	if err != nil {
+		RemoveFigure(dir)
+	}
+	return err
+}
+
+// RemoveFigure removes DIR/figure.png and DIR/figure.svg, if present.
+func RemoveFigure(dir string) {
+	for _, name := range []string{FigurePNG, FigureSVG} {
+		os.Remove(filepath.Join(dir, name))
+	}
+}
+
+// errNoTrace is DrawFigure's error for an experiment none of whose runs
+// produced a trace (the runs' errors say why).
+var errNoTrace = errors.New("no run produced a trace")
+
+func drawFigure(dir string, er *ExperimentResult) error {
 	var ss []series
 	nl, lz := 0, 0
 	for _, r := range er.Runs {
@@ -397,7 +421,7 @@ func DrawFigure(dir string, er *ExperimentResult) error {
 		ss = append(ss, s)
 	}
 	if len(ss) == 0 {
-		return fmt.Errorf("experiment: figure %s: no run produced a trace", er.Spec.Name)
+		return fmt.Errorf("experiment: figure %s: %w", er.Spec.Name, errNoTrace)
 	}
 	fd, err := buildFigure(er, ss)
 	if err != nil {
@@ -415,20 +439,8 @@ func DrawFigure(dir string, er *ExperimentResult) error {
 }
 
 func writeCanvas(path string, c io.WriterTo) error {
-	f, err := os.Create(path)
+	err := fileio.WriteAtomic(path, func(w io.Writer) error { _, err := c.WriteTo(w); return err })
 	if err != nil {
-		return fmt.Errorf("experiment: %w", err)
-	}
-	bw := bufio.NewWriter(f)
-	if _, err := c.WriteTo(bw); err != nil {
-		f.Close()
-		return fmt.Errorf("experiment: writing %s: %w", path, err)
-	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return fmt.Errorf("experiment: writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
 		return fmt.Errorf("experiment: %w", err)
 	}
 	return nil

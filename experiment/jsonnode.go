@@ -189,6 +189,9 @@ type fieldErr struct {
 }
 
 func (e *fieldErr) Error() string {
+	if e.path == "" {
+		return fmt.Sprintf("experiment: %s: the suite: %s", e.doc.position(e.n.offset), e.msg)
+	}
 	return fmt.Sprintf("experiment: %s: %s: %s", e.doc.position(e.n.offset), e.path, e.msg)
 }
 
@@ -323,7 +326,8 @@ func (r *reader) duration(key string, dst *time.Duration) {
 // kindWant describes the JSON values a setting of each kind accepts.
 var kindWant = map[spec.SettingKind]string{spec.SettingBool: "true or false", spec.SettingFloat: "a number",
 	spec.SettingInt: "an integer", spec.SettingUint: "a non-negative integer",
-	spec.SettingDuration: "a duration string (\"90s\") or seconds", spec.SettingString: "a string"}
+	spec.SettingDuration: "a duration string (\"90s\") or seconds", spec.SettingString: "a string",
+	spec.SettingBytes: "a size string (\"8GiB\") or bytes"}
 
 // text returns the text of the value n of a setting of the given kind,
 // checking the JSON type.
@@ -332,9 +336,9 @@ func (r *reader) text(n *node, key string, kind spec.SettingKind) (string, bool)
 	case n.kind == boolNode && kind == spec.SettingBool:
 		return fmt.Sprint(n.b), true
 	case n.kind == numberNode && (kind == spec.SettingFloat || kind == spec.SettingInt || kind == spec.SettingUint ||
-		kind == spec.SettingDuration):
+		kind == spec.SettingDuration || kind == spec.SettingBytes):
 		return string(n.num), true
-	case n.kind == stringNode && (kind == spec.SettingString || kind == spec.SettingDuration):
+	case n.kind == stringNode && (kind == spec.SettingString || kind == spec.SettingDuration || kind == spec.SettingBytes):
 		return n.str, true
 	}
 	r.fail(n, key, "want %s, got %v", kindWant[kind], n.kind)

@@ -20,7 +20,7 @@ type hindsightKey struct{ rounds int }
 func (r *Runner) runOnline(ctx context.Context, e *Experiment, cfg spec.Config, rr *RunResult, er *ExperimentResult,
 	hind map[hindsightKey]*lazycg.Result) (Trace, spec.Summary, error) {
 	cfg.NoHindsight = true
-	p, err := cfg.Prepare()
+	p, err := cfg.PrepareContext(ctx)
 	if err != nil {
 		return Trace{}, spec.Summary{}, err
 	}

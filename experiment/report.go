@@ -1,11 +1,15 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/lazycg/lazycg/internal/fileio"
 )
 
 // ReportOptions control WriteReport.
@@ -25,29 +29,57 @@ func Report(dir string, opt ReportOptions) (*SuiteResult, error) {
 	return res, WriteReport(dir, res, opt)
 }
 
+// ErrFigures is wrapped by WriteReport's error when figures could not be
+// redrawn (a trace file is missing, empty or corrupt); the report is
+// written nevertheless, naming the missing figures, and their old files
+// are removed.
+var ErrFigures = errors.New("experiment: figures could not be drawn")
+
 // WriteReport writes DIR/summary.md (one row per run) and DIR/report.md:
 // per figure of the paper, the figures of its experiments side by side and
 // a table with the instance, its dimension, the paper's cache hit rate
 // next to ours, the LMO calls and the lazy speedup in wall-clock time to
 // the baseline's final primal value. Every number comes from res, which
-// the runner filled from the runs and their traces.
+// the runner filled from the runs and their traces. Files are written
+// atomically.
+//
+// With opt.Figures every experiment's figure is redrawn first; when one
+// cannot be drawn from the traces its old files are removed, the reports
+// say why, and the error wraps ErrFigures (experiments without any trace,
+// whose runs failed, are not an error).
 func WriteReport(dir string, res *SuiteResult, opt ReportOptions) error {
+	var failed []string
 	if opt.Figures {
 		for i := range res.Experiments {
 			er := &res.Experiments[i]
 			er.FigureError = ""
-			if er.Error != "" {
+			if er.Error != "" && len(er.Runs) == 0 {
+				RemoveFigure(filepath.Join(dir, er.Spec.Name))
 				continue
 			}
 			if err := DrawFigure(filepath.Join(dir, er.Spec.Name), er); err != nil {
 				er.FigureError = err.Error()
+				if !errors.Is(err, errNoTrace) {
+					failed = append(failed, err.Error())
+				}
 			}
 		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, SummaryTableFile), []byte(SummaryTable(res)), 0o644); err != nil {
-		return fmt.Errorf("experiment: %w", err)
+	if err := writeText(filepath.Join(dir, SummaryTableFile), SummaryTable(res)); err != nil {
+		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, ReportFile), []byte(ReportMarkdown(dir, res)), 0o644); err != nil {
+	if err := writeText(filepath.Join(dir, ReportFile), ReportMarkdown(dir, res)); err != nil {
+		return err
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%w: %s", ErrFigures, strings.Join(failed, "; "))
+	}
+	return nil
+}
+
+// writeText writes a text file atomically.
+func writeText(path, text string) error {
+	if err := fileio.WriteAtomic(path, func(w io.Writer) error { _, err := io.WriteString(w, text); return err }); err != nil {
 		return fmt.Errorf("experiment: %w", err)
 	}
 	return nil

@@ -3,9 +3,11 @@ package experiment
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
+	"github.com/lazycg/lazycg/internal/fileio"
 	"github.com/lazycg/lazycg/spec"
 )
 
@@ -92,7 +94,7 @@ func writeJSON(path string, v any) error {
 		return fmt.Errorf("experiment: %w", err)
 	}
 	b = append(b, '\n')
-	if err := os.WriteFile(path, b, 0o644); err != nil {
+	if err := fileio.WriteAtomic(path, func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
 		return fmt.Errorf("experiment: %w", err)
 	}
 	return nil

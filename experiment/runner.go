@@ -127,6 +127,9 @@ func (r *Runner) runExperiment(ctx context.Context, e *Experiment) ExperimentRes
 		er.Error = err.Error()
 		return er
 	}
+	// A figure of an earlier run of the experiment would sit beside the
+	// new data: remove it before the new traces are written.
+	RemoveFigure(dir)
 	files := map[string]bool{}
 	hind := map[hindsightKey]*lazycg.Result{}
 	for i := range e.Variants {
@@ -156,13 +159,19 @@ func (r *Runner) runExperiment(ctx context.Context, e *Experiment) ExperimentRes
 	if len(fps) > 1 {
 		er.Warnings = append(er.Warnings, "the runs saw different inputs (fingerprints differ)")
 	}
+	// The summary goes first, so that a figure that cannot be drawn costs
+	// nothing but the figure.
+	if err := writeJSON(filepath.Join(dir, SummaryFile), &er); err != nil {
+		er.Error = joinErr(er.Error, err.Error())
+		return er
+	}
 	if !r.NoFigures {
 		if err := DrawFigure(dir, &er); err != nil {
 			er.FigureError = err.Error()
+			if err := writeJSON(filepath.Join(dir, SummaryFile), &er); err != nil {
+				er.Error = joinErr(er.Error, err.Error())
+			}
 		}
-	}
-	if err := writeJSON(filepath.Join(dir, SummaryFile), &er); err != nil {
-		er.Error = joinErr(er.Error, err.Error())
 	}
 	return er
 }
@@ -335,7 +344,7 @@ func (r *Runner) progress(name string) func(lazycg.Progress) bool {
 }
 
 func (r *Runner) runOffline(ctx context.Context, e *Experiment, cfg spec.Config, rr *RunResult, er *ExperimentResult) (Trace, spec.Summary, error) {
-	p, err := cfg.Prepare()
+	p, err := cfg.PrepareContext(ctx)
 	if err != nil {
 		return Trace{}, spec.Summary{}, err
 	}

@@ -40,7 +40,7 @@ func tinySuite() string {
     {"name": "no-such-kind", "polytope": "nosuchkind:3", "objective": "distance", "methods": ["cg", "lcg"]},
     {"name": "missing-file", "polytope": "flow:mcf/absent.min", "objective": "quadratic", "methods": ["cg-ls", "lcg"],
      "paper": {"figure": "fig:test-pair-2"}},
-    {"name": "unknown-method", "polytope": "simplex:5", "objective": "distance", "methods": ["cg", "zzz"]}
+    {"name": "bad-params", "polytope": "simplex:5", "objective": "distance", "methods": ["cg", {"method": "lpcg", "params": "dyadc=1"}]}
   ]
 }`
 }
@@ -216,7 +216,7 @@ func TestRunnerErrorsInRows(t *testing.T) {
 		"no-such-kind/lcg":   `unknown polytope kind "nosuchkind"`,
 		"missing-file/cg-ls": "absent.min",
 		"missing-file/lcg":   "absent.min",
-		"unknown-method/zzz": `unknown method "zzz"`,
+		"bad-params/lpcg":    `unknown setting "dyadc"`,
 	}
 	for k, w := range want {
 		if !strings.Contains(errs[k], w) {

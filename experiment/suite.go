@@ -9,11 +9,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/spec"
 )
 
-// DefaultK is the weak separation accuracy of the paper's experiments.
-const DefaultK = 1.1
+// DefaultK is the weak separation accuracy of the paper's experiments,
+// lazycg.DefaultK.
+const DefaultK = lazycg.DefaultK
 
 // DefaultOracleGap is the relative gap of the non-lazy baselines' MIP
 // oracles in the paper (Gurobi's acceptable duality gap of 10%).
@@ -198,6 +200,14 @@ func (e *Experiment) validate() error {
 		v := &e.Variants[i]
 		if v.Method == "" {
 			return fmt.Errorf("methods[%d]: method is required", i)
+		}
+		info, err := spec.Method(v.Method)
+		if err != nil {
+			return fmt.Errorf("methods[%d]: %w", i, err)
+		}
+		if info.Online != e.Online() {
+			kind := map[bool]string{false: "an offline method (it needs an objective)", true: "an online method (it needs losses)"}
+			return fmt.Errorf("methods[%d]: %s is %s", i, v.Method, kind[info.Online])
 		}
 		c := e.RunConfig(v)
 		if err := c.Validate(); err != nil {

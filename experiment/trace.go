@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/fileio"
 )
 
 // traceHeader is the header of trace CSV files; online traces have the
@@ -64,20 +65,15 @@ func WriteTrace(w io.Writer, tr Trace) error {
 	return nil
 }
 
-// WriteTraceFile writes a trace CSV file (see WriteTrace).
+// WriteTraceFile writes a trace CSV file (see WriteTrace) atomically: a
+// reader sees the old file or the complete new one.
 func WriteTraceFile(path string, tr Trace) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("experiment: %w", err)
+	var werr error
+	err := fileio.WriteAtomic(path, func(w io.Writer) error { werr = WriteTrace(w, tr); return werr })
+	if err != nil && werr == nil {
+		err = fmt.Errorf("experiment: %w", err)
 	}
-	if err := WriteTrace(f, tr); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("experiment: %w", err)
-	}
-	return nil
+	return err
 }
 
 // ReadTrace reads a trace CSV written by WriteTrace. Errors name the line.
@@ -258,10 +254,16 @@ func firstReaching(tr []lazycg.TracePoint, target float64, reached func(lazycg.T
 // cum_loss, avg_loss, lmo_calls, cache_hits, positive_calls,
 // negative_calls, bound, phi), the trace of "lazycg online".
 func WriteRoundTraceFile(path string, runs []CacheStudyRun) error {
-	f, err := os.Create(path)
+	err := fileio.WriteAtomic(path, func(f io.Writer) error { return WriteRoundTrace(f, runs) })
 	if err != nil {
-		return fmt.Errorf("trace: %w", err)
+		return fmt.Errorf("experiment: round trace: %w", err)
 	}
+	return nil
+}
+
+// WriteRoundTrace writes the per-round records of online runs as CSV (see
+// WriteRoundTraceFile).
+func WriteRoundTrace(f io.Writer, runs []CacheStudyRun) error {
 	w := csv.NewWriter(f)
 	w.Write([]string{"method", "round", "time_s", "oracle_time_s", "loss", "cum_loss", "avg_loss",
 		"lmo_calls", "cache_hits", "positive_calls", "negative_calls", "bound", "phi"})
@@ -275,9 +277,5 @@ func WriteRoundTraceFile(path string, runs []CacheStudyRun) error {
 		}
 	}
 	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return fmt.Errorf("trace: %w", err)
-	}
-	return f.Close()
+	return w.Error()
 }

@@ -10,23 +10,14 @@ import (
 )
 
 // Block is one factor of a product oracle: coordinates
-// [Offset, Offset+Dim) of the product belong to LMO.
-type Block struct {
-	Offset, Dim int
-	LMO         lazycg.LMO
-}
+// [Offset, Offset+Dim) of the product belong to LMO. It is lazycg.Block,
+// so that the block-coordinate methods of package lazycg can use it.
+type Block = lazycg.Block
 
 // BlockLMO is an LMO over a Cartesian product P_1 × … × P_K whose blocks
-// can be minimized one at a time (for block-coordinate Frank–Wolfe).
-type BlockLMO interface {
-	lazycg.LMO
-	// Blocks lists the factors in order (shared, do not modify).
-	Blocks() []Block
-	// MinimizeBlock minimizes over factor k only: it reads the block's part
-	// of the full-length cost vector c and writes the block's part of the
-	// full-length dst, leaving the rest of dst unchanged.
-	MinimizeBlock(ctx context.Context, k int, dst, c []float64) (lazycg.LinearResult, error)
-}
+// can be minimized one at a time (for block-coordinate Frank–Wolfe); it
+// is lazycg.BlockLMO.
+type BlockLMO = lazycg.BlockLMO
 
 // product is the Cartesian product of LMOs. The types below embed it to
 // add the optional capabilities that all factors share.

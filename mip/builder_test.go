@@ -1,7 +1,6 @@
 package mip
 
 import (
-	"fmt"
 	"math"
 	"reflect"
 	"testing"
@@ -155,34 +154,6 @@ func buildCheckFormulation(t *testing.T, f *Formulation, dim int) {
 			t.Fatalf("Names[%d] = %s, column is %s", k, f.Names[k], f.Model.ColNames[j])
 		}
 	}
-}
-
-// buildFeasible returns nil if x (one value per column) satisfies bounds,
-// integrality and every row of m within tolerance 1e-9, else the first
-// violation.
-func buildFeasible(m *Model, x []float64) error {
-	const tol = 1e-9
-	if len(x) != m.NumCols() {
-		return fmt.Errorf("%d values for %d columns", len(x), m.NumCols())
-	}
-	act := make([]float64, m.NumRows())
-	for j, v := range x {
-		if v < m.ColLo[j]-tol || v > m.ColUp[j]+tol {
-			return fmt.Errorf("column %s = %v outside [%v, %v]", m.ColNames[j], v, m.ColLo[j], m.ColUp[j])
-		}
-		if m.Integer[j] && math.Abs(v-math.Round(v)) > tol {
-			return fmt.Errorf("integer column %s = %v", m.ColNames[j], v)
-		}
-		for p := m.Start[j]; p < m.Start[j+1]; p++ {
-			act[m.Index[p]] += m.Value[p] * v
-		}
-	}
-	for i, a := range act {
-		if a < m.RowLo[i]-tol || a > m.RowUp[i]+tol {
-			return fmt.Errorf("row %s = %v outside [%v, %v]", m.RowNames[i], a, m.RowLo[i], m.RowUp[i])
-		}
-	}
-	return nil
 }
 
 // buildColumns maps column names to indices.

@@ -15,7 +15,8 @@ import (
 //
 // which force x_e = 1 exactly when the edge crosses the cut {i : y_i = 1}.
 // The exposed coordinates are the edge variables in the order of edges,
-// named "x_i_j". Maximum cut is minimization of −w·x over it.
+// named "x_i_j". Maximum cut is minimization of −w·x over it. The model's
+// Known point is the empty cut (all zeros).
 //
 // It returns an error if nodes < 2, edges is empty, an endpoint is out of
 // range, or an edge is a self-loop or repeated.
@@ -52,6 +53,7 @@ func CutPolytope(nodes int, edges [][2]int) (*Formulation, error) {
 		b.AddRow(fmt.Sprintf("diff_ji_%d", k), 0, inf, idx, []float64{1, 1, -1})
 	}
 	f.Model = b.Build()
+	f.Model.Known = make([]float64, f.Model.NumCols())
 	return f, nil
 }
 

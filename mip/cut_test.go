@@ -3,7 +3,6 @@ package mip
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -35,12 +34,12 @@ func TestCutPolytopeStructure(t *testing.T) {
 		for k, e := range edges {
 			x[f.Vars[k]] = float64(side(e[0]) ^ side(e[1]))
 		}
-		if err := buildFeasible(m, x); err != nil {
+		if err := m.Check(x, 1e-9); err != nil {
 			t.Fatalf("partition %b: %v", mask, err)
 		}
 		for _, j := range f.Vars {
 			x[j] = 1 - x[j]
-			if buildFeasible(m, x) == nil {
+			if m.Check(x, 1e-9) == nil {
 				t.Fatalf("partition %b with %s flipped is feasible", mask, m.ColNames[j])
 			}
 			x[j] = 1 - x[j]
@@ -96,29 +95,4 @@ func TestRandomGraph(t *testing.T) {
 			bad()
 		}()
 	}
-}
-
-// buildCutBrute returns min over all cuts δ(S) of Σ_{e ∈ δ(S)} c_e.
-func buildCutBrute(n int, edges [][2]int, c []float64) float64 {
-	best := math.Inf(1)
-	for mask := 0; mask < 1<<(n-1); mask++ {
-		s := 0.0
-		for k, e := range edges {
-			if ((mask<<1)>>e[0]^(mask<<1)>>e[1])&1 == 1 {
-				s += c[k]
-			}
-		}
-		best = min(best, s)
-	}
-	return best
-}
-
-// buildRandomCosts returns m integer costs uniform in [lo, hi].
-func buildRandomCosts(m int, lo, hi int, seed uint64) []float64 {
-	rng := rand.New(rand.NewPCG(seed, 17))
-	c := make([]float64, m)
-	for k := range c {
-		c[k] = float64(lo + rng.IntN(hi-lo+1))
-	}
-	return c
 }

@@ -1,6 +1,7 @@
 package mip
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"os"
@@ -466,9 +467,23 @@ func FuzzReadMPS(f *testing.F) {
 				t.Fatalf("row index %d out of range", i)
 			}
 		}
-		if err := checkModel(m); err != nil && !strings.Contains(err.Error(), "bounds") {
-			t.Fatalf("accepted model fails checkModel: %v", err)
+		if err := checkModel(m); err != nil {
+			if !strings.Contains(err.Error(), "bounds") {
+				t.Fatalf("accepted model fails checkModel: %v", err)
+			}
+			return
 		}
+		// WriteMPS round trip: the same model (names may be replaced).
+		var buf bytes.Buffer
+		if err := WriteMPS(&buf, m); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadMPS(&buf)
+		if err != nil {
+			t.Fatalf("re-reading the written model: %v\n%s", err, buf.String())
+		}
+		back.Name, back.ColNames, back.RowNames = m.Name, m.ColNames, m.RowNames
+		mpsEqualModels(t, m, back)
 	})
 }
 

@@ -14,31 +14,33 @@ var (
 	_ lazycg.EarlyStopper  = (*Solver)(nil)
 	_ lazycg.FaceMinimizer = (*Solver)(nil)
 	_ lazycg.Augmenter     = (*Solver)(nil)
+	_ lazycg.StandardForm  = (*Solver)(nil)
 )
 
-// ErrTimeLimit is wrapped by errors of calls that reached Options.TimeLimit
-// without the answer they need (a feasible point, or a decided augmentation).
-var ErrTimeLimit = errors.New("mip: cbc: time limit reached")
-
 // Minimize implements lazycg.LMO: it stores in dst a vertex minimizing c·v,
-// solving to optimality or to Options.RelGap. Integer coordinates within
-// 1e-6 of an integer are rounded to it. The previously returned vertex is
-// CBC's first incumbent (warm start), so repeated calls with similar
-// objectives are cheaper.
+// solving to optimality or to Options.RelGap. The previously returned
+// vertex is the backend's first incumbent (warm start), so repeated calls
+// with similar objectives are cheaper.
 func (s *Solver) Minimize(ctx context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	return s.minimize(ctx, dst, c, nil, math.Inf(-1), math.Inf(1))
 }
 
-// MinimizeUntil implements lazycg.EarlyStopper: CBC stops as soon as it has
-// a vertex v with c·v < rule.Improve (StopImproving) or proves c·v ≥
-// rule.Certify for all vertices (StopCertified; Found is then true only if
-// a known vertex is returned along). When rule.Improve ≥ rule.Certify only
-// solutions below rule.Improve are searched for (CBC's cutoff), which
+// MinimizeUntil implements lazycg.EarlyStopper: the backend stops as soon
+// as it has a vertex v with c·v < rule.Improve (StopImproving) or proves c·v
+// ≥ rule.Certify for all vertices (StopCertified; Found is then true only
+// if a known vertex is returned along). When rule.Improve ≥ rule.Certify
+// only solutions below rule.Improve are searched for (a cutoff), which
 // prunes the tree further. If the previously returned vertex already
 // satisfies c·v < rule.Improve it is returned without solving (Bound −Inf).
+//
+// Infinite thresholds: Improve = +Inf asks for any vertex, so the call
+// ends at the first feasible point (the start vertex of a run); Improve =
+// −Inf and Certify = +Inf switch their rule off (both: an exact solve);
+// Certify = −Inf is met by every bound, so the call returns at once with
+// StopCertified and Bound −Inf (along with the last vertex, if any).
 func (s *Solver) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazycg.StopRule) (lazycg.LinearResult, error) {
 	if math.IsNaN(rule.Improve) || math.IsNaN(rule.Certify) {
-		return notFound(), fmt.Errorf("mip: cbc: stop rule has NaN (Improve %g, Certify %g)", rule.Improve, rule.Certify)
+		return notFound(), fmt.Errorf("mip: stop rule has NaN (Improve %g, Certify %g)", rule.Improve, rule.Certify)
 	}
 	return s.minimize(ctx, dst, c, nil, rule.Improve, rule.Certify)
 }
@@ -47,63 +49,62 @@ func (s *Solver) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazyc
 // vertices with v_i = 0 for every i with zero[i], by setting the upper
 // bounds of those coordinates to 0 for this call only.
 func (s *Solver) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool) (lazycg.LinearResult, error) {
-	if s.p == nil {
-		return notFound(), errClosed
+	if s.eng == nil {
+		return notFound(), ErrClosed
 	}
 	if len(zero) != len(s.vars) {
-		return notFound(), fmt.Errorf("mip: cbc: face mask has length %d, dimension is %d", len(zero), len(s.vars))
+		return notFound(), fmt.Errorf("mip: face mask has length %d, dimension is %d", len(zero), len(s.vars))
 	}
 	if s.changed == nil {
 		s.changed = make([]int, 0, len(s.vars))
 	}
 	for i, z := range zero {
-		if j := s.vars[i]; z && s.colUp[j] != 0 {
+		if j := s.vars[i]; z && s.model.ColUp[j] != 0 {
 			s.setColUpper(j, 0)
 			s.changed = append(s.changed, j)
 		}
 	}
 	defer func() {
 		for _, j := range s.changed {
-			s.setColUpper(j, s.colUp[j])
+			s.setColUpper(j, s.model.ColUp[j])
 		}
 		s.changed = s.changed[:0]
 	}()
 	res, err := s.minimize(ctx, dst, c, zero, math.Inf(-1), math.Inf(1))
 	if err != nil && errors.Is(err, errInfeasible) {
-		return res, fmt.Errorf("mip: cbc: the face is empty (%d coordinates fixed to 0)", len(s.changed))
+		return res, fmt.Errorf("mip: the face is empty (%d coordinates fixed to 0)", len(s.changed))
 	}
 	return res, err
 }
 
-// Augment implements lazycg.Augmenter: CBC searches for a solution with
-// c·y < c·x − 1e-9·max(1, |c·x|) and stops at the first one found; when it
-// proves that none exists, x is optimal for c and Augment returns false with
-// dst = x.
+// Augment implements lazycg.Augmenter: the backend searches for a solution
+// with c·y < c·x − 1e-9·max(1, |c·x|) and stops at the first one found;
+// when it proves that none exists, x is optimal for c and Augment returns
+// false with dst = x.
 func (s *Solver) Augment(ctx context.Context, dst, c, x []float64) (bool, error) {
 	if err := s.checkVec(dst, c); err != nil {
 		return false, err
 	}
 	if len(x) != len(s.vars) {
-		return false, fmt.Errorf("mip: cbc: augment: point has length %d, dimension is %d", len(x), len(s.vars))
+		return false, fmt.Errorf("mip: augment: point has length %d, dimension is %d", len(x), len(s.vars))
 	}
 	cx := dotVec(c, x)
 	if math.IsNaN(cx) || math.IsInf(cx, 0) {
-		return false, fmt.Errorf("mip: cbc: augment: point has NaN or Inf")
+		return false, fmt.Errorf("mip: augment: point has NaN or Inf")
 	}
 	s.setObjective(c)
 	cutoff := cx - 1e-9*math.Max(1, math.Abs(cx))
-	st, err := s.run(ctx, math.Inf(-1), math.Inf(1), cutoff, true, false)
-	if err != nil {
+	if err := s.run(ctx, math.Inf(1), math.Inf(1), cutoff, false); err != nil {
 		return false, err
 	}
-	switch st.code {
-	case cbcInfeasible:
+	switch s.res.Outcome {
+	case OutcomeInfeasible:
 		copy(dst, x)
 		return false, nil
-	case cbcUnbounded:
+	case OutcomeUnbounded:
 		return false, errUnbounded
 	}
-	if !st.found {
+	if !s.res.Found {
 		return false, fmt.Errorf("%w (%v) before an augmenting vertex was found or ruled out", ErrTimeLimit, s.opts.TimeLimit)
 	}
 	s.storeVertex(dst)
@@ -115,8 +116,8 @@ func (s *Solver) Augment(ctx context.Context, dst, c, x []float64) (bool, error)
 }
 
 var (
-	errInfeasible = errors.New("mip: cbc: model is infeasible")
-	errUnbounded  = errors.New("mip: cbc: objective is unbounded below (LP relaxation unbounded)")
+	errInfeasible = fmt.Errorf("mip: %w", lazycg.ErrEmptyPolytope)
+	errUnbounded  = fmt.Errorf("mip: objective is unbounded below (LP relaxation unbounded): %w", lazycg.ErrUnbounded)
 )
 
 func notFound() lazycg.LinearResult {
@@ -142,8 +143,6 @@ func (s *Solver) minimize(ctx context.Context, dst, c []float64, zero []bool, im
 		}
 	}
 	v0 := math.Inf(1)
-	cutoff := math.Inf(1)
-	start := false // warm start as CBC's incumbent
 	if warm {
 		v0 = 0
 		for i, j := range s.vars {
@@ -154,25 +153,38 @@ func (s *Solver) minimize(ctx context.Context, dst, c []float64, zero []bool, im
 			res.Found, res.Value, res.Reason = true, v0, lazycg.StopImproving
 			return res, nil
 		}
-		start = true
 	}
+	if math.IsInf(certify, -1) {
+		// Every bound certifies c·v ≥ −Inf.
+		res.Reason = lazycg.StopCertified
+		if warm {
+			s.loadLast(dst)
+			res.Found, res.Value = true, v0
+		}
+		return res, nil
+	}
+	cutoff := math.Inf(1)
+	start := warm // warm start as the backend's incumbent
 	if improve >= certify && improve <= v0 {
-		// Only solutions below Improve matter: CBC's cutoff.
+		// Only solutions below Improve matter: a cutoff.
 		cutoff, start = improve, false
 	}
 
-	st, err := s.run(ctx, improve, certify, cutoff, false, start)
-	res.Nodes = st.nodes
+	err := s.run(ctx, improve, certify, cutoff, start)
+	r := &s.res
+	res.Nodes = r.Nodes
 	if err != nil {
-		if st.reason == cbcCanceled {
+		if r.Outcome == OutcomeCanceled {
+			// A canceled call still reports the bound it proved.
 			res.Reason = lazycg.StopCanceled
+			res.Bound = math.Min(r.Bound, cutoff)
 		}
 		return res, err
 	}
-	switch st.code {
-	case cbcUnbounded:
+	switch r.Outcome {
+	case OutcomeUnbounded:
 		return res, errUnbounded
-	case cbcInfeasible:
+	case OutcomeInfeasible:
 		if math.IsInf(cutoff, 1) {
 			return res, errInfeasible
 		}
@@ -185,7 +197,7 @@ func (s *Solver) minimize(ctx context.Context, dst, c []float64, zero []bool, im
 		}
 		return res, nil
 	}
-	if st.found {
+	if r.Found {
 		v := 0.0
 		for i, j := range s.vars {
 			v += c[i] * s.x[j]
@@ -200,20 +212,20 @@ func (s *Solver) minimize(ctx context.Context, dst, c []float64, zero []bool, im
 		s.loadLast(dst)
 		res.Found, res.Value = true, v0
 	}
-	res.Bound = math.Min(st.bound, cutoff)
-	switch st.reason {
-	case cbcOptimal:
+	res.Bound = math.Min(r.Bound, cutoff)
+	switch r.Outcome {
+	case OutcomeOptimal:
 		res.Reason = lazycg.StopOptimal
-	case cbcGap:
+	case OutcomeGap:
 		res.Reason = lazycg.StopGap
-	case cbcImproving:
+	case OutcomeImproving:
 		res.Reason = lazycg.StopImproving
-	case cbcCertified:
+	case OutcomeCertified:
 		res.Reason = lazycg.StopCertified
-	case cbcTimeLimit:
+	case OutcomeTimeLimit:
 		res.Reason = lazycg.StopTimeLimit
 	default:
-		return res, fmt.Errorf("mip: cbc: unexpected stop reason %d", st.reason)
+		return res, fmt.Errorf("mip: unexpected outcome %v of the backend", r.Outcome)
 	}
 	if !res.Found {
 		if res.Reason == lazycg.StopCertified {
@@ -222,8 +234,8 @@ func (s *Solver) minimize(ctx context.Context, dst, c []float64, zero []bool, im
 		return res, fmt.Errorf("%w (%v) before a feasible point was found", ErrTimeLimit, s.opts.TimeLimit)
 	}
 	if res.Reason == lazycg.StopImproving && !(res.Value < improve) {
-		// CBC saw its incumbent below Improve, but not the rounded vertex:
-		// an early stop that is neither improving nor certified.
+		// The backend saw its incumbent below Improve, but not the rounded
+		// vertex: an early stop that is neither improving nor certified.
 		res.Reason = lazycg.StopGap
 		if res.Bound >= certify {
 			res.Reason = lazycg.StopCertified
@@ -236,7 +248,7 @@ func (s *Solver) minimize(ctx context.Context, dst, c []float64, zero []bool, im
 }
 
 // SolveOwnObjective minimizes, or maximizes when m.Maximize is set, the
-// model's own objective Obj·x + ObjConst with CBC and returns the optimal
+// model's own objective Obj·x + ObjConst with a Solver and returns the optimal
 // value and solution (one entry per column). It validates models and the
 // solver against known optima. opts.Vars is ignored; with opts.RelGap or
 // opts.TimeLimit the result may be suboptimal: a run stopped by the time
@@ -273,16 +285,16 @@ func SolveOwnObjective(ctx context.Context, m *Model, opts Options) (value float
 
 // checkVec validates the dimensions of dst and c and the finiteness of c.
 func (s *Solver) checkVec(dst, c []float64) error {
-	if s.p == nil {
-		return errClosed
+	if s.eng == nil {
+		return ErrClosed
 	}
 	n := len(s.vars)
 	if len(c) != n || len(dst) != n {
-		return fmt.Errorf("mip: cbc: objective has length %d and destination %d, dimension is %d", len(c), len(dst), n)
+		return fmt.Errorf("mip: objective has length %d and destination %d, dimension is %d", len(c), len(dst), n)
 	}
 	for i, v := range c {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("mip: cbc: objective entry %d is %g", i, v)
+			return fmt.Errorf("mip: objective entry %d is %g", i, v)
 		}
 	}
 	return nil
@@ -298,7 +310,7 @@ func (s *Solver) setObjective(c []float64) {
 	}
 }
 
-// storeVertex copies CBC's solution to s.last and its Vars part to dst.
+// storeVertex copies the backend's solution to s.last and its Vars part to dst.
 func (s *Solver) storeVertex(dst []float64) {
 	copy(s.last, s.x)
 	s.lastOK = true

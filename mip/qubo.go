@@ -179,7 +179,8 @@ func (q *QUBO) validate() error {
 // which force y_c = x_i·x_j for binary x. y is marked binary too (it is 0/1
 // at every feasible point). The exposed coordinates are x_0..x_{N−1} named
 // "x_i" followed by one y per coupling in q.Couplings order named "y_i_j"
-// (0-based). The model's objective is QUBOObjective(q). It returns an error
+// (0-based). The model's objective is QUBOObjective(q), its Known point
+// x = y = 0. It returns an error
 // for an inconsistent QUBO (sizes, indices, repeated pairs, NaN or Inf).
 func BooleanQuadric(q *QUBO) (*Formulation, error) {
 	if err := q.validate(); err != nil {
@@ -205,6 +206,7 @@ func BooleanQuadric(q *QUBO) (*Formulation, error) {
 		b.SetObj(f.Vars[k], c)
 	}
 	f.Model = b.Build()
+	f.Model.Known = make([]float64, f.Model.NumCols())
 	return f, nil
 }
 

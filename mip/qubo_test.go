@@ -2,12 +2,13 @@ package mip
 
 import (
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/lazycg/lazycg/mip/internal/brute"
 )
 
 func TestReadQUBO(t *testing.T) {
@@ -77,7 +78,7 @@ func TestReadQUBOChimera(t *testing.T) {
 }
 
 func TestBooleanQuadricStructure(t *testing.T) {
-	q := buildRandomQUBO(6, 0.6, 3)
+	q := buildRandomQUBO(t, 6, 0.6, 3)
 	f, err := BooleanQuadric(q)
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +100,7 @@ func TestBooleanQuadricStructure(t *testing.T) {
 			x[i] = float64(mask >> i & 1)
 		}
 		v := buildQUBOPoint(q, x)
-		if err := buildFeasible(f.Model, v); err != nil {
+		if err := f.Model.Check(v, 1e-9); err != nil {
 			t.Fatalf("x = %v: %v", x, err)
 		}
 		dot := 0.0
@@ -111,7 +112,7 @@ func TestBooleanQuadricStructure(t *testing.T) {
 		}
 		for k := q.N; k < dim; k++ {
 			v[k] = 1 - v[k]
-			if buildFeasible(f.Model, v) == nil {
+			if f.Model.Check(v, 1e-9) == nil {
 				t.Fatalf("x = %v with %s flipped is feasible", x, f.Names[k])
 			}
 			v[k] = 1 - v[k]
@@ -138,22 +139,6 @@ func TestBooleanQuadricErrors(t *testing.T) {
 	}
 }
 
-// buildRandomQUBO returns a QUBO on n variables with integer coefficients in
-// [−5, 5], each pair coupled with probability p.
-func buildRandomQUBO(n int, p float64, seed uint64) *QUBO {
-	rng := rand.New(rand.NewPCG(seed, 99))
-	q := &QUBO{N: n, Linear: make([]float64, n)}
-	for i := range n {
-		q.Linear[i] = float64(rng.IntN(11) - 5)
-		for j := i + 1; j < n; j++ {
-			if rng.Float64() < p {
-				q.Couplings = append(q.Couplings, Coupling{i, j, float64(rng.IntN(11) - 5)})
-			}
-		}
-	}
-	return q
-}
-
 // buildQUBOPoint returns the vertex (x, y) of BooleanQuadric(q) for x.
 func buildQUBOPoint(q *QUBO, x []float64) []float64 {
 	v := append([]float64(nil), x...)
@@ -161,19 +146,6 @@ func buildQUBOPoint(q *QUBO, x []float64) []float64 {
 		v = append(v, x[c.I]*x[c.J])
 	}
 	return v
-}
-
-// buildQUBOBrute returns min over x ∈ {0,1}^N of q's objective.
-func buildQUBOBrute(q *QUBO) float64 {
-	best := math.Inf(1)
-	x := make([]float64, q.N)
-	for mask := range 1 << q.N {
-		for i := range x {
-			x[i] = float64(mask >> i & 1)
-		}
-		best = min(best, q.Value(x))
-	}
-	return best
 }
 
 func FuzzReadQUBO(f *testing.F) {
@@ -201,4 +173,14 @@ func FuzzReadQUBO(f *testing.F) {
 			}
 		}
 	})
+}
+
+// buildRandomQUBO reads brute.RandomQUBO's instance.
+func buildRandomQUBO(t *testing.T, n int, p float64, seed uint64) *QUBO {
+	t.Helper()
+	q, err := ReadQUBO(strings.NewReader(brute.RandomQUBO(n, p, seed)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
 }

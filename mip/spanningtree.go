@@ -25,7 +25,9 @@ import "fmt"
 // polytope exactly); x is nevertheless marked binary, z continuous. It has
 // |E| + n(2|E|) − 2|E| columns, so O(n³) for complete graphs. The first
 // equation is implied by the others and kept for clarity. The exposed
-// coordinates are the x_e in the order of edges, named "x_i_j".
+// coordinates are the x_e in the order of edges, named "x_i_j". The model's
+// Known point is the breadth-first search tree from node 0 (a star for
+// complete graphs), with its orientations towards every root.
 //
 // It returns an error if nodes < 2, an endpoint is out of range, an edge is a
 // self-loop or repeated, or the graph is disconnected.
@@ -39,6 +41,15 @@ func SpanningTreeExt(nodes int, edges [][2]int) (*Formulation, error) {
 	if c := components(nodes, edges); c > 1 {
 		return nil, fmt.Errorf("mip: spanning tree: graph with %d nodes and %d edges is disconnected (%d components)", nodes, len(edges), c)
 	}
+	inTree := bfsTree(nodes, edges)
+	tree := make([][]int, nodes)
+	for k, e := range edges {
+		if inTree[k] {
+			tree[e[0]] = append(tree[e[0]], e[1])
+			tree[e[1]] = append(tree[e[1]], e[0])
+		}
+	}
+	var ones1 []int // columns of the known point with value 1
 	b := NewBuilder(fmt.Sprintf("spanningtree%d-%d", nodes, len(edges)))
 	m := len(edges)
 	f := &Formulation{Vars: make([]int, m), Names: make([]string, m)}
@@ -49,14 +60,19 @@ func SpanningTreeExt(nodes int, edges [][2]int) (*Formulation, error) {
 	for k, e := range edges {
 		f.Names[k] = fmt.Sprintf("x_%d_%d", e[0], e[1])
 		f.Vars[k] = b.AddCol(f.Names[k], 0, 1, true)
+		if inTree[k] {
+			ones1 = append(ones1, f.Vars[k])
+		}
 	}
 	b.AddRow("edges", float64(nodes-1), float64(nodes-1), f.Vars, ones[:m])
 	// out[i] lists, for the current root, the z columns of arcs leaving i.
 	out := make([][]int, nodes)
+	parent := make([]int, nodes)
 	for root := range nodes {
 		for i := range out {
 			out[i] = out[i][:0]
 		}
+		treeParents(parent, root, tree)
 		for k, e := range edges {
 			idx := []int{f.Vars[k]}
 			val := []float64{1}
@@ -65,6 +81,9 @@ func SpanningTreeExt(nodes int, edges [][2]int) (*Formulation, error) {
 					continue
 				}
 				z := b.AddCol(fmt.Sprintf("z_%d_%d_%d", root, a[0], a[1]), 0, inf, false)
+				if inTree[k] && parent[a[0]] == a[1] {
+					ones1 = append(ones1, z)
+				}
 				out[a[0]] = append(out[a[0]], z)
 				idx = append(idx, z)
 				val = append(val, -1)
@@ -78,7 +97,55 @@ func SpanningTreeExt(nodes int, edges [][2]int) (*Formulation, error) {
 		}
 	}
 	f.Model = b.Build()
+	f.Model.Known = make([]float64, f.Model.NumCols())
+	for _, j := range ones1 {
+		f.Model.Known[j] = 1
+	}
 	return f, nil
+}
+
+// bfsTree returns the edges of the breadth-first search tree from node 0 of
+// a connected graph.
+func bfsTree(nodes int, edges [][2]int) []bool {
+	adj := make([][]int, nodes) // edge indices
+	for k, e := range edges {
+		adj[e[0]] = append(adj[e[0]], k)
+		adj[e[1]] = append(adj[e[1]], k)
+	}
+	in := make([]bool, len(edges))
+	seen := make([]bool, nodes)
+	seen[0] = true
+	for queue := []int{0}; len(queue) > 0; queue = queue[1:] {
+		i := queue[0]
+		for _, k := range adj[i] {
+			j := edges[k][0] + edges[k][1] - i
+			if !seen[j] {
+				seen[j] = true
+				in[k] = true
+				queue = append(queue, j)
+			}
+		}
+	}
+	return in
+}
+
+// treeParents stores in parent the parent of every node when the tree
+// hangs from root (parent[root] = −1); tree[i] lists the tree neighbours of
+// node i.
+func treeParents(parent []int, root int, tree [][]int) {
+	for i := range parent {
+		parent[i] = -2 // not reached
+	}
+	parent[root] = -1
+	for queue := []int{root}; len(queue) > 0; queue = queue[1:] {
+		i := queue[0]
+		for _, j := range tree[i] {
+			if parent[j] == -2 {
+				parent[j] = i
+				queue = append(queue, j)
+			}
+		}
+	}
 }
 
 // components returns the number of connected components of the graph.

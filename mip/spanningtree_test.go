@@ -2,10 +2,10 @@ package mip
 
 import (
 	"fmt"
-	"math/rand/v2"
-	"sort"
 	"strings"
 	"testing"
+
+	"github.com/lazycg/lazycg/mip/internal/brute"
 )
 
 // buildTreePoint returns the feasible point of SpanningTreeExt's model for
@@ -58,9 +58,9 @@ func TestSpanningTreeExtStructure(t *testing.T) {
 	}
 	// Random spanning trees (random costs, Kruskal) are feasible.
 	for seed := range uint64(5) {
-		c := buildRandomCosts(m, 0, 100, seed)
-		_, tree := buildKruskal(n, edges, c)
-		if err := buildFeasible(f.Model, buildTreePoint(t, f, n, edges, tree)); err != nil {
+		c := brute.RandomCosts(m, 0, 100, seed)
+		_, tree := brute.Kruskal(n, edges, c)
+		if err := f.Model.Check(buildTreePoint(t, f, n, edges, tree), 1e-9); err != nil {
 			t.Fatalf("tree %v: %v", tree, err)
 		}
 	}
@@ -85,46 +85,4 @@ func TestSpanningTreeExtErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}
 	}
-}
-
-// buildKruskal returns the weight and edge indices of a minimum spanning
-// tree of a connected graph.
-func buildKruskal(n int, edges [][2]int, c []float64) (float64, []int) {
-	order := make([]int, len(edges))
-	for k := range order {
-		order[k] = k
-	}
-	sort.SliceStable(order, func(a, b int) bool { return c[order[a]] < c[order[b]] })
-	comp := make([]int, n)
-	for i := range comp {
-		comp[i] = i
-	}
-	var find func(int) int
-	find = func(i int) int {
-		if comp[i] != i {
-			comp[i] = find(comp[i])
-		}
-		return comp[i]
-	}
-	w, tree := 0.0, []int{}
-	for _, k := range order {
-		a, b := find(edges[k][0]), find(edges[k][1])
-		if a != b {
-			comp[a] = b
-			w += c[k]
-			tree = append(tree, k)
-		}
-	}
-	return w, tree
-}
-
-// buildRandomRealCosts returns m costs uniform in [−1, 1) (distinct with
-// probability 1).
-func buildRandomRealCosts(m int, seed uint64) []float64 {
-	rng := rand.New(rand.NewPCG(seed, 23))
-	c := make([]float64, m)
-	for k := range c {
-		c[k] = 2*rng.Float64() - 1
-	}
-	return c
 }

@@ -52,7 +52,8 @@ func TSPArcIndex(n, i, j int) int {
 // flow from node 0 can reach every node only if they form one cycle, so the
 // projection onto x is exactly the set of Hamiltonian cycles. The exposed
 // coordinates are the n(n−1) arc variables in TSPArcs order, named "x_i_j"
-// with 0-based nodes.
+// with 0-based nodes. The model's Known point is the tour 0→1→…→n−1→0
+// with flows f_{i,i+1} = n−1−i.
 func TSP(n int) (*Formulation, error) {
 	b, err := tspBuilder("tsp", n)
 	if err != nil {
@@ -65,6 +66,7 @@ func TSP(n int) (*Formulation, error) {
 		f.Names[k] = b.colNames[k]
 	}
 	f.Model = b.Build()
+	f.Model.Known = tspKnown(n, f.Model.NumCols())
 	return f, nil
 }
 
@@ -72,7 +74,8 @@ func TSP(n int) (*Formulation, error) {
 // formulation of TSP(n) extended by binary edge variables y_ij = x_ij + x_ji
 // for i < j. With n ≥ 3 no Hamiltonian cycle uses both arcs of a pair, so y is
 // the incidence vector of the cycle's edges. The exposed coordinates are the
-// n(n−1)/2 edge variables in CompleteGraph(n) order, named "y_i_j".
+// n(n−1)/2 edge variables in CompleteGraph(n) order, named "y_i_j". The
+// Known point is the tour of TSP(n) with its edges.
 func TSPUndirected(n int) (*Formulation, error) {
 	b, err := tspBuilder("tsp-undirected", n)
 	if err != nil {
@@ -89,7 +92,28 @@ func TSPUndirected(n int) (*Formulation, error) {
 		f.Vars[k], f.Names[k] = y, name
 	}
 	f.Model = b.Build()
+	known := tspKnown(n, f.Model.NumCols())
+	for k, e := range edges {
+		if e[1] == e[0]+1 || e[0] == 0 && e[1] == n-1 {
+			known[f.Vars[k]] = 1
+		}
+	}
+	f.Model.Known = known
 	return f, nil
+}
+
+// tspKnown returns a point with cols values whose tspBuilder(n) part is the
+// tour 0→1→…→n−1→0: x_{i,i+1} = x_{n−1,0} = 1 and the flow n−1−i on arc
+// (i, i+1) (node 0 sends n−1 units, every other node keeps one).
+func tspKnown(n, cols int) []float64 {
+	x := make([]float64, cols)
+	m := n * (n - 1)
+	for i := range n {
+		k := TSPArcIndex(n, i, (i+1)%n)
+		x[k] = 1
+		x[m+k] = float64(n - 1 - i)
+	}
+	return x
 }
 
 // tspBuilder adds the arc and flow columns and the constraints of TSP(n).

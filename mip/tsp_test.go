@@ -71,14 +71,14 @@ func TestTSPStructure(t *testing.T) {
 				tour[k]++
 			}
 			x := buildTourPoint(t, f, tour)
-			if err := buildFeasible(f.Model, x); err != nil {
+			if err := f.Model.Check(x, 1e-9); err != nil {
 				t.Fatalf("tour %v: %v", tour, err)
 			}
 			got, err := TourFromArcs(n, x[:a])
 			if err != nil || fmt.Sprint(got) != fmt.Sprint(tour) {
 				t.Fatalf("TourFromArcs = %v, %v; want %v", got, err, tour)
 			}
-			if err := buildFeasible(u.Model, buildTourPoint(t, u, tour)); err != nil {
+			if err := u.Model.Check(buildTourPoint(t, u, tour), 1e-9); err != nil {
 				t.Fatalf("undirected, tour %v: %v", tour, err)
 			}
 		}

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/lazycg/lazycg/internal/datadir"
+
+	"github.com/lazycg/lazycg/mip/internal/brute"
 )
 
 func TestTSPLIBDistances(t *testing.T) {
@@ -173,7 +175,7 @@ func TestTSPLIBFiles(t *testing.T) {
 			if inst.Name != tc.name || inst.N != tc.n || inst.WeightType != tc.typ {
 				t.Fatalf("got %q, %d nodes, %s", inst.Name, inst.N, inst.WeightType)
 			}
-			got, tour := buildHeldKarp(inst.N, inst.Dist)
+			got, tour := brute.HeldKarp(inst.N, inst.Dist)
 			if got != tc.optimum {
 				t.Errorf("Held–Karp optimum %d, want %d", got, tc.optimum)
 			}
@@ -255,65 +257,6 @@ func TestTourLength(t *testing.T) {
 			t.Errorf("TourLength(%v) accepted", bad)
 		}
 	}
-}
-
-// buildHeldKarp solves the TSP on n ≤ 20 nodes with distances d by the
-// Held–Karp dynamic program and returns the optimal length and a tour.
-func buildHeldKarp(n int, d func(i, j int) int) (int, []int) {
-	if n == 1 {
-		return 0, []int{0}
-	}
-	// best[S][j]: shortest path from 0 through the nodes of S (a subset of
-	// 1..n−1, bit j−1 for node j) ending at j ∈ S.
-	m := n - 1
-	full := 1<<m - 1
-	best := make([]int, (full+1)*m)
-	for i := range best {
-		best[i] = math.MaxInt
-	}
-	for j := range m {
-		best[(1<<j)*m+j] = d(0, j+1)
-	}
-	for s := 1; s <= full; s++ {
-		for j := range m {
-			v := best[s*m+j]
-			if s&(1<<j) == 0 || v == math.MaxInt {
-				continue
-			}
-			for k := range m {
-				if s&(1<<k) != 0 {
-					continue
-				}
-				t := s | 1<<k
-				if w := v + d(j+1, k+1); w < best[t*m+k] {
-					best[t*m+k] = w
-				}
-			}
-		}
-	}
-	opt, last := math.MaxInt, -1
-	for j := range m {
-		if w := best[full*m+j] + d(j+1, 0); w < opt {
-			opt, last = w, j
-		}
-	}
-	// Walk back.
-	tour := make([]int, n)
-	s := full
-	for pos := n - 1; pos >= 1; pos-- {
-		tour[pos] = last + 1
-		prev := s &^ (1 << last)
-		if prev == 0 {
-			break
-		}
-		for k := range m {
-			if prev&(1<<k) != 0 && best[prev*m+k] != math.MaxInt && best[prev*m+k]+d(k+1, last+1) == best[s*m+last] {
-				s, last = prev, k
-				break
-			}
-		}
-	}
-	return opt, tour
 }
 
 func FuzzReadTSPLIB(f *testing.F) {

@@ -563,9 +563,12 @@ func TestOnlineErrors(t *testing.T) {
 	if err == nil || res.Status != lazycg.Failure || res.Rounds != 2 {
 		t.Errorf("NaN loss: %v, rounds %d", err, res.Rounds)
 	}
-	// K = 1 with the augmenting separator fails with a clear error.
+	// K = 1 with the augmenting separator fails with a clear error (the
+	// default K, lazycg.DefaultK > 1, does not).
 	aug := &lazycg.AugmentingSeparator{Aug: augKSubset{n: 5, m: 1}}
-	res, err = Minimize(ctx, Problem{Losses: stream, LMO: augKSubset{n: 5, m: 1}, Separator: aug}, nil, &LOCG{Params: params})
+	k1 := params
+	k1.K = 1
+	res, err = Minimize(ctx, Problem{Losses: stream, LMO: augKSubset{n: 5, m: 1}, Separator: aug}, nil, &LOCG{Params: k1})
 	if err == nil || res.Status != lazycg.Failure {
 		t.Errorf("augmenting separator with K = 1: want a failure, got %v", err)
 	}

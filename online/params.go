@@ -92,8 +92,8 @@ func (st Steps) String() string {
 // is recomputed from function values after positive answers. C, L and K
 // enter the rate of Theorem 5.1 (see TheoremBound).
 type Params struct {
-	// K ≥ 1 is the weak separation accuracy (LOCG only; default 1). The
-	// augmenting separator needs K > 1.
+	// K ≥ 1 is the weak separation accuracy (LOCG only; default
+	// lazycg.DefaultK). The augmenting separator needs K > 1.
 	K float64
 	// Steps selects γ_t (default StepsAuto).
 	Steps Steps
@@ -162,7 +162,7 @@ func finiteNonNeg(v float64) bool { return v >= 0 && !math.IsInf(v, 0) }
 func (p Params) resolve(lmo lazycg.LMO, who string) (resolved, error) {
 	r := resolved{k: p.K, c: p.C, b: p.B, s: p.S, sExp: p.SExp, l: p.L, d: p.D, norm: p.Norm, smoothing: p.Smoothing}
 	if r.k == 0 {
-		r.k = 1
+		r.k = lazycg.DefaultK
 	}
 	if !(r.k >= 1) || math.IsInf(r.k, 0) {
 		return r, fmt.Errorf("online: %s: K must be finite and ≥ 1, got %g", who, p.K)

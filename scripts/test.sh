@@ -13,3 +13,11 @@ echo "== go test" >&2
 go test -count=1 ./...
 echo "== go test -race -short" >&2
 go test -count=1 -race -short ./...
+# The hostile-input sweep (testdata/bad, 300 cases) ran above as
+# TestHostileInputs in cmd/lazycg.
+echo "== signal test" >&2
+bash scripts/signal-test.sh
+echo "== time-limit check" >&2
+bash scripts/time-limit.sh
+echo "== fuzz (${FUZZTIME:-20000x} per target)" >&2
+bash scripts/fuzz.sh

@@ -40,6 +40,9 @@ type Config struct {
 	MaxLMOCalls int `json:"max_lmo_calls,omitempty"`
 	// GapTolerance stops an offline run once primal − dual bound ≤ it.
 	GapTolerance float64 `json:"gap_tolerance,omitempty"`
+	// TargetPrimal, when set, stops an offline run once the primal value
+	// is at most it (status target-reached).
+	TargetPrimal *float64 `json:"target_primal,omitempty"`
 
 	// MethodParams are the method's parameters.
 	MethodParams
@@ -66,6 +69,10 @@ type Config struct {
 	BestFit bool `json:"best_fit,omitempty"`
 	// CacheBytes bounds the cache's memory (0: DefaultCacheBytes).
 	CacheBytes int64 `json:"cache_bytes,omitempty"`
+	// MemoryBudget bounds the estimated memory of the run's instance,
+	// objective (or losses) and working vectors; a spec above it is
+	// refused before allocating (0: DefaultMemoryBudget; −1: none).
+	MemoryBudget int64 `json:"memory_budget,omitempty"`
 
 	// HindsightTime bounds the hindsight solve of an online run (0: the
 	// default of online.DefaultHindsightSettings); NoHindsight skips it.
@@ -98,14 +105,20 @@ type MethodParams struct {
 	D float64 `json:"d,omitempty"`
 	// Smoothing runs an online method on Corollary 5.3's surrogates.
 	Smoothing bool `json:"smooth,omitempty"`
+	// LineSearch names the line search of the methods that search
+	// (auto, adaptive, secant or short; "" is auto), and Smoothness the L
+	// of the short step (0: the objective's).
+	LineSearch string  `json:"line_search_rule,omitempty"`
+	Smoothness float64 `json:"smoothness,omitempty"`
 	// Params are method-specific settings "key=value,..." (e.g.
 	// "dyadic=1,s=2" for lpcg), read by the method's constructor with the
 	// spec reader; a key the method does not know is an error.
 	Params string `json:"params,omitempty"`
 }
 
-// DefaultCacheBytes is the cache memory budget of runs that set none.
-const DefaultCacheBytes = 1 << 30
+// DefaultCacheBytes is the cache memory budget of runs that set none, the
+// library's lazycg.DefaultCacheBytes.
+const DefaultCacheBytes = lazycg.DefaultCacheBytes
 
 // SeparatorConfig returns the configuration of the default separator
 // (lazycg.NewSeparator): the cache switches, the pruning and search
@@ -128,8 +141,12 @@ func (c *Config) SeparatorConfig() lazycg.SeparatorConfig {
 // Settings returns the offline driver's settings: the limits and the
 // default separator's configuration.
 func (c *Config) Settings() *lazycg.Settings {
-	return &lazycg.Settings{MaxIterations: c.MaxIterations, MaxLMOCalls: c.MaxLMOCalls, TimeLimit: c.TimeLimit,
+	s := &lazycg.Settings{MaxIterations: c.MaxIterations, MaxLMOCalls: c.MaxLMOCalls, TimeLimit: c.TimeLimit,
 		GapTolerance: c.GapTolerance, SeparatorConfig: c.SeparatorConfig()}
+	if c.TargetPrimal != nil {
+		s.TargetPrimal, s.HasTargetPrimal = *c.TargetPrimal, true
+	}
+	return s
 }
 
 // OnlineSettings returns the online driver's settings: the limits, the
@@ -159,6 +176,9 @@ const (
 	SettingDuration
 	// SettingString is text (a spec, a name).
 	SettingString
+	// SettingBytes is a memory size ("8GiB", "512MB", bytes; see
+	// ParseBytes) within the setting's range.
+	SettingBytes
 )
 
 // Setting is one configurable value of a Config with its names.
@@ -206,6 +226,8 @@ var settings = []Setting{
 		field: func(c *Config) any { return &c.MaxLMOCalls }},
 	{Flag: "gap", JSON: "gap_tolerance", Kind: SettingFloat, lo: 0, hi: inf, Usage: "stop when primal − dual bound ≤ this absolute gap",
 		field: func(c *Config) any { return &c.GapTolerance }},
+	{Flag: "target", JSON: "target_primal", Kind: SettingFloat, lo: -inf, hi: inf, Usage: "stop once the primal value is ≤ this `VALUE` (default: none)",
+		field: func(c *Config) any { return &c.TargetPrimal }},
 	{Flag: "K", JSON: "k", Kind: SettingFloat, lo: 1, hi: 1e6, Usage: "accuracy K ≥ 1 of the weak separation oracle (> 1 for -oracle aug)",
 		field: func(c *Config) any { return &c.K }},
 	{Flag: "C", JSON: "c", Kind: SettingFloat, lo: 0, hi: inf, Usage: "curvature constant (0: estimate from the objective and the polytope's diameter when possible; linear losses have C = 0)",
@@ -227,6 +249,11 @@ var settings = []Setting{
 		field: func(c *Config) any { return &c.D }},
 	{Flag: "smooth", JSON: "smooth", Kind: SettingBool, Usage: "run on Corollary 5.3's smoothed surrogates of the losses (adversarial Lipschitz losses)",
 		field: func(c *Config) any { return &c.Smoothing }},
+	{Flag: "line-search", JSON: "line_search_rule", Kind: SettingString,
+		Usage: "line search `RULE` of the methods that search: auto (exact for quadratics, else secant), adaptive (Pedregosa et al. 2020), secant, short (needs -smoothness or an objective that knows L)",
+		field: func(c *Config) any { return &c.LineSearch }},
+	{Flag: "smoothness", JSON: "smoothness", Kind: SettingFloat, lo: 0, hi: inf, Usage: "smoothness L of the objective for -line-search short (0: the objective's estimate)",
+		field: func(c *Config) any { return &c.Smoothness }},
 	{Flag: "params", JSON: "params", Kind: SettingString, Usage: "method-specific settings `key=value,...` (e.g. dyadic=1,s=2 for lpcg; see lazycg methods)",
 		field: func(c *Config) any { return &c.Params }},
 	{Flag: "oracle", JSON: "oracle", Kind: SettingString, Usage: "weak separation oracle: lmo (cache + early termination) or aug (augmentation, 0/1 polytopes with an augmentation oracle)",
@@ -247,8 +274,11 @@ var settings = []Setting{
 		field: func(c *Config) any { return &c.Prune }},
 	{Flag: "best-fit", JSON: "best_fit", Kind: SettingBool, Usage: "best-fit cache search instead of first fit",
 		field: func(c *Config) any { return &c.BestFit }},
-	{Flag: "cache-bytes", JSON: "cache_bytes", Kind: SettingInt, lo: 0, hi: 1 << 50, Usage: "memory budget of the vertex cache in bytes (0: 1 GiB)",
+	{Flag: "cache-bytes", JSON: "cache_bytes", Kind: SettingBytes, lo: 0, hi: 1 << 50, Usage: "memory budget of the vertex cache: `SIZE` such as 512MiB, or bytes (0: 1 GiB)",
 		field: func(c *Config) any { return &c.CacheBytes }},
+	{Flag: "memory", JSON: "memory_budget", Kind: SettingBytes, lo: -1, hi: 1 << 60,
+		Usage: "memory budget of a run: `SIZE` such as 8GiB; larger specs are refused before allocating (0: $LAZYCG_MEMORY or half the machine's memory; -1: none)",
+		field: func(c *Config) any { return &c.MemoryBudget }},
 	{Flag: "hindsight-time", JSON: "hindsight_time", Kind: SettingDuration, Usage: "time limit of the hindsight solve of an online run (0: 1m)",
 		field: func(c *Config) any { return &c.HindsightTime }},
 	{Flag: "no-hindsight", JSON: "no_hindsight", Kind: SettingBool, Usage: "skip the hindsight solve of an online run (no regret)",
@@ -294,6 +324,17 @@ func (c *Config) Set(name, value string) error {
 
 func (st *Setting) set(c *Config, neg bool, value string) error {
 	value = strings.TrimSpace(value)
+	if st.Kind == SettingBytes {
+		b, err := ParseBytes(value)
+		if err != nil {
+			return err
+		}
+		if float64(b) < st.lo || float64(b) > st.hi {
+			return st.rangeErr(value)
+		}
+		*st.field(c).(*int64) = b
+		return nil
+	}
 	switch p := st.field(c).(type) {
 	case *bool:
 		b, err := strconv.ParseBool(value)
@@ -307,6 +348,16 @@ func (st *Setting) set(c *Config, neg bool, value string) error {
 			return st.rangeErr(value)
 		}
 		*p = f
+	case **float64:
+		if value == "" {
+			*p = nil
+			return nil
+		}
+		f, err := strconv.ParseFloat(value, 64)
+		if err != nil || !(f >= st.lo && f <= st.hi) {
+			return st.rangeErr(value)
+		}
+		*p = &f
 	case *int:
 		n, err := strconv.ParseInt(value, 10, 64)
 		if err != nil || float64(n) < st.lo || float64(n) > st.hi {
@@ -339,13 +390,23 @@ func (st *Setting) set(c *Config, neg bool, value string) error {
 
 func (st *Setting) rangeErr(value string) error {
 	what := "a number"
-	if st.Kind == SettingInt {
+	switch st.Kind {
+	case SettingInt:
 		what = "an integer"
+	case SettingBytes:
+		what = "a size in bytes"
+	}
+	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	if st.Kind != SettingFloat {
+		num = func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	}
+	if st.lo == -inf && st.hi == inf {
+		return fmt.Errorf("must be a finite number, got %q", value)
 	}
 	if st.hi == inf {
-		return fmt.Errorf("must be %s ≥ %g, got %q", what, st.lo, value)
+		return fmt.Errorf("must be %s ≥ %s, got %q", what, num(st.lo), value)
 	}
-	return fmt.Errorf("must be %s in [%g, %g], got %q", what, st.lo, st.hi, value)
+	return fmt.Errorf("must be %s in [%s, %s], got %q", what, num(st.lo), num(st.hi), value)
 }
 
 // maxSeconds bounds durations (about 116 days).
@@ -382,6 +443,11 @@ func (st *Setting) text(c *Config, neg bool) string {
 		return strconv.FormatBool(*p != neg)
 	case *float64:
 		return strconv.FormatFloat(*p, 'g', -1, 64)
+	case **float64:
+		if *p == nil {
+			return ""
+		}
+		return strconv.FormatFloat(**p, 'g', -1, 64)
 	case *int:
 		return strconv.Itoa(*p)
 	case *int64:
@@ -402,11 +468,11 @@ func (st *Setting) text(c *Config, neg bool) string {
 func (c *Config) Validate() error {
 	for i := range settings {
 		st := &settings[i]
-		if st.Kind != SettingFloat && st.Kind != SettingInt && st.Kind != SettingDuration {
+		if st.Kind != SettingFloat && st.Kind != SettingInt && st.Kind != SettingDuration && st.Kind != SettingBytes {
 			continue
 		}
 		// Zero values are unset: the defaults apply.
-		if text := st.text(c, false); text != "0" && text != "0s" {
+		if text := st.text(c, false); text != "0" && text != "0s" && text != "" {
 			err := st.set(&Config{}, false, text)
 			if err == nil {
 				continue

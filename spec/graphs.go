@@ -22,6 +22,10 @@ func buildFlow(s *Spec, opt Options) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The network simplex keeps about ten words per arc and per node.
+	if err := opt.mem.reserveDim(s, float64(len(net.Arcs)), 80*float64(len(net.Arcs)+net.Nodes)); err != nil {
+		return nil, err
+	}
 	p, err := lmo.NewFlowPolytope(net)
 	if err != nil {
 		return nil, err
@@ -42,7 +46,7 @@ func buildFlow(s *Spec, opt Options) (*Instance, error) {
 // DAG as in video colocalization: a node per candidate box per frame, arcs
 // between consecutive frames (each present with probability p), a source
 // and a sink.
-func buildDAG(s *Spec, _ Options) (*Instance, error) {
+func buildDAG(s *Spec, opt Options) (*Instance, error) {
 	if err := s.NArgs(2, 2, "dag:FRAMES,BOXES[,p=P][,seed=S]"); err != nil {
 		return nil, err
 	}
@@ -63,6 +67,12 @@ func buildDAG(s *Spec, _ Options) (*Instance, error) {
 	}
 	seed, err := s.OptSeed(1)
 	if err != nil {
+		return nil, err
+	}
+	// At most FRAMES·BOXES² + 2·BOXES arcs; the graph and the DP keep a
+	// few words per arc.
+	arcs := float64(frames)*float64(boxes)*float64(boxes) + 2*float64(boxes)
+	if err := opt.mem.reserveDim(s, arcs, 40*arcs); err != nil {
 		return nil, err
 	}
 	d, err := lmo.LayeredDAG(frames, boxes, p, seed)

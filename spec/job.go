@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -72,6 +73,42 @@ func (c *Config) NewSeparator(in *Instance) (lazycg.WeakSeparator, error) {
 	return separatorBuilders[name](in, c)
 }
 
+// PrepareContext is Prepare bounded by ctx: setup (reading files,
+// building the oracle and generating the objective) counts against a
+// deadline of ctx, and a canceled ctx ends it. When ctx ends first it
+// returns at once with an error wrapping ctx.Err(); the setup then
+// finishes in the background and releases what it built.
+func (c Config) PrepareContext(ctx context.Context) (*Prepared, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("spec: setup not started: %w", err)
+	}
+	type built struct {
+		p   *Prepared
+		err error
+	}
+	ch := make(chan built, 1)
+	go func() {
+		p, err := c.Prepare()
+		ch <- built{p, err}
+	}()
+	select {
+	case b := <-ch:
+		return b.p, b.err
+	case <-ctx.Done():
+		select {
+		case b := <-ch:
+			return b.p, b.err
+		default:
+		}
+		go func() {
+			if b := <-ch; b.p != nil {
+				b.p.Close()
+			}
+		}()
+		return nil, fmt.Errorf("spec: setup stopped before the problem was built: %w", ctx.Err())
+	}
+}
+
 // Prepare builds the polytope, the objective (or the loss stream), the
 // separator and the method of the config. Non-lazy methods get the inexact
 // oracle (OracleGap); lazy ones an exact, early-terminating one.
@@ -96,11 +133,15 @@ func (c Config) Prepare() (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	if (c.LineSearch != "" || c.Smoothness != 0) && !info.LineSearch {
+		return nil, fmt.Errorf("spec: %s takes no -line-search or -smoothness (methods that do: %s)", info.Name,
+			strings.Join(lineSearchMethods(), ", "))
+	}
 	if oracle != "lmo" && !info.Lazy {
 		return nil, fmt.Errorf("spec: -oracle %s applies to %s (%s calls the LMO)", oracle,
 			strings.Join(lazyMethods(info.Online), " and "), info.Name)
 	}
-	opt := Options{DataDir: c.DataDir, OracleGap: c.OracleGap, OracleTimeLimit: c.OracleTimeLimit}
+	opt := Options{DataDir: c.DataDir, OracleGap: c.OracleGap, OracleTimeLimit: c.OracleTimeLimit, MemoryBudget: c.MemoryBudget}
 	if info.Lazy {
 		opt.OracleGap = 0
 	}
@@ -123,7 +164,7 @@ func (p *Prepared) prepare() error {
 		// First: an objective may reformulate the instance (completion
 		// moves to Ω-coordinates), and the separator serves its LMO.
 		var err error
-		if obj, err = Objective(seeded(c.Objective, c.Seed), in); err != nil {
+		if obj, err = ObjectiveWith(seeded(c.Objective, c.Seed), in, Options{DataDir: c.DataDir}); err != nil {
 			return err
 		}
 	}
@@ -133,7 +174,7 @@ func (p *Prepared) prepare() error {
 	}
 	p.Separator = sep
 	if p.Info.Online {
-		stream, err := LossStream(c.Losses, in.Dim(), c.Seed)
+		stream, err := lossStream(c.Losses, in.Dim(), c.Seed, in.mem)
 		if err != nil {
 			return err
 		}
@@ -179,6 +220,17 @@ func seeded(text string, seed uint64) string {
 		sep = ":"
 	}
 	return text + sep + fmt.Sprintf("seed=%d", seed)
+}
+
+// lineSearchMethods lists the methods that take -line-search, sorted.
+func lineSearchMethods() []string {
+	var names []string
+	for _, n := range MethodNames() {
+		if methods[n].LineSearch {
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 func mapKeys[V any](m map[string]V) []string {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/online"
@@ -25,6 +26,10 @@ type MethodInfo struct {
 	// Baseline names the non-lazy counterpart of a lazy method.
 	Baseline string
 	Doc      string
+	// LineSearch reports that the method takes any line search
+	// (MethodParams.LineSearch, read by New with LineSearchOf); Prepare
+	// rejects -line-search for the others.
+	LineSearch bool
 	// New returns a fresh offline method. It reads the method-specific
 	// settings of p.Params with ParseParams and fails on keys it does not
 	// know.
@@ -98,17 +103,25 @@ func init() {
 		New: func(p MethodParams) (lazycg.Method, error) {
 			return ret(&lazycg.FrankWolfe{Rule: lazycg.StepAgnostic}, noParams("cg", p))
 		}})
-	RegisterMethod(MethodInfo{Name: "cg-ls", Doc: "vanilla conditional gradient with line search",
+	RegisterMethod(MethodInfo{Name: "cg-ls", Doc: "vanilla conditional gradient with line search", LineSearch: true,
 		New: func(p MethodParams) (lazycg.Method, error) {
 			if p.NoLineSearch {
 				return ret(&lazycg.FrankWolfe{Rule: lazycg.StepAgnostic}, noParams("cg-ls", p))
 			}
-			return ret(&lazycg.FrankWolfe{}, noParams("cg-ls", p))
+			ls, err := LineSearchOf(p)
+			if err != nil {
+				return nil, err
+			}
+			return ret(&lazycg.FrankWolfe{LineSearch: ls}, noParams("cg-ls", p))
 		}})
-	RegisterMethod(MethodInfo{Name: "lcg", Lazy: true, Baseline: "cg-ls",
+	RegisterMethod(MethodInfo{Name: "lcg", Lazy: true, Baseline: "cg-ls", LineSearch: true,
 		Doc: "parameter-free lazy conditional gradient (Algorithm 7); -params short=1 with -no-ls: Remark 4.4's step with the curvature L‖v−x‖² along each step",
 		New: func(p MethodParams) (lazycg.Method, error) {
-			m := &lazycg.LazyCG{K: p.K, PhiSchedule: phiSchedule(p)}
+			ls, err := LineSearchOf(p)
+			if err != nil {
+				return nil, err
+			}
+			m := &lazycg.LazyCG{K: p.K, PhiSchedule: phiSchedule(p), LineSearch: ls}
 			e, err := ParseParams("lcg", p.Params)
 			if err != nil {
 				return nil, err
@@ -138,6 +151,20 @@ func init() {
 			}
 			return ret(&lazycg.LazyTextbook{K: p.K, C: p.C, Phi0: p.Phi0}, noParams("lcg-textbook", p))
 		}})
+}
+
+// LineSearchOf returns the line search named by p.LineSearch ("" is
+// auto) with the short step's p.Smoothness.
+func LineSearchOf(p MethodParams) (lazycg.LineSearch, error) {
+	ls := lazycg.LineSearch{L: p.Smoothness}
+	if p.LineSearch == "" {
+		return ls, nil
+	}
+	var err error
+	if ls.Rule, err = lazycg.ParseLineSearchRule(strings.ToLower(p.LineSearch)); err != nil {
+		return ls, fmt.Errorf("spec: -line-search: %w", err)
+	}
+	return ls, nil
 }
 
 // phiSchedule returns the Φ schedule of the parameter-free lazy methods.

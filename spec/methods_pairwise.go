@@ -129,31 +129,39 @@ func init() {
 					LineSearch: l.ls, AdaptivePhi: l.adaptive}, err
 			})
 		}})
-	RegisterMethod(MethodInfo{Name: "afw", Doc: "away-step Frank–Wolfe with line search",
+	RegisterMethod(MethodInfo{Name: "afw", Doc: "away-step Frank–Wolfe with line search", LineSearch: true,
 		New: func(p MethodParams) (lazycg.Method, error) {
-			return ret(&lazycg.AwayFW{}, lineSearchOnly("afw", p))
+			ls, err := lineSearchOnly("afw", p)
+			return ret(&lazycg.AwayFW{LineSearch: ls}, err)
 		}})
-	RegisterMethod(MethodInfo{Name: "lazy-afw", Lazy: true, Baseline: "afw",
+	RegisterMethod(MethodInfo{Name: "lazy-afw", Lazy: true, Baseline: "afw", LineSearch: true,
 		Doc: "lazified away-step Frank–Wolfe (active set as first cache, Φ halving)",
 		New: func(p MethodParams) (lazycg.Method, error) {
-			return ret(&lazycg.LazyAwayFW{K: p.K, PhiSchedule: phiSchedule(p)}, lineSearchOnly("lazy-afw", p))
+			ls, err := lineSearchOnly("lazy-afw", p)
+			return ret(&lazycg.LazyAwayFW{K: p.K, PhiSchedule: phiSchedule(p), LineSearch: ls}, err)
 		}})
-	RegisterMethod(MethodInfo{Name: "bpcg", Doc: "blended pairwise conditional gradient (Tsuji–Tanaka–Pokutta)",
+	RegisterMethod(MethodInfo{Name: "bpcg", Doc: "blended pairwise conditional gradient (Tsuji–Tanaka–Pokutta)", LineSearch: true,
 		New: func(p MethodParams) (lazycg.Method, error) {
-			return ret(&lazycg.BlendedPairwise{}, lineSearchOnly("bpcg", p))
+			ls, err := lineSearchOnly("bpcg", p)
+			return ret(&lazycg.BlendedPairwise{LineSearch: ls}, err)
 		}})
-	RegisterMethod(MethodInfo{Name: "lazy-bpcg", Lazy: true, Baseline: "bpcg",
+	RegisterMethod(MethodInfo{Name: "lazy-bpcg", Lazy: true, Baseline: "bpcg", LineSearch: true,
 		Doc: "lazified blended pairwise conditional gradient",
 		New: func(p MethodParams) (lazycg.Method, error) {
-			return ret(&lazycg.LazyBPCG{K: p.K, PhiSchedule: phiSchedule(p)}, lineSearchOnly("lazy-bpcg", p))
+			ls, err := lineSearchOnly("lazy-bpcg", p)
+			return ret(&lazycg.LazyBPCG{K: p.K, PhiSchedule: phiSchedule(p), LineSearch: ls}, err)
 		}})
 }
 
 // lineSearchOnly rejects the line-search-free request and -params for
-// methods that have only line search steps and no settings.
-func lineSearchOnly(name string, p MethodParams) error {
+// methods that have only line search steps and no settings, and returns
+// their line search.
+func lineSearchOnly(name string, p MethodParams) (lazycg.LineSearch, error) {
 	if p.NoLineSearch {
-		return fmt.Errorf("spec: %s steps by line search only", name)
+		return lazycg.LineSearch{}, fmt.Errorf("spec: %s steps by line search only", name)
 	}
-	return noParams(name, p)
+	if err := noParams(name, p); err != nil {
+		return lazycg.LineSearch{}, err
+	}
+	return LineSearchOf(p)
 }

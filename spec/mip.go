@@ -47,6 +47,9 @@ func buildMPS(s *Spec, opt Options) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := opt.mem.reserveMIP(s, float64(m.NumRows()), float64(m.NumCols()), float64(m.NumNonzeros()), float64(m.NumCols())); err != nil {
+		return nil, err
+	}
 	vars := make([]int, m.NumCols())
 	for j := range vars {
 		vars[j] = j
@@ -93,9 +96,18 @@ func buildTSP(s *Spec, opt Options) (*Instance, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := opt.mem.reserveFile(s, path); err != nil {
+			return nil, err
+		}
 		if inst, err = mip.ReadTSPLIBFile(path); err != nil {
 			return nil, err
 		}
+	}
+	// The flow formulation (mip.TSP): n(n−1) arcs and as many flows,
+	// n(n−1) + 3n rows, 6n(n−1) nonzeros.
+	n, arcs := float64(inst.N), float64(inst.N)*float64(inst.N-1)
+	if err := opt.mem.reserveMIP(s, arcs+3*n, 2*arcs, 6*arcs, arcs); err != nil {
+		return nil, err
 	}
 	f, err := mip.TSP(inst.N)
 	if err != nil {
@@ -127,7 +139,14 @@ func buildCut(s *Spec, opt Options) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := mip.CutPolytope(n, mip.RandomGraph(n, p, seed))
+	edges := mip.RandomGraph(n, p, seed)
+	// The standard formulation (mip.CutPolytope): 4 rows of 3 nonzeros
+	// per edge.
+	m := float64(len(edges))
+	if err := opt.mem.reserveMIP(s, 4*m, m+float64(n), 12*m, m); err != nil {
+		return nil, err
+	}
+	f, err := mip.CutPolytope(n, edges)
 	if err != nil {
 		return nil, err
 	}
@@ -143,6 +162,12 @@ func buildSpanningTreeExt(s *Spec, opt Options) (*Instance, error) {
 	}
 	n, err := s.Int(0, "N", 2, 60)
 	if err != nil {
+		return nil, err
+	}
+	// Martin's formulation (mip.SpanningTreeExt): per root and edge two
+	// arc columns and a few rows, about 8·n·m nonzeros for m edges.
+	m := float64(n) * float64(n-1) / 2
+	if err := opt.mem.reserveMIP(s, float64(n)*m+float64(n)*float64(n), m+2*float64(n)*m, 8*float64(n)*m, m); err != nil {
 		return nil, err
 	}
 	f, err := mip.SpanningTreeExt(n, mip.CompleteGraph(n))
@@ -161,6 +186,12 @@ func buildQUBO(s *Spec, opt Options) (*Instance, error) {
 	}
 	q, err := mip.ReadQUBOFile(path)
 	if err != nil {
+		return nil, err
+	}
+	// The standard linearization (mip.BooleanQuadric): a column and three
+	// rows of at most three nonzeros per coupling.
+	c := float64(len(q.Couplings))
+	if err := opt.mem.reserveMIP(s, 3*c, float64(q.N)+c, 9*c, float64(q.N)+c); err != nil {
 		return nil, err
 	}
 	f, err := mip.BooleanQuadric(q)

@@ -15,16 +15,30 @@ import (
 //	quadratic[:seed=S,density=D,rows=R,scale=W] ‖Ax − b‖² as in the paper's section 7
 //	                                         (b = A·w, w uniform in [0, W], default W = 1)
 //	completion[:seed=S,rank=R,dense=1]       matrix completion over nuclear:M,N[,R]
+//	leastsquares:A,B                         ‖Ax − b‖² with A and b from files (Matrix
+//	                                         Market, CSV or text; see objective.ReadMatrix)
 //
 // A completion objective is solved in Ω-coordinates: it replaces the
 // instance's nuclear-norm ball by its projection onto the observed entries
 // Ω (lmo.NuclearBallOn), so that the problem has dimension |Ω| and every
 // iteration costs O(|Ω|) (see objective.MatrixCompletion.OnOmega); dense=1
 // keeps the m·n formulation over the dense ball (for comparisons).
+//
+// Relative file names are looked up as ResolveFile does, in the data
+// directory of ObjectiveWith's options.
 func Objective(text string, in *Instance) (lazycg.Objective, error) {
+	return ObjectiveWith(text, in, Options{})
+}
+
+// ObjectiveWith is Objective with the options of the run (the data
+// directory of file objectives).
+func ObjectiveWith(text string, in *Instance, opt Options) (lazycg.Objective, error) {
 	s, err := Parse(text)
 	if err != nil {
 		return nil, err
+	}
+	if s.Kind == "leastsquares" {
+		return leastSquaresFiles(s, in, opt)
 	}
 	if len(s.Args) != 0 {
 		return nil, fmt.Errorf("spec: %q: objective options are key=value (e.g. seed=1)", text)
@@ -37,6 +51,9 @@ func Objective(text string, in *Instance) (lazycg.Objective, error) {
 	var obj lazycg.Objective
 	switch s.Kind {
 	case "distance":
+		if err := in.mem.reserve(fmt.Sprintf("objective %q", text), "", 16*float64(n)); err != nil {
+			return nil, err
+		}
 		obj, err = objective.RandomDistance(n, seed)
 	case "quadratic":
 		var density float64
@@ -51,8 +68,15 @@ func Objective(text string, in *Instance) (lazycg.Objective, error) {
 		if scale, err = s.OptFloat("scale", 1, 1e-12, 1e12); err != nil {
 			return nil, err
 		}
-		if float64(rows)*float64(n)*density > 2e8 {
-			return nil, fmt.Errorf("spec: %q: about %.3g nonzeros is too many; lower density or rows", text, float64(rows)*float64(n)*density)
+		nnz := float64(rows) * float64(n) * density
+		if nnz > 2e8 {
+			return nil, fmt.Errorf("spec: %q: about %.3g nonzeros is too many; lower density or rows", text, nnz)
+		}
+		// CSR: an index and a value per nonzero; b, the residual and a
+		// line-search buffer per row.
+		if err := in.mem.reserve(fmt.Sprintf("objective %q", text), fmt.Sprintf("%.3g nonzeros", nnz),
+			16*nnz+32*float64(rows)); err != nil {
+			return nil, err
 		}
 		var ls *objective.LeastSquares
 		if ls, err = objective.RandomLeastSquares(rows, n, density, seed); err == nil && scale != 1 {
@@ -67,7 +91,7 @@ func Objective(text string, in *Instance) (lazycg.Objective, error) {
 	case "completion":
 		obj, err = completion(s, in, seed)
 	default:
-		return nil, fmt.Errorf("spec: unknown objective kind %q (known: distance, quadratic, completion)", s.Kind)
+		return nil, fmt.Errorf("spec: unknown objective kind %q (known: distance, quadratic, completion, leastsquares)", s.Kind)
 	}
 	if err != nil {
 		return nil, err
@@ -94,9 +118,19 @@ func completion(s *Spec, in *Instance, seed uint64) (lazycg.Objective, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The sample: position, value and the oracle's support per entry,
+	// with the sampler's set; the low-rank factors.
+	samples := float64(objective.CompletionSampleSize(in.Rows, in.Cols, rank))
+	if err := in.mem.reserve(fmt.Sprintf("objective %q", s.Text), fmt.Sprintf("%.3g observed entries", samples),
+		100*samples+16*float64(rank)*float64(in.Rows+in.Cols)); err != nil {
+		return nil, err
+	}
 	mc, _, err := objective.RandomMatrixCompletion(in.Rows, in.Cols, rank, seed)
-	if err != nil || dense {
-		return mc, err
+	if err != nil {
+		return nil, err
+	}
+	if dense {
+		return mc, nil
 	}
 	on, err := lmo.NewNuclearBallOn(in.Rows, in.Cols, ball.Radius(), mc.Support())
 	if err != nil {
@@ -108,6 +142,38 @@ func completion(s *Spec, in *Instance, seed uint64) (lazycg.Objective, error) {
 	// P_Ω(B) has the diameter 2R of B (Ω is not empty), so Diameter2 stays.
 	in.LMO, in.Start, in.Check = on, nil, nil
 	return mc.OnOmega(), nil
+}
+
+// leastSquaresFiles reads leastsquares:A,B: the matrix A and the vector b
+// from files (objective.LeastSquaresFromFiles); A must have as many
+// columns as the polytope's dimension.
+func leastSquaresFiles(s *Spec, in *Instance, opt Options) (lazycg.Objective, error) {
+	if err := s.NArgs(2, 2, "leastsquares:A,B (the matrix A and the vector b as Matrix Market, CSV or text files)"); err != nil {
+		return nil, err
+	}
+	if _, err := s.OptSeed(0); err != nil { // a run's seed is ignored
+		return nil, err
+	}
+	if err := s.Unused(); err != nil {
+		return nil, err
+	}
+	var paths [2]string
+	for i := range paths {
+		p, err := ResolveFile(s.Args[i], opt)
+		if err != nil {
+			return nil, err
+		}
+		paths[i] = p
+	}
+	ls, err := objective.LeastSquaresFromFiles(paths[0], paths[1])
+	if err != nil {
+		return nil, err
+	}
+	if rows, cols := ls.A().Dims(); cols != in.Dim() {
+		return nil, fmt.Errorf("spec: %q: A (%s) is %d×%d, but the polytope %q has dimension %d (A needs %d columns)",
+			s.Text, paths[0], rows, cols, in.Spec, in.Dim(), in.Dim())
+	}
+	return ls, nil
 }
 
 // DefaultDensity is the default density of quadratic objectives: about 20

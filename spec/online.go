@@ -63,6 +63,12 @@ const DefaultRounds = 100
 //
 // R defaults to the paper's 100 and S to seed.
 func LossStream(text string, n int, seed uint64) (objective.Stream, error) {
+	return lossStream(text, n, seed, nil)
+}
+
+// lossStream is LossStream reserving the memory of the losses, which the
+// stream keeps once generated, in mem.
+func lossStream(text string, n int, seed uint64, mem *memAccount) (objective.Stream, error) {
 	s, err := Parse(text)
 	if err != nil {
 		return nil, err
@@ -80,10 +86,19 @@ func LossStream(text string, n int, seed uint64) (objective.Stream, error) {
 	var st objective.Stream
 	switch s.Kind {
 	case "linear":
+		if err := mem.reserve(fmt.Sprintf("losses %q", text), fmt.Sprintf("%d rounds of dimension %d", rounds, n),
+			float64(rounds)*8*float64(n+1)); err != nil {
+			return nil, err
+		}
 		st, err = objective.LinearLosses(n, rounds, seed)
 	case "quadratic":
 		var density float64
 		if density, err = s.OptFloat("density", DefaultDensity(n), 1e-12, 1); err != nil {
+			return nil, err
+		}
+		nnz := float64(n) * float64(n) * density
+		if err := mem.reserve(fmt.Sprintf("losses %q", text), fmt.Sprintf("%d rounds of %.3g nonzeros", rounds, nnz),
+			float64(rounds)*(16*nnz+32*float64(n))); err != nil {
 			return nil, err
 		}
 		st, err = objective.QuadraticLosses(n, rounds, density, seed)

@@ -22,6 +22,13 @@ type Options struct {
 	OracleGap float64
 	// OracleTimeLimit bounds each solver-backed oracle call (0 = none).
 	OracleTimeLimit time.Duration
+	// MemoryBudget bounds the estimated memory of a run over the
+	// instance (0: DefaultMemoryBudget; negative: none). A spec whose
+	// estimate exceeds it is refused before anything large is allocated.
+	MemoryBudget int64
+
+	// mem is the memory account of the run (set by Polytope).
+	mem *memAccount
 }
 
 // Instance is a polytope realized from a spec.
@@ -30,7 +37,9 @@ type Instance struct {
 	Spec string
 	// LMO is the linear minimization oracle.
 	LMO lazycg.LMO
-	// Start is a vertex to start from (nil: let the driver choose).
+	// Start is a vertex to start from (nil: let the driver choose): the
+	// vertex of a lazycg.Vertexer, or the known vertex of a
+	// lazycg.VertexHinter.
 	Start []float64
 	// Check verifies that x lies in the polytope (nil when unavailable).
 	Check func(x []float64, tol float64) error
@@ -44,6 +53,9 @@ type Instance struct {
 	Close func()
 	// Own is the linear objective defined by the polytope's file, if any.
 	Own *OwnObjective
+
+	// mem is the memory account the objective or the losses add to.
+	mem *memAccount
 }
 
 // Dim returns the dimension of the instance.
@@ -73,8 +85,13 @@ func PolytopeKinds() []string {
 }
 
 // Polytope builds the polytope described by text, e.g. "simplex:100",
-// "birkhoff:20", "flow:netgen_8_08a.min", "mps:eil33-2.mps.gz".
+// "birkhoff:20", "flow:netgen_8_08a.min", "mps:eil33-2.mps.gz",
+// "l2:50,r=2", "hull:atoms.txt", "product:[simplex:10]*3[l1:5]" (see
+// polytope_norms.go for the norm balls, hulls and products).
 func Polytope(text string, opt Options) (*Instance, error) {
+	if in, ok, err := productSpec(text, opt); ok {
+		return in, err
+	}
 	s, err := Parse(text)
 	if err != nil {
 		return nil, err
@@ -82,6 +99,11 @@ func Polytope(text string, opt Options) (*Instance, error) {
 	b, ok := polytopeKinds[s.Kind]
 	if !ok {
 		return nil, fmt.Errorf("spec: unknown polytope kind %q in %q (known: %v)", s.Kind, text, PolytopeKinds())
+	}
+	if opt.mem == nil {
+		if opt.mem, err = newMemAccount(opt.MemoryBudget); err != nil {
+			return nil, err
+		}
 	}
 	in, err := b(s, opt)
 	if err != nil {
@@ -93,11 +115,16 @@ func Polytope(text string, opt Options) (*Instance, error) {
 		}
 		return nil, err
 	}
-	in.Spec = text
+	in.Spec, in.mem = text, opt.mem
 	if in.Start == nil {
+		start := make([]float64, in.LMO.Dim())
 		if v, ok := in.LMO.(lazycg.Vertexer); ok {
-			in.Start = make([]float64, in.LMO.Dim())
-			v.Vertex(in.Start)
+			v.Vertex(start)
+			in.Start = start
+		} else if h, ok := in.LMO.(lazycg.VertexHinter); ok && h.KnownVertex(start) {
+			// A vertex the formulation is built around (a tour, the
+			// empty cut): runs start without waiting for the solver.
+			in.Start = start
 		}
 	}
 	if in.Close == nil {
@@ -118,18 +145,23 @@ func ResolveFile(name string, opt Options) (string, error) {
 	return datadir.File(opt.DataDir, name)
 }
 
-// fileArg checks that the spec has exactly one argument, a file name, and
-// resolves it (see ResolveFile).
+// fileArg checks that the spec has exactly one argument, a file name,
+// resolves it (see ResolveFile) and reserves the memory of its parsed
+// form.
 func (s *Spec) fileArg(opt Options, usage string) (string, error) {
 	if err := s.NArgs(1, 1, usage); err != nil {
 		return "", err
 	}
-	return ResolveFile(s.Args[0], opt)
+	path, err := ResolveFile(s.Args[0], opt)
+	if err != nil {
+		return "", err
+	}
+	return path, opt.mem.reserveFile(s, path)
 }
 
 const maxDim = 1 << 26
 
-func buildSimplex(s *Spec, _ Options) (*Instance, error) {
+func buildSimplex(s *Spec, opt Options) (*Instance, error) {
 	if err := s.NArgs(1, 1, s.Kind+":N[,r=RADIUS]"); err != nil {
 		return nil, err
 	}
@@ -139,6 +171,9 @@ func buildSimplex(s *Spec, _ Options) (*Instance, error) {
 	}
 	r, err := s.OptFloat("r", 1, 1e-300, 1e300)
 	if err != nil {
+		return nil, err
+	}
+	if err := opt.mem.reserveDim(s, float64(n), 0); err != nil {
 		return nil, err
 	}
 	if s.Kind == "unitsimplex" {
@@ -155,7 +190,7 @@ func buildSimplex(s *Spec, _ Options) (*Instance, error) {
 	return &Instance{LMO: l, Diameter2: 2 * r * r}, nil
 }
 
-func buildL1(s *Spec, _ Options) (*Instance, error) {
+func buildL1(s *Spec, opt Options) (*Instance, error) {
 	if err := s.NArgs(1, 1, "l1:N[,r=RADIUS]"); err != nil {
 		return nil, err
 	}
@@ -167,6 +202,9 @@ func buildL1(s *Spec, _ Options) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := opt.mem.reserveDim(s, float64(n), 0); err != nil {
+		return nil, err
+	}
 	l, err := lmo.NewL1Ball(n, r)
 	if err != nil {
 		return nil, err
@@ -174,12 +212,15 @@ func buildL1(s *Spec, _ Options) (*Instance, error) {
 	return &Instance{LMO: l, Diameter2: 4 * r * r}, nil
 }
 
-func buildHypercube(s *Spec, _ Options) (*Instance, error) {
+func buildHypercube(s *Spec, opt Options) (*Instance, error) {
 	if err := s.NArgs(1, 1, s.Kind+":N"); err != nil {
 		return nil, err
 	}
 	n, err := s.Int(0, "N", 1, maxDim)
 	if err != nil {
+		return nil, err
+	}
+	if err := opt.mem.reserveDim(s, float64(n), 0); err != nil {
 		return nil, err
 	}
 	l, err := lmo.NewHypercube(n)
@@ -189,7 +230,7 @@ func buildHypercube(s *Spec, _ Options) (*Instance, error) {
 	return &Instance{LMO: l, Diameter2: float64(n)}, nil
 }
 
-func buildKSparse(s *Spec, _ Options) (*Instance, error) {
+func buildKSparse(s *Spec, opt Options) (*Instance, error) {
 	if err := s.NArgs(2, 2, "ksparse:N,K[,tau=T]"); err != nil {
 		return nil, err
 	}
@@ -205,6 +246,10 @@ func buildKSparse(s *Spec, _ Options) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The oracle sorts the coordinates: an index buffer.
+	if err := opt.mem.reserveDim(s, float64(n), 8*float64(n)); err != nil {
+		return nil, err
+	}
 	l, err := lmo.NewKSparse(n, k, tau)
 	if err != nil {
 		return nil, err
@@ -212,12 +257,16 @@ func buildKSparse(s *Spec, _ Options) (*Instance, error) {
 	return &Instance{LMO: l, Diameter2: 4 * float64(k) * tau * tau}, nil
 }
 
-func buildBirkhoff(s *Spec, _ Options) (*Instance, error) {
+func buildBirkhoff(s *Spec, opt Options) (*Instance, error) {
 	if err := s.NArgs(1, 1, "birkhoff:N"); err != nil {
 		return nil, err
 	}
 	n, err := s.Int(0, "N", 1, 1<<12)
 	if err != nil {
+		return nil, err
+	}
+	// The Hungarian method keeps a dense cost matrix and O(n) buffers.
+	if err := opt.mem.reserveDim(s, float64(n)*float64(n), 8*float64(n)*float64(n)); err != nil {
 		return nil, err
 	}
 	l, err := lmo.NewBirkhoff(n)
@@ -227,12 +276,17 @@ func buildBirkhoff(s *Spec, _ Options) (*Instance, error) {
 	return &Instance{LMO: l, Diameter2: float64(2 * n), Rows: n, Cols: n}, nil
 }
 
-func buildSpanningTree(s *Spec, _ Options) (*Instance, error) {
+func buildSpanningTree(s *Spec, opt Options) (*Instance, error) {
 	if err := s.NArgs(1, 1, "spanningtree:N (complete graph on N nodes)"); err != nil {
 		return nil, err
 	}
 	n, err := s.Int(0, "N", 2, 1<<12)
 	if err != nil {
+		return nil, err
+	}
+	// Kruskal keeps the edge list, a sort order and a union-find.
+	m := float64(n) * float64(n-1) / 2
+	if err := opt.mem.reserveDim(s, m, 40*m); err != nil {
 		return nil, err
 	}
 	l, err := lmo.CompleteGraphSpanningTree(n)
@@ -242,7 +296,7 @@ func buildSpanningTree(s *Spec, _ Options) (*Instance, error) {
 	return &Instance{LMO: l, Diameter2: float64(2 * (n - 1))}, nil
 }
 
-func buildNuclear(s *Spec, _ Options) (*Instance, error) {
+func buildNuclear(s *Spec, opt Options) (*Instance, error) {
 	if err := s.NArgs(2, 3, "nuclear:M,N[,R] (or r=R)"); err != nil {
 		return nil, err
 	}
@@ -261,6 +315,11 @@ func buildNuclear(s *Spec, _ Options) (*Instance, error) {
 		}
 	}
 	if r, err = s.OptFloat("r", r, 1e-300, 1e300); err != nil {
+		return nil, err
+	}
+	// Lanczos bidiagonalization keeps at most 32 basis vectors of each
+	// side (lmo.NuclearBall).
+	if err := opt.mem.reserveDim(s, float64(m)*float64(n), 8*33*float64(m+n)); err != nil {
 		return nil, err
 	}
 	l, err := lmo.NewNuclearBall(m, n, r)

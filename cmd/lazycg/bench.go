@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -18,46 +18,26 @@ func init() {
 	commands["bench"] = runBench
 }
 
-// parseInterspersed parses flags that may come before or after the
-// positional arguments and returns the positional ones.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
-
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: lazycg bench SUITE|SPEC_FILE [flags]\n\nbuilt-in suites: %s\n(see the experiment package for the JSON spec format)\n\nflags:\n",
-			strings.Join(experiment.BuiltinNames(), ", "))
-		fs.PrintDefaults()
-	}
 	out := fs.String("out", "", "output `DIR` (default bench-out/SUITE)")
 	scale := fs.Float64("time-scale", 1, "multiply every time limit by `F` (e.g. 0.01 for a 100× shorter paper suite)")
 	dataDir := fs.String("data", "", "benchmark data directory (default $LAZYCG_DATA or ../shared/data)")
 	only := fs.String("run", "", "run only the experiments whose name matches the `REGEXP`")
 	list := fs.Bool("list", false, "list the suite's experiments and exit")
-	progress := fs.Duration("progress", 10*time.Second, "cadence of progress lines during a run on stderr (0: none)")
-	pos, err := parseInterspersed(fs, args)
+	progress := durationFlag(fs, "progress", 10*time.Second, "cadence of progress lines during a run on stderr (0: none)")
+	usage := fmt.Sprintf("lazycg bench SUITE|SPEC_FILE [flags]\n\nbuilt-in suites: %s\n(see the experiment package for the JSON spec format)",
+		strings.Join(experiment.BuiltinNames(), ", "))
+	pos, err := parseFlags(fs, args, true, usage, stderr)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+		if err == errHelp {
 			return nil
 		}
-		return usageError(err)
+		return err
 	}
 	if len(pos) != 1 {
-		fs.Usage()
-		return usageError(fmt.Errorf("bench: want one suite name or spec file, got %d arguments", len(pos)))
+		return usageError(fmt.Errorf("bench: want one suite name or spec file, got %d arguments (suites: %s; see lazycg bench -h)",
+			len(pos), strings.Join(experiment.BuiltinNames(), ", ")))
 	}
 	if !(*scale > 0) || math.IsInf(*scale, 0) {
 		return usageError(fmt.Errorf("bench: -time-scale must be a positive number, got %g", *scale))
@@ -82,14 +62,17 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *out == "" {
 		*out = filepath.Join("bench-out", suite.Name)
 	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return usageError(fmt.Errorf("bench: -out: %w", err))
+	}
 	every := *progress
 	if every <= 0 {
 		every = -1
 	}
 	r := &experiment.Runner{Out: *out, TimeScale: *scale, DataDir: *dataDir, Log: stderr, ProgressEvery: every}
 	res, err := r.Run(ctx, suite)
+	failed := 0
 	if res != nil {
-		failed := 0
 		for _, e := range res.Experiments {
 			for _, run := range e.Runs {
 				if run.Error != "" {
@@ -111,6 +94,13 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
+	}
+	if failed > 0 {
+		runs := "runs"
+		if failed == 1 {
+			runs = "run"
+		}
+		return fmt.Errorf("bench: %d %s failed; the report says why (%s)", failed, runs, filepath.Join(*out, experiment.ReportFile))
 	}
 	return nil
 }

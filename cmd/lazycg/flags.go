@@ -1,14 +1,75 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"time"
 
+	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/fileio"
 	"github.com/lazycg/lazycg/spec"
 )
+
+// errHelp reports that the usage was printed (exit code 0).
+var errHelp = errors.New("help requested")
+
+// parseFlags parses the flags of the command fs.Name(). With
+// interspersed, flags may follow positional arguments, which are
+// returned. -h prints usage (a header line) and the flags on stderr and
+// returns errHelp; a bad flag gives a one-line usage error with a hint to
+// -h.
+func parseFlags(fs *flag.FlagSet, args []string, interspersed bool, usage string, stderr io.Writer) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprintf(stderr, "usage: %s\n\nflags:\n", usage)
+				fs.SetOutput(stderr)
+				fs.PrintDefaults()
+				return nil, errHelp
+			}
+			return nil, usageError(fmt.Errorf("%s: %w (see lazycg %s -h)", fs.Name(), err, fs.Name()))
+		}
+		if fs.NArg() == 0 || !interspersed {
+			return append(pos, fs.Args()...), nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// durationValue is a duration flag read by spec.ParseDuration: a Go
+// duration or seconds, never negative or NaN.
+type durationValue struct{ d *time.Duration }
+
+func (v durationValue) String() string {
+	if v.d == nil {
+		return ""
+	}
+	return v.d.String()
+}
+
+func (v durationValue) Set(s string) error {
+	d, err := spec.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	*v.d = d
+	return nil
+}
+
+// durationFlag defines a duration flag that rejects negative, NaN and
+// unbounded values.
+func durationFlag(fs *flag.FlagSet, name string, def time.Duration, usage string) *time.Duration {
+	d := def
+	fs.Var(durationValue{&d}, name, usage)
+	return &d
+}
 
 // runFlags are the flags of the commands that run a job (solve, online):
 // the run settings of spec.Config, registered from its settings table, and
@@ -20,14 +81,18 @@ type runFlags struct {
 	trace    string
 	json     bool
 	stderr   io.Writer
+	// start is when the command started: the time limit counts from it.
+	start time.Time
+	// traceFile is the -trace output, created by parse and committed by
+	// writeTrace.
+	traceFile *fileio.AtomicFile
 }
 
 // newRunFlags returns the flag set of the command name with the run
 // settings named (by flag) bound to a Config holding the defaults. Flag
 // errors surface as one-line errors from parse; -h prints the usage.
 func newRunFlags(name string, stderr io.Writer, defaults spec.Config, settings ...string) *runFlags {
-	f := &runFlags{fs: flag.NewFlagSet(name, flag.ContinueOnError), cfg: defaults, stderr: stderr}
-	f.fs.SetOutput(io.Discard)
+	f := &runFlags{fs: flag.NewFlagSet(name, flag.ContinueOnError), cfg: defaults, stderr: stderr, start: time.Now()}
 	f.settings = f.cfg.RegisterFlags(f.fs, settings...)
 	return f
 }
@@ -40,30 +105,104 @@ func (f *runFlags) outputs(trace string) {
 
 // parse parses args. It returns errHelp after printing the usage for -h,
 // and one-line usage errors otherwise (no positional arguments allowed).
+// It creates the -trace file's temporary file, so that an unwritable
+// path fails before the run; call close when done.
 func (f *runFlags) parse(args []string) error {
-	if err := f.fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(f.stderr, "usage: lazycg %s [flags]\n\nflags:\n", f.fs.Name())
-			f.fs.SetOutput(f.stderr)
-			f.fs.PrintDefaults()
-			return errHelp
-		}
-		return usageError(fmt.Errorf("%s: %w (see lazycg %s -h)", f.fs.Name(), err, f.fs.Name()))
+	name := f.fs.Name()
+	if _, err := parseFlags(f.fs, args, false, "lazycg "+name+" [flags]", f.stderr); err != nil {
+		return err
 	}
 	if f.fs.NArg() > 0 {
-		return usageError(fmt.Errorf("%s: unexpected argument %q", f.fs.Name(), f.fs.Arg(0)))
+		return usageError(fmt.Errorf("%s: unexpected argument %q (flags start with -; see lazycg %s -h)", name, f.fs.Arg(0), name))
 	}
 	if err := f.settings.Err(); err != nil {
-		return usageError(fmt.Errorf("%s: %w", f.fs.Name(), err))
+		return usageError(fmt.Errorf("%s: %w", name, err))
+	}
+	if f.trace != "" {
+		tf, err := fileio.CreateAtomic(f.trace)
+		if err != nil {
+			return usageError(fmt.Errorf("%s: -trace: %w", name, err))
+		}
+		f.traceFile = tf
 	}
 	return nil
 }
 
-// errHelp reports that the usage was printed (exit code 0).
-var errHelp = errors.New("help requested")
+// close removes the -trace file's temporary file when the trace was not
+// written.
+func (f *runFlags) close() {
+	if f.traceFile != nil {
+		f.traceFile.Abort()
+	}
+}
+
+// prepare builds the problem of the configuration under ctx. The time
+// limit (-time) counts from the command's start, setup included: prepare
+// returns the time left for the run (at least 1ns when a limit is set, so
+// that the run still stops at once with its start point), and a setup
+// that reaches the limit ends with no point.
+func (f *runFlags) prepare(ctx context.Context, cfg spec.Config) (*spec.Prepared, time.Duration, error) {
+	limit := cfg.TimeLimit
+	if limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, f.start.Add(limit))
+		defer cancel()
+	}
+	p, err := cfg.PrepareContext(ctx)
+	if err != nil {
+		return nil, 0, setupError(f.fs.Name(), err)
+	}
+	if limit > 0 {
+		limit = max(time.Until(f.start.Add(limit)), time.Nanosecond)
+	}
+	return p, limit, nil
+}
+
+// writeTrace writes the -trace file (if requested) with write; call it
+// after the result was printed.
+func (f *runFlags) writeTrace(write func(w io.Writer) error) error {
+	if f.traceFile == nil {
+		return nil
+	}
+	err := write(f.traceFile)
+	if err == nil {
+		err = f.traceFile.Commit()
+	}
+	f.traceFile.Abort()
+	if err != nil {
+		return fmt.Errorf("%s: the result was printed but the trace was not written: %w", f.fs.Name(), err)
+	}
+	return nil
+}
 
 // jobDefaults are the defaults the CLI's run commands share.
 func jobDefaults() spec.Config {
 	return spec.Config{Seed: 1, TimeLimit: 30 * time.Second, Oracle: "lmo", OracleGap: 0.1,
-		MethodParams: spec.MethodParams{K: 1.1}}
+		MethodParams: spec.MethodParams{K: lazycg.DefaultK}}
+}
+
+// bytesValue is a memory size flag read by spec.ParseBytes.
+type bytesValue struct{ b *int64 }
+
+func (v bytesValue) String() string {
+	if v.b == nil {
+		return ""
+	}
+	return fmt.Sprint(*v.b)
+}
+
+func (v bytesValue) Set(s string) error {
+	b, err := spec.ParseBytes(s)
+	if err != nil {
+		return err
+	}
+	*v.b = b
+	return nil
+}
+
+// bytesFlag defines a memory size flag ("8GiB", bytes; -1: no limit).
+func bytesFlag(fs *flag.FlagSet, name string, def int64, usage string) *int64 {
+	b := def
+	fs.Var(bytesValue{&b}, name, usage)
+	return &b
 }

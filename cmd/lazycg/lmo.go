@@ -32,22 +32,27 @@ type lmoSummary struct {
 // call: a validation of the oracle against published optima (MIPLIB, TSPLIB,
 // QUBO).
 func runLMO(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	begin := time.Now()
 	fs := flag.NewFlagSet("lmo", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	poly := fs.String("polytope", "", "polytope `SPEC` with an objective of its own: mps:FILE, tsp:FILE.tsp, qubo:FILE")
-	limit := fs.Duration("time", 0, "time limit of the oracle call (0: none)")
+	limit := durationFlag(fs, "time", 0, "time limit from the start of the command, reading the file included (0: none)")
 	dataDir := fs.String("data", "", "benchmark data directory (default $LAZYCG_DATA or ../shared/data)")
+	memory := bytesFlag(fs, "memory", 0, "memory budget: `SIZE` such as 8GiB; larger instances are refused (0: $LAZYCG_MEMORY or half the machine's memory; -1: none)")
 	asJSON := fs.Bool("json", false, "print a JSON summary")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+	pos, err := parseFlags(fs, args, false, "lazycg lmo -polytope SPEC [-time D] [-json]", stderr)
+	if err != nil {
+		if err == errHelp {
 			return nil
 		}
-		return usageError(err)
+		return err
 	}
-	if *poly == "" || fs.NArg() > 0 {
-		return usageError(errors.New("lmo: usage: lazycg lmo -polytope SPEC [-time D] [-json]"))
+	if len(pos) > 0 {
+		return usageError(fmt.Errorf("lmo: unexpected argument %q (see lazycg lmo -h)", pos[0]))
 	}
-	in, err := spec.Polytope(*poly, spec.Options{DataDir: *dataDir, OracleTimeLimit: *limit})
+	if *poly == "" {
+		return usageError(errors.New("lmo: -polytope is required (see lazycg lmo -h)"))
+	}
+	in, err := spec.Polytope(*poly, spec.Options{DataDir: *dataDir, OracleTimeLimit: *limit, MemoryBudget: *memory})
 	if err != nil {
 		return usageError(fmt.Errorf("lmo: %w", err))
 	}
@@ -56,11 +61,22 @@ func runLMO(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return usageError(fmt.Errorf("lmo: polytope %q defines no objective of its own", *poly))
 	}
 	dst := make([]float64, in.Dim())
+	if *limit > 0 {
+		// The limit counts from the command's start: the oracle's own
+		// limit (set above) bounds the solve, the deadline what setup left.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, begin.Add(*limit))
+		defer cancel()
+	}
 	start := time.Now()
 	res, err := in.LMO.Minimize(ctx, dst, in.Own.C)
 	elapsed := time.Since(start)
+	timeLimit := res.Reason == lazycg.StopTimeLimit || errors.Is(err, context.DeadlineExceeded)
 	if err != nil && !res.Found {
-		return fmt.Errorf("lmo: %w", err)
+		if timeLimit {
+			return fmt.Errorf("lmo: the time limit was reached before the oracle found any point: no point, no bound (%w)", err)
+		}
+		return noResult("lmo", err)
 	}
 	own := in.Own
 	sum := lmoSummary{Polytope: *poly, Objective: own.Name, Dim: in.Dim(),
@@ -83,8 +99,8 @@ func runLMO(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			}
 		}
 	}
-	if err != nil {
-		return fmt.Errorf("lmo: %w", err)
+	if err != nil && !timeLimit {
+		return fmt.Errorf("lmo: the oracle failed after finding the point above: %w", err)
 	}
 	return nil
 }

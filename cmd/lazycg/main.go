@@ -10,70 +10,53 @@
 //	lazycg methods
 //
 // Run "lazycg CMD -h" for the flags of a command. Errors print one line on
-// stderr; the exit code is 2 for bad usage or input and 1 for failures.
+// stderr. Exit codes (see exit.go and the README): 0 done (a run's result
+// printed, whatever limit stopped it), 1 failure at run time, 2 bad usage
+// or input, 130 interrupted by SIGINT (143 SIGTERM) with the result so far
+// printed.
 package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"sort"
 	"strings"
 )
-
-// usageErr marks errors caused by bad usage or input (exit code 2).
-type usageErr struct{ error }
-
-func (e usageErr) Unwrap() error { return e.error }
-
-// usageError marks err as a usage or input error.
-func usageError(err error) error {
-	if err == nil {
-		return nil
-	}
-	return usageErr{err}
-}
 
 // commands maps subcommand names to their runners; files of this package
 // add their own in init functions.
 var commands = map[string]func(ctx context.Context, args []string, stdout, stderr io.Writer) error{}
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	ctx, stop := withSignals(context.Background(), os.Stderr)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
 	os.Exit(exitCode(err, os.Stderr))
 }
 
-func exitCode(err error, stderr io.Writer) int {
-	if err == nil {
-		return 0
-	}
-	msg := strings.ReplaceAll(err.Error(), "\n", " ")
-	fmt.Fprintln(stderr, "lazycg: "+msg)
-	var u usageErr
-	if errors.As(err, &u) {
-		return 2
-	}
-	return 1
-}
-
+// run runs the command of args. When a signal canceled ctx the outcome is
+// an interruption (exit code 128 + signal), with the command's error if
+// any.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "help" {
-		fmt.Fprintln(stderr, "usage: lazycg COMMAND [flags]; commands: "+strings.Join(commandNames(), ", "))
-		if len(args) == 0 {
-			return usageError(errors.New("no command given"))
-		}
+	if len(args) == 0 {
+		return usageError(fmt.Errorf("no command given (commands: %s; see lazycg -h)", strings.Join(commandNames(), ", ")))
+	}
+	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprintln(stderr, "usage: lazycg COMMAND [flags]; commands: "+strings.Join(commandNames(), ", ")+
+			" (lazycg COMMAND -h for the flags of one)")
 		return nil
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
 		return usageError(fmt.Errorf("unknown command %q (commands: %s)", args[0], strings.Join(commandNames(), ", ")))
 	}
-	return cmd(ctx, args[1:], stdout, stderr)
+	err := cmd(ctx, args[1:], stdout, stderr)
+	if sig, ok := interruption(ctx); ok {
+		return interruptedErr{sig: sig, err: err}
+	}
+	return err
 }
 
 func commandNames() []string {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -102,5 +103,121 @@ func TestSolveTraceAndSummary(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	if lines[0] != "time_s,iteration,lmo_calls,cache_hits,primal,dual_bound" || len(lines) < 3 {
 		t.Fatalf("trace:\n%s", b)
+	}
+}
+
+// TestReportBrokenTraces checks that "lazycg report" on a directory whose
+// trace is corrupt, empty or missing fails with exit code 2 and one line,
+// writes the report, and leaves no old figure beside the data.
+func TestReportBrokenTraces(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a small suite")
+	}
+	for _, damage := range []string{"corrupt", "empty", "missing", "summary"} {
+		t.Run(damage, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			if _, errOut, code := runCLI("bench", filepath.Join(badDir, "suite-good.json"), "-out", out, "-progress", "0"); code != 0 {
+				t.Fatalf("bench: exit %d: %s", code, errOut)
+			}
+			fig := filepath.Join(out, "a", "figure.png")
+			if _, err := os.Stat(fig); err != nil {
+				t.Fatalf("bench drew no figure: %v", err)
+			}
+			trace := filepath.Join(out, "a", "lcg.csv")
+			var err error
+			switch damage {
+			case "corrupt":
+				err = os.WriteFile(trace, []byte("time_s,iteration\nx,y\n"), 0o644)
+			case "empty":
+				err = os.WriteFile(trace, nil, 0o644)
+			case "missing":
+				err = os.Remove(trace)
+			case "summary":
+				err = os.WriteFile(filepath.Join(out, "summary.json"), []byte("{"), 0o644)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, errOut, code := runCLI("report", out)
+			if code != 2 || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "lazycg: report: ") {
+				t.Fatalf("report: exit %d, stderr %q; want 2 and one line", code, errOut)
+			}
+			if damage == "summary" {
+				return // nothing could be read: the old files stay
+			}
+			if _, err := os.Stat(fig); !os.IsNotExist(err) {
+				t.Errorf("the old figure is still there (%v)", err)
+			}
+			b, err := os.ReadFile(filepath.Join(out, "report.md"))
+			if err != nil || !strings.Contains(string(b), "no figure") {
+				t.Errorf("report.md does not say the figure is missing (%v)", err)
+			}
+		})
+	}
+}
+
+// TestSolveResultBeforeTrace checks that the summary is printed before the
+// trace is written: a trace that cannot be written at the end costs only
+// the trace (exit 1), and an unwritable path fails before the run (exit 2).
+func TestSolveResultBeforeTrace(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "sub", "t.csv")
+	if err := os.Mkdir(filepath.Dir(trace), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI("solve", "-polytope", "simplex:50", "-objective", "distance", "-iters", "20",
+		"-trace", trace, "-json")
+	if code != 0 || !strings.Contains(out, `"status"`) {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+	if _, err := os.Stat(trace); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(trace))
+	if len(entries) != 1 {
+		t.Errorf("temporary files left beside the trace: %v", entries)
+	}
+	_, errOut, code = runCLI("solve", "-polytope", "simplex:50", "-trace", filepath.Join(dir, "none", "t.csv"))
+	if code != 2 || !strings.Contains(errOut, "-trace: cannot write") {
+		t.Errorf("unwritable trace: exit %d, %q", code, errOut)
+	}
+}
+
+// cancelOnWrite cancels a context with a SIGINT cause at its first write
+// (the first progress line of a run), then keeps what is written.
+type cancelOnWrite struct {
+	bytes.Buffer
+	cancel context.CancelCauseFunc
+}
+
+func (w *cancelOnWrite) Write(p []byte) (int, error) {
+	w.cancel(signalCause{syscall.SIGINT})
+	return w.Buffer.Write(p)
+}
+
+// TestInterruptedExitCode checks the outcome of a run that a SIGINT
+// interrupts mid-run (at its first progress line): exit code 130, the
+// result printed with status canceled, one line on stderr after the
+// progress table.
+func TestInterruptedExitCode(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	var o bytes.Buffer
+	e := &cancelOnWrite{cancel: cancel}
+	err := run(ctx, []string{"solve", "-polytope", "birkhoff:20", "-objective", "quadratic", "-iters", "100000000",
+		"-time", "0", "-progress", "1ns"}, &o, e)
+	var msg bytes.Buffer
+	code := exitCode(err, &msg)
+	if code != 130 || !strings.Contains(o.String(), "status      canceled") ||
+		!strings.HasPrefix(msg.String(), "lazycg: interrupted by SIGINT") || strings.Count(msg.String(), "\n") != 1 {
+		t.Errorf("exit %d\nstdout:\n%s\nerror: %s", code, o.String(), msg.String())
+	}
+	// Interrupted during setup: no point, the same code.
+	ctx2, cancel2 := context.WithCancelCause(context.Background())
+	cancel2(signalCause{syscall.SIGINT})
+	msg.Reset()
+	code = exitCode(run(ctx2, []string{"solve", "-polytope", "simplex:50"}, &o, &msg), &msg)
+	if code != 130 || !strings.Contains(msg.String(), "no point") {
+		t.Errorf("interrupted setup: exit %d, %q", code, msg.String())
 	}
 }

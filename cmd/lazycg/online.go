@@ -22,7 +22,7 @@ func init() {
 // onlineSettings are the run settings online accepts as flags.
 var onlineSettings = []string{"polytope", "losses", "method", "K", "C", "S", "L", "D", "improved-phi", "smooth",
 	"time", "iters", "seed", "oracle", "oracle-gap", "oracle-time", "cache", "early", "prune", "best-fit",
-	"cache-bytes", "hindsight-time", "no-hindsight", "params", "data"}
+	"cache-bytes", "memory", "hindsight-time", "no-hindsight", "params", "data"}
 
 // studyMethod is the pseudo-method of the caching study.
 const studyMethod = "study"
@@ -41,6 +41,7 @@ func runOnline(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		return err
 	}
+	defer f.close()
 	cfg := f.cfg
 	study := cfg.Method == studyMethod
 	if info, err := spec.Method(cfg.Method); !study && (err != nil || !info.Online) {
@@ -59,12 +60,13 @@ func runOnline(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			cfg.Method = "locg-pf"
 		}
 	}
-	p, err := cfg.Prepare()
+	p, limit, err := f.prepare(ctx, cfg)
 	if err != nil {
-		return usageError(fmt.Errorf("online: %w", err))
+		return err
 	}
 	defer p.Close()
 	settings := cfg.OnlineSettings()
+	settings.TimeLimit = limit
 	var runs []experiment.CacheStudyRun
 	var runErr error
 	if study {
@@ -75,14 +77,9 @@ func runOnline(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		var res *online.Result
 		res, runErr = online.Minimize(ctx, p.Online, settings, p.OnlineMethod)
 		if res == nil {
-			return usageError(fmt.Errorf("online: %w", runErr))
+			return noResult("online", runErr)
 		}
 		runs = []experiment.CacheStudyRun{{Name: cfg.Method, Result: res}}
-	}
-	if f.trace != "" {
-		if err := experiment.WriteRoundTraceFile(f.trace, runs); err != nil {
-			return err
-		}
 	}
 	sums := make([]spec.Summary, len(runs))
 	for i, r := range runs {
@@ -101,10 +98,11 @@ func runOnline(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	} else {
 		printOnlineSummary(stdout, p, sums)
 	}
+	traceErr := f.writeTrace(func(w io.Writer) error { return experiment.WriteRoundTrace(w, runs) })
 	if runErr != nil {
 		return fmt.Errorf("online: run stopped: %w", runErr)
 	}
-	return nil
+	return traceErr
 }
 
 func fmtOpt(v *float64) string {

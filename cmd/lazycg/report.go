@@ -17,27 +17,34 @@ func init() {
 
 func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: lazycg report DIR [flags]  (DIR is the -out directory of lazycg bench)")
-		fs.PrintDefaults()
-	}
 	figures := fs.Bool("figures", true, "redraw the figures from the trace CSV files")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseFlags(fs, args, true, "lazycg report DIR [flags]  (DIR is the -out directory of lazycg bench)", stderr)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+		if err == errHelp {
 			return nil
 		}
-		return usageError(err)
+		return err
 	}
 	if len(pos) != 1 {
-		fs.Usage()
-		return usageError(fmt.Errorf("report: want one directory, got %d arguments", len(pos)))
+		return usageError(fmt.Errorf("report: want one directory, got %d arguments (see lazycg report -h)", len(pos)))
 	}
-	if _, err := experiment.Report(pos[0], experiment.ReportOptions{Figures: *figures}); err != nil {
+	dir := pos[0]
+	res, err := experiment.ReadSuiteResult(dir)
+	if err != nil {
 		return usageError(fmt.Errorf("report: %w", err))
 	}
-	fmt.Fprintf(stdout, "report:  %s\n", filepath.Join(pos[0], experiment.ReportFile))
-	fmt.Fprintf(stdout, "figures: %s\n", filepath.Join(pos[0], "*", experiment.FigurePNG))
+	err = experiment.WriteReport(dir, res, experiment.ReportOptions{Figures: *figures})
+	if err != nil && !errors.Is(err, experiment.ErrFigures) {
+		return fmt.Errorf("report: %w", err) // the report could not be written
+	}
+	fmt.Fprintf(stdout, "report:  %s\n", filepath.Join(dir, experiment.ReportFile))
+	if *figures {
+		fmt.Fprintf(stdout, "figures: %s\n", filepath.Join(dir, "*", experiment.FigurePNG))
+	}
+	if err != nil {
+		// The report names the figures that are missing; their old files
+		// are gone.
+		return usageError(fmt.Errorf("report: %w", err))
+	}
 	return nil
 }

@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -22,42 +22,38 @@ func init() {
 // solveSettings are the run settings solve accepts as flags.
 var solveSettings = []string{"polytope", "objective", "method", "K", "C", "phi0", "phi0-search", "no-ls", "improved-phi",
 	"gap", "time", "iters", "lmo-calls", "seed", "oracle", "oracle-gap", "oracle-time", "cache", "early", "prune",
-	"best-fit", "cache-bytes", "params", "data"}
+	"best-fit", "cache-bytes", "memory", "params", "data", "target", "line-search", "smoothness"}
 
 func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	def := jobDefaults()
 	def.Objective, def.Method = "quadratic", "lcg"
 	f := newRunFlags("solve", stderr, def, solveSettings...)
 	f.outputs("write the trace as CSV to `FILE`")
-	progress := f.fs.Duration("progress", 2*time.Second, "progress table cadence on stderr (without -json; 0: none)")
+	progress := durationFlag(f.fs, "progress", 2*time.Second, "progress table cadence on stderr (without -json; 0: none)")
 	if err := f.parse(args); err != nil {
 		if err == errHelp {
 			return nil
 		}
 		return err
 	}
-	p, err := f.cfg.Prepare()
+	defer f.close()
+	p, limit, err := f.prepare(ctx, f.cfg)
 	if err != nil {
-		return usageError(fmt.Errorf("solve: %w", err))
+		return err
 	}
 	defer p.Close()
 	settings := f.cfg.Settings()
+	settings.TimeLimit = limit
 	if !f.json && *progress > 0 {
-		settings.Callback = progressTable(stderr, *progress)
+		settings.Callback = lazycg.NewProgressTable(stderr, *progress)
 	}
 	res, runErr := lazycg.Minimize(ctx, p.Problem, settings, p.Method)
 	if res == nil {
-		if errors.Is(runErr, context.DeadlineExceeded) || errors.Is(runErr, context.Canceled) {
-			return fmt.Errorf("solve: stopped before a start vertex was found: %w", runErr)
-		}
-		return usageError(fmt.Errorf("solve: %w", runErr))
+		return noResult("solve", runErr)
 	}
+	// The result first: an output file that cannot be written costs
+	// nothing but that file.
 	sum := p.Summary(res)
-	if f.trace != "" {
-		if err := experiment.WriteTraceFile(f.trace, experiment.Trace{Points: res.Trace}); err != nil {
-			return err
-		}
-	}
 	if f.json {
 		if err := printJSON(stdout, sum); err != nil {
 			return err
@@ -65,10 +61,11 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else {
 		printSummary(stdout, sum, p)
 	}
+	traceErr := f.writeTrace(func(w io.Writer) error { return experiment.WriteTrace(w, experiment.Trace{Points: res.Trace}) })
 	if runErr != nil {
-		return fmt.Errorf("solve: run stopped: %w", runErr)
+		return fmt.Errorf("solve: run failed: %w", runErr)
 	}
-	return nil
+	return traceErr
 }
 
 // printJSON prints v as one JSON line.
@@ -79,25 +76,6 @@ func printJSON(w io.Writer, v any) error {
 	}
 	fmt.Fprintln(w, string(b))
 	return nil
-}
-
-// progressTable returns a callback printing a progress line every cadence.
-func progressTable(w io.Writer, cadence time.Duration) func(lazycg.Progress) bool {
-	var last time.Duration
-	header := false
-	return func(p lazycg.Progress) bool {
-		if p.Time-last < cadence {
-			return true
-		}
-		last = p.Time
-		if !header {
-			fmt.Fprintf(w, "%10s %9s %16s %16s %12s %8s\n", "iteration", "time_s", "primal", "dual_bound", "gap", "hit_rate")
-			header = true
-		}
-		fmt.Fprintf(w, "%10d %9.2f %16.8g %16.8g %12.4g %7.2f%%\n", p.Iteration, p.Time.Seconds(),
-			p.Primal, p.DualBound, p.Primal-p.DualBound, 100*p.Stats.CacheHitRate())
-		return true
-	}
 }
 
 func printSummary(w io.Writer, s spec.Summary, p *spec.Prepared) {
@@ -131,7 +109,18 @@ func printSeparation(w io.Writer, s spec.Summary) {
 	fmt.Fprintln(w, ")")
 }
 
-func runMethods(_ context.Context, args []string, stdout, _ io.Writer) error {
+func runMethods(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("methods", flag.ContinueOnError)
+	pos, err := parseFlags(fs, args, false, "lazycg methods (lists the offline and online methods)", stderr)
+	if err != nil {
+		if err == errHelp {
+			return nil
+		}
+		return err
+	}
+	if len(pos) > 0 {
+		return usageError(fmt.Errorf("methods: unexpected argument %q (methods takes none)", pos[0]))
+	}
 	for _, online := range []bool{false, true} {
 		if online {
 			fmt.Fprintln(stdout, "\nonline methods (lazycg online -method NAME):")

@@ -1,4 +1,5 @@
-// Package fileio opens instance files, decompressing gzip transparently.
+// Package fileio opens instance files, decompressing gzip transparently,
+// and writes output files atomically (AtomicFile).
 package fileio
 
 import (

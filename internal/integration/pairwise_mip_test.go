@@ -1,8 +1,7 @@
 //go:build cgo
 
-// The CBC backend needs cgo: these tests build only with it. (After the
-// split of package mip into pure-Go mip and the cgo backend mip/cbc, this
-// file imports the backend: _ "github.com/lazycg/lazycg/mip/cbc".)
+// The CBC backend needs cgo: these tests build only with it, and import the
+// backend package mip/cbc for its registration.
 
 package integration
 
@@ -16,6 +15,7 @@ import (
 	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/internal/datadir"
 	"github.com/lazycg/lazycg/mip"
+	_ "github.com/lazycg/lazycg/mip/cbc"
 	"github.com/lazycg/lazycg/objective"
 )
 

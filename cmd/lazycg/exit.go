@@ -1,0 +1,173 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/lazycg/lazycg"
+)
+
+// Exit codes, one table for every command (README, "Exit codes"):
+//
+//	0    the command did its work; a run printed its result, whatever
+//	     stopped it (convergence, an iteration, call or time limit, a
+//	     stall)
+//	1    failure at run time: an oracle or solver failed, no point was
+//	     found before the time limit, an output file could not be written
+//	     (after the result was printed)
+//	2    bad usage or input: flags, specs, unreadable or malformed files,
+//	     a spec above the memory budget, an empty polytope (infeasible
+//	     model) or an unbounded one, an unwritable output path (checked
+//	     before the run)
+//	130  interrupted by SIGINT (143: SIGTERM); the result so far is printed
+const (
+	exitOK         = 0
+	exitFailure    = 1
+	exitUsage      = 2
+	exitSignalBase = 128
+)
+
+// usageErr marks errors caused by bad usage or input (exit code 2).
+type usageErr struct{ error }
+
+func (e usageErr) Unwrap() error { return e.error }
+
+// usageError marks err as a usage or input error.
+func usageError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return usageErr{err}
+}
+
+// signalCause is the cause of the cancellation of a command's context by
+// a signal.
+type signalCause struct{ sig syscall.Signal }
+
+func (c signalCause) Error() string { return "interrupted by " + signalName(c.sig) }
+
+func signalName(sig syscall.Signal) string {
+	switch sig {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return sig.String()
+}
+
+// interruptedErr is the outcome of a command whose context a signal
+// canceled: exit code 128 + the signal.
+type interruptedErr struct {
+	sig syscall.Signal
+	err error // the command's own error, if any
+}
+
+func (e interruptedErr) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("interrupted by %s; the result printed is the best found until then", signalName(e.sig))
+	}
+	return fmt.Sprintf("interrupted by %s: %v", signalName(e.sig), e.err)
+}
+
+func (e interruptedErr) Unwrap() error { return e.err }
+
+// withSignals returns a context that the first SIGINT or SIGTERM cancels
+// with a signalCause, so that the running command stops, prints its
+// result and exits with 128 + the signal. A second signal exits at once,
+// without a result. stop releases the signal handlers.
+func withSignals(parent context.Context, stderr io.Writer) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		first := true
+		for {
+			select {
+			case s := <-ch:
+				sig, _ := s.(syscall.Signal)
+				if first {
+					first = false
+					cancel(signalCause{sig})
+					continue
+				}
+				fmt.Fprintf(stderr, "lazycg: interrupted again by %s: exiting without a result\n", signalName(sig))
+				os.Exit(exitSignalBase + int(sig))
+			case <-done:
+				return
+			}
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		close(done)
+		cancel(nil)
+	}
+}
+
+// interruption returns the signal that canceled ctx, if any.
+func interruption(ctx context.Context) (syscall.Signal, bool) {
+	var c signalCause
+	if ctx.Err() != nil && errors.As(context.Cause(ctx), &c) {
+		return c.sig, true
+	}
+	return 0, false
+}
+
+// exitCode prints err as one line on stderr and returns the exit code.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+	fmt.Fprintln(stderr, "lazycg: "+msg)
+	var (
+		u usageErr
+		i interruptedErr
+	)
+	switch {
+	case errors.As(err, &i):
+		return exitSignalBase + int(i.sig)
+	case errors.As(err, &u):
+		return exitUsage
+	}
+	return exitFailure
+}
+
+// setupError classifies an error of spec.Config.PrepareContext: the time
+// limit or an interruption during setup (no point: exit 1, or the
+// signal's code), or bad input (exit 2).
+func setupError(cmd string, err error) error {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("%s: the time limit was reached during setup (reading and building the problem): no point, no bound", cmd)
+	case errors.Is(err, context.Canceled):
+		return fmt.Errorf("%s: stopped during setup (reading and building the problem): no point, no bound", cmd)
+	}
+	return usageError(fmt.Errorf("%s: %w", cmd, err))
+}
+
+// noResult classifies the error of a run that returned no result: an
+// empty or unbounded polytope is bad input (exit 2), the time limit or an interruption
+// before any point was known and solver failures are failures (exit 1, or
+// the signal's code).
+func noResult(cmd string, err error) error {
+	switch {
+	case errors.Is(err, lazycg.ErrEmptyPolytope):
+		return usageError(fmt.Errorf("%s: %w: no point", cmd, lazycg.ErrEmptyPolytope))
+	case errors.Is(err, lazycg.ErrUnbounded):
+		return usageError(fmt.Errorf("%s: %w", cmd, err))
+	case errors.Is(err, lazycg.ErrNoPoint) && errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("%s: the time limit was reached before the oracle found any point of the polytope: no point, no bound", cmd)
+	case errors.Is(err, lazycg.ErrNoPoint):
+		return fmt.Errorf("%s: stopped before the oracle found any point of the polytope: no point, no bound", cmd)
+	}
+	return fmt.Errorf("%s: %w", cmd, err)
+}

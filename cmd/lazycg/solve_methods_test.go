@@ -1,0 +1,87 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSolveNewSpecs runs the new methods and specs from the command line:
+// a product with block-coordinate FW, a hull from a file with least
+// squares from files, a target value and a line search; the progress
+// table goes to stderr.
+func TestSolveNewSpecs(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"atoms.txt": "dense 3\n1 0 0\n0 1 0\n0 0 1\n1 1 1\n",
+		"a.mtx":     "%%MatrixMarket matrix coordinate real general\n2 3 3\n1 1 1\n2 2 2\n2 3 1\n",
+		"b.csv":     "0.5\n1\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := [][]string{
+		{"-polytope", "product:[simplex:5]*3", "-objective", "distance", "-method", "lazy-bcfw", "-gap", "1e-3"},
+		{"-polytope", "hull:" + filepath.Join(dir, "atoms.txt"), "-objective", "leastsquares:a.mtx,b.csv", "-data", dir,
+			"-method", "bcg", "-gap", "1e-9"},
+		{"-polytope", "l2:20", "-objective", "distance", "-method", "pfw", "-line-search", "adaptive", "-gap", "1e-6"},
+		{"-polytope", "simplex:20", "-objective", "distance", "-method", "cg", "-target", "1e9"},
+	}
+	for _, args := range cases {
+		out, errOut, code := runCLI(append([]string{"solve", "-json", "-time", "20s"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &m); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		want := "gap-converged"
+		if args[len(args)-2] == "-target" {
+			want = "target-reached"
+		}
+		if m["status"] != want {
+			t.Errorf("%v: status %v, want %s", args, m["status"], want)
+		}
+	}
+	_, errOut, code := runCLI("solve", "-polytope", "simplex:20", "-objective", "distance", "-method", "lcg", "-progress", "1ns", "-iters", "3")
+	if code != 0 || !strings.Contains(errOut, "dual_bound") || strings.Count(errOut, "\n") != 4 {
+		t.Errorf("progress table: exit %d, stderr:\n%s", code, errOut)
+	}
+	for _, tc := range []struct{ args, msg string }{
+		{"-polytope simplex:5 -method lcg-textbook -C 1 -line-search secant", "-line-search"},
+		{"-polytope simplex:5 -method cg-ls -line-search golden", "unknown line search"},
+		{"-polytope simplex:5 -method bcfw", "not a product"},
+		{"-polytope simplex:5 -method sfw -objective distance", "not a finite sum"},
+		{"-polytope simplex:5 -target x", "-target"},
+	} {
+		_, errOut, code := runCLI(append([]string{"solve", "-objective", "distance"}, strings.Fields(tc.args)...)...)
+		if code == 0 || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("%s: exit %d, stderr %q, want %q", tc.args, code, errOut, tc.msg)
+		}
+	}
+	out, _, _ := runCLI("methods")
+	for _, m := range []string{"pfw", "lazy-pfw", "bcg", "bcfw", "lazy-bcfw", "sfw", "lazy-sfw"} {
+		if !strings.Contains(out, "\n"+m+" ") {
+			t.Errorf("lazycg methods does not list %s", m)
+		}
+	}
+}
+
+// TestQuickstartCommand runs the command of docs/QUICKSTART.md on its
+// files and checks the output quoted there.
+func TestQuickstartCommand(t *testing.T) {
+	out, errOut, code := runCLI("solve", "-data", "../../docs/quickstart", "-polytope", "hull:atoms.txt",
+		"-objective", "leastsquares:A.mtx,b.csv", "-method", "bcg", "-gap", "1e-9")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"status      gap-converged after 11 iterations", "primal      1.3\n", "LMO calls   10 "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

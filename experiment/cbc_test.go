@@ -1,0 +1,4 @@
+package experiment
+
+// The built-in MIP experiments solve with CBC.
+import _ "github.com/lazycg/lazycg/mip/cbc"

@@ -1,0 +1,129 @@
+// Command oraclebench measures one call of the CBC-backed oracle of package
+// mip and prints it as a JSON line (see scripts/bench-oracle.sh):
+//
+//	oraclebench -model FILE.mps[.gz] -cost file|quadratic -target first|gap|optimal [-cap 300s] [-preprocess]
+//	oraclebench -model FILE -cost quadratic -write-mps OUT.mps   (the model with these costs, for cbc)
+//	oraclebench -model FILE -sep 12                               (early vs exact separation calls)
+//	oraclebench -table DIR                 (Markdown tables from DIR/lazycg.jsonl, cbc.jsonl, sep.jsonl)
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/lazycg/lazycg/mip"
+	"github.com/lazycg/lazycg/mip/cbc/internal/bench"
+)
+
+func main() {
+	model := flag.String("model", "", "MPS file")
+	cost := flag.String("cost", "file", "objective: file (the file's) or quadratic (∇f(½·1) of the paper's quadratic, seed 1)")
+	target := flag.String("target", "optimal", "first, gap (10%) or optimal")
+	cpuCap := flag.Duration("cap", 300*time.Second, "CPU time cap of the call (0: none)")
+	pre := flag.Bool("preprocess", false, "enable CBC's integer preprocessing")
+	search := flag.String("search", "auto", "the backend's search: auto, standard or light")
+	write := flag.String("write-mps", "", "write the model with the chosen costs to this file and exit")
+	sep := flag.Int("sep", 0, "measure this many early-terminated separation calls against exact calls")
+	tableDir := flag.String("table", "", "print the Markdown tables of the results in this directory and exit")
+	flag.Parse()
+	if *tableDir != "" {
+		if err := table(os.Stdout, *tableDir); err != nil {
+			fmt.Fprintln(os.Stderr, "oraclebench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	opts := mip.Options{Preprocess: *pre}
+	switch *search {
+	case "auto":
+	case "standard":
+		opts.Search = mip.SearchStandard
+	case "light":
+		opts.Search = mip.SearchLight
+	default:
+		fmt.Fprintf(os.Stderr, "oraclebench: unknown -search %q (auto, standard or light)\n", *search)
+		os.Exit(2)
+	}
+	if err := run(*model, *cost, bench.Target(*target), *cpuCap, opts, *write, *sep); err != nil {
+		fmt.Fprintln(os.Stderr, "oraclebench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(path, cost string, target bench.Target, cpuCap time.Duration, opts mip.Options, write string, sep int) error {
+	if path == "" {
+		return fmt.Errorf("-model is required")
+	}
+	m, err := mip.ReadMPSFile(path)
+	if err != nil {
+		return err
+	}
+	name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".gz"), ".mps")
+	if sep > 0 {
+		r, err := bench.Separation(m, sep)
+		if err != nil {
+			return err
+		}
+		return emit(map[string]any{"model": name, "sep_calls": r.Calls, "exact_cpu_s": r.ExactCPU.Seconds(),
+			"early_cpu_s": r.EarlyCPU.Seconds(), "ratio": r.EarlyCPU.Seconds() / r.ExactCPU.Seconds(),
+			"improving": r.Improving, "certified": r.Certs})
+	}
+	var c []float64
+	switch cost {
+	case "file":
+		c = append([]float64(nil), m.Obj...)
+		if m.Maximize {
+			for j := range c {
+				c[j] = -c[j]
+			}
+		}
+	case "quadratic":
+		if c, err = bench.QuadraticCost(m.NumCols()); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("unknown -cost %q (file or quadratic)", cost)
+	}
+	if write != "" {
+		w := *m
+		w.Obj, w.ObjConst, w.Maximize = c, 0, false
+		f, err := os.Create(write)
+		if err != nil {
+			return err
+		}
+		if err := mip.WriteMPS(f, &w); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	r, err := bench.Solve(m, c, target, opts, cpuCap)
+	if err != nil {
+		return err
+	}
+	out := map[string]any{"model": name, "cost": cost, "target": string(target), "preprocess": opts.Preprocess, "search": opts.Search.String(),
+		"cpu_s": r.CPU.Seconds(), "wall_s": r.Wall.Seconds(), "capped": r.Capped, "found": r.Found,
+		"reason": r.Reason.String(), "nodes": r.Nodes, "cap_s": cpuCap.Seconds()}
+	if r.Found {
+		out["value"] = r.Value
+	}
+	if !math.IsInf(r.Bound, -1) {
+		out["bound"] = r.Bound
+	}
+	return emit(out)
+}
+
+func emit(v map[string]any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	fmt.Println(string(b))
+	return nil
+}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// row is a JSON line of lazycg.jsonl, cbc.jsonl or sep.jsonl (the fields
+// of all three).
+type row struct {
+	Model, Cost, Target string
+	CPU                 float64 `json:"cpu_s"`
+	Capped              bool
+	Found               bool
+	Reason              string
+	Value               any
+	Bound               any
+	Nodes               any
+	Result              string
+	Cap                 float64 `json:"cap_s"`
+	SepCalls            int     `json:"sep_calls"`
+	ExactCPU            float64 `json:"exact_cpu_s"`
+	EarlyCPU            float64 `json:"early_cpu_s"`
+	Ratio               float64
+	Improving           int
+	Certified           int
+	Runs                int `json:"-"`
+}
+
+// readRows returns the rows of a JSON-lines file by key, for a key
+// measured several times the one with the median CPU time, and the keys in
+// order of first appearance.
+func readRows(path string, key func(row) string) (map[string]row, []string, error) {
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return map[string]row{}, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	all := map[string][]row{}
+	var order []string
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		var r row
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return nil, nil, fmt.Errorf("%s:%d: %v", path, line, err)
+		}
+		k := key(r)
+		if _, ok := all[k]; !ok {
+			order = append(order, k)
+		}
+		all[k] = append(all[k], r)
+	}
+	rows := make(map[string]row, len(all))
+	for k, rs := range all {
+		sort.Slice(rs, func(a, b int) bool { return rs[a].CPU < rs[b].CPU })
+		r := rs[len(rs)/2]
+		r.Runs = len(rs)
+		rows[k] = r
+	}
+	return rows, order, sc.Err()
+}
+
+// table prints the comparison and separation tables of dir.
+func table(w io.Writer, dir string) error {
+	key := func(r row) string { return r.Model + "|" + r.Cost + "|" + r.Target }
+	lz, order, err := readRows(filepath.Join(dir, "lazycg.jsonl"), key)
+	if err != nil {
+		return err
+	}
+	pre, _, err := readRows(filepath.Join(dir, "lazycg-pre.jsonl"), key)
+	if err != nil {
+		return err
+	}
+	light, _, err := readRows(filepath.Join(dir, "lazycg-light.jsonl"), key)
+	if err != nil {
+		return err
+	}
+	cb, _, err := readRows(filepath.Join(dir, "cbc.jsonl"), key)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "CPU seconds (median of the runs), and lazycg's time over cbc's:")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| instance | objective | target | runs | cbc | lazycg standard | ratio | standard + preprocessing | ratio | lazycg light | ratio |")
+	fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	for _, k := range order {
+		l := lz[k]
+		c, ok := cb[k]
+		ccap := ok && cbcCapped(c)
+		cells := []string{secs(l.CPU, l.Capped, l.Cap), ratio(l, c, ok, ccap)}
+		for _, v := range []map[string]row{pre, light} {
+			if r, ok2 := v[k]; ok2 {
+				cells = append(cells, secs(r.CPU, r.Capped, r.Cap), ratio(r, c, ok, ccap))
+			} else {
+				cells = append(cells, "—", "—")
+			}
+		}
+		cs := "—"
+		if ok {
+			cs = secs(c.CPU, ccap, c.Cap)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %s |\n", l.Model, l.Cost, l.Target, l.Runs, cs, strings.Join(cells, " | "))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Answers (value, stop reason, bound, nodes):")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| instance | objective | target | cbc | lazycg standard | standard + preprocessing | lazycg light |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	for _, k := range order {
+		l := lz[k]
+		cells := []string{"—", answer(l), "—", "—"}
+		if c, ok := cb[k]; ok {
+			cells[0] = fmt.Sprintf("%s (%s, bound %s, %v nodes)", num(c.Value), strings.TrimSpace(c.Result), num(c.Bound), c.Nodes)
+		}
+		if r, ok := pre[k]; ok {
+			cells[2] = answer(r)
+		}
+		if r, ok := light[k]; ok {
+			cells[3] = answer(r)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", l.Model, l.Cost, l.Target, strings.Join(cells, " | "))
+	}
+	sp, sorder, err := readRows(filepath.Join(dir, "sep.jsonl"), func(r row) string { return r.Model })
+	if err != nil || len(sorder) == 0 {
+		return err
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| instance | calls | exact calls, CPU s | early-terminated calls, CPU s | ratio | answers (improving / certified) |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---|")
+	for _, k := range sorder {
+		r := sp[k]
+		fmt.Fprintf(w, "| %s | %d | %.3f | %.3f | **%.2f** | %d / %d |\n", r.Model, r.SepCalls, r.ExactCPU, r.EarlyCPU, r.Ratio, r.Improving, r.Certified)
+	}
+	return nil
+}
+
+// ratio formats lazycg's CPU time over cbc's.
+func ratio(l, c row, ok, ccap bool) string {
+	switch {
+	case !ok:
+		return "no cbc run"
+	case !l.Capped && !ccap && c.CPU > 0:
+		return fmt.Sprintf("%.2f", l.CPU/c.CPU)
+	case !l.Capped && ccap:
+		return fmt.Sprintf("< %.2f", l.CPU/c.Cap)
+	case l.Capped && !ccap && c.CPU > 0:
+		return fmt.Sprintf("> %.2f", l.CPU/c.CPU)
+	}
+	return "—"
+}
+
+// answer describes a lazycg row's result.
+func answer(l row) string {
+	if l.Found {
+		return fmt.Sprintf("%v (%s, bound %v, %v nodes)", num(l.Value), l.Reason, num(l.Bound), l.Nodes)
+	}
+	return fmt.Sprintf("%s, %v nodes", l.Reason, l.Nodes)
+}
+
+// cbcCapped reports whether a cbc run stopped on its time limit.
+func cbcCapped(r row) bool {
+	return strings.Contains(r.Result, "Stopped on time") || r.Cap > 0 && r.CPU >= r.Cap
+}
+
+func secs(t float64, capped bool, limit float64) string {
+	if capped {
+		if limit == 0 {
+			limit = 300
+		}
+		return fmt.Sprintf("> %g", limit)
+	}
+	return fmt.Sprintf("%.2f", t)
+}
+
+// num formats a JSON number or numeric string compactly.
+func num(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "—"
+	case float64:
+		return fmt.Sprintf("%.10g", v)
+	case string:
+		if v == "" {
+			return "—"
+		}
+		return v
+	}
+	return fmt.Sprint(v)
+}

@@ -1,0 +1,325 @@
+//go:build cgo
+
+package cbc_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/mip"
+	"github.com/lazycg/lazycg/mip/internal/brute"
+)
+
+// kind is one CBC-backed polytope kind with an objective whose LP
+// relaxation is not integral (except for the spanning tree formulation,
+// which is integral).
+type kind struct {
+	name string
+	f    *mip.Formulation
+	c    []float64
+}
+
+// kinds returns one instance of every polytope kind package mip builds or
+// reads.
+func kinds(t *testing.T) []kind {
+	t.Helper()
+	var ks []kind
+	m := cbcFixture(t, "stein27")
+	ks = append(ks, kind{"mps stein27", &mip.Formulation{Model: m, Vars: allColumns(m)}, m.Obj})
+	inst := mip.RandomTSP(12, 3)
+	tsp, err := mip.TSP(12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks = append(ks, kind{"tsp 12", tsp, inst.ArcCosts()})
+	edges := mip.RandomGraph(12, 0.8, 4)
+	cut, err := mip.CutPolytope(12, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks = append(ks, kind{"cut 12", cut, brute.RandomCosts(len(edges), -10, 3, 5)})
+	tree, err := mip.SpanningTreeExt(8, mip.CompleteGraph(8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks = append(ks, kind{"spanningtree-ext 8", tree, brute.RandomRealCosts(tree.Dim(), 6)})
+	q, err := mip.ReadQUBO(strings.NewReader(brute.RandomQUBO(16, 0.5, 7)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bqp, err := mip.BooleanQuadric(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks = append(ks, kind{"qubo 16", bqp, mip.QUBOObjective(q)})
+	return ks
+}
+
+func allColumns(m *mip.Model) []int {
+	vars := make([]int, m.NumCols())
+	for j := range vars {
+		vars[j] = j
+	}
+	return vars
+}
+
+// isZeroOne reports whether every entry of x is 0 or 1.
+func isZeroOne(x []float64) bool {
+	for _, v := range x {
+		if v != 0 && v != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// TestStartVertexEveryKind is the regression test of the start-vertex bug:
+// MinimizeUntil with Improve = Certify = +Inf (any vertex) must stop at the
+// first incumbent (StopImproving), not solve exactly, on every kind of
+// polytope. The spanning tree formulation is integral: its LP answers the
+// call without a search.
+func TestStartVertexEveryKind(t *testing.T) {
+	for _, search := range []mip.Search{mip.SearchLight, mip.SearchStandard} {
+		t.Run(search.String(), func(t *testing.T) { testStartVertex(t, search) })
+	}
+}
+
+func testStartVertex(t *testing.T, search mip.Search) {
+	anyVertex := lazycg.StopRule{Improve: math.Inf(1), Certify: math.Inf(1)}
+	for _, k := range kinds(t) {
+		s, err := mip.NewSolver(k.f.Model, mip.Options{Vars: k.f.Vars, Search: search})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		dst := make([]float64, s.Dim())
+		res, err := s.MinimizeUntil(context.Background(), dst, k.c, anyVertex)
+		if err != nil {
+			t.Fatalf("%s: %v", k.name, err)
+		}
+		exact, err := mip.NewSolver(k.f.Model, mip.Options{Vars: k.f.Vars, Search: search})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer exact.Close()
+		opt, err := exact.Minimize(context.Background(), make([]float64, s.Dim()), k.c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: first %+v, exact %+v", k.name, res, opt)
+		if !res.Found || !isZeroOne(dst) || !buildNear(res.Value, dot(k.c, dst)) || res.Value < opt.Value-1e-6*(1+math.Abs(opt.Value)) {
+			t.Errorf("%s: bad first vertex: %+v (optimum %g)", k.name, res, opt.Value)
+		}
+		if res.Bound > opt.Value+1e-6*(1+math.Abs(opt.Value)) {
+			t.Errorf("%s: bound %g above the optimum %g", k.name, res.Bound, opt.Value)
+		}
+		if strings.HasPrefix(k.name, "spanningtree") {
+			if res.Nodes != 0 {
+				t.Errorf("%s: the integral LP should answer, got %d nodes", k.name, res.Nodes)
+			}
+			continue
+		}
+		if res.Reason != lazycg.StopImproving || res.Nodes > opt.Nodes {
+			t.Errorf("%s: want a stop at the first incumbent (improving, ≤ %d nodes), got %v after %d nodes",
+				k.name, opt.Nodes, res.Reason, res.Nodes)
+		}
+		// The last vertex now answers such calls without solving.
+		again, err := s.MinimizeUntil(context.Background(), dst, k.c, anyVertex)
+		if err != nil || again.Reason != lazycg.StopImproving || again.Nodes != 0 || again.Value != res.Value {
+			t.Errorf("%s: second call %+v %v", k.name, again, err)
+		}
+	}
+}
+
+// TestRelGapStopsEarly: a RelGap call stops as soon as incumbent and
+// bound are within the gap. On lseu the exact solve needs a search tree;
+// the 10% call ends at the root with a proven bound within the gap.
+func TestRelGapStopsEarly(t *testing.T) {
+	for _, search := range []mip.Search{mip.SearchLight, mip.SearchStandard} {
+		t.Run(search.String(), func(t *testing.T) { testRelGap(t, search) })
+	}
+}
+
+func testRelGap(t *testing.T, search mip.Search) {
+	m := cbcFixture(t, "lseu")
+	dst := make([]float64, m.NumCols())
+	exact, err := cbcSolver(t, m, mip.Options{Search: search}).Minimize(context.Background(), dst, m.Obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exact.Nodes == 0 || exact.Value != 1120 {
+		t.Fatalf("exact solve %+v: want the optimum 1120 after a search", exact)
+	}
+	const g = 0.1
+	res, err := cbcSolver(t, m, mip.Options{RelGap: g, Search: search}).Minimize(context.Background(), dst, m.Obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cbcCheckResult(t, "gap", m, res, dst, m.Obj, 1120)
+	if res.Reason != lazycg.StopGap || res.Value-res.Bound > g*math.Max(math.Abs(res.Value), math.Abs(res.Bound)) {
+		t.Errorf("gap call: %+v, want a stop within %g", res, g)
+	}
+	if res.Nodes >= exact.Nodes {
+		t.Errorf("gap call used %d nodes, the exact one %d", res.Nodes, exact.Nodes)
+	}
+}
+
+// TestInfiniteThresholds covers the infinities a weak separation rule can
+// carry to the backend.
+func TestInfiniteThresholds(t *testing.T) {
+	m := cbcFixture(t, "p0033")
+	ctx := context.Background()
+	dst := make([]float64, m.NumCols())
+	inf := math.Inf(1)
+
+	// Certify = −Inf is met by any bound: no solve.
+	s := cbcSolver(t, m, mip.Options{})
+	res, err := s.MinimizeUntil(ctx, dst, m.Obj, lazycg.StopRule{Improve: 3000, Certify: -inf})
+	if err != nil || res.Reason != lazycg.StopCertified || res.Found || res.Nodes != 0 || !math.IsInf(res.Bound, -1) {
+		t.Errorf("Certify −Inf: %+v %v", res, err)
+	}
+	// Improve = −Inf, Certify = +Inf: exact.
+	res, err = s.MinimizeUntil(ctx, dst, m.Obj, lazycg.StopRule{Improve: -inf, Certify: inf})
+	if err != nil || res.Reason != lazycg.StopOptimal || res.Value != 3089 {
+		t.Errorf("exact rule: %+v %v", res, err)
+	}
+	// Both −Inf: certified at once, with the last vertex along.
+	res, err = s.MinimizeUntil(ctx, dst, m.Obj, lazycg.StopRule{Improve: -inf, Certify: -inf})
+	if err != nil || res.Reason != lazycg.StopCertified || !res.Found || res.Value != 3089 {
+		t.Errorf("Improve and Certify −Inf: %+v %v", res, err)
+	}
+	// A tiny objective (scaled up by 2^k inside the shim) with a huge
+	// finite Improve that overflows when scaled: still "any vertex".
+	c := make([]float64, len(m.Obj))
+	for j, v := range m.Obj {
+		c[j] = v * 1e-300
+	}
+	res, err = cbcSolver(t, m, mip.Options{}).MinimizeUntil(ctx, dst, c, lazycg.StopRule{Improve: 1e300, Certify: inf})
+	if err != nil || res.Reason != lazycg.StopImproving || !res.Found {
+		t.Errorf("overflowing Improve: %+v %v", res, err)
+	}
+	// Φ that underflows next to c·x: Improve = Certify = c·x.
+	x := append([]float64(nil), dst...)
+	cx := dot(c, x)
+	res, err = cbcSolver(t, m, mip.Options{}).MinimizeUntil(ctx, dst, c, lazycg.StopRule{Improve: cx, Certify: cx})
+	if err != nil || !(res.Found && res.Value < cx || res.Bound >= cx) {
+		t.Errorf("Improve = Certify = c·x: %+v %v", res, err)
+	}
+}
+
+// largeTSP returns the flow formulation of a random 120-node TSP (about
+// 28,000 columns): its first LP takes far longer than a millisecond.
+func largeTSP(t *testing.T) (*mip.Formulation, []float64) {
+	t.Helper()
+	f, err := mip.TSP(120)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, mip.RandomTSP(120, 1).ArcCosts()
+}
+
+// TestFirstLPTimeLimit: the time limit ends the first LP itself. A call
+// that returned only after its LP would know the LP bound; this one knows
+// no bound at all.
+func TestFirstLPTimeLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a large TSP model")
+	}
+	f, c := largeTSP(t)
+	s, err := mip.NewSolver(f.Model, mip.Options{Vars: f.Vars, TimeLimit: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.Minimize(context.Background(), make([]float64, s.Dim()), c)
+	if !errors.Is(err, mip.ErrTimeLimit) || res.Found || !math.IsInf(res.Bound, -1) || res.Nodes != 0 {
+		t.Errorf("1ms limit: %+v %v, want a time limit inside the first LP", res, err)
+	}
+}
+
+// TestFirstLPCancel: a cancellation ends the first LP itself.
+func TestFirstLPCancel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a large TSP model")
+	}
+	f, c := largeTSP(t)
+	s, err := mip.NewSolver(f.Model, mip.Options{Vars: f.Vars})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	res, err := s.Minimize(ctx, make([]float64, s.Dim()), c)
+	if !errors.Is(err, context.DeadlineExceeded) || res.Reason != lazycg.StopCanceled || !math.IsInf(res.Bound, -1) {
+		t.Errorf("canceled: %+v %v, want a cancellation inside the first LP", res, err)
+	}
+	// Loading honours the context too.
+	done, stop := context.WithCancel(context.Background())
+	stop()
+	if _, err := mip.NewSolverContext(done, f.Model, mip.Options{Vars: f.Vars}); !errors.Is(err, context.Canceled) {
+		t.Errorf("load with a canceled context: %v", err)
+	}
+}
+
+// TestKnownVertex: builders' known vertices before any call, the last
+// vertex after one, nothing for a fresh MPS model.
+func TestKnownVertex(t *testing.T) {
+	for _, k := range kinds(t) {
+		s, err := mip.NewSolver(k.f.Model, mip.Options{Vars: k.f.Vars})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		dst := make([]float64, s.Dim())
+		ok := s.KnownVertex(dst)
+		if isMPS := strings.HasPrefix(k.name, "mps"); ok == isMPS {
+			t.Errorf("%s: KnownVertex %v before any call", k.name, ok)
+		}
+		if ok && !isZeroOne(dst) {
+			t.Errorf("%s: known vertex %v is not 0/1", k.name, dst)
+		}
+		res, err := s.Minimize(context.Background(), dst, k.c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]float64, s.Dim())
+		if !s.KnownVertex(got) || !buildNear(dot(k.c, got), res.Value) {
+			t.Errorf("%s: after a call KnownVertex should be the last vertex (value %g)", k.name, res.Value)
+		}
+	}
+}
+
+// TestStandardFormSolver: the solver reports its model's standard form;
+// PCG accepts the assignment polytope and refuses p0033.
+func TestStandardFormSolver(t *testing.T) {
+	b := mip.NewBuilder("assignment")
+	const k = 4
+	for i := range k * k {
+		b.AddCol(fmt.Sprintf("x%d", i), 0, 1, true)
+	}
+	idx := make([]int, k)
+	ones := []float64{1, 1, 1, 1}
+	for i := range k {
+		for j := range k {
+			idx[j] = i*k + j
+		}
+		b.AddRow(fmt.Sprintf("r%d", i), 1, 1, idx, ones)
+		for j := range k {
+			idx[j] = j*k + i
+		}
+		b.AddRow(fmt.Sprintf("c%d", i), 1, 1, idx, ones)
+	}
+	if s := cbcSolver(t, b.Build(), mip.Options{}); !s.StandardForm() {
+		t.Error("assignment polytope not in standard form")
+	}
+	if s := cbcSolver(t, cbcFixture(t, "p0033"), mip.Options{}); s.StandardForm() {
+		t.Error("p0033 (inequality rows) declared standard form")
+	}
+}

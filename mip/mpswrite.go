@@ -1,0 +1,161 @@
+package mip
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// WriteMPS writes m in free MPS format, readable by ReadMPS and by other
+// solvers (e.g. "cbc FILE -solve"): NAME, OBJSENSE MAX when m.Maximize,
+// ROWS (E, L, G; ranged rows as L with a RANGES entry; free rows as N rows,
+// which readers drop), COLUMNS with 'MARKER' blocks around integer columns,
+// RHS (including the negated objective constant), RANGES and explicit
+// BOUNDS for every column. Numbers are written with 17 significant digits,
+// so ReadMPS returns the same model. Names that are empty, contain white
+// space or repeat are replaced by C<j> and R<i>.
+func WriteMPS(w io.Writer, m *Model) error {
+	if err := checkModel(m); err != nil {
+		return err
+	}
+	if m.Known != nil {
+		// Not part of the format.
+		c := *m
+		c.Known = nil
+		m = &c
+	}
+	cols := mpsNames(m.ColNames, m.NumCols(), "C")
+	rows := mpsNames(m.RowNames, m.NumRows(), "R")
+	const obj = "OBJ"
+	for k, r := range rows {
+		if r == obj {
+			rows[k] = fmt.Sprintf("R%d", k)
+		}
+	}
+	bw := bufio.NewWriter(w)
+	num := func(v float64) string { return strconv.FormatFloat(v, 'g', 17, 64) }
+	name := m.Name
+	if name == "" || strings.ContainsAny(name, " \t") {
+		name = "MODEL"
+	}
+	fmt.Fprintf(bw, "NAME %s\n", name)
+	if m.Maximize {
+		fmt.Fprintf(bw, "OBJSENSE\n    MAX\n")
+	}
+	fmt.Fprintf(bw, "ROWS\n N %s\n", obj)
+	for i := range m.NumRows() {
+		lo, up := m.RowLo[i], m.RowUp[i]
+		kind := "E"
+		switch {
+		case math.IsInf(lo, -1) && math.IsInf(up, 1):
+			kind = "N"
+		case lo == up:
+		case math.IsInf(lo, -1) || !math.IsInf(up, 1):
+			kind = "L"
+		default:
+			kind = "G"
+		}
+		fmt.Fprintf(bw, " %s %s\n", kind, rows[i])
+	}
+	fmt.Fprintf(bw, "COLUMNS\n")
+	inInt := false
+	for j := range m.NumCols() {
+		if m.Integer[j] != inInt {
+			marker := "INTORG"
+			if inInt {
+				marker = "INTEND"
+			}
+			fmt.Fprintf(bw, "    MARKER 'MARKER' '%s'\n", marker)
+			inInt = m.Integer[j]
+		}
+		if m.Obj[j] != 0 {
+			fmt.Fprintf(bw, "    %s %s %s\n", cols[j], obj, num(m.Obj[j]))
+		}
+		for k := m.Start[j]; k < m.Start[j+1]; k++ {
+			fmt.Fprintf(bw, "    %s %s %s\n", cols[j], rows[m.Index[k]], num(m.Value[k]))
+		}
+		if m.Obj[j] == 0 && m.Start[j] == m.Start[j+1] {
+			fmt.Fprintf(bw, "    %s %s 0\n", cols[j], obj) // declare the column
+		}
+	}
+	if inInt {
+		fmt.Fprintf(bw, "    MARKER 'MARKER' 'INTEND'\n")
+	}
+	fmt.Fprintf(bw, "RHS\n")
+	if m.ObjConst != 0 {
+		fmt.Fprintf(bw, "    RHS %s %s\n", obj, num(-m.ObjConst))
+	}
+	var ranged []int
+	for i := range m.NumRows() {
+		lo, up := m.RowLo[i], m.RowUp[i]
+		var rhs float64
+		switch {
+		case math.IsInf(lo, -1) && math.IsInf(up, 1):
+			continue
+		case lo == up || math.IsInf(up, 1):
+			rhs = lo
+		default:
+			rhs = up
+			if !math.IsInf(lo, -1) {
+				ranged = append(ranged, i)
+			}
+		}
+		if rhs != 0 {
+			fmt.Fprintf(bw, "    RHS %s %s\n", rows[i], num(rhs))
+		}
+	}
+	if len(ranged) > 0 {
+		fmt.Fprintf(bw, "RANGES\n")
+		for _, i := range ranged {
+			fmt.Fprintf(bw, "    RNG %s %s\n", rows[i], num(m.RowUp[i]-m.RowLo[i]))
+		}
+	}
+	fmt.Fprintf(bw, "BOUNDS\n")
+	for j := range m.NumCols() {
+		lo, up := m.ColLo[j], m.ColUp[j]
+		switch {
+		case lo == up:
+			fmt.Fprintf(bw, " FX BND %s %s\n", cols[j], num(lo))
+			continue
+		case math.IsInf(lo, -1) && math.IsInf(up, 1):
+			fmt.Fprintf(bw, " FR BND %s\n", cols[j])
+			continue
+		case math.IsInf(lo, -1):
+			fmt.Fprintf(bw, " MI BND %s\n", cols[j])
+		case lo != 0:
+			fmt.Fprintf(bw, " LO BND %s %s\n", cols[j], num(lo))
+		}
+		if math.IsInf(up, 1) {
+			fmt.Fprintf(bw, " PL BND %s\n", cols[j])
+		} else {
+			fmt.Fprintf(bw, " UP BND %s %s\n", cols[j], num(up))
+		}
+	}
+	fmt.Fprintf(bw, "ENDATA\n")
+	return bw.Flush()
+}
+
+// mpsNames returns names usable in free MPS: the given ones where they are
+// non-empty, free of white space and unique, prefix<k> otherwise.
+func mpsNames(names []string, n int, prefix string) []string {
+	out := make([]string, n)
+	seen := make(map[string]bool, n)
+	for k := range out {
+		s := ""
+		if k < len(names) {
+			s = names[k]
+		}
+		if s == "" || strings.ContainsAny(s, " \t") || seen[s] || s[0] == '*' {
+			s = fmt.Sprintf("%s%d", prefix, k)
+		}
+		for seen[s] {
+			s += "_"
+		}
+		seen[s] = true
+		out[k] = s
+	}
+	return out
+}

@@ -1,0 +1,85 @@
+package mip
+
+import (
+	"bytes"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// mpsRoundTrip writes m and reads it back.
+func mpsRoundTrip(t *testing.T, m *Model) *Model {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteMPS(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadMPS(&buf)
+	if err != nil {
+		t.Fatalf("reading the written model: %v", err)
+	}
+	return back
+}
+
+func TestWriteMPSRoundTrip(t *testing.T) {
+	for _, name := range []string{"p0033", "lseu", "stein27", "enigma"} {
+		m, err := ReadMPSFile(filepath.Join("testdata", name+".mps.gz"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mpsEqualModels(t, m, mpsRoundTrip(t, m))
+	}
+	// Every bound and row kind, a constant, maximization and general
+	// integers; the known point is not written.
+	b := NewBuilder("kinds")
+	inf := math.Inf(1)
+	b.AddCol("free", -inf, inf, false)
+	b.AddCol("neg", -inf, -2.5, false)
+	b.AddCol("fixed", 3, 3, true)
+	b.AddCol("gen", -4, inf, true)
+	b.AddCol("bin", 0, 1, true)
+	b.AddCol("unused", 1.5, 7, false)
+	idx := []int{0, 1, 2, 3, 4}
+	val := []float64{1, -2, 0.1, 1.0 / 3, 7e-12}
+	b.AddRow("eq", 1, 1, idx, val)
+	b.AddRow("le", -inf, 4, idx, val)
+	b.AddRow("ge", -3, inf, idx, val)
+	b.AddRow("rng", -1, 2.25, idx, val)
+	for j := range 5 {
+		b.SetObj(j, float64(j)-math.Pi)
+	}
+	m := b.Build()
+	m.ObjConst, m.Maximize = 1.25, true
+	m.Known = []float64{0, -3, 3, 0, 0, 2}
+	back := mpsRoundTrip(t, m)
+	m.Known = nil
+	mpsEqualModels(t, m, back)
+}
+
+func TestWriteMPSNames(t *testing.T) {
+	b := NewBuilder("has space")
+	b.AddCol("a b", 0, 1, true)
+	b.AddCol("x", 0, 1, true)
+	b.AddCol("x", 0, 1, true)
+	b.AddCol("", 0, 1, true)
+	b.AddRow("OBJ", 0, 1, []int{0, 1, 2, 3}, []float64{1, 1, 1, 1})
+	b.AddRow("", -math.Inf(1), math.Inf(1), []int{0}, []float64{1})
+	var buf bytes.Buffer
+	if err := WriteMPS(&buf, b.Build()); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadMPS(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mpsEqualStrings(t, "ColNames", back.ColNames, []string{"C0", "x", "C2", "C3"})
+	// The free row is written as an N row, which readers drop.
+	mpsEqualStrings(t, "RowNames", back.RowNames, []string{"R0"})
+	if back.Name != "MODEL" {
+		t.Errorf("name %q", back.Name)
+	}
+	if err := WriteMPS(&buf, &Model{}); err == nil || !strings.HasPrefix(err.Error(), "mip: ") {
+		t.Errorf("invalid model: %v", err)
+	}
+}

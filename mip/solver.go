@@ -1,0 +1,366 @@
+package mip
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/lazycg/lazycg"
+)
+
+// Options configures a Solver.
+type Options struct {
+	// RelGap is the relative gap at which a call stops: Value − Bound ≤
+	// RelGap·max(|Value|, |Bound|) (0 = solve exactly; the paper's
+	// baselines use 0.1). A call stopped by it reports StopGap.
+	RelGap float64
+	// TimeLimit bounds the wall-clock time of each call, including its
+	// first LP (0 = none). A call that reaches it reports StopTimeLimit
+	// and returns its incumbent, or an error wrapping ErrTimeLimit when it
+	// has none.
+	TimeLimit time.Duration
+	// Threads is the number of solver threads (0 or 1 = one).
+	Threads int
+	// Vars lists the model columns that are the coordinates of the polytope,
+	// in order (nil = all columns). Other columns (e.g. flow variables of an
+	// extended formulation) get objective 0 and are projected away.
+	Vars []int
+	// RequireBinary makes NewSolver fail unless every column of Vars is an
+	// integer column with bounds within [0, 1].
+	RequireBinary bool
+	// Preprocess enables the backend's integer preprocessing in its
+	// standard search (CBC's CglPreProcess, as "cbc -preprocess sos"). It
+	// is off by default: CBC 2.10.8's preprocessing once lost optima here
+	// (through CbcStrategyDefault); on CBC's standard solve path it keeps
+	// the optima of p0033, lseu, stein27, enigma and of the random models
+	// of the tests, but the warm start is not used with it. Returned
+	// points are checked against the model either way.
+	Preprocess bool
+	// Search selects the backend's search per call (SearchAuto: the
+	// backend decides; see docs/ORACLE.md).
+	Search Search
+	// Backend is the MIP solver to use (nil = the first registered one).
+	Backend Backend
+}
+
+// Solver minimizes linear objectives over the integer hull of a Model with
+// a MIP solver backend. Its vertices are the projections onto Options.Vars
+// of the feasible solutions of the model.
+//
+// Solver implements lazycg.LMO, lazycg.EarlyStopper, lazycg.FaceMinimizer,
+// lazycg.Augmenter and lazycg.StandardForm, and offers KnownVertex. Each
+// call hands the backend a question (exact, within a gap, or a weak
+// separation rule) and the backend stops as soon as it is answered. The
+// last vertex returned is remembered and handed to the backend as the
+// first incumbent of the next call (warm start). Every point a backend
+// returns is checked against the model's bounds, integrality and rows
+// (tolerance 1e-5) before it is accepted, and integer coordinates are
+// rounded.
+//
+// A Solver holds solver memory: Close must be called when it is no longer
+// needed. A Solver is not safe for concurrent use.
+type Solver struct {
+	eng     Engine
+	model   *Model // private copy: checks and standard-form detection
+	opts    Options
+	vars    []int
+	obj     []float64 // per column: objective of the current call
+	x       []float64 // per column: the backend's solution
+	last    []float64 // per column: last vertex returned
+	lastOK  bool
+	buf     []float64 // 2·rows: Model.check's buffer
+	changed []int     // columns whose upper bound MinimizeFace lowered
+	params  SolveParams
+	res     SolveResult
+	std     int8 // StandardForm: 0 not yet decided, 1 yes, −1 no
+}
+
+// checkTol is the tolerance of the check of returned points.
+const checkTol = 1e-5
+
+// NewSolver is NewSolverContext with context.Background().
+func NewSolver(m *Model, opts Options) (*Solver, error) {
+	return NewSolverContext(context.Background(), m, opts)
+}
+
+// NewSolverContext loads m into a MIP solver backend (opts.Backend, or the
+// first registered backend). The model is copied, so m may be changed or
+// discarded afterwards. It checks the model (array lengths, NaN, bounds,
+// m.Known) and opts, but not feasibility: an infeasible model is reported
+// by the first call that solves. Loading gives up when ctx is done.
+func NewSolverContext(ctx context.Context, m *Model, opts Options) (*Solver, error) {
+	b := opts.Backend
+	if b == nil {
+		var err error
+		if b, err = defaultBackend(); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkModel(m); err != nil {
+		return nil, err
+	}
+	if math.IsNaN(opts.RelGap) || opts.RelGap < 0 || math.IsInf(opts.RelGap, 0) {
+		return nil, fmt.Errorf("mip: RelGap must be a finite number ≥ 0, got %g", opts.RelGap)
+	}
+	if opts.TimeLimit < 0 {
+		return nil, fmt.Errorf("mip: negative TimeLimit %v", opts.TimeLimit)
+	}
+	if opts.Threads < 0 {
+		return nil, fmt.Errorf("mip: negative Threads %d", opts.Threads)
+	}
+	if opts.Search < SearchAuto || opts.Search > SearchLight {
+		return nil, fmt.Errorf("mip: unknown Search %d", opts.Search)
+	}
+	nc := m.NumCols()
+	if nc == 0 {
+		return nil, errors.New("mip: model has no columns")
+	}
+	vars := opts.Vars
+	if vars == nil {
+		vars = make([]int, nc)
+		for j := range vars {
+			vars[j] = j
+		}
+	} else {
+		if len(vars) == 0 {
+			return nil, errors.New("mip: Options.Vars is empty (nil selects all columns)")
+		}
+		seen := make([]bool, nc)
+		for i, j := range vars {
+			if j < 0 || j >= nc {
+				return nil, fmt.Errorf("mip: Options.Vars[%d] = %d is not a column (model has %d)", i, j, nc)
+			}
+			if seen[j] {
+				return nil, fmt.Errorf("mip: Options.Vars lists column %d twice", j)
+			}
+			seen[j] = true
+		}
+		vars = append([]int(nil), vars...)
+	}
+	if opts.RequireBinary {
+		for _, j := range vars {
+			if !m.Integer[j] || m.ColLo[j] < 0 || m.ColUp[j] > 1 {
+				return nil, fmt.Errorf("mip: column %s is not binary (integer %v, bounds [%g, %g]) but binary variables are required",
+					colName(m, j), m.Integer[j], m.ColLo[j], m.ColUp[j])
+			}
+		}
+	}
+	opts.Vars = vars
+	opts.Backend = b
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("mip: loading %s: %w", m.Name, err)
+	}
+	cp := copyModel(m)
+	// Integer columns get integral bounds: the backend need not round
+	// them, and a column whose bounds contain no integer makes the model
+	// infeasible before any solve.
+	for j, isInt := range cp.Integer {
+		if !isInt {
+			continue
+		}
+		lo, up := math.Ceil(cp.ColLo[j]-1e-9), math.Floor(cp.ColUp[j]+1e-9)
+		if lo > up {
+			return nil, fmt.Errorf("mip: integer column %s has bounds [%g, %g] that contain no integer: %w",
+				colName(m, j), cp.ColLo[j], cp.ColUp[j], lazycg.ErrEmptyPolytope)
+		}
+		cp.ColLo[j], cp.ColUp[j] = lo, up
+	}
+	buf := make([]float64, 2*cp.NumRows())
+	if cp.Known != nil {
+		if err := cp.check(cp.Known, 1e-9, buf); err != nil {
+			return nil, fmt.Errorf("mip: the known point of model %s is infeasible: %v", m.Name, err)
+		}
+	}
+	eng, err := b.Load(ctx, cp)
+	if err != nil {
+		return nil, err
+	}
+	s := &Solver{
+		eng:   eng,
+		model: cp,
+		opts:  opts,
+		vars:  vars,
+		obj:   make([]float64, nc),
+		x:     make([]float64, nc),
+		last:  make([]float64, nc),
+		buf:   buf,
+	}
+	s.res.X = s.x
+	return s, nil
+}
+
+// copyModel returns a copy of m that shares no mutable memory with it.
+func copyModel(m *Model) *Model {
+	c := *m
+	c.ColNames = append([]string(nil), m.ColNames...)
+	c.RowNames = append([]string(nil), m.RowNames...)
+	c.Obj = append([]float64(nil), m.Obj...)
+	c.ColLo = append([]float64(nil), m.ColLo...)
+	c.ColUp = append([]float64(nil), m.ColUp...)
+	c.Integer = append([]bool(nil), m.Integer...)
+	c.RowLo = append([]float64(nil), m.RowLo...)
+	c.RowUp = append([]float64(nil), m.RowUp...)
+	c.Start = append([]int(nil), m.Start...)
+	c.Index = append([]int(nil), m.Index...)
+	c.Value = append([]float64(nil), m.Value...)
+	if m.Known != nil {
+		c.Known = append([]float64(nil), m.Known...)
+	}
+	return &c
+}
+
+// Close frees the solver memory. It must be called exactly when the solver
+// is no longer used; later calls of Close do nothing, later solves return
+// ErrClosed. KnownVertex keeps working.
+func (s *Solver) Close() {
+	if s.eng == nil {
+		return
+	}
+	s.eng.Close()
+	s.eng = nil
+}
+
+// Dim returns the dimension of the polytope, len(Options.Vars).
+func (s *Solver) Dim() int { return len(s.vars) }
+
+// Vars returns the model columns that are the coordinates of the polytope.
+// The slice must not be modified.
+func (s *Solver) Vars() []int { return s.vars }
+
+// KnownVertex copies a vertex of the polytope that is known without
+// solving into dst and reports whether there is one: the last vertex a
+// call returned (for every model, including MPS files), else the
+// projection of the model's Known point (formulations built by this
+// package). It panics if len(dst) != Dim().
+func (s *Solver) KnownVertex(dst []float64) bool {
+	if len(dst) != len(s.vars) {
+		panic(fmt.Sprintf("mip: KnownVertex: destination has length %d, dimension is %d", len(dst), len(s.vars)))
+	}
+	switch {
+	case s.lastOK:
+		s.loadLast(dst)
+	case s.model.Known != nil:
+		for i, j := range s.vars {
+			dst[i] = s.model.Known[j]
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// ErrClosed is returned by calls on a closed Solver.
+var ErrClosed = errors.New("mip: solver is closed")
+
+// ErrTimeLimit is wrapped by errors of calls that reached Options.TimeLimit
+// without the answer they need (a feasible point, or a decided augmentation).
+var ErrTimeLimit = errors.New("mip: time limit reached")
+
+// run solves min obj·x (obj already in s.obj) with the backend. improve,
+// certify and cutoff are as in SolveParams; with warm, s.last is the first
+// incumbent. A returned solution (s.res.Found) is in s.x, checked against
+// the model and rounded on integer columns.
+func (s *Solver) run(ctx context.Context, improve, certify, cutoff float64, warm bool) error {
+	if s.eng == nil {
+		return ErrClosed
+	}
+	r := &s.res
+	r.Found, r.Value, r.Bound, r.Nodes = false, math.Inf(1), math.Inf(-1), 0
+	if err := ctx.Err(); err != nil {
+		r.Outcome = OutcomeCanceled
+		return fmt.Errorf("mip: %w", err)
+	}
+	p := &s.params
+	*p = SolveParams{Obj: s.obj, Improve: improve, Certify: certify, Cutoff: cutoff, RelGap: s.opts.RelGap,
+		TimeLimit: s.opts.TimeLimit, Threads: s.opts.Threads, Preprocess: s.opts.Preprocess, Search: s.opts.Search}
+	if warm {
+		p.Start = s.last
+	}
+	if err := s.eng.Solve(ctx, p, r); err != nil {
+		return err
+	}
+	if r.Outcome == OutcomeCanceled {
+		err := ctx.Err()
+		if err == nil {
+			err = context.Canceled
+		}
+		return fmt.Errorf("mip: %w", err)
+	}
+	if !r.Found {
+		return nil
+	}
+	if err := s.model.check(s.x, checkTol, s.buf); err != nil {
+		return fmt.Errorf("mip: the solver returned an infeasible point: %v", err)
+	}
+	for _, j := range s.changed {
+		if s.x[j] > checkTol {
+			return fmt.Errorf("mip: the solver returned a point outside the face: column %s = %g", colName(s.model, j), s.x[j])
+		}
+	}
+	for j, v := range s.x {
+		if s.model.Integer[j] {
+			s.x[j] = math.Round(v)
+		}
+	}
+	return nil
+}
+
+// setColUpper changes the upper bound of column j in the backend.
+func (s *Solver) setColUpper(j int, v float64) { s.eng.SetColUpper(j, v) }
+
+// checkModel validates the arrays of m.
+func checkModel(m *Model) error {
+	if m == nil {
+		return errors.New("mip: nil model")
+	}
+	nc, nr := len(m.ColLo), len(m.RowLo)
+	if len(m.ColUp) != nc || len(m.Integer) != nc || len(m.Obj) != nc || len(m.Start) != nc+1 {
+		return fmt.Errorf("mip: inconsistent model: %d lower bounds, %d upper bounds, %d integrality flags, %d objective entries, %d column starts",
+			nc, len(m.ColUp), len(m.Integer), len(m.Obj), len(m.Start))
+	}
+	if len(m.RowUp) != nr {
+		return fmt.Errorf("mip: inconsistent model: %d row lower bounds, %d upper bounds", nr, len(m.RowUp))
+	}
+	if len(m.Index) != len(m.Value) || m.Start[0] != 0 || m.Start[nc] != len(m.Index) {
+		return fmt.Errorf("mip: inconsistent model: %d row indices, %d values, column starts from %d to %d",
+			len(m.Index), len(m.Value), m.Start[0], m.Start[nc])
+	}
+	if m.Known != nil && len(m.Known) != nc {
+		return fmt.Errorf("mip: inconsistent model: known point has %d values for %d columns", len(m.Known), nc)
+	}
+	if uint64(len(m.Index)) > math.MaxInt32 || nc > math.MaxInt32-1 || nr > math.MaxInt32 {
+		return errors.New("mip: model too large for 32-bit solver indices")
+	}
+	for j := 0; j < nc; j++ {
+		if m.Start[j+1] < m.Start[j] {
+			return fmt.Errorf("mip: column starts decrease at column %s", colName(m, j))
+		}
+		lo, up := m.ColLo[j], m.ColUp[j]
+		if math.IsNaN(lo) || math.IsNaN(up) || math.IsInf(lo, 1) || math.IsInf(up, -1) || lo > up {
+			return fmt.Errorf("mip: column %s has invalid bounds [%g, %g]", colName(m, j), lo, up)
+		}
+		if o := m.Obj[j]; math.IsNaN(o) || math.IsInf(o, 0) {
+			return fmt.Errorf("mip: column %s has objective coefficient %g", colName(m, j), o)
+		}
+		for k := m.Start[j]; k < m.Start[j+1]; k++ {
+			if i := m.Index[k]; i < 0 || i >= nr {
+				return fmt.Errorf("mip: column %s has an entry in row %d (model has %d rows)", colName(m, j), i, nr)
+			}
+			if v := m.Value[k]; math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("mip: column %s has coefficient %g", colName(m, j), v)
+			}
+		}
+	}
+	for i := 0; i < nr; i++ {
+		lo, up := m.RowLo[i], m.RowUp[i]
+		if math.IsNaN(lo) || math.IsNaN(up) || math.IsInf(lo, 1) || math.IsInf(up, -1) || lo > up {
+			return fmt.Errorf("mip: row %s has invalid bounds [%g, %g]", rowName(m, i), lo, up)
+		}
+	}
+	if math.IsNaN(m.ObjConst) || math.IsInf(m.ObjConst, 0) {
+		return fmt.Errorf("mip: objective constant %g", m.ObjConst)
+	}
+	return nil
+}

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# bench-oracle.sh: lazycg's CBC oracle (package mip with mip/cbc) next to the
+# standalone cbc program on the paper's MIPLIB instances: CPU seconds to a
+# first feasible point, to a 10% gap and to optimality, with the file's
+# objective and with dense gradient costs of the paper's quadratic
+# objective (written into an MPS copy, so that cbc solves the identical
+# model); then early-terminated weak separation calls against exact calls.
+# lazycg's oracle runs as configured by default (no integer preprocessing)
+# and with mip.Options.Preprocess (CBC's preprocessing, which cbc runs by
+# default). Both solvers run single-threaded; every call is capped at -cap
+# CPU seconds.
+#
+# Usage: scripts/bench-oracle.sh [-data DIR] [-out DIR] [-cap SECONDS]
+#          [-instances "eil33-2 air04 ..."] [-costs "file quadratic"]
+#          [-targets "first gap optimal"] [-sep CALLS] [-repeat N] [-table]
+#
+# lazycg's figure is the CPU time of the oracle call (model loaded), cbc's
+# the "Total time (CPU seconds)" it prints minus that of reading the file
+# alone. Rows that take under 30 s are run -repeat times (default 3),
+# alternating lazycg and cbc, and the tables show the median. Results are
+# appended as JSON lines to OUT/lazycg.jsonl, OUT/lazycg-pre.jsonl,
+# OUT/cbc.jsonl and OUT/sep.jsonl (cbc logs in OUT/logs); -table prints the Markdown tables
+# of docs/ORACLE.md from them. The data directory comes from -data, else
+# $LAZYCG_DATA.
+set -euo pipefail
+
+data=${LAZYCG_DATA:-}
+out=bench-oracle
+cap=300
+instances="eil33-2 air04 eilB101 nw04 disctom m100n500k4r1"
+costs="file quadratic"
+targets="first gap optimal"
+sep=12
+repeat=3
+table=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-data) data=$2; shift 2 ;;
+	-out) out=$2; shift 2 ;;
+	-cap) cap=$2; shift 2 ;;
+	-instances) instances=$2; shift 2 ;;
+	-costs) costs=$2; shift 2 ;;
+	-targets) targets=$2; shift 2 ;;
+	-sep) sep=$2; shift 2 ;;
+	-repeat) repeat=$2; shift 2 ;;
+	-table) table=1; shift ;;
+	-h | -help | --help) sed -n '2,20p' "$0"; exit 0 ;;
+	*) echo "bench-oracle.sh: unknown argument $1 (see -h)" >&2; exit 2 ;;
+	esac
+done
+
+cd "$(dirname "$0")/.."
+mkdir -p "$out/logs"
+go build -o "$out/oraclebench" ./mip/cbc/internal/bench/oraclebench
+if [ "$table" = 1 ]; then
+	exec "$out/oraclebench" -table "$out"
+fi
+if [ -z "$data" ]; then
+	echo "bench-oracle.sh: no data directory: set LAZYCG_DATA or pass -data DIR" >&2
+	exit 2
+fi
+if ! command -v cbc >/dev/null; then
+	echo "bench-oracle.sh: installing the cbc program (Debian coinor-cbc)" >&2
+	apt-get install -y coinor-cbc >&2
+fi
+
+# cbc_cpu LOG prints the "Total time (CPU seconds)" of a cbc log.
+cbc_cpu() { sed -n 's/^Total time (CPU seconds): *\([0-9.]*\).*/\1/p' "$1" | tail -1; }
+
+for inst in $instances; do
+	file=$data/miplib/$inst.mps.gz
+	[ -f "$file" ] || { echo "bench-oracle.sh: missing $file" >&2; exit 1; }
+	for cost in $costs; do
+		model=$file
+		if [ "$cost" = quadratic ]; then
+			model=$out/$inst-quadratic.mps
+			"$out/oraclebench" -model "$file" -cost quadratic -write-mps "$model"
+		fi
+		# cbc's time includes reading the file: measure that alone.
+		cbc "$model" -quit >"$out/logs/$inst-$cost-read.log" 2>&1
+		read_s=$(cbc_cpu "$out/logs/$inst-$cost-read.log")
+		for target in $targets; do
+			case $target in
+			first) args="-maxSolutions 1" ;;
+			gap) args="-ratioGap 0.1" ;;
+			optimal) args="" ;;
+			esac
+			for rep in $(seq "$repeat"); do
+				echo "== $inst $cost $target (run $rep)" >&2
+				"$out/oraclebench" -model "$file" -cost "$cost" -target "$target" -cap "${cap}s" >>"$out/lazycg.jsonl"
+				lazy_s=$(tail -1 "$out/lazycg.jsonl" | sed 's/.*"cpu_s":\([0-9.e+-]*\).*/\1/')
+				"$out/oraclebench" -model "$file" -cost "$cost" -target "$target" -cap "${cap}s" -preprocess >>"$out/lazycg-pre.jsonl"
+				log=$out/logs/$inst-$cost-$target-$rep.log
+				# shellcheck disable=SC2086
+				cbc "$model" -timeMode cpu -sec "$cap" -threads 0 $args -solve >"$log" 2>&1
+				total=$(cbc_cpu "$log")
+				result=$(sed -n 's/^Result - //p' "$log" | tail -1)
+				value=$(sed -n 's/^Objective value: *//p' "$log" | tail -1)
+				bound=$(sed -n 's/^Lower bound: *//p' "$log" | tail -1)
+				nodes=$(sed -n 's/^Enumerated nodes: *//p' "$log" | tail -1)
+				cbc_s=$(awk "BEGIN{print $total - $read_s}")
+				printf '{"model":"%s","cost":"%s","target":"%s","cpu_s":%s,"read_s":%s,"result":"%s","value":"%s","bound":"%s","nodes":"%s","cap_s":%s}\n' \
+					"$inst" "$cost" "$target" "$cbc_s" "$read_s" "$result" "$value" "$bound" "$nodes" "$cap" >>"$out/cbc.jsonl"
+				if awk "BEGIN{exit !($lazy_s > 30 || $cbc_s > 30)}"; then
+					break
+				fi
+			done
+		done
+	done
+	if [ "$sep" -gt 0 ]; then
+		echo "== $inst separation" >&2
+		"$out/oraclebench" -model "$file" -sep "$sep" >>"$out/sep.jsonl"
+	fi
+done
+"$out/oraclebench" -table "$out"

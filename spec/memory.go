@@ -1,0 +1,229 @@
+package spec
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Memory: every polytope, objective and loss stream estimates the memory
+// a run over it needs before it allocates anything large, and a spec
+// above the memory budget is refused with an error that names the
+// estimate and the budget (instead of a run killed by the kernel or a Go
+// out-of-memory crash). The estimates are upper bounds calibrated on
+// measured peak resident memory; they cover the instance, the objective
+// and the run's fixed working vectors. The vertex cache is bounded by its
+// own budget (CacheBytes), and the active sets of the active-set methods
+// grow with the iterations: neither is part of the estimate.
+
+// MemoryEnvVar names the environment variable that sets the default
+// memory budget (a size such as "8GiB"; see ParseBytes).
+const MemoryEnvVar = "LAZYCG_MEMORY"
+
+// runVectors is the number of float64 vectors of the problem's dimension
+// that a run keeps besides the instance and the objective: the driver's
+// iterate, gradient and best point, the method's directions and vertices.
+// Peak resident memory of cg, lcg, afw and lpcg on simplex:4000000
+// measured 6.3 to 8.4 such vectors.
+const runVectors = 10
+
+// MIP polytopes: bytes per constraint nonzero and per row or column of a
+// model held by the Go model and CBC, from peak resident memory of short
+// runs on nw04, air04, tsp:200 and cut:300 (470 to 850 bytes per nonzero
+// with rows and columns counted).
+const (
+	mipBytesPerNonzero = 600
+	mipBytesPerLine    = 300
+)
+
+// fileBytesFactor bounds the memory of a parsed instance file per byte of
+// its (uncompressed) text.
+const fileBytesFactor = 4
+
+// machineMemory reads MemTotal of /proc/meminfo once (0 when unknown).
+var machineMemory = sync.OnceValue(func() int64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) >= 2 && fields[0] == "MemTotal:" {
+			kb, err := strconv.ParseInt(fields[1], 10, 64)
+			if err == nil && kb > 0 {
+				return kb * 1024
+			}
+		}
+	}
+	return 0
+})
+
+// fallbackBudget is the budget when the machine's memory is unknown.
+const fallbackBudget = 4 << 30
+
+// DefaultMemoryBudget returns the memory budget of runs that set none and
+// where it comes from: $LAZYCG_MEMORY when set, else half of the
+// machine's memory (MemTotal of /proc/meminfo), else 4 GiB. A negative
+// budget means none.
+func DefaultMemoryBudget() (budget int64, source string, err error) {
+	if v := os.Getenv(MemoryEnvVar); v != "" {
+		b, err := ParseBytes(v)
+		if err != nil {
+			return 0, "", fmt.Errorf("spec: $%s %w", MemoryEnvVar, err)
+		}
+		return b, "$" + MemoryEnvVar, nil
+	}
+	if m := machineMemory(); m > 0 {
+		return m / 2, "half of the machine's " + FormatBytes(float64(m)), nil
+	}
+	return fallbackBudget, "default", nil
+}
+
+// ParseBytes reads a memory size: a number of bytes ("1e9", "4096") or a
+// number with a unit K, M, G, T (powers of 1000) or KiB, MiB, GiB, TiB
+// (powers of 1024), case-insensitive, with an optional "B" ("512MB",
+// "8GiB"). "-1" means no limit and is returned as −1. The error names
+// neither the setting nor the source.
+func ParseBytes(value string) (int64, error) {
+	v := strings.TrimSpace(value)
+	if v == "-1" {
+		return -1, nil
+	}
+	lower := strings.ToLower(v)
+	mult := 1.0
+	for _, u := range []struct {
+		suffix string
+		mult   float64
+	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"tib", 1 << 40},
+		{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"tb", 1e12}, {"k", 1e3}, {"m", 1e6}, {"g", 1e9}, {"t", 1e12}, {"b", 1}} {
+		if strings.HasSuffix(lower, u.suffix) {
+			lower, mult = strings.TrimSpace(strings.TrimSuffix(lower, u.suffix)), u.mult
+			break
+		}
+	}
+	f, err := strconv.ParseFloat(lower, 64)
+	b := f * mult
+	if err != nil || !(b >= 0) || b > 1<<60 {
+		return 0, fmt.Errorf("must be a size such as \"8GiB\", \"512MB\" or a number of bytes (-1: no limit), got %q", value)
+	}
+	return int64(b), nil
+}
+
+// FormatBytes formats a size for messages ("12.3 GB").
+func FormatBytes(b float64) string {
+	switch {
+	case b >= 1e12:
+		return fmt.Sprintf("%.3g TB", b/1e12)
+	case b >= 1e9:
+		return fmt.Sprintf("%.3g GB", b/1e9)
+	case b >= 1e6:
+		return fmt.Sprintf("%.3g MB", b/1e6)
+	case b >= 1e3:
+		return fmt.Sprintf("%.3g kB", b/1e3)
+	}
+	return fmt.Sprintf("%.0f B", b)
+}
+
+// memAccount adds up the estimates of one run's parts (polytope,
+// objective or losses) against the budget.
+type memAccount struct {
+	budget int64 // < 0: none
+	source string
+	used   float64
+}
+
+// newMemAccount returns the account of budget (0: DefaultMemoryBudget).
+func newMemAccount(budget int64) (*memAccount, error) {
+	if budget != 0 {
+		return &memAccount{budget: budget, source: "-memory"}, nil
+	}
+	b, src, err := DefaultMemoryBudget()
+	if err != nil {
+		return nil, err
+	}
+	return &memAccount{budget: b, source: src}, nil
+}
+
+// reserve adds bytes for what (described by detail) to the account and
+// fails when the total exceeds the budget. A nil account has no budget.
+func (a *memAccount) reserve(what, detail string, bytes float64) error {
+	if a == nil {
+		return nil
+	}
+	a.used += bytes
+	if a.budget < 0 || a.used <= float64(a.budget) {
+		return nil
+	}
+	detail = strings.TrimSpace(detail)
+	if a.used > bytes {
+		detail = strings.TrimPrefix(detail+fmt.Sprintf("; the whole run about %s", FormatBytes(a.used)), "; ")
+	}
+	if detail != "" {
+		detail = " (" + detail + ")"
+	}
+	return fmt.Errorf("spec: %s needs about %s of memory%s, more than the memory budget of %s (%s); raise it with -memory or $%s",
+		what, FormatBytes(bytes), detail, FormatBytes(float64(a.budget)), a.source, MemoryEnvVar)
+}
+
+// reserveDim reserves a polytope of dimension dim whose oracle keeps
+// about own bytes, plus the run's working vectors.
+func (a *memAccount) reserveDim(s *Spec, dim, own float64) error {
+	return a.reserve(fmt.Sprintf("polytope %q", s.Text),
+		fmt.Sprintf("dimension %.4g: %d vectors of %s", dim, runVectors, FormatBytes(8*dim)),
+		own+runVectors*8*dim)
+}
+
+// reserveMIP reserves a MIP model with the given size held by the Go
+// model and CBC, plus the run's working vectors over dim coordinates.
+func (a *memAccount) reserveMIP(s *Spec, rows, cols, nonzeros, dim float64) error {
+	return a.reserve(fmt.Sprintf("polytope %q", s.Text),
+		fmt.Sprintf("a MIP model with %.4g rows, %.4g columns and %.4g nonzeros", rows, cols, nonzeros),
+		mipBytesPerNonzero*nonzeros+mipBytesPerLine*(rows+cols)+runVectors*8*dim)
+}
+
+// reserveFile reserves the parsed form of an instance file: about
+// fileBytesFactor bytes per byte of its text, the size of a gzip file's
+// content read from its trailer (modulo 4 GiB, as gzip records it; at
+// least the compressed size).
+func (a *memAccount) reserveFile(s *Spec, path string) error {
+	size, err := textSize(path)
+	if err != nil {
+		return fmt.Errorf("spec: %q: %w", s.Text, err)
+	}
+	return a.reserve(fmt.Sprintf("file %s", path), fmt.Sprintf("%s of text", FormatBytes(size)), fileBytesFactor*size)
+}
+
+// textSize returns the size of a file's text: its size, or for a gzip
+// file the larger of its size and the uncompressed size in its trailer.
+func textSize(path string) (float64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	if st.IsDir() {
+		return 0, fmt.Errorf("%s is a directory", path)
+	}
+	size := float64(st.Size())
+	var magic [2]byte
+	if _, err := io.ReadFull(f, magic[:]); err != nil || magic != [2]byte{0x1f, 0x8b} || st.Size() < 20 {
+		return size, nil
+	}
+	var trailer [4]byte
+	if _, err := f.ReadAt(trailer[:], st.Size()-4); err != nil {
+		return size, nil
+	}
+	return math.Max(size, float64(binary.LittleEndian.Uint32(trailer[:]))), nil
+}

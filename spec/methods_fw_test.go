@@ -1,0 +1,147 @@
+package spec
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/lazycg/lazycg"
+)
+
+// TestFWRegisteredMethods builds the pairwise, blended, block and
+// stochastic methods from their settings and checks the errors.
+func TestFWRegisteredMethods(t *testing.T) {
+	cases := []struct {
+		name   string
+		params MethodParams
+		check  func(m lazycg.Method) bool // nil: want an error
+		errSub string
+	}{
+		{"pfw", MethodParams{LineSearch: "secant"}, func(m lazycg.Method) bool {
+			return m.(*lazycg.PairwiseFW).LineSearch.Rule == lazycg.LineSearchSecant
+		}, ""},
+		{"pfw", MethodParams{NoLineSearch: true}, nil, "line search only"},
+		{"lazy-pfw", MethodParams{K: 2, ImprovedPhi: true}, func(m lazycg.Method) bool {
+			l := m.(*lazycg.LazyPairwiseFW)
+			return l.K == 2 && l.ImprovedPhi
+		}, ""},
+		{"bcg", MethodParams{Phi0Search: true, LineSearch: "short", Smoothness: 3}, func(m lazycg.Method) bool {
+			b := m.(*lazycg.BlendedCG)
+			return b.Phi0Rule == lazycg.Phi0BinarySearch && b.LineSearch == lazycg.LineSearch{Rule: lazycg.LineSearchShortStep, L: 3}
+		}, ""},
+		{"bcg", MethodParams{LineSearch: "golden"}, nil, "unknown line search"},
+		{"bcg", MethodParams{Params: "x=1"}, nil, "unknown setting"},
+		{"bcfw", MethodParams{Params: "order=random,seed=4,gap-every=3"}, func(m lazycg.Method) bool {
+			b := m.(*lazycg.BlockFW)
+			return b.Order == lazycg.BlockRandom && b.Seed == 4 && b.GapEvery == 3
+		}, ""},
+		{"bcfw", MethodParams{Params: "order=zigzag"}, nil, "order must be"},
+		{"bcfw", MethodParams{Params: "gap-every=-2"}, nil, "gap-every"},
+		{"lazy-bcfw", MethodParams{Params: "order=cyclic"}, func(m lazycg.Method) bool {
+			return m.(*lazycg.LazyBlockFW).Order == lazycg.BlockCyclic
+		}, ""},
+		{"lazy-bcfw", MethodParams{Params: "gap-every=3"}, nil, "unknown setting"},
+		{"sfw", MethodParams{Params: "schedule=growing,batch=4,epoch=10,seed=9"}, func(m lazycg.Method) bool {
+			s := m.(*lazycg.StochasticFW)
+			return s.Schedule == lazycg.SFWGrowingBatch && s.Batch == 4 && s.EpochLength == 10 && s.Seed == 9
+		}, ""},
+		{"sfw", MethodParams{Params: "schedule=fast"}, nil, "schedule must be"},
+		{"lazy-sfw", MethodParams{K: 3, Params: "batch=2"}, func(m lazycg.Method) bool {
+			s := m.(*lazycg.LazyStochasticFW)
+			return s.K == 3 && s.Batch == 2 && s.Schedule == lazycg.SFWMomentum
+		}, ""},
+		{"lazy-sfw", MethodParams{Params: "batch=-1"}, nil, "batch"},
+		{"cg-ls", MethodParams{LineSearch: "adaptive"}, func(m lazycg.Method) bool {
+			return m.(*lazycg.FrankWolfe).LineSearch.Rule == lazycg.LineSearchAdaptive
+		}, ""},
+		{"lcg", MethodParams{LineSearch: "Secant"}, func(m lazycg.Method) bool {
+			return m.(*lazycg.LazyCG).LineSearch.Rule == lazycg.LineSearchSecant
+		}, ""},
+	}
+	for _, tc := range cases {
+		info, err := Method(tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := info.New(tc.params)
+		if tc.check == nil {
+			if err == nil || !strings.Contains(err.Error(), tc.errSub) || m != nil {
+				t.Errorf("%s %+v: got (%T, %v), want an error about %q", tc.name, tc.params, m, err, tc.errSub)
+			}
+			continue
+		}
+		if err != nil || !tc.check(m) {
+			t.Errorf("%s %+v: got (%+v, %v)", tc.name, tc.params, m, err)
+		}
+	}
+	for _, pair := range [][2]string{{"lazy-pfw", "pfw"}, {"lazy-bcfw", "bcfw"}, {"lazy-sfw", "sfw"}} {
+		info, _ := Method(pair[0])
+		if !info.Lazy || info.Baseline != pair[1] || !strings.Contains(lineSearchNamesOf(), pair[1]) == info.LineSearch {
+			t.Errorf("%s: lazy=%v baseline %q", pair[0], info.Lazy, info.Baseline)
+		}
+	}
+}
+
+func lineSearchNamesOf() string { return strings.Join(lineSearchMethods(), ",") }
+
+// TestFWMethodsSolve prepares and runs each new method on an instance it
+// applies to, from text, and checks the proven bound against the known
+// optimum of the distance objective over a product of simplices (the
+// blockwise projection).
+func TestFWMethodsSolve(t *testing.T) {
+	for _, c := range []Config{
+		{Polytope: "simplex:30", Objective: "distance", Method: "pfw"},
+		{Polytope: "simplex:30", Objective: "distance", Method: "lazy-pfw"},
+		{Polytope: "simplex:30", Objective: "distance", Method: "bcg"},
+		// FW steps converge sublinearly to this optimum on a face.
+		{Polytope: "product:[simplex:10]*3", Objective: "distance", Method: "bcfw", GapTolerance: 1e-3},
+		{Polytope: "product:[simplex:10]*3", Objective: "distance", Method: "lazy-bcfw", GapTolerance: 1e-3,
+			MethodParams: MethodParams{Params: "order=random"}},
+		{Polytope: "simplex:30", Objective: "quadratic", Method: "sfw", MaxIterations: 200},
+		{Polytope: "simplex:30", Objective: "quadratic", Method: "lazy-sfw", MaxIterations: 200},
+		{Polytope: "l2:30", Objective: "distance", Method: "cg-ls", MethodParams: MethodParams{LineSearch: "secant"}},
+	} {
+		if c.GapTolerance == 0 {
+			c.GapTolerance = 1e-6
+		}
+		p, err := c.Prepare()
+		if err != nil {
+			t.Fatalf("%s: %v", c.Method, err)
+		}
+		res, err := lazycg.Minimize(context.Background(), p.Problem, c.Settings(), p.Method)
+		p.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", c.Method, err)
+		}
+		if !(res.DualBound <= res.F) || math.IsInf(res.DualBound, -1) {
+			t.Errorf("%s on %s: primal %g, dual %g", c.Method, c.Polytope, res.F, res.DualBound)
+		}
+		if c.MaxIterations == 0 && res.Gap() > c.GapTolerance {
+			t.Errorf("%s on %s: gap %g, status %v", c.Method, c.Polytope, res.Gap(), res.Status)
+		}
+	}
+	// Methods without line search reject -line-search; the target stops.
+	bad := Config{Polytope: "simplex:5", Objective: "distance", Method: "lcg-textbook", MethodParams: MethodParams{C: 1, LineSearch: "secant"}}
+	if _, err := bad.Prepare(); err == nil || !strings.Contains(err.Error(), "-line-search") {
+		t.Errorf("lcg-textbook with -line-search: %v", err)
+	}
+	var c Config
+	if err := c.Set("target", "1.5"); err != nil || c.TargetPrimal == nil || *c.TargetPrimal != 1.5 {
+		t.Fatalf("target: %v %v", c.TargetPrimal, err)
+	}
+	if s := c.Settings(); !s.HasTargetPrimal || s.TargetPrimal != 1.5 {
+		t.Errorf("settings %+v", s)
+	}
+	for _, v := range []string{"inf", "x", "NaN"} {
+		if err := c.Set("target", v); err == nil {
+			t.Errorf("target %q accepted", v)
+		}
+	}
+	if err := c.Set("target", "0"); err != nil || *c.TargetPrimal != 0 {
+		t.Errorf("target 0: %v", err)
+	}
+	if err := c.Validate(); err != nil {
+		t.Errorf("validate: %v", err)
+	}
+}

@@ -1,0 +1,297 @@
+package spec
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/lmo"
+)
+
+// The norm balls, the spectraplex, convex hulls of atoms from a file and
+// products of polytopes:
+//
+//	l2:N[,r=R]            Euclidean ball of radius R (default 1)
+//	lp:N,P[,r=R]          ℓp-ball, 1 < P < ∞
+//	linf:N[,r=R]          ℓ∞-ball [−R, R]^N
+//	knorm:N,K[,r=R]       K-norm ball conv(B₁(R) ∪ B∞(R/K))
+//	spectraplex:N         N×N PSD matrices of trace 1 (dimension N²)
+//	hull:FILE             convex hull of the atoms in FILE (see lmo.ReadConvexHull)
+//	product:[SPEC][SPEC]… Cartesian product of the polytopes in brackets
+//	                      (not products themselves); [SPEC]*M repeats a
+//	                      factor M times; at most 4096 factors (quote the
+//	                      argument in a shell: brackets and * are glob characters)
+func init() {
+	polytopeKinds["l2"] = buildL2
+	polytopeKinds["lp"] = buildLp
+	polytopeKinds["linf"] = buildLInf
+	polytopeKinds["knorm"] = buildKNorm
+	polytopeKinds["spectraplex"] = buildSpectraplex
+	polytopeKinds["hull"] = buildHull
+	polytopeKinds["product"] = func(s *Spec, _ Options) (*Instance, error) {
+		return nil, fmt.Errorf("spec: %q: want product:[SPEC][SPEC]…", s.Text) // productSpec reads products
+	}
+}
+
+// dimRadius reads the dimension N (argument 0) and the option r (default 1).
+func dimRadius(s *Spec, lo, hi int, usage string) (int, float64, error) {
+	if err := s.NArgs(lo, hi, usage); err != nil {
+		return 0, 0, err
+	}
+	n, err := s.Int(0, "N", 1, maxDim)
+	if err != nil {
+		return 0, 0, err
+	}
+	r, err := s.OptFloat("r", 1, 1e-300, 1e300)
+	return n, r, err
+}
+
+func buildL2(s *Spec, _ Options) (*Instance, error) {
+	n, r, err := dimRadius(s, 1, 1, "l2:N[,r=RADIUS]")
+	if err != nil {
+		return nil, err
+	}
+	l, err := lmo.NewL2Ball(n, r)
+	if err != nil {
+		return nil, err
+	}
+	return &Instance{LMO: l, Diameter2: 4 * r * r}, nil
+}
+
+func buildLp(s *Spec, _ Options) (*Instance, error) {
+	n, r, err := dimRadius(s, 2, 2, "lp:N,P[,r=RADIUS] with 1 < P < ∞")
+	if err != nil {
+		return nil, err
+	}
+	p, err := parseFloatArg(s, 1, "P")
+	if err != nil {
+		return nil, err
+	}
+	l, err := lmo.NewLpBall(n, p, r)
+	if err != nil {
+		return nil, err
+	}
+	// ‖x‖₂ ≤ n^{max(0, 1/2−1/p)}‖x‖_p.
+	return &Instance{LMO: l, Diameter2: 4 * r * r * math.Pow(float64(n), math.Max(0, 1-2/p))}, nil
+}
+
+func buildLInf(s *Spec, _ Options) (*Instance, error) {
+	n, r, err := dimRadius(s, 1, 1, "linf:N[,r=RADIUS]")
+	if err != nil {
+		return nil, err
+	}
+	l, err := lmo.NewLInfBall(n, r)
+	if err != nil {
+		return nil, err
+	}
+	return &Instance{LMO: l, Diameter2: 4 * r * r * float64(n)}, nil
+}
+
+func buildKNorm(s *Spec, _ Options) (*Instance, error) {
+	n, r, err := dimRadius(s, 2, 2, "knorm:N,K[,r=RADIUS]")
+	if err != nil {
+		return nil, err
+	}
+	k, err := s.Int(1, "K", 1, maxDim)
+	if err != nil {
+		return nil, err
+	}
+	l, err := lmo.NewKNormBall(n, k, r)
+	if err != nil {
+		return nil, err
+	}
+	// Vertices ±r·e_i and (r/K)·sign vectors: ‖x‖₂ ≤ r·max(1, √n/K).
+	rad := r * math.Max(1, math.Sqrt(float64(n))/float64(k))
+	return &Instance{LMO: l, Diameter2: 4 * rad * rad}, nil
+}
+
+func buildSpectraplex(s *Spec, _ Options) (*Instance, error) {
+	if err := s.NArgs(1, 1, "spectraplex:N (N×N matrices)"); err != nil {
+		return nil, err
+	}
+	n, err := s.Int(0, "N", 1, 1<<12)
+	if err != nil {
+		return nil, err
+	}
+	l, err := lmo.NewSpectraplex(n)
+	if err != nil {
+		return nil, err
+	}
+	// ‖X − Y‖_F² ≤ ‖X‖_F² + ‖Y‖_F² ≤ 2 for PSD matrices of trace 1.
+	return &Instance{LMO: l, Diameter2: 2, Rows: n, Cols: n}, nil
+}
+
+func buildHull(s *Spec, opt Options) (*Instance, error) {
+	path, err := s.fileArg(opt, "hull:FILE (atoms, see lmo.ReadConvexHull)")
+	if err != nil {
+		return nil, err
+	}
+	h, err := lmo.ReadConvexHullFile(path)
+	if err != nil {
+		return nil, err
+	}
+	// diam ≤ 2·max_k ‖a_k − a_0‖.
+	a0, a := make([]float64, h.Dim()), make([]float64, h.Dim())
+	h.Atom(a0, 0)
+	var far float64
+	for k := 1; k < h.Len(); k++ {
+		h.Atom(a, k)
+		var d float64
+		for i := range a {
+			d += (a[i] - a0[i]) * (a[i] - a0[i])
+		}
+		far = math.Max(far, d)
+	}
+	return &Instance{LMO: h, Diameter2: 4 * far}, nil
+}
+
+// maxFactors bounds the number of factors of a product spec.
+const maxFactors = 1 << 12
+
+// productSpec builds text when it is a product spec (ok reports whether it
+// is): product:[SPEC][SPEC]… with [SPEC]*M for M copies, factors built by
+// Polytope (nested products allowed).
+func productSpec(text string, opt Options) (in *Instance, ok bool, err error) {
+	kind, rest, found := strings.Cut(strings.TrimSpace(text), ":")
+	if !found || !strings.EqualFold(strings.TrimSpace(kind), "product") {
+		return nil, false, nil
+	}
+	factors, err := splitFactors(text, rest)
+	if err != nil {
+		return nil, true, err
+	}
+	in = &Instance{Spec: text}
+	var parts []*Instance
+	closeAll := func() {
+		for _, p := range parts {
+			p.Close()
+		}
+	}
+	lmos := make([]lazycg.LMO, 0, len(factors))
+	dim := 0
+	for _, f := range factors {
+		if k, _, _ := strings.Cut(f, ":"); strings.EqualFold(strings.TrimSpace(k), "product") {
+			closeAll()
+			return nil, true, fmt.Errorf("spec: %q: a factor cannot be a product (list its factors instead)", text)
+		}
+		p, err := Polytope(f, opt)
+		if err != nil {
+			closeAll()
+			return nil, true, fmt.Errorf("spec: %q: factor %q: %w", text, f, err)
+		}
+		parts = append(parts, p)
+		if dim += p.Dim(); dim > maxDim {
+			closeAll()
+			return nil, true, fmt.Errorf("spec: %q: dimension above %d", text, maxDim)
+		}
+		if p.Own != nil {
+			closeAll()
+			return nil, true, fmt.Errorf("spec: %q: factor %q defines its own objective, which a product cannot use", text, f)
+		}
+		lmos = append(lmos, p.LMO)
+	}
+	prod, err := lmo.NewProduct(lmos...)
+	if err != nil {
+		closeAll()
+		return nil, true, fmt.Errorf("spec: %q: %w", text, err)
+	}
+	in.LMO, in.Close = prod, closeAll
+	start := make([]float64, 0, prod.Dim())
+	for _, p := range parts {
+		in.Diameter2 += p.Diameter2
+		if p.Diameter2 == 0 {
+			in.Diameter2 = math.Inf(1)
+		}
+		if start != nil && p.Start != nil {
+			start = append(start, p.Start...)
+		} else {
+			start = nil
+		}
+	}
+	if math.IsInf(in.Diameter2, 1) {
+		in.Diameter2 = 0 // unknown
+	}
+	in.Start = start
+	if allChecks(parts) {
+		blocks := prod.Blocks()
+		in.Check = func(x []float64, tol float64) error {
+			for k, p := range parts {
+				b := blocks[k]
+				if err := p.Check(x[b.Offset:b.Offset+b.Dim], tol); err != nil {
+					return fmt.Errorf("factor %d: %w", k, err)
+				}
+			}
+			return nil
+		}
+	}
+	return in, true, nil
+}
+
+func allChecks(parts []*Instance) bool {
+	for _, p := range parts {
+		if p.Check == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// splitFactors reads the bracketed factors of a product spec (rest is the
+// text after "product:"), expanding [SPEC]*M.
+func splitFactors(text, rest string) ([]string, error) {
+	var out []string
+	i := 0
+	for {
+		for i < len(rest) && rest[i] == ' ' {
+			i++
+		}
+		if i == len(rest) {
+			break
+		}
+		if rest[i] != '[' {
+			return nil, fmt.Errorf("spec: %q: want product:[SPEC][SPEC]…, found %q at offset %d", text, rest[i:], i)
+		}
+		depth, j := 0, i
+		for ; j < len(rest); j++ {
+			if rest[j] == '[' {
+				depth++
+			} else if rest[j] == ']' {
+				if depth--; depth == 0 {
+					break
+				}
+			}
+		}
+		if j == len(rest) {
+			return nil, fmt.Errorf("spec: %q: unbalanced [ at offset %d", text, i)
+		}
+		f := strings.TrimSpace(rest[i+1 : j])
+		if f == "" {
+			return nil, fmt.Errorf("spec: %q: empty factor [] at offset %d", text, i)
+		}
+		i = j + 1
+		times := 1
+		if i < len(rest) && rest[i] == '*' {
+			k := i + 1
+			for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
+				k++
+			}
+			m, err := strconv.Atoi(rest[i+1 : k])
+			if err != nil || m < 1 || m > maxFactors {
+				return nil, fmt.Errorf("spec: %q: want [SPEC]*M with 1 ≤ M ≤ %d after offset %d", text, maxFactors, i)
+			}
+			times, i = m, k
+		}
+		if len(out)+times > maxFactors {
+			return nil, fmt.Errorf("spec: %q: more than %d factors", text, maxFactors)
+		}
+		for range times {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("spec: %q: want product:[SPEC][SPEC]… with at least one factor", text)
+	}
+	return out, nil
+}

@@ -1,0 +1,15 @@
+NAME          SMALL
+ROWS
+ N  obj
+ L  c1
+COLUMNS
+    MARKER                 'MARKER'                 'BOGUS'
+    x         obj       1.0        c1        1.0
+    y         obj       2.0        c1        1.0
+    MARKER                 'MARKER'                 'INTEND'
+RHS
+    rhs       c1        1.0
+BOUNDS
+ UP bnd       x         1.0
+ UP bnd       y         1.0
+ENDATA

@@ -1,0 +1,5 @@
+NAME X
+ROWS
+ N obj
+COLUMNS
+ENDATA

@@ -1,0 +1,9 @@
+NAME          SMALL
+ROWS
+ N  obj
+ L  c1
+COLUMNS
+    MARKER                 'MARKER'                 'INTORG'
+    x         obj       1.0        c1        1.0
+    y         obj       2.0        c1        1.0
+    MARKER                 'MARKER'                 'INTEND'
