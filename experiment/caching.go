@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/objective"
 	"github.com/lazycg/lazycg/online"
 )
 
@@ -46,9 +47,7 @@ func CachingStudy(ctx context.Context, p online.Problem, settings *online.Settin
 	if _, err := p.Validate(); err != nil {
 		return nil, err
 	}
-	for t := range p.Losses.Rounds() {
-		p.Losses.Loss(t)
-	}
+	objective.Generate(p.Losses)
 	var runs []CacheStudyRun
 	hind := map[int]*lazycg.Result{}
 	for _, v := range variants {

@@ -41,9 +41,10 @@ var (
 
 // series is one run's trace prepared for plotting.
 type series struct {
-	label string
-	color color.RGBA
-	trace Trace
+	label  string
+	color  color.RGBA
+	trace  Trace
+	regret []RegretPoint // online runs: the average regret curve
 }
 
 // figureData is what DrawFigure draws: rows of plots and caption lines.
@@ -67,7 +68,7 @@ type yTransform struct {
 func chooseY(ss []series, bestDual float64, online bool) yTransform {
 	name := "f(x)"
 	if online {
-		name = "cumulative loss"
+		name = "average loss"
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, s := range ss {
@@ -173,6 +174,28 @@ func buildFigure(er *ExperimentResult, ss []series) (*figureData, error) {
 				p := s.trace.Points[i]
 				return p.Time.Seconds(), p.Primal - p.DualBound
 			}})
+	}
+	if online {
+		hasRegret, positive := false, true
+		for _, s := range ss {
+			for _, q := range s.regret {
+				if q.Upper != nil {
+					hasRegret = true
+					positive = positive && *q.Upper > 0
+				}
+			}
+		}
+		if hasRegret {
+			rows = append(rows, rowSpec{xlabel: "wall-clock time (s)", ylabel: "average regret (upper bound)", logY: positive,
+				timeX: true, infWhat: "without a hindsight bound", n: func(s *series) int { return len(s.regret) },
+				xy: func(s *series, i int) (float64, float64) {
+					q := s.regret[i]
+					if q.Upper == nil {
+						return q.TimeS, math.Inf(1)
+					}
+					return q.TimeS, *q.Upper
+				}})
+		}
 	}
 	hasOracle := false
 	for _, s := range ss {
@@ -410,7 +433,7 @@ func drawFigure(dir string, er *ExperimentResult) error {
 		if err != nil {
 			return err
 		}
-		s := series{label: r.Label, trace: tr}
+		s := series{label: r.Label, trace: tr, regret: r.Regret}
 		if r.Lazy {
 			s.color = lazyColors[lz%len(lazyColors)]
 			lz++

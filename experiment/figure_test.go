@@ -27,7 +27,7 @@ func TestChooseY(t *testing.T) {
 		{"positive dual", pos, 1.5, false, 1.5, true, "f(x) − L"},
 		{"no dual, decades", pos, math.Inf(-1), false, 0, true, "f(x)"},
 		{"negative dual", pos, -4, false, 0, true, "f(x)"},
-		{"online", pos, math.Inf(-1), true, 0, true, "cumulative loss"},
+		{"online", pos, math.Inf(-1), true, 0, true, "average loss"},
 		{"mixed signs", []series{{trace: Trace{Points: []lazycg.TracePoint{pt(0, 0, 0, -3), pt(1, 1, 1, 5)}}}},
 			math.Inf(-1), false, 0, false, "f(x)"},
 		{"narrow", []series{{trace: Trace{Points: []lazycg.TracePoint{pt(0, 0, 0, 5), pt(1, 1, 1, 4)}}}},

@@ -201,8 +201,9 @@ func ReportMarkdown(dir string, res *SuiteResult) string {
 	}
 	fmt.Fprintf(&b, "%d experiments, time scale %g, total wall-clock time %s (%s).\n\n",
 		len(res.Experiments), res.TimeScale, fmtSeconds(res.WallTimeS), res.Machine)
-	b.WriteString("Figures: one column per experiment; rows show f (or the cumulative loss online) over wall-clock " +
-		"time, iterations (rounds) and LMO calls, and where the paper does, the proven gap primal − dual bound over time. " +
+	b.WriteString("Figures: one column per experiment; rows show f (or the average loss online) over wall-clock " +
+		"time, iterations (rounds) and LMO calls, and where the paper does, the proven gap primal − dual bound over time " +
+		"(online: the average regret's upper bound, from hindsight solves at up to eight rounds). " +
 		"Red lines are non-lazy methods, green (then blue, purple) lazy ones. When the runs proved a positive dual " +
 		"bound, f is plotted as f − L with L the best proven dual bound, on a log scale.\n\n")
 	b.WriteString("Speedup: the time the non-lazy method needed to reach its own final primal value divided by the time " +

@@ -62,7 +62,8 @@ type RunResult struct {
 	Method string `json:"method"`
 	// Lazy reports that the method uses weak separation.
 	Lazy bool `json:"lazy"`
-	// Online reports an online run (Primal is then the cumulative loss).
+	// Online reports an online run (the trace's Primal is then the
+	// average loss (1/t)·Σ_{i≤t} f_i(x_i)).
 	Online bool `json:"online,omitempty"`
 	// K is the weak separation accuracy used (lazy runs).
 	K float64 `json:"k,omitempty"`
@@ -81,6 +82,9 @@ type RunResult struct {
 	// against the best fixed point in hindsight (nil when unknown).
 	RegretLower *float64 `json:"regret_lower,omitempty"`
 	RegretUpper *float64 `json:"regret_upper,omitempty"`
+	// Regret is the average regret of an online run at up to eight rounds
+	// spaced geometrically up to the last (the figure's regret row).
+	Regret []RegretPoint `json:"regret,omitempty"`
 	// Versus compares a lazy run with its baseline.
 	Versus *Comparison `json:"versus,omitempty"`
 	// Error is the run's error, if any.

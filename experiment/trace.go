@@ -21,7 +21,7 @@ var traceHeader = []string{"time_s", "iteration", "lmo_calls", "cache_hits", "pr
 // Trace is the recorded progress of a run.
 type Trace struct {
 	// Points are the trace points. For online runs Iteration is the round
-	// and Primal the cumulative loss Σ_{i≤t} f_i(x_i); DualBound is −Inf
+	// and Primal the average loss (1/t)·Σ_{i≤t} f_i(x_i); DualBound is −Inf
 	// when no bound is known.
 	Points []lazycg.TracePoint
 	// OracleTime, when not nil, is the time spent in oracle calls up to

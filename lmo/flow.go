@@ -19,9 +19,20 @@ import (
 // Minimize solves a min-cost flow problem with the network simplex
 // (NetworkSimplex), warm-started from the previous optimal basis, so a
 // sequence of calls with slowly changing costs (Frank–Wolfe gradients) is
-// cheap. FlowPolytope also implements lazycg.FaceMinimizer (arcs with
-// zero[i] carry no flow), lazycg.Augmenter (negative-cycle canceling, see
-// Augment) and lazycg.Diameter1. All scratch space is allocated by the
+// cheap. Warm starts are not always cheaper: early in a Frank–Wolfe run
+// consecutive gradients are far apart, and on large networks a solve from
+// the kept (deep) tree can take several times a cold one. Minimize
+// therefore solves its first call cold (the kept basis is then the one of
+// the network's own costs), compares the work (NetworkSimplex.Work) of
+// each warm call with that of the last cold call and, when warm was
+// dearer, solves the next calls cold: one, then twice as many after each
+// further failed warm try, up to 64, and warm again after a successful
+// one. FlowPolytope also
+// implements lazycg.EarlyStopper (the primal
+// simplex stops at the first feasible flow below the improvement threshold
+// or when its Lagrangian bound certifies, see NetworkSimplex.SolveUntil),
+// lazycg.FaceMinimizer (arcs with zero[i] carry no flow), lazycg.Augmenter
+// (negative-cycle canceling, see Augment) and lazycg.Diameter1. All scratch space is allocated by the
 // constructor (the face solver on the first MinimizeFace call); the oracle
 // methods allocate nothing afterwards except for error values.
 //
@@ -36,6 +47,12 @@ type FlowPolytope struct {
 	face   *NetworkSimplex // built on the first MinimizeFace call
 	vertex []float64
 	diam   int // L1Diameter
+
+	// Warm/cold policy of Minimize: work of the last cold solve (0:
+	// unknown), current run length of cold solves after a failed warm try,
+	// and cold solves left before the next warm try.
+	coldWork           int64
+	backoff, coldsLeft int
 
 	lowF, capF []float64 // bounds as floats (capF = +Inf without bound)
 	from, to   []int32
@@ -60,6 +77,7 @@ type FlowPolytope struct {
 
 var (
 	_ lazycg.LMO           = (*FlowPolytope)(nil)
+	_ lazycg.EarlyStopper  = (*FlowPolytope)(nil)
 	_ lazycg.FaceMinimizer = (*FlowPolytope)(nil)
 	_ lazycg.Augmenter     = (*FlowPolytope)(nil)
 	_ lazycg.Diameter1     = (*FlowPolytope)(nil)
@@ -81,23 +99,24 @@ func NewFlowPolytope(net *FlowNetwork) (*FlowPolytope, error) {
 			Supply: append([]int64(nil), net.Supply...),
 			Arcs:   append([]Arc(nil), net.Arcs...),
 		},
-		full:     full,
-		vertex:   make([]float64, m),
-		lowF:     make([]float64, m),
-		capF:     make([]float64, m),
-		from:     make([]int32, m),
-		to:       make([]int32, m),
-		adjStart: make([]int32, n+1),
-		adj:      make([]int32, 2*m),
-		dist:     make([]float64, n),
-		pred:     make([]int32, n),
-		queue:    make([]int32, n),
-		inQ:      make([]bool, n),
-		mark:     make([]int32, n),
-		cyc:      make([]int32, 0, n),
-		iter:     make([]int32, n),
-		stack:    make([]int32, 0, n),
-		excess:   make([]float64, n),
+		full:      full,
+		coldsLeft: 1, // the first Minimize call measures a cold solve
+		vertex:    make([]float64, m),
+		lowF:      make([]float64, m),
+		capF:      make([]float64, m),
+		from:      make([]int32, m),
+		to:        make([]int32, m),
+		adjStart:  make([]int32, n+1),
+		adj:       make([]int32, 2*m),
+		dist:      make([]float64, n),
+		pred:      make([]int32, n),
+		queue:     make([]int32, n),
+		inQ:       make([]bool, n),
+		mark:      make([]int32, n),
+		cyc:       make([]int32, 0, n),
+		iter:      make([]int32, n),
+		stack:     make([]int32, 0, n),
+		excess:    make([]float64, n),
 	}
 	for i, a := range net.Arcs {
 		p.from[i], p.to[i] = int32(a.From), int32(a.To)
@@ -192,10 +211,41 @@ func (p *FlowPolytope) Minimize(ctx context.Context, dst, c []float64) (lazycg.L
 	if err := basicCheckCost("flow", len(p.from), dst, c); err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	if _, err := p.full.Solve(ctx, dst, c); err != nil {
+	cold := p.coldsLeft > 0
+	if cold {
+		p.coldsLeft--
+		p.full.Reset()
+	}
+	w := p.full.Work()
+	val, err := p.full.Solve(ctx, dst, c)
+	if err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	return lazycg.Exact(basicDot(c, dst)), nil
+	w = p.full.Work() - w
+	switch {
+	case cold:
+		p.coldWork = w
+	case p.coldWork > 0 && w > p.coldWork:
+		p.backoff = min(max(1, 2*p.backoff), 64)
+		p.coldsLeft = p.backoff
+	default:
+		p.backoff = 0
+	}
+	return lazycg.Exact(val), nil
+}
+
+// MinimizeUntil is Minimize with early termination by rule (see
+// NetworkSimplex.SolveUntil): it returns the first flow of the simplex
+// path with c·dst < rule.Improve (StopImproving), or stops when the
+// Lagrangian bound reaches rule.Certify (StopCertified; Found when dst
+// holds the current feasible flow), or solves to optimality. With
+// rule.Improve = +Inf the flow of the kept basis (the previous answer, or
+// the vertex of NewFlowPolytope) is returned without a pivot.
+func (p *FlowPolytope) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazycg.StopRule) (lazycg.LinearResult, error) {
+	if err := basicCheckCost("flow", len(p.from), dst, c); err != nil {
+		return lazycg.LinearResult{}, err
+	}
+	return p.full.SolveUntil(ctx, dst, c, rule.Improve, rule.Certify)
 }
 
 // MinimizeFace writes into dst a minimum-cost flow for c among the flows

@@ -490,6 +490,12 @@ func TestFlowPolytopeAllocs(t *testing.T) {
 			return err
 		},
 		"Augment": func() error { _, err := p.Augment(ctx, y, cs[k%2], x); return err },
+		"MinimizeUntil": func() error {
+			// Thresholds that stop early, certify, or never stop.
+			rules := []lazycg.StopRule{{Improve: math.Inf(1), Certify: math.Inf(1)}, {Improve: 0, Certify: -1e9}, {Improve: math.Inf(-1), Certify: math.Inf(-1)}}
+			_, err := p.MinimizeUntil(ctx, y, cs[k%2], rules[k%3])
+			return err
+		},
 	} {
 		if a := testing.AllocsPerRun(20, func() {
 			k++
@@ -525,5 +531,95 @@ func BenchmarkFlowPolytopeMinimize(b *testing.B) {
 		if _, err := p.Minimize(ctx, dst, costs[i%len(costs)]); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestFlowPolytopeMinimizeUntilStart checks the start-vertex request of
+// lazycg's driver (any vertex: Improve = Certify = +Inf): a fresh polytope
+// answers with its own vertex, at once and for any costs.
+func TestFlowPolytopeMinimizeUntilStart(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	net := graphRandNet(rng, 30, 200, 10, 0.05, true)
+	p, err := NewFlowPolytope(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := p.Dim()
+	x, y := make([]float64, m), make([]float64, m)
+	p.Vertex(x)
+	c := graphRandCosts(rng, m, false)
+	res, err := p.MinimizeUntil(context.Background(), y, c, lazycg.StopRule{Improve: math.Inf(1), Certify: math.Inf(1)})
+	if err != nil || !res.Found || res.Reason != lazycg.StopImproving {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	if !slices.Equal(x, y) {
+		t.Fatal("the answer is not the polytope's vertex")
+	}
+	if res.Value != basicNaiveDot(c, y) || res.Bound > res.Value {
+		t.Fatalf("value %v, bound %v, c·y %v", res.Value, res.Bound, basicNaiveDot(c, y))
+	}
+}
+
+// TestFlowPolytopeWarmColdPolicy follows the warm/cold state machine of
+// Minimize on a sequence of unrelated costs (where warm starts do not pay)
+// and of slowly changing ones, checking every transition against the
+// measured work and every answer against a cold solve.
+func TestFlowPolytopeWarmColdPolicy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(43, 44))
+	net := graphRandNet(rng, 200, 2000, 50, 0, true)
+	p, err := NewFlowPolytope(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := NewNetworkSimplex(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	m := p.Dim()
+	x, y := make([]float64, m), make([]float64, m)
+	base := graphRandCosts(rng, m, false)
+	colds, warms := 0, 0
+	for k := range 60 {
+		c := graphRandCosts(rng, m, false) // unrelated costs
+		if k >= 30 {
+			for i := range c {
+				c[i] = base[i] + 1e-3*c[i] // slowly changing costs
+			}
+		}
+		cold, coldWork, backoff := p.coldsLeft > 0, p.coldWork, p.backoff
+		w := p.full.Work()
+		res, err := p.Minimize(ctx, x, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w = p.full.Work() - w
+		ref.Reset()
+		want, err := ref.Solve(ctx, y, c)
+		if err != nil || !graphSameValue(res.Value, want, false) {
+			t.Fatalf("call %d: value %v, cold solve %v (%v)", k, res.Value, want, err)
+		}
+		switch {
+		case k == 0 && !cold:
+			t.Fatal("the first call is not cold")
+		case cold:
+			colds++
+			if p.coldWork != w {
+				t.Fatalf("call %d: cold work %d recorded as %d", k, w, p.coldWork)
+			}
+		case w > coldWork:
+			warms++
+			if want := min(max(1, 2*backoff), 64); p.coldsLeft != want || p.backoff != want {
+				t.Fatalf("call %d: warm work %d > cold %d, then %d cold calls (backoff %d), want %d", k, w, coldWork, p.coldsLeft, p.backoff, want)
+			}
+		default:
+			warms++
+			if p.coldsLeft != 0 || p.backoff != 0 {
+				t.Fatalf("call %d: warm work %d ≤ cold %d, then %d cold calls", k, w, coldWork, p.coldsLeft)
+			}
+		}
+	}
+	if colds < 2 || warms < 10 {
+		t.Errorf("%d cold and %d warm calls", colds, warms)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/internal/datadir"
 )
 
@@ -785,4 +786,109 @@ func TestNetworkSimplexNetgen14a(t *testing.T) {
 	if val != 1772056888 {
 		t.Fatalf("optimal cost %v, want 1772056888", val)
 	}
+}
+
+// TestNetworkSimplexSolveUntil checks the early-termination contract on
+// random networks against the reference optimum: improving answers are
+// feasible vertices below the threshold, certified ones prove their bound,
+// every bound is at most the optimum, and optimal answers are optimal.
+func TestNetworkSimplexSolveUntil(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	ctx := context.Background()
+	reasons := map[lazycg.StopReason]int{}
+	for trial := range 200 {
+		n := 2 + rng.IntN(12)
+		m := 1 + rng.IntN(5*n)
+		net := graphRandNet(rng, n, m, 8, 0, true)
+		s, err := NewNetworkSimplex(net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := make([]float64, m)
+		for k := range 4 {
+			integer := k%2 == 0
+			c := graphRandCosts(rng, m, integer)
+			opt, st := graphRefMinCost(net, c)
+			if st != graphOptimal {
+				t.Fatalf("trial %d: reference %v", trial, st)
+			}
+			// Thresholds around the optimum, and the extremes.
+			scale := 1 + math.Abs(opt)
+			improve := opt + scale*(rng.Float64()*2-0.5)
+			certify := opt + scale*(rng.Float64()*2-1.5)
+			switch rng.IntN(5) {
+			case 0:
+				improve = math.Inf(1)
+			case 1:
+				improve, certify = math.Inf(-1), math.Inf(-1)
+			}
+			if rng.IntN(4) == 0 {
+				s.Reset()
+			}
+			res, err := s.SolveUntil(ctx, x, c, improve, certify)
+			if err != nil {
+				t.Fatalf("trial %d/%d: %v", trial, k, err)
+			}
+			reasons[res.Reason]++
+			if res.Bound > opt+1e-9*scale {
+				t.Fatalf("trial %d/%d: bound %v above the optimum %v (%v)", trial, k, res.Bound, opt, res.Reason)
+			}
+			if res.Found {
+				graphCheckFlow(t, net, x, c, res.Value)
+				if !graphIsVertex(net, x) {
+					t.Fatalf("trial %d/%d: answer is no vertex", trial, k)
+				}
+			}
+			switch res.Reason {
+			case lazycg.StopImproving:
+				if !res.Found || !(res.Value < improve) {
+					t.Fatalf("trial %d/%d: improving answer %+v, threshold %v", trial, k, res, improve)
+				}
+			case lazycg.StopCertified:
+				if !(res.Bound >= certify) {
+					t.Fatalf("trial %d/%d: certified answer %+v, threshold %v", trial, k, res, certify)
+				}
+			case lazycg.StopOptimal:
+				if !res.Found || !graphSameValue(res.Value, opt, integer) || res.Bound != res.Value {
+					t.Fatalf("trial %d/%d: optimal answer %+v, optimum %v", trial, k, res, opt)
+				}
+			default:
+				t.Fatalf("trial %d/%d: reason %v", trial, k, res.Reason)
+			}
+		}
+	}
+	for _, r := range []lazycg.StopReason{lazycg.StopImproving, lazycg.StopCertified, lazycg.StopOptimal} {
+		if reasons[r] < 40 {
+			t.Errorf("too few %v answers: %v", r, reasons)
+		}
+	}
+}
+
+// TestNetworkSimplexSolveUntilAnyVertex checks that improve = +Inf returns
+// the kept feasible basis without a pivot.
+func TestNetworkSimplexSolveUntilAnyVertex(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 34))
+	net := graphRandNet(rng, 40, 300, 10, 0, true)
+	s, err := NewNetworkSimplex(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	m := len(net.Arcs)
+	x, y := make([]float64, m), make([]float64, m)
+	if _, err := s.Solve(ctx, x, graphRandCosts(rng, m, true)); err != nil {
+		t.Fatal(err)
+	}
+	pivots := s.Pivots()
+	c := graphRandCosts(rng, m, false)
+	res, err := s.SolveUntil(ctx, y, c, math.Inf(1), math.Inf(1))
+	if err != nil || !res.Found || res.Reason != lazycg.StopImproving || s.Pivots() != pivots {
+		t.Fatalf("%+v, %v, %d pivots", res, err, s.Pivots()-pivots)
+	}
+	for i := range x {
+		if x[i] != y[i] {
+			t.Fatalf("arc %d: kept flow %v, returned %v", i, x[i], y[i])
+		}
+	}
+	graphCheckFlow(t, net, y, c, res.Value)
 }

@@ -90,3 +90,25 @@ func ExampleRandomMatrixCompletion() {
 	// Output:
 	// 1000×3000 rank 10, radius 30000, |Ω| = 199500
 }
+
+// The paper's online protocol as lazycg reads it: every round draws one of
+// 100 random quadratic losses, for as many rounds as a time limit allows.
+// Round t's loss is the pool's object itself, so the cumulative loss (a
+// Sum) of a million rounds evaluates 100 terms.
+func ExampleRepeat() {
+	pool, err := objective.QuadraticLosses(20, 100, 0.5, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	stream, err := objective.Repeat(pool, objective.MaxRounds, objective.OrderRandom, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	cum := objective.NewSum()
+	for t := range 1000000 {
+		cum.Add(stream.Loss(t))
+	}
+	fmt.Println("rounds added:", cum.Len(), "terms evaluated:", cum.Terms())
+	// Output:
+	// rounds added: 1000000 terms evaluated: 100
+}

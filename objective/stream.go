@@ -2,6 +2,7 @@ package objective
 
 import (
 	"fmt"
+	"math/bits"
 	"sync"
 
 	"github.com/lazycg/lazycg"
@@ -190,3 +191,110 @@ func (s *QuadraticStream) Loss(t int) lazycg.Objective { return s.lazy.get(t) }
 
 // LeastSquares returns f_t.
 func (s *QuadraticStream) LeastSquares(t int) *LeastSquares { return s.lazy.get(t) }
+
+// Order is how a Repeated stream walks through its pool of losses.
+type Order int
+
+const (
+	// OrderRandom draws the loss of every round uniformly at random from
+	// the pool (independently, from a seed derived from the stream's seed
+	// and the round): the paper's "random sequence of 100 different random
+	// loss functions", i.i.d. losses whose expectation is the pool's mean.
+	OrderRandom Order = iota
+	// OrderCycle plays the pool in order, round t using loss t mod m.
+	OrderCycle
+)
+
+func (o Order) String() string {
+	switch o {
+	case OrderRandom:
+		return "random"
+	case OrderCycle:
+		return "cycle"
+	}
+	return fmt.Sprintf("Order(%d)", int(o))
+}
+
+// drawMix separates the draws of a Repeated stream from its pool's seeds.
+const drawMix = 0x5851f42d4c957f2d
+
+// MaxRounds is the number of rounds of a Repeated stream that is meant to
+// run until a time limit: more than any run can play.
+const MaxRounds = 1 << 52
+
+// Repeated is a stream whose rounds are drawn from a finite pool of losses
+// (see Repeat). It is safe for concurrent use when its pool is.
+type Repeated struct {
+	pool   Stream
+	rounds int
+	order  Order
+	seed   uint64
+}
+
+var _ Stream = (*Repeated)(nil)
+
+// Repeat returns the stream of rounds rounds whose losses are the m =
+// pool.Rounds() losses of pool, in the given order (OrderRandom draws round
+// t's loss from a seed derived from (seed, t), so rounds can be requested in
+// any order with identical results). Round t's loss is the pool's object
+// itself, so accumulators that merge repeated terms (Sum) evaluate the
+// cumulative loss of any number of rounds in m evaluations. rounds may be
+// MaxRounds for a run bounded by time. It fails when pool is nil or empty,
+// rounds ≤ 0 or the order is unknown.
+func Repeat(pool Stream, rounds int, order Order, seed uint64) (*Repeated, error) {
+	if pool == nil || pool.Rounds() <= 0 {
+		return nil, fmt.Errorf("objective: repeat: the pool must have at least one loss")
+	}
+	if rounds <= 0 || rounds > MaxRounds {
+		return nil, fmt.Errorf("objective: repeat: rounds %d must be in [1, %d]", rounds, MaxRounds)
+	}
+	if order != OrderRandom && order != OrderCycle {
+		return nil, fmt.Errorf("objective: repeat: unknown order %d", int(order))
+	}
+	return &Repeated{pool: pool, rounds: rounds, order: order, seed: seed}, nil
+}
+
+// Rounds returns the number of rounds.
+func (s *Repeated) Rounds() int { return s.rounds }
+
+// Dim returns the dimension of the pool's losses.
+func (s *Repeated) Dim() int { return s.pool.Dim() }
+
+// Pool returns the pool of losses.
+func (s *Repeated) Pool() Stream { return s.pool }
+
+// Order returns the order of the rounds.
+func (s *Repeated) Order() Order { return s.order }
+
+// Index returns the position in the pool of round t's loss (0 ≤ t <
+// Rounds()); it panics when t is out of range.
+func (s *Repeated) Index(t int) int {
+	if t < 0 || t >= s.rounds {
+		panic(fmt.Sprintf("objective: repeat: round %d out of range [0, %d)", t, s.rounds))
+	}
+	m := uint64(s.pool.Rounds())
+	if s.order == OrderCycle {
+		return int(uint64(t) % m)
+	}
+	// ⌊z·m/2⁶⁴⌋ for a hash z of (seed, t), uniform up to 2⁻⁶⁴·m; the seed
+	// is mixed so that the draws do not share their hash with the pool's
+	// generators when both use the same seed.
+	hi, _ := bits.Mul64(roundSeed(s.seed^drawMix, t), m)
+	return int(hi)
+}
+
+// Loss returns round t's loss, the pool's loss Index(t).
+func (s *Repeated) Loss(t int) lazycg.Objective { return s.pool.Loss(s.Index(t)) }
+
+// Generate makes every distinct loss of s: the pool of a Repeated stream,
+// every round of another stream. Streams that generate their losses on
+// first request (LinearLosses, QuadraticLosses) then charge no generation
+// work to the rounds of a timed run.
+func Generate(s Stream) {
+	if r, ok := s.(*Repeated); ok {
+		s = r.pool
+	}
+	for t := range s.Rounds() {
+		s.Loss(t)
+	}
+}

@@ -175,14 +175,8 @@ func TestSum(t *testing.T) {
 		t.Fatalf("linear losses not folded (%d terms) or quadratic = %v", len(s.terms), s.Quadratic())
 	}
 	x := randVec(rng, n, -1, 1)
-	wantF := 0.0
-	wantG := make([]float64, n)
+	wantF, wantG := termSum(parts, x)
 	g := make([]float64, n)
-	for _, f := range parts {
-		wantF += f.Func(x)
-		f.Grad(g, x)
-		axpy(wantG, 1, g)
-	}
 	if got := s.Func(x); math.Abs(got-wantF) > 1e-12*math.Abs(wantF) {
 		t.Errorf("Func = %v, want %v", got, wantF)
 	}
@@ -252,4 +246,173 @@ func TestSumGeneralLineSearchInfiniteRange(t *testing.T) {
 	if got := mixed.LineMinimize(x, e0, nil, 5); math.Abs(got-1.5) > 1e-12 {
 		t.Errorf("mixed sum: got %v, want 1.5", got)
 	}
+}
+
+func TestRepeat(t *testing.T) {
+	pool, err := LinearLosses(4, 10, 3)
+	mustOK(t, err)
+	const rounds = 20000
+	rnd, err := Repeat(pool, rounds, OrderRandom, 3)
+	mustOK(t, err)
+	cyc, err := Repeat(pool, 25, OrderCycle, 3)
+	mustOK(t, err)
+	var _ Stream = rnd
+	if rnd.Rounds() != rounds || rnd.Dim() != 4 || rnd.Pool() != Stream(pool) || rnd.Order() != OrderRandom {
+		t.Fatalf("Rounds %d Dim %d Order %v", rnd.Rounds(), rnd.Dim(), rnd.Order())
+	}
+	// Every round is one of the pool's objects, drawn uniformly: each of
+	// the 10 losses about 2000 times (binomial sd 42), not in a cycle.
+	counts := make([]int, 10)
+	sequential := 0
+	for r := range rounds {
+		j := rnd.Index(r)
+		if rnd.Loss(r) != pool.Loss(j) {
+			t.Fatalf("round %d: Loss is not the pool's loss %d", r, j)
+		}
+		counts[j]++
+		if r > 0 && j == (rnd.Index(r-1)+1)%10 {
+			sequential++
+		}
+	}
+	for j, c := range counts {
+		if c < 2000-250 || c > 2000+250 {
+			t.Errorf("loss %d drawn %d times in %d rounds, want about 2000", j, c, rounds)
+		}
+	}
+	if sequential > rounds/5 {
+		t.Errorf("%d of %d draws follow their predecessor cyclically", sequential, rounds)
+	}
+	// Deterministic in the seed, independent of the order of requests.
+	again, _ := Repeat(pool, rounds, OrderRandom, 3)
+	other, _ := Repeat(pool, rounds, OrderRandom, 4)
+	same := 0
+	for r := rounds - 1; r >= 0; r -= 7 {
+		if again.Index(r) != rnd.Index(r) {
+			t.Fatalf("round %d differs between streams with the same seed", r)
+		}
+		if other.Index(r) == rnd.Index(r) {
+			same++
+		}
+	}
+	if same > rounds/7/5 {
+		t.Errorf("seeds 3 and 4 agree on %d of %d rounds", same, rounds/7)
+	}
+	for r := range 25 {
+		if cyc.Index(r) != r%10 {
+			t.Fatalf("cycle: round %d plays loss %d", r, cyc.Index(r))
+		}
+	}
+	// A whole-time run: MaxRounds rounds, indexable at the end.
+	long, err := Repeat(pool, MaxRounds, OrderRandom, 1)
+	mustOK(t, err)
+	if j := long.Index(MaxRounds - 1); j < 0 || j >= 10 {
+		t.Errorf("last round index %d", j)
+	}
+	assertPanics(t, "Index out of range", func() { rnd.Index(rounds) })
+	assertPanics(t, "negative Index", func() { rnd.Index(-1) })
+	for _, tc := range []struct {
+		pool   Stream
+		rounds int
+		order  Order
+	}{{nil, 5, OrderRandom}, {pool, 0, OrderRandom}, {pool, MaxRounds + 1, OrderCycle}, {pool, 5, Order(7)}} {
+		if _, err := Repeat(tc.pool, tc.rounds, tc.order, 1); err == nil || !strings.HasPrefix(err.Error(), "objective: repeat: ") {
+			t.Errorf("Repeat(%v, %d, %v): error %v", tc.pool != nil, tc.rounds, tc.order, err)
+		}
+	}
+	if OrderRandom.String() != "random" || OrderCycle.String() != "cycle" || Order(9).String() != "Order(9)" {
+		t.Error("Order names")
+	}
+}
+
+func TestGenerate(t *testing.T) {
+	pool, err := QuadraticLosses(6, 5, 0.5, 1)
+	mustOK(t, err)
+	rep, err := Repeat(pool, MaxRounds, OrderRandom, 1)
+	mustOK(t, err)
+	Generate(rep) // must not walk MaxRounds rounds
+	for j, made := range pool.lazy.made {
+		if !made {
+			t.Errorf("pool loss %d not generated", j)
+		}
+	}
+	lin, err := LinearLosses(3, 4, 1)
+	mustOK(t, err)
+	Generate(lin)
+	if slices.Contains(lin.lazy.made, false) {
+		t.Error("linear losses not generated")
+	}
+}
+
+// TestSumMultiplicity checks that repeated losses are merged into weighted
+// terms and that AddTimes equals repeated Add.
+func TestSumMultiplicity(t *testing.T) {
+	const n = 12
+	rng := testRand(5)
+	ls, err := RandomLeastSquares(15, n, 0.4, 1)
+	mustOK(t, err)
+	dist, err := RandomDistance(n, 3)
+	mustOK(t, err)
+	lin, err := NewLinear(randVec(rng, n, -1, 1), 0.5)
+	mustOK(t, err)
+	hidden := Func{N: n, F: dist.Func, G: dist.Grad} // not comparable: kept as separate terms
+	seq := []lazycg.Objective{ls, dist, ls, lin, ls, dist, hidden, hidden, lin}
+	a := NewSum()
+	for _, f := range seq {
+		a.Add(f)
+	}
+	if a.Len() != len(seq) || a.Terms() != 4 {
+		t.Fatalf("Len %d Terms %d, want %d and 4 (ls, dist and two Func terms)", a.Len(), a.Terms(), len(seq))
+	}
+	b := NewSum()
+	b.AddTimes(ls, 3)
+	b.AddTimes(dist, 2)
+	b.AddTimes(hidden, 2)
+	b.AddTimes(lin, 2)
+	x := randVec(rng, n, 0, 1)
+	d := randVec(rng, n, -1, 1)
+	wantF, wantG := termSum(seq, x)
+	g := make([]float64, n)
+	for name, s := range map[string]*Sum{"Add": a, "AddTimes": b} {
+		if got := s.Func(x); math.Abs(got-wantF) > 1e-12*math.Abs(wantF) {
+			t.Errorf("%s: Func = %v, want %v", name, got, wantF)
+		}
+		if v := s.FuncGrad(g, x); math.Abs(v-wantF) > 1e-12*math.Abs(wantF) || relDiff(g, wantG) > 1e-13 {
+			t.Errorf("%s: FuncGrad = %v (gradient off by %g)", name, v, relDiff(g, wantG))
+		}
+		s.Grad(g, x)
+		if e := relDiff(g, wantG); e > 1e-13 {
+			t.Errorf("%s: Grad differs by %v", name, e)
+		}
+		// The line search (bisection here: a Func term) minimizes the weighted sum.
+		gm := s.LineMinimize(x, d, nil, 1)
+		if ph := func(gam float64) float64 {
+			y := slices.Clone(x)
+			axpy(y, gam, d)
+			return s.Func(y)
+		}; ph(gm) > ph(math.Max(0, gm-1e-3))+1e-9 || ph(gm) > ph(math.Min(1, gm+1e-3))+1e-9 {
+			t.Errorf("%s: LineMinimize = %v is not a minimum", name, gm)
+		}
+	}
+	// Quadratic terms only: exact weighted line search.
+	q := NewSum()
+	q.AddTimes(ls, 4)
+	q.Add(dist)
+	slope, curv := q.lineCoeffs(x, d)
+	s1, c1 := ls.LineCoeffs(x, d)
+	s2, c2 := dist.LineCoeffs(x, d)
+	if math.Abs(slope-(4*s1+s2)) > 1e-12*math.Abs(slope) || math.Abs(curv-(4*c1+c2)) > 1e-12*math.Abs(curv) {
+		t.Errorf("line coefficients (%g, %g), want (%g, %g)", slope, curv, 4*s1+s2, 4*c1+c2)
+	}
+	assertPanics(t, "AddTimes 0", func() { q.AddTimes(ls, 0) })
+}
+
+// termSum returns Σ f(x) and Σ ∇f(x) over fs, term by term.
+func termSum(fs []lazycg.Objective, x []float64) (float64, []float64) {
+	v, grad, g := 0.0, make([]float64, len(x)), make([]float64, len(x))
+	for _, f := range fs {
+		v += f.Func(x)
+		f.Grad(g, x)
+		axpy(grad, 1, g)
+	}
+	return v, grad
 }

@@ -3,6 +3,7 @@ package objective
 import (
 	"fmt"
 	"math"
+	"reflect"
 
 	"github.com/lazycg/lazycg"
 )
@@ -13,7 +14,11 @@ import (
 // Linear losses (*Linear) are folded into one accumulated affine term when
 // added (their C and B are read at that moment), so a sum of linear losses
 // costs O(n) per evaluation however many were added. The other terms are
-// kept by reference and evaluated one by one through an internal scratch
+// kept by reference with a multiplicity: adding a loss that is already in
+// the sum (the same pointer, or an equal comparable value) increments its
+// weight, so the cumulative loss of a stream that draws its rounds from a
+// pool of m functions (Repeat) costs m evaluations however many rounds were
+// played. The terms are evaluated one by one through an internal scratch
 // buffer: Func, Grad, FuncGrad and LineMinimize allocate nothing (beyond
 // what the terms allocate). A Sum is not safe for concurrent use.
 type Sum struct {
@@ -22,9 +27,11 @@ type Sum struct {
 	lin     []float64 // accumulated coefficients of linear terms, nil if none
 	linB    float64
 	terms   []lazycg.Objective
-	general bool      // some term is not known to be quadratic along lines
-	scratch []float64 // gradient of one term
-	y, g    []float64 // line search point and gradient
+	weights []float64                // multiplicity of terms[i]
+	index   map[lazycg.Objective]int // position of comparable terms
+	general bool                     // some term is not known to be quadratic along lines
+	scratch []float64                // gradient of one term
+	y, g    []float64                // line search point and gradient
 }
 
 var (
@@ -46,7 +53,15 @@ func NewSum(losses ...lazycg.Objective) *Sum {
 
 // Add adds the loss f to the sum. The first loss fixes the dimension; Add
 // panics on a loss of another dimension, a programming error.
-func (s *Sum) Add(f lazycg.Objective) {
+func (s *Sum) Add(f lazycg.Objective) { s.AddTimes(f, 1) }
+
+// AddTimes adds k ≥ 1 copies of the loss f to the sum (k·f), as k calls of
+// Add would. It panics when k < 1 or f has another dimension than the
+// losses added before.
+func (s *Sum) AddTimes(f lazycg.Objective, k int) {
+	if k < 1 {
+		panic(fmt.Sprintf("objective: sum: adding %d copies of a loss", k))
+	}
 	n := f.Dim()
 	if s.count == 0 && s.n == 0 {
 		s.n = n
@@ -56,16 +71,29 @@ func (s *Sum) Add(f lazycg.Objective) {
 	} else if n != s.n {
 		panic(fmt.Sprintf("objective: sum: adding a loss of dimension %d to a sum of dimension %d", n, s.n))
 	}
-	s.count++
+	s.count += k
+	w := float64(k)
 	if l, ok := f.(*Linear); ok {
 		if s.lin == nil {
 			s.lin = make([]float64, n)
 		}
-		axpy(s.lin, 1, l.C)
-		s.linB += l.B
+		axpy(s.lin, w, l.C)
+		s.linB += w * l.B
 		return
 	}
+	comparable := reflect.TypeOf(f).Comparable()
+	if comparable {
+		if i, ok := s.index[f]; ok {
+			s.weights[i] += w
+			return
+		}
+		if s.index == nil {
+			s.index = make(map[lazycg.Objective]int)
+		}
+		s.index[f] = len(s.terms)
+	}
 	s.terms = append(s.terms, f)
+	s.weights = append(s.weights, w)
 	s.general = s.general || !isQuadratic(f)
 }
 
@@ -78,8 +106,12 @@ func isQuadratic(f lazycg.Objective) bool {
 	return ok
 }
 
-// Len returns the number of losses added.
+// Len returns the number of losses added (with multiplicity).
 func (s *Sum) Len() int { return s.count }
+
+// Terms returns the number of distinct non-linear terms, the number of
+// evaluations Func and Grad make (besides the folded linear part).
+func (s *Sum) Terms() int { return len(s.terms) }
 
 // Dim returns the common dimension of the losses (0 before the first Add).
 func (s *Sum) Dim() int { return s.n }
@@ -94,8 +126,8 @@ func (s *Sum) Func(x []float64) float64 {
 	if s.lin != nil {
 		v += dot(s.lin, x)
 	}
-	for _, f := range s.terms {
-		v += f.Func(x)
+	for i, f := range s.terms {
+		v += s.weights[i] * f.Func(x)
 	}
 	return v
 }
@@ -108,9 +140,9 @@ func (s *Sum) Grad(dst, x []float64) {
 	} else {
 		clear(dst)
 	}
-	for _, f := range s.terms {
+	for i, f := range s.terms {
 		f.Grad(s.scratch, x)
-		axpy(dst, 1, s.scratch)
+		axpy(dst, s.weights[i], s.scratch)
 	}
 }
 
@@ -125,14 +157,15 @@ func (s *Sum) FuncGrad(dst, x []float64) float64 {
 	} else {
 		clear(dst)
 	}
-	for _, f := range s.terms {
+	for i, f := range s.terms {
+		w := s.weights[i]
 		if fg, ok := f.(lazycg.FuncGrader); ok {
-			v += fg.FuncGrad(s.scratch, x)
+			v += w * fg.FuncGrad(s.scratch, x)
 		} else {
-			v += f.Func(x)
+			v += w * f.Func(x)
 			f.Grad(s.scratch, x)
 		}
-		axpy(dst, 1, s.scratch)
+		axpy(dst, w, s.scratch)
 	}
 	return v
 }
@@ -143,15 +176,15 @@ func (s *Sum) lineCoeffs(x, d []float64) (slope, curv float64) {
 	if s.lin != nil {
 		slope = dot(s.lin, d)
 	}
-	for _, f := range s.terms {
+	for i, f := range s.terms {
 		var a, c float64
 		if t, ok := f.(*Sum); ok {
 			a, c = t.lineCoeffs(x, d)
 		} else {
 			a, c = f.(QuadraticLine).LineCoeffs(x, d)
 		}
-		slope += a
-		curv += c
+		slope += s.weights[i] * a
+		curv += s.weights[i] * c
 	}
 	return slope, curv
 }

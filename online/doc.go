@@ -12,6 +12,16 @@
 // clock (lazycg.Run: time limit, cancellation, counters) and the counted
 // oracle (lazycg.Oracle) with the offline driver.
 //
+// The paper's experiments play "a random sequence of 100 different random
+// loss functions" for a time limit; we read this as rounds drawn at random
+// from 100 fixed losses until the time limit (objective.Repeat, the
+// default of spec.LossStream; docs/ONLINE.md gives the reasons). Such a
+// stream has objective.MaxRounds rounds, so Minimize needs a time limit,
+// MaxRounds, a cancelable context or a callback; the trace then keeps
+// every round up to Settings.TraceRounds and a geometric grid after that,
+// and the cumulative loss objective.Sum merges repeated losses, so a
+// round costs the same after a million rounds as after a hundred.
+//
 // A Method owns its updates: OCG is Hazan and Kale's online conditional
 // gradient, one LMO call per round; LOCG is its lazification (Algorithm 8
 // of the paper) with Theorem 5.1's parameters (Params) or, with

@@ -212,7 +212,7 @@ var settings = []Setting{
 		field: func(c *Config) any { return &c.Polytope }},
 	{Flag: "objective", JSON: "objective", Kind: SettingString, Usage: "objective `SPEC`: distance[:seed=S], quadratic[:seed=S,density=D,rows=R], completion[:seed=S,rank=R,dense=1]",
 		field: func(c *Config) any { return &c.Objective }},
-	{Flag: "losses", JSON: "losses", Kind: SettingString, Usage: "loss stream `SPEC`: linear[:rounds=T,seed=S] or quadratic[:rounds=T,density=D,seed=S]",
+	{Flag: "losses", JSON: "losses", Kind: SettingString, Usage: "loss stream `SPEC`: linear or quadratic[:density=D], options functions=M (100), order=random|cycle|once, rounds=T (default: until the time or round limit), seed=S",
 		field: func(c *Config) any { return &c.Losses }},
 	{Flag: "method", Kind: SettingString, Usage: "method `NAME` (see lazycg methods)",
 		field: func(c *Config) any { return &c.Method }},

@@ -106,3 +106,60 @@ func TestDeriveOnlineParams(t *testing.T) {
 		t.Errorf("no diameter: %+v", got)
 	}
 }
+
+// TestLossStreamProtocol checks the loss streams of the online protocol:
+// by default rounds drawn at random from 100 losses until a limit; cycle
+// and once on request.
+func TestLossStreamProtocol(t *testing.T) {
+	def, err := LossStream("linear", 7, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, ok := def.(*objective.Repeated)
+	if !ok || !Unbounded(def) || rep.Pool().Rounds() != DefaultFunctions || rep.Order() != objective.OrderRandom {
+		t.Fatalf("default stream %T: unbounded %v", def, Unbounded(def))
+	}
+	// The 100 functions are different, and the rounds use them all.
+	seen := map[*objective.Linear]bool{}
+	for r := range 5000 {
+		seen[def.Loss(r).(*objective.Linear)] = true
+	}
+	if len(seen) != DefaultFunctions {
+		t.Errorf("5000 rounds used %d of the %d functions", len(seen), DefaultFunctions)
+	}
+	f0, f1 := rep.Pool().Loss(0).(*objective.Linear), rep.Pool().Loss(1).(*objective.Linear)
+	if slices.Equal(f0.C, f1.C) {
+		t.Error("functions 0 and 1 are equal")
+	}
+	// The same spec and seed give the same sequence.
+	again, _ := LossStream("linear", 7, 3)
+	for _, r := range []int{0, 1, 99, 100, 12345} {
+		a, b := def.Loss(r).(*objective.Linear), again.Loss(r).(*objective.Linear)
+		if !slices.Equal(a.C, b.C) || a.B != b.B {
+			t.Fatalf("round %d differs between two builds", r)
+		}
+	}
+	cyc, err := LossStream("quadratic:functions=3,order=cycle,rounds=7,seed=2", 5, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cyc.Rounds() != 7 || cyc.Loss(4) != cyc.Loss(1) || cyc.Loss(0) == cyc.Loss(1) {
+		t.Errorf("cycle: %d rounds, round 4 and 1 %v", cyc.Rounds(), cyc.Loss(4) == cyc.Loss(1))
+	}
+	once, err := LossStream("linear:order=once", 5, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, rep := once.(*objective.Repeated); rep || once.Rounds() != DefaultFunctions || Unbounded(once) {
+		t.Errorf("once: %T with %d rounds", once, once.Rounds())
+	}
+	if s, err := LossStream("linear:rounds=40", 5, 1); err != nil || s.Rounds() != 40 {
+		t.Errorf("rounds=40: %v", err)
+	}
+	for _, bad := range []string{"linear:order=sideways", "linear:order=once,rounds=7", "linear:functions=0",
+		"quadratic:rounds=0", "linear:3", "linear:pool=3"} {
+		if _, err := LossStream(bad, 5, 1); err == nil || !strings.HasPrefix(err.Error(), "spec: ") {
+			t.Errorf("LossStream(%q): error %v", bad, err)
+		}
+	}
+}

@@ -10,7 +10,9 @@ import (
 // Summary is the machine-readable outcome of a run: the JSON line of
 // "lazycg solve -json" and "lazycg online -json", and the bench runner's
 // records. For an online run Iterations are the rounds, Primal is the
-// total loss and OnlineSummary holds the regret.
+// average loss (1/T)·Σ_{t≤T} f_t(x_t) (the last point of the run's trace,
+// comparable between runs that played different numbers of rounds) and
+// OnlineSummary holds the total loss and the regret.
 type Summary struct {
 	Polytope      string  `json:"polytope"`
 	Objective     string  `json:"objective,omitempty"`
@@ -51,10 +53,19 @@ type OnlineSummary struct {
 	TotalLoss float64 `json:"total_loss"`
 	// The regret bracket (total and per round) is null when unknown (no
 	// hindsight bound).
-	RegretLower     *float64 `json:"regret_lower"`
-	RegretUpper     *float64 `json:"regret_upper"`
-	AvgRegretLower  *float64 `json:"avg_regret_lower"`
-	AvgRegretUpper  *float64 `json:"avg_regret_upper"`
+	RegretLower    *float64 `json:"regret_lower"`
+	RegretUpper    *float64 `json:"regret_upper"`
+	AvgRegretLower *float64 `json:"avg_regret_lower"`
+	AvgRegretUpper *float64 `json:"avg_regret_upper"`
+	// AvgLoss is TotalLoss/Rounds.
+	AvgLoss *float64 `json:"avg_loss"`
+	// AvgErrorLower and AvgErrorUpper bracket (1/T)(F_T(x_T) − min F_T),
+	// the quantity Theorem 5.1 bounds (null when unknown), and
+	// TheoremBound is that bound for the method's parameters (locg only,
+	// when L is known).
+	AvgErrorLower   *float64 `json:"avg_error_lower"`
+	AvgErrorUpper   *float64 `json:"avg_error_upper"`
+	TheoremBound    *float64 `json:"theorem_bound,omitempty"`
 	HindsightStatus string   `json:"hindsight_status,omitempty"`
 }
 
@@ -91,11 +102,22 @@ func (p *Prepared) Summary(res *lazycg.Result) Summary {
 func (p *Prepared) OnlineSummary(method string, res *online.Result) Summary {
 	s := p.newSummary(method, res.Stats, res.Status, res.Err)
 	s.Iterations, s.Primal = res.Rounds, res.TotalLoss
+	if res.Rounds > 0 {
+		s.Primal = res.TotalLoss / float64(res.Rounds)
+	}
 	o := &OnlineSummary{Losses: p.Config.Losses, Oracle: p.oracle(), K: p.Config.K, Rounds: res.Rounds,
 		TotalLoss: res.TotalLoss, RegretLower: finite(res.RegretLower), RegretUpper: finite(res.RegretUpper)}
 	if res.Rounds > 0 {
 		lo, hi := res.AverageRegret()
 		o.AvgRegretLower, o.AvgRegretUpper = finite(lo), finite(hi)
+		lo, hi = res.AverageError()
+		o.AvgErrorLower, o.AvgErrorUpper = finite(lo), finite(hi)
+		o.AvgLoss = finite(res.TotalLoss / float64(res.Rounds))
+		if !p.OnlineParams.ParameterFree && method == "locg" {
+			if b, err := p.OnlineParams.TheoremBound(p.Instance.LMO, res.Rounds); err == nil {
+				o.TheoremBound = finite(b)
+			}
+		}
 	}
 	if h := res.Hindsight; h != nil {
 		o.HindsightStatus = h.Status.String()

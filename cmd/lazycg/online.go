@@ -11,6 +11,7 @@ import (
 
 	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/experiment"
+	"github.com/lazycg/lazycg/objective"
 	"github.com/lazycg/lazycg/online"
 	"github.com/lazycg/lazycg/spec"
 )
@@ -65,6 +66,7 @@ func runOnline(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer p.Close()
+	objective.Generate(p.Online.Losses) // not charged to the timed run
 	settings := cfg.OnlineSettings()
 	settings.TimeLimit = limit
 	var runs []experiment.CacheStudyRun
@@ -122,7 +124,13 @@ func printOnlineSummary(w io.Writer, p *spec.Prepared, sums []spec.Summary) {
 		fmt.Fprintf(w, "\nmethod      %s\n", s.Method)
 		fmt.Fprintf(w, "status      %s after %d rounds, %.3f s (oracle %.3f s)\n", s.Status, s.Rounds, s.TimeS, s.OracleTimeS)
 		fmt.Fprintf(w, "total loss  %.10g\n", s.TotalLoss)
+		fmt.Fprintf(w, "avg loss    %s\n", fmtOpt(s.AvgLoss))
 		fmt.Fprintf(w, "avg regret  in [%s, %s] (hindsight %s)\n", fmtOpt(s.AvgRegretLower), fmtOpt(s.AvgRegretUpper), s.HindsightStatus)
+		fmt.Fprintf(w, "last point  (F_T(x_T) − min F_T)/T in [%s, %s]", fmtOpt(s.AvgErrorLower), fmtOpt(s.AvgErrorUpper))
+		if s.TheoremBound != nil {
+			fmt.Fprintf(w, ", Theorem 5.1 bound %s", fmtOpt(s.TheoremBound))
+		}
+		fmt.Fprintln(w)
 		fmt.Fprintf(w, "LMO calls   %d (early stops %d)\n", s.LMOCalls, s.EarlyStops)
 		if s.PositiveCalls+s.NegativeCalls > 0 {
 			printSeparation(w, s)
