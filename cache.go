@@ -42,23 +42,52 @@ type CachePolicy struct {
 var PaperPruning = CachePolicy{PruneEvery: 100, PruneKeep: 100}
 
 // Cache stores previously returned vertices of a polytope, deduplicated,
-// with usage counts. Vertices with few nonzeros are stored sparsely. A Cache
-// is not safe for concurrent use.
+// with usage counts. Vertices with few nonzeros are stored sparsely; with a
+// VertexCompactor (SetCompactor) vertices are stored in its compact form.
+// A Cache is not safe for concurrent use.
 type Cache struct {
-	n       int
-	policy  CachePolicy
-	entries []cacheEntry
-	next    int // first-fit scan start
-	ticks   int
-	bytes   int64
-	order   []int // scratch for pruning
+	n         int
+	policy    CachePolicy
+	entries   []cacheEntry
+	next      int // first-fit scan start
+	ticks     int
+	bytes     int64
+	order     []int // scratch for pruning
+	compactor VertexCompactor
+	scratch   []float64 // length n, for comparing compact entries
 }
 
 type cacheEntry struct {
-	idx  []int32   // nil for dense entries
-	val  []float64 // nonzero values (sparse) or the whole vector (dense)
-	hash uint64
-	uses int64
+	idx     []int32       // nil for dense and compact entries
+	val     []float64     // nonzero values (sparse) or the whole vector (dense)
+	compact CompactVertex // non-nil: the vertex in compact form (idx, val unused)
+	hash    uint64
+	uses    int64
+}
+
+// CompactVertex is a vertex of P in a compact form that a Cache can store
+// instead of its n coordinates (see VertexCompactor). Dot and CopyTo must
+// not allocate.
+type CompactVertex interface {
+	// Dot returns c·v (up to rounding: the sum may be formed in another
+	// order than over the coordinates).
+	Dot(c []float64) float64
+	// CopyTo writes the n coordinates of v into dst, exactly as the LMO
+	// wrote them when it returned v.
+	CopyTo(dst []float64)
+	// Bytes is the approximate memory of the compact form.
+	Bytes() int64
+}
+
+// VertexCompactor is an optional capability of LMOs whose vertices have a
+// compact form much smaller than their coordinates, such as the rank-one
+// vertices of lmo.NuclearBallOn (m + n factor entries for |Ω|
+// coordinates). NewSeparator and NewCachedSeparator hand it to their cache
+// (Cache.SetCompactor), which then stores vertices in that form.
+type VertexCompactor interface {
+	// Compact returns the compact form of v, or nil when v has none (v is
+	// not a vertex the LMO returned); the cache then stores coordinates.
+	Compact(v []float64) CompactVertex
 }
 
 // NewCache returns an empty cache for vertices of dimension n.
@@ -75,6 +104,10 @@ func (c *Cache) Dim() int { return c.n }
 // Policy returns the cache policy.
 func (c *Cache) Policy() CachePolicy { return c.policy }
 
+// SetCompactor makes the cache store the vertices it adds from now on in
+// vc's compact form (nil: coordinates).
+func (c *Cache) SetCompactor(vc VertexCompactor) { c.compactor = vc }
+
 // Reset empties the cache.
 func (c *Cache) Reset() {
 	clear(c.entries)
@@ -86,6 +119,9 @@ func (c *Cache) Reset() {
 
 func (e *cacheEntry) dot(c []float64) float64 {
 	if e.idx == nil {
+		if e.compact != nil {
+			return e.compact.Dot(c)
+		}
 		return dot(e.val, c)
 	}
 	var s float64
@@ -97,6 +133,10 @@ func (e *cacheEntry) dot(c []float64) float64 {
 
 func (e *cacheEntry) copyTo(dst []float64) {
 	if e.idx == nil {
+		if e.compact != nil {
+			e.compact.CopyTo(dst)
+			return
+		}
 		copy(dst, e.val)
 		return
 	}
@@ -162,15 +202,22 @@ func (c *Cache) Add(v []float64) bool {
 	}
 	h, nnz := hashVector(v)
 	for k := range c.entries {
-		if c.entries[k].hash == h && c.entries[k].equal(v) {
+		if c.entries[k].hash == h && c.equal(&c.entries[k], v) {
 			return false
 		}
+	}
+	var cv CompactVertex
+	if c.compactor != nil {
+		cv = c.compactor.Compact(v)
 	}
 	if c.policy.MaxSize > 0 && len(c.entries) >= c.policy.MaxSize {
 		c.evictLeastUsed()
 	}
 	size := int64(8 * c.n)
-	if nnz*3 <= c.n {
+	switch {
+	case cv != nil:
+		size = cv.Bytes()
+	case nnz*3 <= c.n:
 		size = int64(12 * nnz)
 	}
 	if c.policy.MaxBytes > 0 {
@@ -182,15 +229,33 @@ func (c *Cache) Add(v []float64) bool {
 		}
 	}
 	c.bytes += size
-	var e cacheEntry
-	storeEntry(&e, v, h, nnz)
+	e := cacheEntry{compact: cv, hash: h}
+	if cv == nil {
+		storeEntry(&e, v, h, nnz)
+	}
 	c.entries = append(c.entries, e)
 	return true
 }
 
+// equal reports whether entry e holds v; compact entries are compared
+// through their coordinates.
+func (c *Cache) equal(e *cacheEntry, v []float64) bool {
+	if e.compact == nil {
+		return e.equal(v)
+	}
+	if len(c.scratch) != c.n {
+		c.scratch = make([]float64, c.n)
+	}
+	e.compact.CopyTo(c.scratch)
+	return slices.Equal(c.scratch, v)
+}
+
 // size is the approximate memory of the entry in bytes.
 func (e *cacheEntry) size() int64 {
-	if e.idx == nil {
+	switch {
+	case e.compact != nil:
+		return e.compact.Bytes()
+	case e.idx == nil:
 		return int64(8 * len(e.val))
 	}
 	return int64(12 * len(e.idx))

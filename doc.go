@@ -25,6 +25,8 @@
 //	            └─ Oracle                           oracle.go: counted LMO, face and weak separation calls
 //	                 ├─ WeakSeparator, VertexStore  separator.go, cache.go (Algorithm 2), augment.go (Algorithm 9)
 //	                 └─ LMO, EarlyStopper, …        lmo.go; realizations in packages lmo and mip
+//	                                                (VertexCompactor, MoveRecorder: LMOs with factored
+//	                                                vertices, such as lmo.NuclearBallOn)
 //
 // Minimize owns the limits, the counters, the dual bound and the trace; a
 // Method owns its steps and reaches the oracles only through the Oracle,

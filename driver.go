@@ -154,6 +154,15 @@ type Stats struct {
 	EarlyStops int
 	// OracleTime is the time spent in LMO calls.
 	OracleTime time.Duration
+	// GradTime, CacheTime and LineSearchTime split the rest of the run's
+	// time (§4 of issue 11): evaluations of f and ∇f (FuncGradEvals),
+	// weak separation outside the LMO (cache scans and insertions, and
+	// Oracle.Probe), and line searches (with their evaluations of f).
+	// Runtime minus these and OracleTime is the methods' own arithmetic
+	// (steps, active sets) and the driver's bookkeeping.
+	GradTime       time.Duration
+	CacheTime      time.Duration
+	LineSearchTime time.Duration
 	// Runtime is the wall-clock time of the run.
 	Runtime time.Duration
 }
@@ -178,6 +187,10 @@ type TracePoint struct {
 	CacheHits  int
 	Primal     float64
 	DualBound  float64
+
+	// GradTime, CacheTime and LineSearchTime are the other parts of the
+	// cost split so far (see Stats).
+	GradTime, CacheTime, LineSearchTime time.Duration
 }
 
 // Progress is passed to Settings.Callback.
@@ -345,7 +358,8 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	tr := newTracer(settings)
 	record := func(force bool) {
 		if tr != nil && (force || tr.due(s.Iter)) {
-			res.Trace = append(res.Trace, TracePoint{Time: run.Elapsed(), OracleTime: stats.OracleTime, Iteration: s.Iter,
+			res.Trace = append(res.Trace, TracePoint{Time: run.Elapsed(), OracleTime: stats.OracleTime, GradTime: stats.GradTime,
+				CacheTime: stats.CacheTime, LineSearchTime: stats.LineSearchTime, Iteration: s.Iter,
 				LMOCalls: stats.LMOCalls, CacheHits: stats.CacheHits, Primal: res.F, DualBound: math.Min(s.dual, res.F)})
 			tr.recorded(s.Iter)
 		}

@@ -36,7 +36,11 @@ func (m *FrankWolfe) Init(ctx context.Context, s *State) error {
 	n := len(s.X)
 	m.v = make([]float64, n)
 	m.d = make([]float64, n)
-	return m.ls.init(s, m.LineSearch, "frank-wolfe")
+	if err := m.ls.init(s, m.LineSearch, "frank-wolfe"); err != nil {
+		return err
+	}
+	s.Oracle.Moved(0, 1, s.X)
+	return nil
 }
 
 // Step implements Method.
@@ -68,6 +72,7 @@ func (m *FrankWolfe) Step(ctx context.Context, s *State) error {
 		return nil
 	}
 	axpy(s.X, gamma, m.d)
+	s.Oracle.Moved(1-gamma, gamma, m.v)
 	s.Eval()
 	return nil
 }

@@ -2,6 +2,7 @@ package lazycg
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 )
@@ -39,6 +40,7 @@ func (m *LazyTextbook) Init(ctx context.Context, s *State) error {
 		return fmt.Errorf("lazycg: lazy textbook: needs the curvature C > 0, got %g", m.C)
 	}
 	m.v = make([]float64, len(s.X))
+	s.Oracle.Moved(0, 1, s.X)
 	var err error
 	m.phi, err = theoremPhi0(ctx, s, m.v, m.Phi0, "lazy textbook")
 	return err
@@ -59,6 +61,7 @@ func (m *LazyTextbook) Step(ctx context.Context, s *State) error {
 		return nil
 	}
 	convexStep(s.X, gamma, m.v)
+	s.Oracle.Moved(1-gamma, gamma, m.v)
 	s.Eval()
 	return nil
 }
@@ -76,6 +79,14 @@ type LazyCG struct {
 	Rule StepRule
 	// C is the curvature estimate for StepCurvature.
 	C float64
+	// ShortStep makes StepCurvature estimate C at every step by the
+	// curvature along the step, C_t = L‖v_t − x_t‖² with the objective's
+	// smoothness L (a Smoother), instead of a global C: since
+	// f(x + γd) ≤ f(x) + γ∇f·d + γ²L‖d‖²/2, Remark 4.4's step with C_t
+	// keeps the per-step progress Φ²/(2K²C_t) ≥ Φ²/(2K²·L·diam²) of
+	// Theorem 4.1's proof, with steps longer by diam²/‖d‖² than with the
+	// worst case C = L·diam².
+	ShortStep bool
 	// LineSearch is the line search of StepLineSearch.
 	LineSearch LineSearch
 	// PhiSchedule is Φ: its start (Φ0 by one LMO call or binary search)
@@ -85,6 +96,7 @@ type LazyCG struct {
 	v, d []float64
 	ls   lineSearcher
 	move func(*State) float64
+	l    float64 // the smoothness L for ShortStep
 }
 
 // Monotone implements Monotone.
@@ -95,7 +107,14 @@ func (m *LazyCG) Init(ctx context.Context, s *State) error {
 	if err := defaultK(&m.K, "lazy cg"); err != nil {
 		return err
 	}
-	if m.Rule == StepCurvature && !(m.C > 0) {
+	if m.ShortStep && m.Rule != StepCurvature {
+		return errors.New("lazycg: lazy cg: ShortStep is a curvature step (set Rule to StepCurvature)")
+	}
+	if m.Rule == StepCurvature && m.ShortStep {
+		if m.l = smoothness(s.Obj, 0); !validSmoothness(m.l) {
+			return errors.New("lazycg: lazy cg: the short step needs an objective with a known smoothness L > 0 (a Smoother)")
+		}
+	} else if m.Rule == StepCurvature && !(m.C > 0) {
 		return fmt.Errorf("lazycg: lazy cg: the curvature step needs C > 0, got %g", m.C)
 	}
 	if m.Rule == StepAgnostic {
@@ -108,6 +127,7 @@ func (m *LazyCG) Init(ctx context.Context, s *State) error {
 		return err
 	}
 	m.move = m.step
+	s.Oracle.Moved(0, 1, s.X)
 	return m.Start(ctx, s, m.v, m.K)
 }
 
@@ -121,12 +141,17 @@ func (m *LazyCG) step(s *State) float64 {
 	sub(m.d, m.v, s.X)
 	var gamma float64
 	if m.Rule == StepCurvature {
-		gamma = math.Min(1, m.phi/(m.K*m.C))
+		c := m.C
+		if m.ShortStep {
+			c = m.l * norm2sq(m.d)
+		}
+		gamma = math.Min(1, m.phi/(m.K*c))
 	} else {
 		gamma = m.ls.search(s, m.d, 1)
 	}
 	if gamma > 0 {
 		axpy(s.X, gamma, m.d)
+		s.Oracle.Moved(1-gamma, gamma, m.v)
 		s.Eval()
 	}
 	return gamma

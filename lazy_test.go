@@ -3,6 +3,7 @@ package lazycg
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -189,6 +190,50 @@ func TestBacktrackingLineSearch(t *testing.T) {
 		// Vanilla and lazy CG converge as O(C/t) here (optimum on a face).
 		if res.F-fstar > 4*4.0/float64(res.Stats.Iterations+2) {
 			t.Errorf("%T: f − f* = %g after %d iterations (status %v)", m, res.F-fstar, res.Stats.Iterations, res.Status)
+		}
+	}
+}
+
+// smoothDistance is testDistance with its smoothness L = 2.
+type smoothDistance struct{ testDistance }
+
+func (smoothDistance) Smoothness() float64 { return 2 }
+
+// TestLazyCGShortStep checks Remark 4.4's step with the curvature along
+// the step, γ = min{1, Φ/(K·L‖v − x‖²)}: every positive answer decreases f
+// (by at least γΦ/(2K), from the smoothness bound), the run reaches the
+// optimum, and ShortStep needs the curvature rule and a Smoother.
+func TestLazyCGShortStep(t *testing.T) {
+	p, fstar := simplexProblem(60, 5)
+	p.Objective = smoothDistance{p.Objective.(testDistance)}
+	prev := math.Inf(1)
+	var increases int
+	res, err := Minimize(context.Background(), p, &Settings{MaxIterations: 3000, Callback: func(pr Progress) bool {
+		if pr.F > prev {
+			increases++
+		}
+		prev = pr.F
+		return true
+	}}, &LazyCG{K: 1.1, Rule: StepCurvature, ShortStep: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if increases > 0 || res.F-fstar > 1e-4 || res.Stats.CacheHits == 0 {
+		t.Errorf("f increased %d times; f − f* = %g after %d iterations, %d cache hits",
+			increases, res.F-fstar, res.Stats.Iterations, res.Stats.CacheHits)
+	}
+	for _, tc := range []struct {
+		name string
+		p    Problem
+		m    *LazyCG
+		want string
+	}{
+		{"line search", p, &LazyCG{ShortStep: true}, "StepCurvature"},
+		{"no smoothness", Problem{Objective: p.Objective.(smoothDistance).testDistance, LMO: p.LMO, X0: p.X0},
+			&LazyCG{Rule: StepCurvature, ShortStep: true}, "smoothness"},
+	} {
+		if _, err := Minimize(context.Background(), tc.p, &Settings{MaxIterations: 10}, tc.m); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}
 	}
 }

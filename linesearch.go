@@ -3,6 +3,7 @@ package lazycg
 import (
 	"fmt"
 	"math"
+	"time"
 )
 
 // StepRule selects how a conditional gradient method chooses its step size.
@@ -126,13 +127,7 @@ func (ls *lineSearcher) init(s *State, cfg LineSearch, name string) error {
 	switch cfg.Rule {
 	case LineSearchAuto, LineSearchAdaptive, LineSearchSecant:
 	case LineSearchShortStep:
-		ls.L = cfg.L
-		if ls.L == 0 {
-			if sm, ok := s.Obj.(Smoother); ok {
-				ls.L = sm.Smoothness()
-			}
-		}
-		if !(ls.L > 0) || math.IsInf(ls.L, 0) {
+		if ls.L = smoothness(s.Obj, cfg.L); !validSmoothness(ls.L) {
 			return fmt.Errorf("lazycg: %s: the short step needs the smoothness L > 0 (LineSearch.L, or an objective with Smoothness), got %g", name, ls.L)
 		}
 	default:
@@ -141,6 +136,20 @@ func (ls *lineSearcher) init(s *State, cfg LineSearch, name string) error {
 	return nil
 }
 
+// smoothness returns l, or the smoothness of obj when l is 0 (0 when obj
+// is not a Smoother).
+func smoothness(obj Objective, l float64) float64 {
+	if l == 0 {
+		if sm, ok := obj.(Smoother); ok {
+			return sm.Smoothness()
+		}
+	}
+	return l
+}
+
+// validSmoothness reports whether l is a usable smoothness constant.
+func validSmoothness(l float64) bool { return l > 0 && !math.IsInf(l, 0) }
+
 const (
 	lineSearchMaxTrials = 60
 	secantMaxIter       = 50
@@ -148,6 +157,14 @@ const (
 
 // search returns γ ∈ [0, gmax] along d from s.X (0: no move).
 func (ls *lineSearcher) search(s *State, d []float64, gmax float64) float64 {
+	start := time.Now()
+	g := ls.find(s, d, gmax)
+	s.stats.LineSearchTime += time.Since(start)
+	return g
+}
+
+// find is search without the timing.
+func (ls *lineSearcher) find(s *State, d []float64, gmax float64) float64 {
 	slope := dot(s.Grad, d)
 	if !(slope < 0) || !(gmax > 0) {
 		return 0

@@ -145,3 +145,18 @@ type Vertexer interface {
 	// Vertex stores a vertex of P in dst.
 	Vertex(dst []float64)
 }
+
+// MoveRecorder is an optional capability of LMOs that follow the iterate
+// as a combination of the vertices they returned, so that a point can be
+// rebuilt on request in a richer form than its coordinates (for
+// lmo.NuclearBallOn, the full low-rank matrix behind the observed
+// entries). Methods report their moves through Oracle.Moved; FrankWolfe,
+// LazyCG and LazyTextbook do. A recorder must check on request that its
+// record reproduces the point asked for, since a method that moves without
+// reporting leaves the record behind.
+type MoveRecorder interface {
+	// RecordMove records that the iterate x became alpha·x + beta·v
+	// (alpha = 0 starts a new record at beta·v), where v is normally a
+	// vertex the LMO returned, directly or through a vertex store.
+	RecordMove(alpha, beta float64, v []float64)
+}

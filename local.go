@@ -142,11 +142,7 @@ func resolveLocal(name string, s *State, given localParams, k, scale float64) (l
 	if diam == 0 {
 		diam = math.Sqrt(n)
 	}
-	if beta == 0 {
-		if sm, ok := s.Obj.(Smoother); ok {
-			beta = sm.Smoothness()
-		}
-	}
+	beta = smoothness(s.Obj, beta)
 	if scale == 0 {
 		scale = 1
 	}

@@ -16,7 +16,8 @@ import (
 type Oracle struct {
 	lmo   LMO
 	sep   WeakSeparator
-	store VertexStore // nil when sep is not a VertexStore
+	store VertexStore  // nil when sep is not a VertexStore
+	rec   MoveRecorder // nil when lmo is not a MoveRecorder
 	stats *Stats
 }
 
@@ -25,7 +26,17 @@ type Oracle struct {
 func NewOracle(lmo LMO, sep WeakSeparator, stats *Stats) *Oracle {
 	o := &Oracle{lmo: lmo, sep: sep, stats: stats}
 	o.store, _ = sep.(VertexStore)
+	o.rec, _ = lmo.(MoveRecorder)
 	return o
+}
+
+// Moved reports that the method moved its iterate x to alpha·x + beta·v
+// (alpha = 0: a new start at beta·v), v a vertex of P; it reaches the
+// LMO's MoveRecorder, if any, and costs nothing otherwise.
+func (o *Oracle) Moved(alpha, beta float64, v []float64) {
+	if o.rec != nil {
+		o.rec.RecordMove(alpha, beta, v)
+	}
 }
 
 // LMO returns the underlying LMO (uncounted; use for capability checks).
@@ -110,8 +121,9 @@ func (o *Oracle) SeparateBlock(ctx context.Context, k int, dst, c, x []float64, 
 	if !ok {
 		return Separation{}, fmt.Errorf("lazycg: the separator (%T) cannot separate per block", o.sep)
 	}
+	start := time.Now()
 	sep, err := bs.SeparateBlock(ctx, k, dst, c, x, phi, K)
-	o.count(sep)
+	o.count(sep, start)
 	if err == nil {
 		o.CountAnswer(sep.Positive, sep.CacheHit)
 	}
@@ -133,13 +145,16 @@ func (o *Oracle) Separate(ctx context.Context, dst, c, x []float64, phi, k float
 // P × P): its LMO work is counted, its answer is not; the compound call
 // counts its own answer once with CountAnswer.
 func (o *Oracle) SeparateComponent(ctx context.Context, dst, c, x []float64, phi, k float64) (Separation, error) {
+	start := time.Now()
 	sep, err := o.sep.Separate(ctx, dst, c, x, phi, k)
-	o.count(sep)
+	o.count(sep, start)
 	return sep, err
 }
 
-// count counts the LMO work of a separation call.
-func (o *Oracle) count(sep Separation) {
+// count counts the LMO work of a separation call that started at start;
+// the rest of its time is the separator's own (Stats.CacheTime).
+func (o *Oracle) count(sep Separation, start time.Time) {
+	o.stats.CacheTime += time.Since(start) - sep.LMOTime
 	o.stats.LMOCalls += sep.LMOCalls
 	o.stats.OracleTime += sep.LMOTime
 	if sep.EarlyStop {
@@ -182,10 +197,14 @@ func (o *Oracle) Remember(v []float64) {
 }
 
 // Probe looks for a vertex y with c·y < target in the separator's vertex
-// store (see VertexStore.Probe); it is not counted.
+// store (see VertexStore.Probe); it is not counted (its time is, in
+// Stats.CacheTime).
 func (o *Oracle) Probe(dst, c []float64, target float64) (float64, bool) {
 	if o.store == nil {
 		return 0, false
 	}
-	return o.store.Probe(dst, c, target)
+	start := time.Now()
+	v, ok := o.store.Probe(dst, c, target)
+	o.stats.CacheTime += time.Since(start)
+	return v, ok
 }

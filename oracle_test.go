@@ -44,7 +44,7 @@ func TestOracleVertexStore(t *testing.T) {
 		if _, ok := o.Probe(dst, c, -3); ok {
 			t.Errorf("%s: Probe found a vertex below its value", tc.name)
 		}
-		if stats != (Stats{}) {
+		if stats.CacheTime = 0; stats != (Stats{}) { // its time is measured, not counted
 			t.Errorf("%s: the store was counted: %+v", tc.name, stats)
 		}
 	}
@@ -81,7 +81,7 @@ func TestOracleCounters(t *testing.T) {
 		t.Fatal(sep, err)
 	}
 	want := Stats{LMOCalls: 1, PositiveCalls: 2, CacheHits: 1}
-	if stats.OracleTime = 0; stats != want {
+	if stats.OracleTime, stats.CacheTime = 0, 0; stats != want {
 		t.Fatalf("after two separations: %+v, want %+v", stats, want)
 	}
 	if _, err := o.SeparateComponent(ctx, dst, []float64{0, 0, 0, -1}, x, 0.5, 1); err != nil {
@@ -90,7 +90,7 @@ func TestOracleCounters(t *testing.T) {
 	o.LocalHit()
 	o.CountAnswer(false, false)
 	want = Stats{LMOCalls: 2, PositiveCalls: 3, NegativeCalls: 1, CacheHits: 2, LocalHits: 1}
-	if stats.OracleTime = 0; stats != want {
+	if stats.OracleTime, stats.CacheTime = 0, 0; stats != want {
 		t.Fatalf("%+v, want %+v", stats, want)
 	}
 	if r := stats.CacheHitRate(); math.Abs(r-0.5) > 1e-15 {

@@ -82,11 +82,15 @@ func (r *Run) FuncGrad(f Objective, grad, x []float64) float64 { return funcGrad
 // funcGrad is the counted evaluation of f and ∇f shared by Run and State.
 func funcGrad(stats *Stats, f Objective, grad, x []float64) float64 {
 	stats.FuncGradEvals++
+	start := time.Now()
+	var v float64
 	if fg, ok := f.(FuncGrader); ok {
-		return fg.FuncGrad(grad, x)
+		v = fg.FuncGrad(grad, x)
+	} else {
+		v = f.Func(x)
+		f.Grad(grad, x)
 	}
-	v := f.Func(x)
-	f.Grad(grad, x)
+	stats.GradTime += time.Since(start)
 	return v
 }
 

@@ -106,7 +106,17 @@ type CachedSeparator struct {
 // NewCachedSeparator returns a separator over lmo with a cache following
 // policy.
 func NewCachedSeparator(lmo LMO, policy CachePolicy) *CachedSeparator {
-	return &CachedSeparator{LMO: lmo, Cache: NewCache(lmo.Dim(), policy)}
+	return &CachedSeparator{LMO: lmo, Cache: newLMOCache(lmo, policy)}
+}
+
+// newLMOCache returns a cache for the vertices of lmo, storing them in
+// compact form when lmo is a VertexCompactor.
+func newLMOCache(lmo LMO, policy CachePolicy) *Cache {
+	c := NewCache(lmo.Dim(), policy)
+	if vc, ok := lmo.(VertexCompactor); ok {
+		c.SetCompactor(vc)
+	}
+	return c
 }
 
 // SeparatorConfig configures the default weak separation oracle, Algorithm
@@ -144,7 +154,7 @@ func NewSeparator(lmo LMO, cfg SeparatorConfig) *CachedSeparator {
 		case policy.MaxBytes < 0:
 			policy.MaxBytes = 0
 		}
-		cs.Cache = NewCache(lmo.Dim(), policy)
+		cs.Cache = newLMOCache(lmo, policy)
 	}
 	return cs
 }

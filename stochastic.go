@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"time"
 )
 
 // FiniteSum is an objective f(x) = Σ_{i<N} f_i(x) whose gradient can be
@@ -116,7 +117,9 @@ func (c *sfwCore) direction(s *State) float64 {
 	for i := range idx {
 		idx[i] = c.rng.IntN(nt)
 	}
+	start := time.Now()
 	c.fs.BatchGrad(c.g, s.X, idx)
+	s.stats.GradTime += time.Since(start)
 	s.stats.FuncGradEvals++ // a batch gradient counts as one evaluation
 	c.t++
 	if c.schedule == SFWGrowingBatch {

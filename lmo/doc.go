@@ -1,9 +1,9 @@
 // Package lmo provides linear minimization oracles for lazycg: small
 // combinatorial algorithms and closed forms that solve min c·v over a
 // polytope (or, for the ℓp, nuclear-norm and spectraplex oracles, a convex
-// body) directly, without a MIP solver. All are exact except the two
-// eigen-solvers, NuclearBall and Spectraplex, whose documentation states
-// what their results prove.
+// body) directly, without a MIP solver. All are exact except the
+// eigen-solvers, NuclearBall, NuclearBallOn and Spectraplex, whose
+// documentation states what their results prove.
 //
 // Non-graph oracles:
 //
@@ -14,6 +14,13 @@
 //     also an augmentation oracle (lazycg.Augmenter).
 //   - NuclearBall: the nuclear-norm ball of matrices, solved by restarted
 //     Lanczos bidiagonalization; exact only up to a tolerance (see its doc).
+//     It finds the sparsity of a cost matrix itself (matrix completion
+//     gradients) and stops early for weak separation (EarlyStopper).
+//   - NuclearBallOn: the same ball seen through a set Ω of entries, the
+//     feasible region of matrix completion in |Ω| coordinates; its
+//     vertices are kept as factors, cached in that compact form
+//     (lazycg.VertexCompactor) and combined into the full low-rank iterate
+//     on request (lazycg.MoveRecorder, Materialize).
 //   - LpBall (NewLpBall, NewL2Ball) and NewLInfBall: ℓp-balls for
 //     1 < p < ∞ in closed form, and the ℓ∞-ball [−r, r]^n as a Box.
 //   - KNormBall: the ball of the K-norm (sum of the K largest |x_i|), the

@@ -12,7 +12,8 @@ import (
 // NuclearBall is the nuclear-norm ball {X ∈ R^{m×n} : ‖X‖_* ≤ R} of m×n
 // matrices flattened row-major (entry (i, j) at index i·n + j). It is not a
 // polytope: its extreme points are the rank-one matrices R·u·vᵀ with unit
-// vectors u, v.
+// vectors u, v. For matrix completion, where only the entries in a set Ω
+// matter, NuclearBallOn solves the same problem in |Ω| coordinates.
 //
 // The minimizer of ⟨C, X⟩ over the ball is −R·u₁·v₁ᵀ, where (u₁, v₁) is a
 // top singular pair of C, and the minimum is −R·σ₁(C). Minimize computes the
@@ -23,20 +24,31 @@ import (
 // u = Cv/σ and σ = ‖Cv‖, is checked by its explicit residual
 // ‖Cᵀu − σ·v‖ ≤ Tol·σ.
 //
-// Result semantics: Value is always c·dst computed from the returned
-// rank-one matrix. When the residual test passes, the result is reported as
-// lazycg.Exact(Value); this is exact up to the tolerance, not a proof (a
-// small residual certifies that σ is close to some singular value; that it
-// is the largest one relies on the start vector having a component along
-// v₁, which a pseudo-random start has except in degenerate cases). When
-// MaxIter steps do not reach the tolerance, the result keeps the best pair
-// found, Reason is lazycg.StopTimeLimit (an iteration limit) and Bound is
-// the rigorous but weaker lower bound −R·min(‖C‖_F, √(‖C‖₁‖C‖_∞)), using
-// σ₁ ≤ ‖C‖_F and σ₁ ≤ √(‖C‖₁‖C‖_∞) (maximum absolute column and row sums).
+// Result semantics. Value is always c·dst computed from the returned
+// rank-one matrix, and −Value/R = uᵀCv ≤ σ₁(C) for the unit vectors u, v
+// returned: that is proven. When the residual test passes, the result is
+// reported as lazycg.Exact(Value), i.e. Bound = Value. What the residual
+// test proves is that σ is within Tol·σ of some singular value of C
+// (Wedin's theorem); that this is the largest one is not proven: it rests
+// on the start vector having a component along v₁ that Lanczos amplifies,
+// which a pseudo-random start has except in degenerate cases (and, for a
+// uniformly random start, Kuczyński and Woźniakowski's bound makes a miss
+// by a factor 1 − ε after k steps less likely than 1.65·√n·e^{−√ε·(2k−1)}).
+// So the dual bounds that lazycg derives from exact results of this oracle
+// are numerically certified, not proven in the sense of the other oracles
+// of this package. When MaxIter steps do not reach the tolerance, the result
+// keeps the best pair found, Reason is lazycg.StopTimeLimit (an iteration
+// limit) and Bound is the rigorous but weaker lower bound
+// −R·min(‖C‖_F, √(‖C‖₁‖C‖_∞)), using σ₁ ≤ ‖C‖_F and σ₁ ≤ √(‖C‖₁‖C‖_∞)
+// (maximum absolute column and row sums); MinimizeUntil's early stops
+// report that bound too.
 //
-// For sparse cost matrices (matrix completion gradients), SetSupport declares
-// which entries of c can be nonzero; products with C then cost O(|support|)
-// instead of O(mn). Writing the dense answer dst still costs O(mn).
+// Sparse costs. Minimize finds the nonzeros of c itself: when at most a
+// third of the entries are nonzero (matrix completion gradients live on
+// the observed entries), the products with C cost O(nnz) instead of O(mn),
+// after one O(mn) scan of c per call. SetSupport declares the support in
+// advance, so that the scan covers only the support. Writing the dense
+// answer dst still costs O(mn); NuclearBallOn avoids that too.
 type NuclearBall struct {
 	// Tol is the relative residual tolerance of the singular pair
 	// (default 1e-9). It must be finite and ≥ 0.
@@ -49,60 +61,40 @@ type NuclearBall struct {
 
 	m, n int
 	r    float64
-	kmax int // Lanczos basis size
 
 	hasSupport bool
-	support    []int   // sorted distinct flat indices
-	supRow     []int32 // row of each support entry
-	supCol     []int32 // column of each support entry
+	support    []int // sorted distinct flat indices (SetSupport)
 
-	basisV []float64 // kmax right Lanczos vectors of length n
-	basisU []float64 // kmax left Lanczos vectors of length m
-	alpha  []float64 // diagonal of the bidiagonal matrix
-	beta   []float64 // superdiagonal of the bidiagonal matrix
-	gram   []float64 // kmax×kmax: BᵀB, diagonalized by Jacobi rotations
-	eigvec []float64 // kmax×kmax: accumulated rotations
-	v, w   []float64 // length n: Ritz vector and Cᵀu
-	u, p   []float64 // length m: Ritz vector and scratch
-	colAbs []float64 // length n: absolute column sums
-	rowAbs []float64 // length m: absolute row sums
+	cost nuclearCost
+	svd  lanczosSVD
 }
 
 // nuclearMaxBasis is the Lanczos basis size before a restart.
 const nuclearMaxBasis = 32
 
-var _ lazycg.LMO = (*NuclearBall)(nil)
+var (
+	_ lazycg.LMO          = (*NuclearBall)(nil)
+	_ lazycg.EarlyStopper = (*NuclearBall)(nil)
+)
 
 // NewNuclearBall returns the nuclear-norm ball of radius R in the space of
 // m×n matrices. m, n must be ≥ 1 and radius finite and > 0.
 func NewNuclearBall(m, n int, radius float64) (*NuclearBall, error) {
-	if m < 1 || n < 1 || m > math.MaxInt32 || n > math.MaxInt32 || m > math.MaxInt/n {
-		return nil, fmt.Errorf("lmo: nuclear ball: invalid matrix size %d×%d", m, n)
-	}
-	if err := basicCheckRadius("nuclear ball", "radius", radius); err != nil {
+	if err := checkNuclearSize("nuclear ball", m, n, radius); err != nil {
 		return nil, err
 	}
-	k := min(nuclearMaxBasis, min(m, n)+1)
-	return &NuclearBall{
-		Tol:     1e-9,
-		MaxIter: 1000,
-		m:       m,
-		n:       n,
-		r:       radius,
-		kmax:    k,
-		basisV:  make([]float64, k*n),
-		basisU:  make([]float64, k*m),
-		alpha:   make([]float64, k),
-		beta:    make([]float64, k),
-		gram:    make([]float64, k*k),
-		eigvec:  make([]float64, k*k),
-		v:       make([]float64, n),
-		w:       make([]float64, n),
-		u:       make([]float64, m),
-		p:       make([]float64, m),
-		colAbs:  make([]float64, n),
-		rowAbs:  make([]float64, m),
-	}, nil
+	b := &NuclearBall{Tol: 1e-9, MaxIter: 1000, m: m, n: n, r: radius}
+	b.cost = nuclearCost{m: m, n: n, rowPtr: make([]int, m+1)}
+	b.svd.init(m, n)
+	return b, nil
+}
+
+// checkNuclearSize validates the shape and radius of a nuclear-norm ball.
+func checkNuclearSize(name string, m, n int, radius float64) error {
+	if m < 1 || n < 1 || m > math.MaxInt32 || n > math.MaxInt32 || m > math.MaxInt/n {
+		return fmt.Errorf("lmo: %s: invalid matrix size %d×%d", name, m, n)
+	}
+	return basicCheckRadius(name, "radius", radius)
 }
 
 // Dim returns m·n.
@@ -126,12 +118,13 @@ func (b *NuclearBall) Vertex(dst []float64) {
 // SetSupport declares that only the entries of c with flat indices in idx
 // (row-major, in [0, m·n)) can be nonzero; entries of c outside the support
 // are ignored by later calls of Minimize, which behaves as if they were 0.
-// Duplicates are allowed. SetSupport(nil) returns to dense matrices. It
-// allocates and is meant to be called once, before the iterations.
+// Duplicates are allowed. SetSupport(nil) returns to finding the nonzeros
+// of each cost vector. It allocates and is meant to be called once, before
+// the iterations; it is never needed, only cheaper than the scan of c.
 func (b *NuclearBall) SetSupport(idx []int) error {
 	if idx == nil {
 		b.hasSupport = false
-		b.support, b.supRow, b.supCol = b.support[:0], b.supRow[:0], b.supCol[:0]
+		b.support = b.support[:0]
 		return nil
 	}
 	dim := b.m * b.n
@@ -140,13 +133,7 @@ func (b *NuclearBall) SetSupport(idx []int) error {
 			return fmt.Errorf("lmo: nuclear ball: support entry %d is index %d, outside [0, %d)", k, f, dim)
 		}
 	}
-	s := slices.Compact(slices.Sorted(slices.Values(idx)))
-	b.support = s
-	b.supRow = make([]int32, len(s))
-	b.supCol = make([]int32, len(s))
-	for k, f := range s {
-		b.supRow[k], b.supCol[k] = int32(f/b.n), int32(f%b.n)
-	}
+	b.support = slices.Compact(slices.Sorted(slices.Values(idx)))
 	b.hasSupport = true
 	return nil
 }
@@ -156,187 +143,388 @@ func (b *NuclearBall) SetSupport(idx []int) error {
 // meaning of the result. It returns an error for invalid input, invalid Tol
 // or MaxIter, and when ctx is canceled.
 func (b *NuclearBall) Minimize(ctx context.Context, dst, c []float64) (lazycg.LinearResult, error) {
+	return b.MinimizeUntil(ctx, dst, c, lazycg.StopRule{Improve: math.Inf(-1), Certify: math.Inf(1)})
+}
+
+// MinimizeUntil implements lazycg.EarlyStopper: the Lanczos iteration
+// stops as soon as its current Ritz vector gives a vertex with
+// c·dst < rule.Improve (Reason lazycg.StopImproving, with the rigorous
+// norm bound as Bound). Certification is not early: a negative answer
+// needs the converged pair (see the type documentation).
+func (b *NuclearBall) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazycg.StopRule) (lazycg.LinearResult, error) {
+	const name = "nuclear ball"
 	dim := b.m * b.n
 	if len(c) != dim {
-		return lazycg.LinearResult{}, fmt.Errorf("lmo: nuclear ball: cost vector has length %d, want %d", len(c), dim)
+		return lazycg.LinearResult{}, fmt.Errorf("lmo: %s: cost vector has length %d, want %d", name, len(c), dim)
 	}
 	if len(dst) != dim {
-		return lazycg.LinearResult{}, fmt.Errorf("lmo: nuclear ball: destination has length %d, want %d", len(dst), dim)
+		return lazycg.LinearResult{}, fmt.Errorf("lmo: %s: destination has length %d, want %d", name, len(dst), dim)
 	}
-	if math.IsNaN(b.Tol) || math.IsInf(b.Tol, 0) || b.Tol < 0 {
-		return lazycg.LinearResult{}, fmt.Errorf("lmo: nuclear ball: Tol must be finite and ≥ 0, got %v", b.Tol)
+	if err := b.load(c); err != nil {
+		return lazycg.LinearResult{}, err
 	}
-	if b.MaxIter < 1 {
-		return lazycg.LinearResult{}, fmt.Errorf("lmo: nuclear ball: MaxIter must be ≥ 1, got %d", b.MaxIter)
-	}
-	fro, err := b.norms(c)
+	sol, err := b.svd.solve(ctx, name, &b.cost, b.Tol, b.MaxIter, improveSigma(rule.Improve, b.r))
 	if err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	if fro == 0 {
+	if sol.sigma == 0 {
 		b.Vertex(dst)
-		return lazycg.Exact(0), nil
-	}
-	upper := fro
-	var maxCol, maxRow float64
-	for _, s := range b.colAbs {
-		maxCol = max(maxCol, s)
-	}
-	for _, s := range b.rowAbs {
-		maxRow = max(maxRow, s)
-	}
-	upper = min(upper, math.Sqrt(maxCol)*math.Sqrt(maxRow))
-
-	b.startVector()
-	breakTol := 1e-13 * fro
-	used := 0
-	converged := false
-	sigma := 0.0
-	for {
-		if err := ctx.Err(); err != nil {
-			return lazycg.LinearResult{}, fmt.Errorf("lmo: nuclear ball: %w", err)
-		}
-		steps := min(b.kmax, max(1, b.MaxIter-used-1))
-		k := b.lanczos(c, steps, breakTol)
-		used += k + 1
-		b.ritz(k)
-		// Verification: σ = ‖Cv‖, u = Cv/σ, w = Cᵀu, residual ‖w − σv‖.
-		b.mulC(b.u, c, b.v)
-		sigma = math.Sqrt(basicDot(b.u, b.u))
-		if sigma == 0 {
-			break
-		}
-		basicScale(b.u, 1/sigma)
-		b.mulCT(b.w, c, b.u)
-		res := 0.0
-		for j, wj := range b.w {
-			d := wj - sigma*b.v[j]
-			res += d * d
-		}
-		if math.Sqrt(res) <= b.Tol*sigma {
-			converged = true
-			break
-		}
-		if used >= b.MaxIter {
-			break
-		}
-		// Restart from w/‖w‖ = the Ritz vector after one more power step.
-		v0 := b.basisV[:b.n]
-		copy(v0, b.w)
-		basicScale(v0, 1/math.Sqrt(basicDot(v0, v0)))
-	}
-	if sigma == 0 {
-		// C·v = 0 for the Ritz vector: no information, return a vertex.
-		b.Vertex(dst)
-		res := lazycg.LinearResult{Found: true, Value: b.value(c, dst), Bound: -b.r * upper, Reason: lazycg.StopTimeLimit}
-		return res, nil
-	}
-	for i, ui := range b.u {
-		row := dst[i*b.n : (i+1)*b.n]
-		s := -b.r * ui
-		for j, vj := range b.v {
-			row[j] = s * vj
+	} else {
+		for i, ui := range b.svd.u {
+			row := dst[i*b.n : (i+1)*b.n]
+			s := -b.r * ui
+			for j, vj := range b.svd.v {
+				row[j] = s * vj
+			}
 		}
 	}
-	val := b.value(c, dst)
-	if converged {
-		return lazycg.Exact(val), nil
-	}
-	return lazycg.LinearResult{Found: true, Value: val, Bound: min(val, -b.r*upper), Reason: lazycg.StopTimeLimit}, nil
+	return sol.result(b.value(c, dst), b.r), nil
 }
 
-// norms checks the (supported) entries of c for finiteness, fills the
-// absolute row and column sums and returns the Frobenius norm.
-func (b *NuclearBall) norms(c []float64) (float64, error) {
-	clear(b.colAbs)
-	clear(b.rowAbs)
-	// Scaled sum of squares to avoid overflow for huge entries.
-	scale, ssq := 0.0, 1.0
-	add := func(f, i, j int) error {
-		x := c[f]
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return fmt.Errorf("lmo: nuclear ball: cost entry %d (row %d, column %d) is %v, want a finite number", f, i, j, x)
+// load checks c and stores C in b.cost: in compressed sparse rows when c
+// is supported on at most a third of its entries (or on the declared
+// support), dense otherwise.
+func (b *NuclearBall) load(c []float64) error {
+	a := &b.cost
+	a.dense = nil
+	a.col, a.val = a.col[:0], a.val[:0]
+	if b.hasSupport {
+		row := 0
+		for _, f := range b.support {
+			i := f / b.n
+			for row < i {
+				row++
+				a.rowPtr[row] = len(a.col)
+			}
+			if x := c[f]; x != 0 {
+				a.col = append(a.col, int32(f%b.n))
+				a.val = append(a.val, x)
+			}
 		}
-		if x == 0 {
-			return nil
+		for row < b.m {
+			row++
+			a.rowPtr[row] = len(a.col)
 		}
-		a := math.Abs(x)
-		b.rowAbs[i] += a
-		b.colAbs[j] += a
-		if scale < a {
-			ssq = 1 + ssq*(scale/a)*(scale/a)
-			scale = a
-		} else {
-			ssq += (a / scale) * (a / scale)
+		return a.check("nuclear ball")
+	}
+	nnz := 0
+	for f, x := range c {
+		if x != 0 {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return fmt.Errorf("lmo: nuclear ball: cost entry %d (row %d, column %d) is %v, want a finite number", f, f/b.n, f%b.n, x)
+			}
+			nnz++
 		}
+	}
+	if 3*nnz > len(c) {
+		a.dense = c
 		return nil
 	}
-	if b.hasSupport {
-		for k, f := range b.support {
-			if err := add(f, int(b.supRow[k]), int(b.supCol[k])); err != nil {
-				return 0, err
-			}
-		}
-	} else {
-		for f := range c {
-			if err := add(f, f/b.n, f%b.n); err != nil {
-				return 0, err
+	for i := 0; i < b.m; i++ {
+		a.rowPtr[i] = len(a.col)
+		for j, x := range c[i*b.n : (i+1)*b.n] {
+			if x != 0 {
+				a.col = append(a.col, int32(j))
+				a.val = append(a.val, x)
 			}
 		}
 	}
-	return scale * math.Sqrt(ssq), nil
+	a.rowPtr[b.m] = len(a.col)
+	return nil
 }
 
-// value returns c·dst, summing over the support only when one is set (the
-// other entries of c are 0 by contract).
+// value returns c·dst over the nonzeros of c when it is sparse (the
+// other entries of c are 0, or ignored outside a declared support).
 func (b *NuclearBall) value(c, dst []float64) float64 {
-	if !b.hasSupport {
+	if b.cost.dense != nil {
 		return basicDot(c, dst)
 	}
 	s := 0.0
-	for _, f := range b.support {
-		s += c[f] * dst[f]
+	if b.hasSupport {
+		for _, f := range b.support {
+			s += c[f] * dst[f]
+		}
+		return s
+	}
+	for i := 0; i < b.m; i++ {
+		row := dst[i*b.n : (i+1)*b.n]
+		for k := b.cost.rowPtr[i]; k < b.cost.rowPtr[i+1]; k++ {
+			s += b.cost.val[k] * row[b.cost.col[k]]
+		}
 	}
 	return s
 }
 
-// startVector writes a fixed pseudo-random unit vector into the first
-// right Lanczos vector.
-func (b *NuclearBall) startVector() {
-	v0 := b.basisV[:b.n]
-	x := uint64(0x2545f4914f6cdd1d)
-	for j := range v0 {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		v0[j] = float64(x>>11)/(1<<53) - 0.5
+// improveSigma returns the σ above which the vertex −R·u·vᵀ of a pair with
+// uᵀCv = σ has value below improve (−Inf: no early stop wanted).
+func improveSigma(improve, r float64) float64 {
+	if math.IsInf(improve, -1) || math.IsNaN(improve) {
+		return math.Inf(1)
 	}
-	basicScale(v0, 1/math.Sqrt(basicDot(v0, v0)))
+	return -improve / r
+}
+
+// nuclearCost is an m×n cost matrix C as the Lanczos iteration sees it:
+// dense row-major (dense != nil) or in compressed sparse rows (rowPtr,
+// col, val).
+type nuclearCost struct {
+	m, n   int
+	dense  []float64
+	rowPtr []int
+	col    []int32
+	val    []float64
+}
+
+// check verifies that the stored entries are finite; name prefixes the
+// error, which names the row and column of the offending entry.
+func (a *nuclearCost) check(name string) error {
+	vals := a.val
+	if a.dense != nil {
+		vals = a.dense
+	}
+	for k, x := range vals {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			i, j := a.position(k)
+			return fmt.Errorf("lmo: %s: cost entry %d (row %d, column %d) is %v, want a finite number", name, i*a.n+j, i, j, x)
+		}
+	}
+	return nil
+}
+
+// position returns the row and column of the k-th stored entry.
+func (a *nuclearCost) position(k int) (int, int) {
+	if a.dense != nil {
+		return k / a.n, k % a.n
+	}
+	i, _ := slices.BinarySearch(a.rowPtr, k+1)
+	return i - 1, int(a.col[k])
+}
+
+// norms returns ‖C‖_F and the rigorous upper bound
+// min(‖C‖_F, √(‖C‖₁‖C‖_∞)) on σ₁(C), using rowAbs (length m) and colAbs
+// (length n) as scratch for the absolute row and column sums.
+func (a *nuclearCost) norms(rowAbs, colAbs []float64) (fro, upper float64) {
+	clear(rowAbs)
+	clear(colAbs)
+	// Scaled sum of squares to avoid overflow for huge entries.
+	scale, ssq := 0.0, 1.0
+	add := func(i, j int, x float64) {
+		if x == 0 {
+			return
+		}
+		ax := math.Abs(x)
+		rowAbs[i] += ax
+		colAbs[j] += ax
+		if scale < ax {
+			ssq = 1 + ssq*(scale/ax)*(scale/ax)
+			scale = ax
+		} else {
+			ssq += (ax / scale) * (ax / scale)
+		}
+	}
+	if a.dense != nil {
+		for f, x := range a.dense {
+			add(f/a.n, f%a.n, x)
+		}
+	} else {
+		for i := 0; i < a.m; i++ {
+			for k := a.rowPtr[i]; k < a.rowPtr[i+1]; k++ {
+				add(i, int(a.col[k]), a.val[k])
+			}
+		}
+	}
+	fro = scale * math.Sqrt(ssq)
+	var maxCol, maxRow float64
+	for _, s := range colAbs {
+		maxCol = max(maxCol, s)
+	}
+	for _, s := range rowAbs {
+		maxRow = max(maxRow, s)
+	}
+	return fro, min(fro, math.Sqrt(maxCol)*math.Sqrt(maxRow))
+}
+
+// mulC stores C·x in dst (x of length n, dst of length m).
+func (a *nuclearCost) mulC(dst, x []float64) {
+	if a.dense != nil {
+		for i := range dst {
+			dst[i] = basicDot(a.dense[i*a.n:(i+1)*a.n], x)
+		}
+		return
+	}
+	for i := range dst {
+		s := 0.0
+		for k := a.rowPtr[i]; k < a.rowPtr[i+1]; k++ {
+			s += a.val[k] * x[a.col[k]]
+		}
+		dst[i] = s
+	}
+}
+
+// mulCT stores Cᵀ·y in dst (y of length m, dst of length n).
+func (a *nuclearCost) mulCT(dst, y []float64) {
+	clear(dst)
+	if a.dense != nil {
+		for i, yi := range y {
+			if yi != 0 {
+				basicAxpy(dst, yi, a.dense[i*a.n:(i+1)*a.n])
+			}
+		}
+		return
+	}
+	for i, yi := range y {
+		if yi == 0 {
+			continue
+		}
+		for k := a.rowPtr[i]; k < a.rowPtr[i+1]; k++ {
+			dst[a.col[k]] += a.val[k] * yi
+		}
+	}
+}
+
+// lanczosSVD computes a top singular pair of an m×n matrix by restarted
+// Golub–Kahan–Lanczos bidiagonalization with full reorthogonalization (see
+// NuclearBall). Its buffers are allocated once; solve allocates nothing.
+type lanczosSVD struct {
+	m, n, kmax int
+	basisV     []float64 // kmax right Lanczos vectors of length n
+	basisU     []float64 // kmax left Lanczos vectors of length m
+	alpha      []float64 // diagonal of the bidiagonal matrix B
+	beta       []float64 // superdiagonal of B
+	tdiag      []float64 // −BᵀB, tridiagonal: diagonal
+	toff       []float64 // −BᵀB: off-diagonal
+	y, scratch []float64 // eigenvector of BᵀB and scratch (length kmax)
+	v, w       []float64 // length n: Ritz vector and Cᵀu
+	u          []float64 // length m: left Ritz vector
+	rowAbs     []float64 // length m: absolute row sums
+	colAbs     []float64 // length n: absolute column sums
+}
+
+func (e *lanczosSVD) init(m, n int) {
+	k := min(nuclearMaxBasis, min(m, n)+1)
+	*e = lanczosSVD{m: m, n: n, kmax: k,
+		basisV: make([]float64, k*n), basisU: make([]float64, k*m),
+		alpha: make([]float64, k), beta: make([]float64, k),
+		tdiag: make([]float64, k), toff: make([]float64, k), y: make([]float64, k), scratch: make([]float64, k),
+		v: make([]float64, n), w: make([]float64, n), u: make([]float64, m),
+		rowAbs: make([]float64, m), colAbs: make([]float64, n)}
+}
+
+// svdSolution is the outcome of lanczosSVD.solve: the unit pair (u, v) is
+// left in the solver's buffers, with uᵀCv = sigma (sigma = 0: no pair,
+// C·v = 0 for the Ritz vector).
+type svdSolution struct {
+	sigma     float64
+	upper     float64 // rigorous upper bound on σ₁(C)
+	converged bool    // the residual test passed
+	early     bool    // stopped because sigma > the improvement target
+}
+
+// result describes the vertex −R·u·vᵀ (or the fallback vertex when sigma
+// is 0) of value val.
+func (s svdSolution) result(val, r float64) lazycg.LinearResult {
+	switch {
+	case s.upper == 0:
+		return lazycg.Exact(val) // C = 0: every vertex is optimal
+	case s.converged && s.sigma > 0:
+		return lazycg.Exact(val)
+	}
+	res := lazycg.LinearResult{Found: true, Value: val, Bound: min(val, -r*s.upper), Reason: lazycg.StopTimeLimit}
+	if s.early {
+		res.Reason = lazycg.StopImproving
+	}
+	return res
+}
+
+// solve runs the iteration on a (Tol tol, at most maxIter steps) and
+// leaves the pair in e.u, e.v. It stops early, after any step, once the
+// top Ritz value exceeds target and the verified σ = ‖Cv‖ does too.
+func (e *lanczosSVD) solve(ctx context.Context, name string, a *nuclearCost, tol float64, maxIter int, target float64) (svdSolution, error) {
+	if math.IsNaN(tol) || math.IsInf(tol, 0) || tol < 0 {
+		return svdSolution{}, fmt.Errorf("lmo: %s: Tol must be finite and ≥ 0, got %v", name, tol)
+	}
+	if maxIter < 1 {
+		return svdSolution{}, fmt.Errorf("lmo: %s: MaxIter must be ≥ 1, got %d", name, maxIter)
+	}
+	fro, upper := a.norms(e.rowAbs, e.colAbs)
+	sol := svdSolution{upper: upper}
+	if fro == 0 {
+		return sol, nil
+	}
+	basicPseudoRandomUnit(e.basisV[:e.n], 0x2545f4914f6cdd1d)
+	breakTol := 1e-13 * fro
+	used := 0
+	for {
+		if err := ctx.Err(); err != nil {
+			return svdSolution{}, fmt.Errorf("lmo: %s: %w", name, err)
+		}
+		steps := min(e.kmax, max(1, maxIter-used-1))
+		k, early := e.lanczos(a, steps, breakTol, target)
+		used += k + 1
+		e.ritz(k)
+		// Verification: σ = ‖Cv‖, u = Cv/σ, w = Cᵀu, residual ‖w − σv‖.
+		a.mulC(e.u, e.v)
+		sigma := math.Sqrt(basicDot(e.u, e.u))
+		sol.sigma = sigma
+		if sigma == 0 {
+			return sol, nil
+		}
+		basicScale(e.u, 1/sigma)
+		if early && sigma > target {
+			sol.early = true
+			return sol, nil
+		}
+		a.mulCT(e.w, e.u)
+		res := 0.0
+		for j, wj := range e.w {
+			d := wj - sigma*e.v[j]
+			res += d * d
+		}
+		if math.Sqrt(res) <= tol*sigma {
+			sol.converged = true
+			return sol, nil
+		}
+		if sigma > target {
+			sol.early = true
+			return sol, nil
+		}
+		if used >= maxIter {
+			return sol, nil
+		}
+		// Restart from w/‖w‖ = the Ritz vector after one more power step.
+		v0 := e.basisV[:e.n]
+		copy(v0, e.w)
+		basicScale(v0, 1/math.Sqrt(basicDot(v0, v0)))
+	}
 }
 
 // lanczos runs at most steps Golub–Kahan steps from the unit vector in the
 // first right basis slot, building C·V_k = U_k·B_k with B_k upper bidiagonal
 // (alpha on the diagonal, beta above). It stops early when the Krylov spaces
-// become invariant and returns k.
-func (b *NuclearBall) lanczos(c []float64, steps int, breakTol float64) int {
-	m, n := b.m, b.n
-	V := func(i int) []float64 { return b.basisV[i*n : (i+1)*n] }
-	U := func(i int) []float64 { return b.basisU[i*m : (i+1)*m] }
-	clear(b.alpha)
-	clear(b.beta)
+// become invariant, or when the top singular value of B_k exceeds target
+// (then it reports early), and returns k.
+func (e *lanczosSVD) lanczos(a *nuclearCost, steps int, breakTol, target float64) (int, bool) {
+	m, n := e.m, e.n
+	V := func(i int) []float64 { return e.basisV[i*n : (i+1)*n] }
+	U := func(i int) []float64 { return e.basisU[i*m : (i+1)*m] }
+	clear(e.alpha)
+	clear(e.beta)
 
-	b.mulC(U(0), c, V(0))
-	if a := math.Sqrt(basicDot(U(0), U(0))); a > breakTol {
-		b.alpha[0] = a
-		basicScale(U(0), 1/a)
+	a.mulC(U(0), V(0))
+	if al := math.Sqrt(basicDot(U(0), U(0))); al > breakTol {
+		e.alpha[0] = al
+		basicScale(U(0), 1/al)
 	} else {
-		return 1 // C·v = 0: B = [0]
+		return 1, false // C·v = 0: B = [0]
 	}
 	for j := 0; ; j++ {
+		if !math.IsInf(target, 1) && e.topValue(j+1) > target {
+			return j + 1, true
+		}
 		// r = Cᵀu_j − α_j v_j, orthogonalized against V_0..V_j.
-		r := b.w
-		b.mulCT(r, c, U(j))
-		basicAxpy(r, -b.alpha[j], V(j))
+		r := e.w
+		a.mulCT(r, U(j))
+		basicAxpy(r, -e.alpha[j], V(j))
 		for pass := 0; pass < 2; pass++ {
 			for i := 0; i <= j; i++ {
 				basicAxpy(r, -basicDot(r, V(i)), V(i))
@@ -344,137 +532,82 @@ func (b *NuclearBall) lanczos(c []float64, steps int, breakTol float64) int {
 		}
 		beta := math.Sqrt(basicDot(r, r))
 		if j+1 == steps || beta <= breakTol {
-			return j + 1
+			return j + 1, false
 		}
-		b.beta[j] = beta
+		e.beta[j] = beta
 		vn := V(j + 1)
 		copy(vn, r)
 		basicScale(vn, 1/beta)
 		// p = C v_{j+1} − β_j u_j, orthogonalized against U_0..U_j.
 		un := U(j + 1)
-		b.mulC(un, c, vn)
+		a.mulC(un, vn)
 		basicAxpy(un, -beta, U(j))
 		for pass := 0; pass < 2; pass++ {
 			for i := 0; i <= j; i++ {
 				basicAxpy(un, -basicDot(un, U(i)), U(i))
 			}
 		}
-		a := math.Sqrt(basicDot(un, un))
-		if a <= breakTol {
+		al := math.Sqrt(basicDot(un, un))
+		if al <= breakTol {
 			// C·V_{j+2} ⊂ span U_{j+1}: invariant pair, B has a zero row.
 			clear(un)
-			return j + 2
+			return j + 2, false
 		}
-		b.alpha[j+1] = a
-		basicScale(un, 1/a)
+		e.alpha[j+1] = al
+		basicScale(un, 1/al)
 	}
 }
 
-// ritz computes the top eigenvector y of B_kᵀB_k by cyclic Jacobi rotations
-// and writes the unit Ritz vector v = V_k·y into b.v.
-func (b *NuclearBall) ritz(k int) {
-	g, z := b.gram[:k*k], b.eigvec[:k*k]
-	clear(g)
-	clear(z)
+// topVector writes the unit eigenvector of the largest eigenvalue of
+// B_kᵀB_k (tridiagonal: diagonal α_i² + β_{i−1}², off-diagonal α_i·β_i,
+// formed from B_k scaled to entries ≤ 1 against overflow) into e.y[:k] and
+// returns the top singular value of B_k, ‖B_k y‖.
+func (e *lanczosSVD) topVector(k int) float64 {
+	scale := 0.0
 	for i := 0; i < k; i++ {
-		d := b.alpha[i] * b.alpha[i]
+		scale = max(scale, math.Abs(e.alpha[i]), math.Abs(e.beta[i]))
+	}
+	y := e.y[:k]
+	if scale == 0 {
+		clear(y)
+		y[0] = 1
+		return 0
+	}
+	al := func(i int) float64 { return e.alpha[i] / scale }
+	be := func(i int) float64 { return e.beta[i] / scale }
+	d, o := e.tdiag[:k], e.toff[:k]
+	for i := 0; i < k; i++ {
+		// −BᵀB, whose smallest eigenvalue is −θ².
+		d[i] = -al(i) * al(i)
 		if i > 0 {
-			d += b.beta[i-1] * b.beta[i-1]
+			d[i] -= be(i-1) * be(i-1)
 		}
-		g[i*k+i] = d
-		if i+1 < k {
-			e := b.alpha[i] * b.beta[i]
-			g[i*k+i+1], g[(i+1)*k+i] = e, e
-		}
-		z[i*k+i] = 1
+		o[i] = -al(i) * be(i)
 	}
-	basicJacobi(g, z, k)
-	top := 0
-	for i := 1; i < k; i++ {
-		if g[i*k+i] > g[top*k+top] {
-			top = i
-		}
-	}
-	clear(b.v)
+	basicTridiagMin(d, o, y, e.scratch[:k])
+	s := 0.0
 	for i := 0; i < k; i++ {
-		basicAxpy(b.v, z[i*k+top], b.basisV[i*b.n:(i+1)*b.n])
+		bi := al(i) * y[i]
+		if i+1 < k {
+			bi += be(i) * y[i+1]
+		}
+		s += bi * bi
 	}
-	basicScale(b.v, 1/math.Sqrt(basicDot(b.v, b.v)))
+	return scale * math.Sqrt(s)
 }
 
-// mulC stores C·x in dst (x of length n, dst of length m).
-func (b *NuclearBall) mulC(dst, c, x []float64) {
-	if b.hasSupport {
-		clear(dst)
-		for k, f := range b.support {
-			dst[b.supRow[k]] += c[f] * x[b.supCol[k]]
-		}
-		return
-	}
-	for i := range dst {
-		dst[i] = basicDot(c[i*b.n:(i+1)*b.n], x)
-	}
-}
+// topValue returns the top singular value of B_k (see topVector).
+func (e *lanczosSVD) topValue(k int) float64 { return e.topVector(k) }
 
-// mulCT stores Cᵀ·y in dst (y of length m, dst of length n).
-func (b *NuclearBall) mulCT(dst, c, y []float64) {
-	clear(dst)
-	if b.hasSupport {
-		for k, f := range b.support {
-			dst[b.supCol[k]] += c[f] * y[b.supRow[k]]
-		}
-		return
+// ritz writes the unit Ritz vector v = V_k·y for the top eigenvector y of
+// B_kᵀB_k into e.v.
+func (e *lanczosSVD) ritz(k int) {
+	e.topVector(k)
+	clear(e.v)
+	for i := 0; i < k; i++ {
+		basicAxpy(e.v, e.y[i], e.basisV[i*e.n:(i+1)*e.n])
 	}
-	for i, yi := range y {
-		if yi != 0 {
-			basicAxpy(dst, yi, c[i*b.n:(i+1)*b.n])
-		}
-	}
-}
-
-// basicJacobi diagonalizes the symmetric k×k matrix a (row-major) by cyclic
-// Jacobi rotations, accumulating them into z (initially the identity), so
-// that afterwards a is diagonal with the eigenvalues and the columns of z
-// are the eigenvectors.
-func basicJacobi(a, z []float64, k int) {
-	for sweep := 0; sweep < 50; sweep++ {
-		off, diag := 0.0, 0.0
-		for i := 0; i < k; i++ {
-			diag += a[i*k+i] * a[i*k+i]
-			for j := i + 1; j < k; j++ {
-				off += a[i*k+j] * a[i*k+j]
-			}
-		}
-		if off <= 1e-30*diag || off == 0 {
-			return
-		}
-		for p := 0; p < k; p++ {
-			for q := p + 1; q < k; q++ {
-				apq := a[p*k+q]
-				if apq == 0 {
-					continue
-				}
-				theta := (a[q*k+q] - a[p*k+p]) / (2 * apq)
-				t := 1 / (math.Abs(theta) + math.Sqrt(theta*theta+1))
-				if theta < 0 {
-					t = -t
-				}
-				cs := 1 / math.Sqrt(t*t+1)
-				sn := t * cs
-				for r := 0; r < k; r++ { // columns p, q
-					arp, arq := a[r*k+p], a[r*k+q]
-					a[r*k+p], a[r*k+q] = cs*arp-sn*arq, sn*arp+cs*arq
-					zrp, zrq := z[r*k+p], z[r*k+q]
-					z[r*k+p], z[r*k+q] = cs*zrp-sn*zrq, sn*zrp+cs*zrq
-				}
-				for r := 0; r < k; r++ { // rows p, q
-					apr, aqr := a[p*k+r], a[q*k+r]
-					a[p*k+r], a[q*k+r] = cs*apr-sn*aqr, sn*apr+cs*aqr
-				}
-				a[p*k+q], a[q*k+p] = 0, 0
-			}
-		}
-	}
+	basicScale(e.v, 1/math.Sqrt(basicDot(e.v, e.v)))
 }
 
 // basicAxpy computes y += alpha·x.

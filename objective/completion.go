@@ -20,8 +20,10 @@ const maxCompletionEntries = 1 << 28
 //
 // The gradient 2(X_ij − A_ij) on Ω is zero elsewhere. Grad writes every
 // entry of dst (it clears dst and fills in Ω), so callers need not zero it;
-// Support exposes Ω so that an oracle can exploit the sparsity of the
-// gradient. Evaluations allocate nothing and keep no scratch state.
+// lmo.NuclearBall finds the sparsity of such gradients itself. Every
+// evaluation still costs O(mn) for the dense iterate: OnOmega is the same
+// problem in |Ω| coordinates, over lmo.NuclearBallOn, at O(|Ω|) per
+// evaluation. Evaluations allocate nothing and keep no scratch state.
 type MatrixCompletion struct {
 	m, n  int
 	omega []int
@@ -96,6 +98,16 @@ func (f *MatrixCompletion) Support() []int { return f.omega }
 // Observed returns the observed values A_ij in the order of Support
 // (shared, do not modify).
 func (f *MatrixCompletion) Observed() []float64 { return f.vals }
+
+// OnOmega returns f in Ω-coordinates: y ∈ R^{|Ω|} holds the entries of X
+// on Ω in the order of Support, and f(y) = Σ_k (y_k − A_k)² = ‖y − a‖²
+// with a = Observed(). Over lmo.NewNuclearBallOn(Rows(), Cols(), R,
+// Support()) it is the same problem as f over the nuclear-norm ball of
+// radius R, with the same values, gradients on Ω, Wolfe gaps, optimum and
+// dual bounds (see lmo.NuclearBallOn), at O(|Ω|) per evaluation; its
+// smoothness L = 2 and curvature L·diam² are those of f. The observed
+// values are shared, not copied.
+func (f *MatrixCompletion) OnOmega() *Distance { return &Distance{b: f.vals} }
 
 // Func returns Σ_Ω (X_ij − A_ij)².
 func (f *MatrixCompletion) Func(x []float64) float64 {

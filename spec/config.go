@@ -210,7 +210,7 @@ const inf = math.MaxFloat64
 var settings = []Setting{
 	{Flag: "polytope", JSON: "polytope", Kind: SettingString, Usage: "polytope `SPEC`",
 		field: func(c *Config) any { return &c.Polytope }},
-	{Flag: "objective", JSON: "objective", Kind: SettingString, Usage: "objective `SPEC`: distance[:seed=S], quadratic[:seed=S,density=D,rows=R], completion[:seed=S,rank=R]",
+	{Flag: "objective", JSON: "objective", Kind: SettingString, Usage: "objective `SPEC`: distance[:seed=S], quadratic[:seed=S,density=D,rows=R], completion[:seed=S,rank=R,dense=1]",
 		field: func(c *Config) any { return &c.Objective }},
 	{Flag: "losses", JSON: "losses", Kind: SettingString, Usage: "loss stream `SPEC`: linear or quadratic[:density=D], options functions=M (100), order=random|cycle|once, rounds=T (default: until the time or round limit), seed=S",
 		field: func(c *Config) any { return &c.Losses }},

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/lmo"
+	"github.com/lazycg/lazycg/objective"
 )
 
 // TestConfigSet checks the names of the settings table: flags, suite file
@@ -187,4 +189,46 @@ func FuzzConfigSet(f *testing.F) {
 			t.Fatalf("Set(%q, %q) accepted a value Validate rejects: %v", name, value, err)
 		}
 	})
+}
+
+// TestPrepareCompletion: a completion objective moves the problem to
+// Ω-coordinates (the separator caches factored vertices of the projected
+// ball), dense=1 keeps the m·n formulation, and lcg's short step needs
+// -no-ls.
+func TestPrepareCompletion(t *testing.T) {
+	for _, tc := range []struct {
+		objective string
+		dim       int
+		omega     bool
+	}{
+		{"completion:rank=2", objective.CompletionSampleSize(20, 30, 2), true},
+		{"completion:rank=2,dense=1", 600, false},
+	} {
+		c := Config{Polytope: "nuclear:20,30,50", Objective: tc.objective, Method: "lcg",
+			MethodParams: MethodParams{K: 1.1, NoLineSearch: true, Params: "short=1"}}
+		p, err := c.Prepare()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, on := p.Problem.LMO.(*lmo.NuclearBallOn)
+		cs, _ := p.Separator.(*lazycg.CachedSeparator)
+		if p.Problem.Objective.Dim() != tc.dim || p.Problem.LMO.Dim() != tc.dim || on != tc.omega ||
+			cs == nil || cs.LMO != p.Problem.LMO || p.Instance.Dim() != tc.dim {
+			t.Errorf("%s: dimension %d, Ω oracle %v, separator %T", tc.objective, p.Problem.Objective.Dim(), on, p.Separator)
+		}
+		m := p.Method.(*lazycg.LazyCG)
+		if !m.ShortStep || m.Rule != lazycg.StepCurvature {
+			t.Errorf("%s: method %+v", tc.objective, m)
+		}
+		p.Close()
+	}
+	c := Config{Polytope: "nuclear:20,30,50", Objective: "completion:rank=2", Method: "lcg",
+		MethodParams: MethodParams{K: 1.1, Params: "short=1"}}
+	if _, err := c.Prepare(); err == nil || !strings.Contains(err.Error(), "-no-ls") {
+		t.Errorf("short=1 with line search: %v", err)
+	}
+	c = Config{Polytope: "nuclear:20,30,50", Objective: "completion:rank=2,dense=2", Method: "cg"}
+	if _, err := c.Prepare(); err == nil {
+		t.Error("dense=2 accepted")
+	}
 }

@@ -159,6 +159,15 @@ func (c Config) Prepare() (*Prepared, error) {
 
 func (p *Prepared) prepare() error {
 	c, in := &p.Config, p.Instance
+	var obj lazycg.Objective
+	if !p.Info.Online {
+		// First: an objective may reformulate the instance (completion
+		// moves to Ω-coordinates), and the separator serves its LMO.
+		var err error
+		if obj, err = ObjectiveWith(seeded(c.Objective, c.Seed), in, Options{DataDir: c.DataDir}); err != nil {
+			return err
+		}
+	}
 	sep, err := c.NewSeparator(in)
 	if err != nil {
 		return err
@@ -183,10 +192,6 @@ func (p *Prepared) prepare() error {
 		p.OnlineParams, p.Curvature = params, params.C
 		p.Online = online.Problem{Losses: stream, LMO: in.LMO, X0: in.Start, Separator: sep}
 		return nil
-	}
-	obj, err := ObjectiveWith(seeded(c.Objective, c.Seed), in, Options{DataDir: c.DataDir})
-	if err != nil {
-		return err
 	}
 	params := c.MethodParams
 	if params.C == 0 {

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -114,20 +115,33 @@ func init() {
 			return ret(&lazycg.FrankWolfe{LineSearch: ls}, noParams("cg-ls", p))
 		}})
 	RegisterMethod(MethodInfo{Name: "lcg", Lazy: true, Baseline: "cg-ls", LineSearch: true,
-		Doc: "parameter-free lazy conditional gradient (Algorithm 7)",
+		Doc: "parameter-free lazy conditional gradient (Algorithm 7); -params short=1 with -no-ls: Remark 4.4's step with the curvature L‖v−x‖² along each step",
 		New: func(p MethodParams) (lazycg.Method, error) {
 			ls, err := LineSearchOf(p)
 			if err != nil {
 				return nil, err
 			}
 			m := &lazycg.LazyCG{K: p.K, PhiSchedule: phiSchedule(p), LineSearch: ls}
+			e, err := ParseParams("lcg", p.Params)
+			if err != nil {
+				return nil, err
+			}
+			if m.ShortStep, err = e.OptFlag("short"); err != nil {
+				return nil, err
+			}
+			if err := e.Unused(); err != nil {
+				return nil, err
+			}
+			if m.ShortStep && !p.NoLineSearch {
+				return nil, errors.New("spec: lcg: short=1 selects the step without line search; add -no-ls")
+			}
 			if p.NoLineSearch {
-				if !(p.C > 0) {
-					return nil, fmt.Errorf("spec: lcg without line search needs a curvature estimate C (-C)")
+				if !(p.C > 0) && !m.ShortStep {
+					return nil, fmt.Errorf("spec: lcg without line search needs a curvature estimate C (-C) or short=1")
 				}
 				m.Rule, m.C = lazycg.StepCurvature, p.C
 			}
-			return ret(m, noParams("lcg", p))
+			return m, nil
 		}})
 	RegisterMethod(MethodInfo{Name: "lcg-textbook", Lazy: true, Baseline: "cg",
 		Doc: "textbook lazy conditional gradient with Theorem 3.1's parameters (Algorithm 3)",

@@ -16,9 +16,15 @@ import (
 //	quadratic[:seed=S,density=D,rows=R,scale=W] ‖Ax − b‖² as in the paper's section 7
 //	                                         (b = A·w, w uniform in [0, W]; default
 //	                                         W = auto, see QuadraticScale)
-//	completion[:seed=S,rank=R]               matrix completion over nuclear:M,N
+//	completion[:seed=S,rank=R,dense=1]       matrix completion over nuclear:M,N[,R]
 //	leastsquares:A,B                         ‖Ax − b‖² with A and b from files (Matrix
 //	                                         Market, CSV or text; see objective.ReadMatrix)
+//
+// A completion objective is solved in Ω-coordinates: it replaces the
+// instance's nuclear-norm ball by its projection onto the observed entries
+// Ω (lmo.NuclearBallOn), so that the problem has dimension |Ω| and every
+// iteration costs O(|Ω|) (see objective.MatrixCompletion.OnOmega); dense=1
+// keeps the m·n formulation over the dense ball (for comparisons).
 //
 // Relative file names are looked up as ResolveFile does, in the data
 // directory of ObjectiveWith's options.
@@ -85,26 +91,7 @@ func ObjectiveWith(text string, in *Instance, opt Options) (lazycg.Objective, er
 		}
 		obj = ls
 	case "completion":
-		if _, ok := in.LMO.(*lmo.NuclearBall); !ok || in.Rows == 0 {
-			return nil, fmt.Errorf("spec: %q: matrix completion needs a nuclear:M,N[,R] polytope", text)
-		}
-		var rank int
-		if rank, err = s.OptInt("rank", 10, 1, min(in.Rows, in.Cols)); err != nil {
-			return nil, err
-		}
-		// The sample: position, value and the oracle's support per entry,
-		// with the sampler's set; the low-rank factors.
-		samples := float64(objective.CompletionSampleSize(in.Rows, in.Cols, rank))
-		if err := in.mem.reserve(fmt.Sprintf("objective %q", text), fmt.Sprintf("%.3g observed entries", samples),
-			100*samples+16*float64(rank)*float64(in.Rows+in.Cols)); err != nil {
-			return nil, err
-		}
-		var mc *objective.MatrixCompletion
-		mc, _, err = objective.RandomMatrixCompletion(in.Rows, in.Cols, rank, seed)
-		if err == nil {
-			in.LMO.(*lmo.NuclearBall).SetSupport(mc.Support())
-		}
-		obj = mc
+		obj, err = completion(s, in, seed)
 	default:
 		return nil, fmt.Errorf("spec: unknown objective kind %q (known: distance, quadratic, completion, leastsquares)", s.Kind)
 	}
@@ -115,6 +102,48 @@ func ObjectiveWith(text string, in *Instance, opt Options) (lazycg.Objective, er
 		return nil, err
 	}
 	return obj, nil
+}
+
+// completion builds the matrix completion objective of s over the
+// nuclear-norm ball of in, in Ω-coordinates unless s sets dense=1 (see
+// Objective).
+func completion(s *Spec, in *Instance, seed uint64) (lazycg.Objective, error) {
+	ball, ok := in.LMO.(*lmo.NuclearBall)
+	if !ok || in.Rows == 0 {
+		return nil, fmt.Errorf("spec: %q: matrix completion needs a nuclear:M,N[,R] polytope", s.Text)
+	}
+	rank, err := s.OptInt("rank", 10, 1, min(in.Rows, in.Cols))
+	if err != nil {
+		return nil, err
+	}
+	dense, err := s.OptFlag("dense")
+	if err != nil {
+		return nil, err
+	}
+	// The sample: position, value and the oracle's support per entry,
+	// with the sampler's set; the low-rank factors.
+	samples := float64(objective.CompletionSampleSize(in.Rows, in.Cols, rank))
+	if err := in.mem.reserve(fmt.Sprintf("objective %q", s.Text), fmt.Sprintf("%.3g observed entries", samples),
+		100*samples+16*float64(rank)*float64(in.Rows+in.Cols)); err != nil {
+		return nil, err
+	}
+	mc, _, err := objective.RandomMatrixCompletion(in.Rows, in.Cols, rank, seed)
+	if err != nil {
+		return nil, err
+	}
+	if dense {
+		return mc, nil
+	}
+	on, err := lmo.NewNuclearBallOn(in.Rows, in.Cols, ball.Radius(), mc.Support())
+	if err != nil {
+		return nil, err
+	}
+	// Runs from specs never materialize the full matrix: no record of
+	// vertices and moves (memory).
+	on.NoRecord = true
+	// P_Ω(B) has the diameter 2R of B (Ω is not empty), so Diameter2 stays.
+	in.LMO, in.Start, in.Check = on, nil, nil
+	return mc.OnOmega(), nil
 }
 
 // leastSquaresFiles reads leastsquares:A,B: the matrix A and the vector b

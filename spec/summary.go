@@ -32,7 +32,12 @@ type Summary struct {
 	DualBound   *float64 `json:"dual_bound"`
 	TimeS       float64  `json:"time_s"`
 	OracleTimeS float64  `json:"oracle_time_s"`
-	Error       string   `json:"error,omitempty"`
+	// GradTimeS, CacheTimeS and LineSearchTimeS split the rest of the time
+	// (see lazycg.Stats).
+	GradTimeS       float64 `json:"grad_time_s"`
+	CacheTimeS      float64 `json:"cache_time_s"`
+	LineSearchTimeS float64 `json:"line_search_time_s"`
+	Error           string  `json:"error,omitempty"`
 	// OnlineSummary is set for online runs (its fields appear at the top
 	// level of the JSON object).
 	*OnlineSummary
@@ -77,7 +82,8 @@ func (p *Prepared) newSummary(method string, st lazycg.Stats, status lazycg.Stat
 	s := Summary{Polytope: p.Config.Polytope, Method: method, Dim: p.Instance.Dim(), Status: status.String(),
 		Iterations: st.Iterations, LMOCalls: st.LMOCalls, CacheHits: st.CacheHits, LocalHits: st.LocalHits,
 		PositiveCalls: st.PositiveCalls, NegativeCalls: st.NegativeCalls, EarlyStops: st.EarlyStops,
-		CacheHitRate: st.CacheHitRate(), TimeS: st.Runtime.Seconds(), OracleTimeS: st.OracleTime.Seconds()}
+		CacheHitRate: st.CacheHitRate(), TimeS: st.Runtime.Seconds(), OracleTimeS: st.OracleTime.Seconds(),
+		GradTimeS: st.GradTime.Seconds(), CacheTimeS: st.CacheTime.Seconds(), LineSearchTimeS: st.LineSearchTime.Seconds()}
 	if err != nil {
 		s.Error = err.Error()
 	}

@@ -1,0 +1,75 @@
+package lazycg_test
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/lmo"
+	"github.com/lazycg/lazycg/objective"
+)
+
+// TestCacheCompactVertices: a cache storing the factored vertices of a
+// nuclear-norm ball on Ω answers every search as the cache storing their
+// coordinates (same hits, same vertices, values up to rounding), counts
+// their compact size against MaxBytes and searches without allocating.
+func TestCacheCompactVertices(t *testing.T) {
+	mc, _, err := objective.RandomMatrixCompletion(40, 60, 3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ball, err := lmo.NewNuclearBallOn(40, 60, 10, mc.Support())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := ball.Dim()
+	compact := lazycg.NewCachedSeparator(ball, lazycg.CachePolicy{}).Cache
+	plain := lazycg.NewCache(n, lazycg.CachePolicy{})
+	rng := rand.New(rand.NewPCG(4, 5))
+	costs := make([][]float64, 12)
+	v := make([]float64, n)
+	for i := range costs {
+		costs[i] = make([]float64, n)
+		for k := range costs[i] {
+			costs[i][k] = rng.NormFloat64()
+		}
+		if _, err := ball.Minimize(context.Background(), v, costs[i]); err != nil {
+			t.Fatal(err)
+		}
+		if compact.Add(v) != plain.Add(v) {
+			t.Fatal("Add disagrees")
+		}
+		if compact.Add(v) {
+			t.Fatal("a cached vertex was added twice")
+		}
+	}
+	if compact.Len() != 12 {
+		t.Fatalf("%d vertices cached, want 12", compact.Len())
+	}
+	d1, d2 := make([]float64, n), make([]float64, n)
+	for i, c := range costs {
+		for _, target := range []float64{-5, -8, -10, -12} {
+			v1, ok1 := compact.Search(d1, c, target)
+			v2, ok2 := plain.Search(d2, c, target)
+			if ok1 != ok2 || (ok1 && (!slices.Equal(d1, d2) || math.Abs(v1-v2) > 1e-12*(1+math.Abs(v2)))) {
+				t.Fatalf("cost %d, target %v: compact (%v, %v), coordinates (%v, %v)", i, target, v1, ok1, v2, ok2)
+			}
+		}
+	}
+	if allocs := testing.AllocsPerRun(50, func() { compact.Search(d1, costs[3], -5) }); allocs != 0 {
+		t.Errorf("Search over compact vertices allocates %v times", allocs)
+	}
+	// MaxBytes counts 8(m + n) bytes per factored vertex.
+	small := lazycg.NewCache(n, lazycg.CachePolicy{MaxBytes: 3 * 8 * (40 + 60)})
+	small.SetCompactor(ball)
+	for _, c := range costs {
+		ball.Minimize(context.Background(), v, c)
+		small.Add(v)
+	}
+	if small.Len() != 3 {
+		t.Fatalf("a budget of 3 factored vertices holds %d", small.Len())
+	}
+}

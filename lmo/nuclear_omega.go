@@ -1,0 +1,508 @@
+package lmo
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/lazycg/lazycg"
+)
+
+// NuclearBallOn is the nuclear-norm ball of m×n matrices seen through a
+// set Ω of entries: the projection P_Ω(B) = {(X_ij)_{(i,j)∈Ω} : ‖X‖_* ≤ R},
+// a convex body in R^{|Ω|} whose coordinate k is the entry omega[k] = i·n + j
+// (row-major, strictly increasing). Its extreme points are the projections
+// P_Ω(R·u·vᵀ) of the rank-one vertices of the ball.
+//
+// It is the feasible region of matrix completion in Ω-coordinates: an
+// objective that depends on X only through its entries on Ω (such as
+// objective.MatrixCompletion, whose OnOmega is that objective in these
+// coordinates) has the same values, gradients (restricted to Ω), Wolfe
+// gaps and optimum over P_Ω(B) as over B, since min_{y∈P_Ω(B)} ⟨c, y⟩ =
+// min_{X∈B} ⟨C, X⟩ for the m×n matrix C that holds c on Ω and 0 elsewhere.
+// So every iterate, gradient and vertex costs O(|Ω|) instead of O(mn), and a
+// dual bound over P_Ω(B) is a dual bound of the problem over B.
+//
+// Minimize solves min ⟨C, X⟩ over B as NuclearBall does (same Lanczos
+// iteration and result semantics, with products over the |Ω| nonzeros of
+// C only) and writes P_Ω(−R·u·vᵀ) into dst. It implements
+// lazycg.EarlyStopper like NuclearBall.
+//
+// Factored vertices. Each vertex returned is kept as its factors
+// (−R·u, v), m + n numbers instead of |Ω|:
+//
+//   - lazycg.VertexCompactor: a vertex cache (lazycg.NewSeparator) stores
+//     vertices in this form; Dot costs O(|Ω|) reading one index and one
+//     cost entry per observed entry, and CopyTo reproduces the coordinates
+//     bit for bit.
+//   - lazycg.MoveRecorder: methods that report their moves (FrankWolfe,
+//     LazyCG, LazyTextbook) leave a record of (α, β, vertex) per step, from
+//     which Materialize rebuilds the full m×n iterate as a weighted sum of
+//     the recorded rank-one vertices.
+//
+// Memory: O(|Ω| + m + n) for the oracle, plus m + n numbers per distinct
+// vertex returned and three numbers per recorded move; NoRecord keeps
+// neither (Materialize then fails). Minimize allocates the factors of each
+// new vertex and nothing else.
+type NuclearBallOn struct {
+	// Tol and MaxIter are the Lanczos tolerance and step limit, as in
+	// NuclearBall (defaults 1e-9 and 1000).
+	Tol     float64
+	MaxIter int
+	// NoRecord turns off the record of vertices and moves (Materialize
+	// then fails); the vertex cache's compact form still works.
+	NoRecord bool
+
+	m, n int
+	r    float64
+
+	cost   nuclearCost // rowPtr and col fixed by Ω; val is the cost vector of each call
+	svd    lanczosSVD
+	finger []float64 // pseudo-random vector of length |Ω| for fingerprints
+	ur     []float64 // scratch: −R·u of the current call
+
+	last  *nuclearAtom   // the vertex returned last
+	held  *float64       // &dst[0] of the last vertex written (by Minimize or CopyTo)
+	heldA *nuclearAtom   // the atom written there
+	atoms []*nuclearAtom // the distinct vertices returned (unless NoRecord)
+	index map[uint64][]int32
+	moves []atomMove
+}
+
+// nuclearAtom is a vertex P_Ω(ur·vᵀ) of a NuclearBallOn in factored form;
+// it implements lazycg.CompactVertex.
+type nuclearAtom struct {
+	ball  *NuclearBallOn
+	ur, v []float64 // −R·u (length m) and v (length n)
+	phi   float64   // fingerprint: finger·P_Ω(ur·vᵀ)
+	id    int32     // index in ball.atoms, −1 when not recorded
+}
+
+// atomMove is one recorded move x ← alpha·x + beta·atom (atom −1: a point
+// that is not a recorded vertex); phi is the fingerprint of x after it.
+type atomMove struct {
+	alpha, beta, phi float64
+	atom             int32
+}
+
+var (
+	_ lazycg.LMO             = (*NuclearBallOn)(nil)
+	_ lazycg.EarlyStopper    = (*NuclearBallOn)(nil)
+	_ lazycg.VertexCompactor = (*NuclearBallOn)(nil)
+	_ lazycg.MoveRecorder    = (*NuclearBallOn)(nil)
+	_ lazycg.Vertexer        = (*NuclearBallOn)(nil)
+	_ lazycg.CompactVertex   = (*nuclearAtom)(nil)
+)
+
+// NewNuclearBallOn returns P_Ω(B) for the nuclear-norm ball B of radius R
+// in the space of m×n matrices and the entries omega (flat row-major
+// indices i·n + j, strictly increasing, at least one). m, n must be ≥ 1 and
+// radius finite and > 0. omega is not retained.
+func NewNuclearBallOn(m, n int, radius float64, omega []int) (*NuclearBallOn, error) {
+	const name = "nuclear ball on Ω"
+	if err := checkNuclearSize(name, m, n, radius); err != nil {
+		return nil, err
+	}
+	if len(omega) == 0 {
+		return nil, fmt.Errorf("lmo: %s: Ω is empty", name)
+	}
+	b := &NuclearBallOn{Tol: 1e-9, MaxIter: 1000, m: m, n: n, r: radius, ur: make([]float64, m),
+		index: map[uint64][]int32{}}
+	a := &b.cost
+	*a = nuclearCost{m: m, n: n, rowPtr: make([]int, m+1), col: make([]int32, len(omega))}
+	row := 0
+	for k, f := range omega {
+		if f < 0 || f >= m*n {
+			return nil, fmt.Errorf("lmo: %s: entry %d of Ω is index %d, outside [0, %d)", name, k, f, m*n)
+		}
+		if k > 0 && f <= omega[k-1] {
+			return nil, fmt.Errorf("lmo: %s: Ω is not strictly increasing at entry %d (%d after %d)", name, k, f, omega[k-1])
+		}
+		for i := f / n; row < i; {
+			row++
+			a.rowPtr[row] = k
+		}
+		a.col[k] = int32(f % n)
+	}
+	for row < m {
+		row++
+		a.rowPtr[row] = len(omega)
+	}
+	b.svd.init(m, n)
+	b.finger = make([]float64, len(omega))
+	basicPseudoRandomUnit(b.finger, 0x6a09e667f3bcc909)
+	return b, nil
+}
+
+// Dim returns |Ω|.
+func (b *NuclearBallOn) Dim() int { return len(b.cost.col) }
+
+// Rows returns m.
+func (b *NuclearBallOn) Rows() int { return b.m }
+
+// Cols returns n.
+func (b *NuclearBallOn) Cols() int { return b.n }
+
+// Radius returns R.
+func (b *NuclearBallOn) Radius() float64 { return b.r }
+
+// Entry returns the row and column of coordinate k.
+func (b *NuclearBallOn) Entry(k int) (i, j int) {
+	return b.cost.position(k)
+}
+
+// Vertex writes the extreme point P_Ω(R·e_i·e_jᵀ) for the first entry
+// (i, j) of Ω into dst (recorded like the vertices Minimize returns).
+func (b *NuclearBallOn) Vertex(dst []float64) {
+	i, j := b.Entry(0)
+	clear(b.ur)
+	b.ur[i] = b.r
+	clear(b.svd.v)
+	b.svd.v[j] = 1
+	b.emit(dst)
+}
+
+// Minimize writes P_Ω(−R·u·vᵀ) for an (approximate) top singular pair
+// (u, v) of the m×n matrix holding c on Ω into dst; see NuclearBall for
+// the meaning of the result. It returns an error for invalid input,
+// invalid Tol or MaxIter, and when ctx is canceled.
+func (b *NuclearBallOn) Minimize(ctx context.Context, dst, c []float64) (lazycg.LinearResult, error) {
+	return b.MinimizeUntil(ctx, dst, c, lazycg.StopRule{Improve: math.Inf(-1), Certify: math.Inf(1)})
+}
+
+// MinimizeUntil implements lazycg.EarlyStopper as NuclearBall does.
+func (b *NuclearBallOn) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazycg.StopRule) (lazycg.LinearResult, error) {
+	const name = "nuclear ball on Ω"
+	if err := b.checkLen("cost vector", c); err != nil {
+		return lazycg.LinearResult{}, err
+	}
+	if err := b.checkLen("destination", dst); err != nil {
+		return lazycg.LinearResult{}, err
+	}
+	b.cost.val = c
+	defer func() { b.cost.val = nil }()
+	if err := b.cost.check(name); err != nil {
+		return lazycg.LinearResult{}, err
+	}
+	sol, err := b.svd.solve(ctx, name, &b.cost, b.Tol, b.MaxIter, improveSigma(rule.Improve, b.r))
+	if err != nil {
+		return lazycg.LinearResult{}, err
+	}
+	if sol.sigma == 0 {
+		b.Vertex(dst)
+	} else {
+		for i, ui := range b.svd.u {
+			b.ur[i] = -b.r * ui
+		}
+		b.emit(dst)
+	}
+	return sol.result(basicDot(c, dst), b.r), nil
+}
+
+func (b *NuclearBallOn) checkLen(what string, v []float64) error {
+	if len(v) != b.Dim() {
+		return fmt.Errorf("lmo: nuclear ball on Ω: %s has length %d, want |Ω| = %d", what, len(v), b.Dim())
+	}
+	return nil
+}
+
+// wrote notes that dst now holds the coordinates of atom at.
+func (b *NuclearBallOn) wrote(dst []float64, at *nuclearAtom) {
+	b.held, b.heldA = &dst[0], at
+}
+
+// emit writes the vertex P_Ω(b.ur·b.svd.vᵀ) into dst and makes it b.last,
+// reusing the recorded atom with the same factors if there is one.
+func (b *NuclearBallOn) emit(dst []float64) {
+	writeAtom(&b.cost, dst, b.ur, b.svd.v)
+	phi := basicDot(b.finger, dst)
+	defer func() { b.wrote(dst, b.last) }()
+	if !b.NoRecord {
+		if k := b.find(phi, b.ur, b.svd.v); k >= 0 {
+			b.last = b.atoms[k]
+			return
+		}
+	} else if l := b.last; l != nil && l.phi == phi && sameFactors(l, b.ur, b.svd.v) {
+		return
+	}
+	at := &nuclearAtom{ball: b, ur: append([]float64(nil), b.ur...), v: append([]float64(nil), b.svd.v...), phi: phi, id: -1}
+	if !b.NoRecord {
+		at.id = int32(len(b.atoms))
+		b.atoms = append(b.atoms, at)
+		key := math.Float64bits(phi)
+		b.index[key] = append(b.index[key], at.id)
+	}
+	b.last = at
+}
+
+// find returns the recorded atom with fingerprint phi and the given
+// factors (nil factors: any), or −1.
+func (b *NuclearBallOn) find(phi float64, ur, v []float64) int {
+	for _, k := range b.index[math.Float64bits(phi)] {
+		if ur == nil || sameFactors(b.atoms[k], ur, v) {
+			return int(k)
+		}
+	}
+	return -1
+}
+
+func sameFactors(a *nuclearAtom, ur, v []float64) bool {
+	for i, x := range ur {
+		if a.ur[i] != x {
+			return false
+		}
+	}
+	for j, x := range v {
+		if a.v[j] != x {
+			return false
+		}
+	}
+	return true
+}
+
+// writeAtom writes P_Ω(ur·vᵀ) into dst: the one formula for the
+// coordinates of a vertex, so that CopyTo reproduces Minimize's output.
+func writeAtom(a *nuclearCost, dst, ur, v []float64) {
+	for i, s := range ur {
+		for k := a.rowPtr[i]; k < a.rowPtr[i+1]; k++ {
+			dst[k] = s * v[a.col[k]]
+		}
+	}
+}
+
+// Compact implements lazycg.VertexCompactor: the factored form of v when
+// v is a vertex this oracle returned (checked coordinate by coordinate),
+// nil otherwise.
+func (b *NuclearBallOn) Compact(v []float64) lazycg.CompactVertex {
+	if len(v) != b.Dim() {
+		return nil
+	}
+	at := b.last
+	if at == nil || !at.equal(v) {
+		at = nil
+		if !b.NoRecord {
+			if k := b.find(basicDot(b.finger, v), nil, nil); k >= 0 && b.atoms[k].equal(v) {
+				at = b.atoms[k]
+			}
+		}
+	}
+	if at == nil {
+		return nil
+	}
+	return at
+}
+
+// equal reports whether v holds the coordinates of the atom.
+func (at *nuclearAtom) equal(v []float64) bool {
+	a := &at.ball.cost
+	for i, s := range at.ur {
+		for k := a.rowPtr[i]; k < a.rowPtr[i+1]; k++ {
+			if v[k] != s*at.v[a.col[k]] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Dot implements lazycg.CompactVertex: Σ_i ur_i·Σ_{k in row i} c_k·v_{j_k}.
+func (at *nuclearAtom) Dot(c []float64) float64 {
+	a := &at.ball.cost
+	c = c[:len(a.col)]
+	v := at.v
+	s := 0.0
+	for i, ui := range at.ur {
+		lo, hi := a.rowPtr[i], a.rowPtr[i+1]
+		cols, cr := a.col[lo:hi], c[lo:hi]
+		cr = cr[:len(cols)]
+		r := 0.0
+		for k, j := range cols {
+			r += cr[k] * v[j]
+		}
+		s += ui * r
+	}
+	return s
+}
+
+// CopyTo implements lazycg.CompactVertex. It remembers dst as holding the
+// atom, so that a RecordMove with that vector right after needs no
+// fingerprint.
+func (at *nuclearAtom) CopyTo(dst []float64) {
+	writeAtom(&at.ball.cost, dst, at.ur, at.v)
+	at.ball.wrote(dst, at)
+}
+
+// Bytes implements lazycg.CompactVertex.
+func (at *nuclearAtom) Bytes() int64 { return int64(8 * (len(at.ur) + len(at.v))) }
+
+// RecordMove implements lazycg.MoveRecorder: it identifies v among the
+// recorded vertices, in O(1) when v is the vector this oracle (or the
+// compact form of a cached vertex) wrote last, by its fingerprint (O(|Ω|))
+// otherwise, and appends the move. A vector changed in between is caught
+// by Materialize's check.
+func (b *NuclearBallOn) RecordMove(alpha, beta float64, v []float64) {
+	if b.NoRecord || len(v) != b.Dim() {
+		return
+	}
+	var phi float64
+	var id int32
+	if at := b.heldA; at != nil && &v[0] == b.held && at.id >= 0 {
+		phi, id = at.phi, at.id
+	} else {
+		phi = basicDot(b.finger, v)
+		id = int32(b.find(phi, nil, nil))
+	}
+	if alpha == 0 {
+		b.moves = b.moves[:0]
+	}
+	xphi := beta * phi
+	if len(b.moves) > 0 {
+		xphi += alpha * b.moves[len(b.moves)-1].phi
+	}
+	b.moves = append(b.moves, atomMove{alpha: alpha, beta: beta, phi: xphi, atom: id})
+}
+
+// RankOneSum is an m×n matrix X = Σ_a Weights[a]·U[a]·V[a]ᵀ, the full
+// iterate that NuclearBallOn.Materialize rebuilds from its record.
+type RankOneSum struct {
+	Rows, Cols int
+	// Weights are the weights of the terms: non-negative and summing to 1
+	// (up to rounding) for the convex combinations that FrankWolfe and
+	// LazyCG build, so that ‖X‖_* ≤ R·ΣWeights.
+	Weights []float64
+	// U[a] (length Rows, including the factor −R) and V[a] (length Cols,
+	// unit) are the factors of term a, shared with the oracle (read only).
+	U, V [][]float64
+	// MaxDeviation is max over Ω of |X_ij − x_k| for the point x that was
+	// materialized, measured by Materialize.
+	MaxDeviation float64
+}
+
+// At returns X_ij.
+func (s *RankOneSum) At(i, j int) float64 {
+	x := 0.0
+	for a, w := range s.Weights {
+		x += w * s.U[a][i] * s.V[a][j]
+	}
+	return x
+}
+
+// Dense writes X into dst, row-major (len(dst) = Rows·Cols).
+func (s *RankOneSum) Dense(dst []float64) {
+	if len(dst) != s.Rows*s.Cols {
+		panic(fmt.Sprintf("lmo: rank-one sum: Dense with len(dst) = %d for a %d×%d matrix", len(dst), s.Rows, s.Cols))
+	}
+	clear(dst)
+	for a, w := range s.Weights {
+		for i, ui := range s.U[a] {
+			if c := w * ui; c != 0 {
+				basicAxpy(dst[i*s.Cols:(i+1)*s.Cols], c, s.V[a])
+			}
+		}
+	}
+}
+
+// NuclearNormBound returns Σ_a Weights[a]·‖U[a]‖·‖V[a]‖ ≥ ‖X‖_*.
+func (s *RankOneSum) NuclearNormBound() float64 {
+	t := 0.0
+	for a, w := range s.Weights {
+		t += math.Abs(w) * math.Sqrt(basicDot(s.U[a], s.U[a])*basicDot(s.V[a], s.V[a]))
+	}
+	return t
+}
+
+// materializeTol is the largest relative deviation on Ω that Materialize
+// accepts.
+const materializeTol = 1e-6
+
+// Materialize rebuilds the m×n matrix behind the point x of P_Ω(B) from
+// the record of moves: x must be an iterate of the last run of a method
+// that reports its moves (lazycg.FrankWolfe, LazyCG, LazyTextbook), for
+// example Result.X of lazycg.Minimize, which may be an earlier iterate than
+// the last. It finds the recorded iterate whose fingerprint matches x,
+// replays the weights up to it and checks the whole matrix on Ω against x
+// (O(|Ω|·terms)); the deviation is reported in MaxDeviation. It fails when
+// no recorded iterate matches, when the record holds a point that is not a
+// vertex of this oracle (a method that moved without reporting, or a start
+// point given by the caller), and when the deviation exceeds 1e-6·‖x‖_∞.
+func (b *NuclearBallOn) Materialize(x []float64) (*RankOneSum, error) {
+	const name = "lmo: nuclear ball on Ω: materialize"
+	if err := b.checkLen("point", x); err != nil {
+		return nil, err
+	}
+	if b.NoRecord || len(b.moves) == 0 {
+		return nil, fmt.Errorf("%s: no moves recorded (NoRecord set, or the method does not report its moves)", name)
+	}
+	phi, scale, xmax := 0.0, 0.0, 0.0
+	for k, xk := range x {
+		phi += b.finger[k] * xk
+		scale += math.Abs(b.finger[k] * xk)
+		xmax = max(xmax, math.Abs(xk))
+	}
+	best, bestDiff := -1, math.Inf(1)
+	for t, mv := range b.moves {
+		if d := math.Abs(mv.phi - phi); d <= bestDiff {
+			best, bestDiff = t, d
+		}
+	}
+	if !(bestDiff <= 1e-8*scale+1e-300) {
+		return nil, fmt.Errorf("%s: x is not a recorded iterate (closest fingerprint differs by %.3g)", name, bestDiff)
+	}
+	// Replay: weights w = mult·raw.
+	raw := make([]float64, len(b.atoms))
+	mult := 1.0
+	for t, mv := range b.moves[:best+1] {
+		if mv.atom < 0 {
+			return nil, fmt.Errorf("%s: move %d of the record is to a point that is not a vertex this oracle returned", name, t)
+		}
+		if mv.alpha == 0 {
+			clear(raw)
+			mult = 1
+		} else {
+			mult *= mv.alpha
+		}
+		if math.Abs(mult) < 1e-200 {
+			basicScale(raw, mult)
+			mult = 1
+		}
+		raw[mv.atom] += mv.beta / mult
+	}
+	s := &RankOneSum{Rows: b.m, Cols: b.n}
+	for a, w := range raw {
+		if w *= mult; w != 0 {
+			s.Weights = append(s.Weights, w)
+			s.U = append(s.U, b.atoms[a].ur)
+			s.V = append(s.V, b.atoms[a].v)
+		}
+	}
+	s.MaxDeviation = b.deviation(s, x)
+	if !(s.MaxDeviation <= materializeTol*xmax) {
+		return s, fmt.Errorf("%s: the rebuilt matrix deviates from x by %.3g on Ω (‖x‖∞ = %.3g)", name, s.MaxDeviation, xmax)
+	}
+	return s, nil
+}
+
+// deviation returns max over Ω of |X_ij − x_k| for X = s.
+func (b *NuclearBallOn) deviation(s *RankOneSum, x []float64) float64 {
+	a := &b.cost
+	coef := make([]float64, len(s.Weights))
+	dev := 0.0
+	for i := 0; i < b.m; i++ {
+		lo, hi := a.rowPtr[i], a.rowPtr[i+1]
+		if lo == hi {
+			continue
+		}
+		for t, w := range s.Weights {
+			coef[t] = w * s.U[t][i]
+		}
+		for k := lo; k < hi; k++ {
+			j := a.col[k]
+			v := 0.0
+			for t, c := range coef {
+				v += c * s.V[t][j]
+			}
+			dev = max(dev, math.Abs(v-x[k]))
+		}
+	}
+	return dev
+}
