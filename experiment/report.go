@@ -113,6 +113,33 @@ func fmtSpeedup(c *Comparison) string {
 	return fmt.Sprintf("×%.3g", *c.Speedup)
 }
 
+// fmtNear formats the second target of c: the times to within 0.1% of
+// the best primal value of either run, lazy / baseline ("> limit" for a
+// run that never got there), and their ratio.
+func fmtNear(c *Comparison) (times, speedup string) {
+	if c == nil || c.Measure != MeasurePrimal || c.Near == 0 && c.NearLazyTimeS == nil && c.NearBaselineTimeS == nil {
+		return "—", "—"
+	}
+	f := func(t *float64) string {
+		if t == nil {
+			return "> limit"
+		}
+		return fmtSeconds(*t)
+	}
+	times = f(c.NearLazyTimeS) + " / " + f(c.NearBaselineTimeS)
+	switch {
+	case c.NearSpeedup != nil:
+		speedup = fmt.Sprintf("×%.3g", *c.NearSpeedup)
+	case c.NearLazyTimeS != nil && c.NearBaselineTimeS == nil:
+		speedup = "baseline never"
+	case c.NearLazyTimeS == nil && c.NearBaselineTimeS != nil:
+		speedup = "lazy never"
+	default:
+		speedup = "—"
+	}
+	return times, speedup
+}
+
 func fmtTimes(c *Comparison) string {
 	if c == nil {
 		return "—"
@@ -128,16 +155,16 @@ func fmtTimes(c *Comparison) string {
 func SummaryTable(res *SuiteResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Suite %s\n\n", res.Suite)
-	b.WriteString("| experiment | method | status | iterations | LMO calls | cache hit rate | final primal | final dual bound | time | time to target (lazy / baseline) | speedup | error |\n")
-	b.WriteString("|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---|\n")
+	b.WriteString("| experiment | method | status | iterations | LMO calls | cache hit rate | final primal | final dual bound | time | time to target (lazy / baseline) | speedup | time to 0.1% of best (lazy / baseline) | speedup | error |\n")
+	b.WriteString("|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---|---:|---|\n")
 	for _, er := range res.Experiments {
 		if er.Error != "" && len(er.Runs) == 0 {
-			fmt.Fprintf(&b, "| %s | | | | | | | | | | | %s |\n", er.Spec.Name, mdEscape(er.Error))
+			fmt.Fprintf(&b, "| %s | | | | | | | | | | | | | %s |\n", er.Spec.Name, mdEscape(er.Error))
 			continue
 		}
 		for _, r := range er.Runs {
 			if r.Summary == nil {
-				fmt.Fprintf(&b, "| %s | %s | | | | | | | | | | %s |\n", er.Spec.Name, mdEscape(r.Label), mdEscape(r.Error))
+				fmt.Fprintf(&b, "| %s | %s | | | | | | | | | | | | %s |\n", er.Spec.Name, mdEscape(r.Label), mdEscape(r.Error))
 				continue
 			}
 			s := r.Summary
@@ -153,9 +180,10 @@ func SummaryTable(res *SuiteResult) string {
 			if r.Versus != nil {
 				cmp, speed = fmtTimes(r.Versus), fmtSpeedup(r.Versus)
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s |\n", er.Spec.Name,
+			near, nearSpeed := fmtNear(r.Versus)
+			fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", er.Spec.Name,
 				mdEscape(r.Label), s.Status, s.Iterations, s.LMOCalls, hit, fmtFloat(s.Primal), dual,
-				fmtSeconds(s.TimeS), cmp, speed, mdEscape(r.Error))
+				fmtSeconds(s.TimeS), cmp, speed, near, nearSpeed, mdEscape(r.Error))
 		}
 	}
 	return b.String()
@@ -249,8 +277,8 @@ func writeGroup(b *strings.Builder, dir string, g *figureGroup) {
 		}
 	}
 	fmt.Fprintf(b, "| %s |\n|%s\n| %s |\n\n", strings.Join(head, " | "), strings.Repeat("---|", len(g.exps)), strings.Join(cells, " | "))
-	b.WriteString("| instance | dimension | runs | time limit | cache hit rate: paper | ours | LMO calls lazy / non-lazy | iterations lazy / non-lazy | time to non-lazy final value: lazy / non-lazy | lazy speedup |\n")
-	b.WriteString("|---|---:|---|---|---:|---:|---:|---:|---|---:|\n")
+	b.WriteString("| instance | dimension | runs | time limit | cache hit rate: paper | ours | LMO calls lazy / non-lazy | iterations lazy / non-lazy | time to non-lazy final value: lazy / non-lazy | lazy speedup | time to 0.1% of best: lazy / non-lazy | speedup |\n")
+	b.WriteString("|---|---:|---|---|---:|---:|---:|---:|---|---:|---|---:|\n")
 	for _, er := range g.exps {
 		writeRows(b, er)
 	}
@@ -328,7 +356,7 @@ func writeRows(b *strings.Builder, er *ExperimentResult) {
 		paperHit = pct(*e.Paper.CacheHitRate)
 	}
 	if er.Error != "" && len(er.Runs) == 0 {
-		fmt.Fprintf(b, "| %s | %s | error: %s | %s | %s | | | | | |\n", mdEscape(inst), dim, mdEscape(er.Error), limit, paperHit)
+		fmt.Fprintf(b, "| %s | %s | error: %s | %s | %s | | | | | | | |\n", mdEscape(inst), dim, mdEscape(er.Error), limit, paperHit)
 		return
 	}
 	wrote := false
@@ -347,7 +375,7 @@ func writeRows(b *strings.Builder, er *ExperimentResult) {
 			runs += " vs " + base.Label
 		}
 		if r.Summary == nil {
-			fmt.Fprintf(b, "| %s | %s | %s: error | %s | %s | | | | | |\n", mdEscape(inst), dim, mdEscape(runs), limit, paperHit)
+			fmt.Fprintf(b, "| %s | %s | %s: error | %s | %s | | | | | | | |\n", mdEscape(inst), dim, mdEscape(runs), limit, paperHit)
 			continue
 		}
 		lmo, iters := fmt.Sprint(r.Summary.LMOCalls), fmt.Sprint(r.Summary.Iterations)
@@ -355,8 +383,9 @@ func writeRows(b *strings.Builder, er *ExperimentResult) {
 			lmo += fmt.Sprintf(" / %d", base.Summary.LMOCalls)
 			iters += fmt.Sprintf(" / %d", base.Summary.Iterations)
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", mdEscape(inst), dim, mdEscape(runs), limit,
-			paperHit, pct(100*r.Summary.CacheHitRate), lmo, iters, fmtTimes(r.Versus), fmtSpeedup(r.Versus))
+		near, nearSpeed := fmtNear(r.Versus)
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", mdEscape(inst), dim, mdEscape(runs), limit,
+			paperHit, pct(100*r.Summary.CacheHitRate), lmo, iters, fmtTimes(r.Versus), fmtSpeedup(r.Versus), near, nearSpeed)
 	}
 	if wrote {
 		return
@@ -364,10 +393,10 @@ func writeRows(b *strings.Builder, er *ExperimentResult) {
 	for i := range er.Runs {
 		r := &er.Runs[i]
 		if r.Summary == nil {
-			fmt.Fprintf(b, "| %s | %s | %s: error | %s | %s | | | | | |\n", mdEscape(inst), dim, mdEscape(r.Label), limit, paperHit)
+			fmt.Fprintf(b, "| %s | %s | %s: error | %s | %s | | | | | | | |\n", mdEscape(inst), dim, mdEscape(r.Label), limit, paperHit)
 			continue
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | — | %d | %d | — | — |\n", mdEscape(inst), dim, mdEscape(r.Label), limit,
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | — | %d | %d | — | — | — | — |\n", mdEscape(inst), dim, mdEscape(r.Label), limit,
 			paperHit, r.Summary.LMOCalls, r.Summary.Iterations)
 	}
 }

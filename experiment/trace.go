@@ -195,7 +195,22 @@ type Comparison struct {
 	// Speedup is BaselineTimeS / LazyTimeS (nil when not reached or when
 	// a time is 0).
 	Speedup *float64 `json:"speedup,omitempty"`
+
+	// Near is the second target (offline only): within NearTolerance of
+	// the best primal value of either run, primal ≤ best + NearTolerance·|best|.
+	// NearLazyTimeS and NearBaselineTimeS are the first times each run got
+	// there (nil: never, "> limit" in reports); NearSpeedup their ratio
+	// baseline / lazy, or, when only the lazy run got there, nil with
+	// NearLazyTimeS set. Unlike the first target, it shows orders of
+	// magnitude where a baseline never comes close to the lazy run.
+	Near              float64  `json:"near,omitempty"`
+	NearLazyTimeS     *float64 `json:"near_lazy_time_s,omitempty"`
+	NearBaselineTimeS *float64 `json:"near_baseline_time_s,omitempty"`
+	NearSpeedup       *float64 `json:"near_speedup,omitempty"`
 }
+
+// NearTolerance is the relative tolerance of Comparison.Near: 0.1%.
+const NearTolerance = 1e-3
 
 // Measures of a Comparison.
 const (
@@ -235,7 +250,38 @@ func Compare(baseline, measure string, lazy, base []lazycg.TracePoint) *Comparis
 			c.Speedup = &s
 		}
 	}
+	if measure == MeasurePrimal {
+		c.compareNear(lazy, base)
+	}
 	return c
+}
+
+// compareNear sets the Near fields: the first times the runs came within
+// NearTolerance of the best primal value either of them saw.
+func (c *Comparison) compareNear(lazy, base []lazycg.TracePoint) {
+	best := math.Inf(1)
+	for _, tr := range [][]lazycg.TracePoint{lazy, base} {
+		for _, p := range tr {
+			best = math.Min(best, p.Primal)
+		}
+	}
+	if math.IsInf(best, 0) {
+		return
+	}
+	c.Near = best + NearTolerance*math.Abs(best)
+	reached := func(p lazycg.TracePoint, target float64) bool { return p.Primal <= target }
+	at := func(tr []lazycg.TracePoint) *float64 {
+		if i := firstReaching(tr, c.Near, reached); i >= 0 {
+			t := tr[i].Time.Seconds()
+			return &t
+		}
+		return nil
+	}
+	c.NearLazyTimeS, c.NearBaselineTimeS = at(lazy), at(base)
+	if c.NearLazyTimeS != nil && c.NearBaselineTimeS != nil && *c.NearLazyTimeS > 0 && *c.NearBaselineTimeS > 0 {
+		s := *c.NearBaselineTimeS / *c.NearLazyTimeS
+		c.NearSpeedup = &s
+	}
 }
 
 // firstReaching returns the index of the first point that reached target,

@@ -112,3 +112,33 @@ func TestCompare(t *testing.T) {
 		t.Error("Compare of an empty trace is not nil")
 	}
 }
+
+func TestCompareNear(t *testing.T) {
+	// Best primal 1 (the lazy run at 90 ms): target 1.001, which the
+	// baseline never reaches.
+	base := []lazycg.TracePoint{pt(0, 0, 0, 10), pt(100, 1, 1, 5), pt(400, 2, 2, 3), pt(1000, 2, 2, 3)}
+	lazy := []lazycg.TracePoint{pt(0, 0, 1, 10), pt(20, 5, 1, 4), pt(50, 9, 2, 2.5), pt(90, 12, 3, 1)}
+	c := Compare("CG", MeasurePrimal, lazy, base)
+	if math.Abs(c.Near-1.001) > 1e-12 || c.NearLazyTimeS == nil || *c.NearLazyTimeS != 0.09 ||
+		c.NearBaselineTimeS != nil || c.NearSpeedup != nil {
+		t.Errorf("near comparison = %+v", c)
+	}
+	if times, speed := fmtNear(c); times != "0.09 s / > limit" || speed != "baseline never" {
+		t.Errorf("fmtNear = %q, %q", times, speed)
+	}
+	// Both within 0.1% of −1000 (−999.5 ≤ −999): the baseline at 0.4 s,
+	// the lazy run at 0.05 s.
+	base = []lazycg.TracePoint{pt(0, 0, 0, 0), pt(400, 2, 2, -999.5), pt(500, 3, 3, -1000)}
+	lazy = []lazycg.TracePoint{pt(0, 0, 0, 0), pt(50, 9, 2, -999.2)}
+	c = Compare("CG", MeasurePrimal, lazy, base)
+	if c.Near != -999 || c.NearSpeedup == nil || math.Abs(*c.NearSpeedup-8) > 1e-12 {
+		t.Errorf("near comparison = %+v", c)
+	}
+	if times, speed := fmtNear(c); times != "0.05 s / 0.4 s" || speed != "×8" {
+		t.Errorf("fmtNear = %q, %q", times, speed)
+	}
+	// Online comparisons have no second target.
+	if c := Compare("OCG", MeasureRounds, lazy, base); c.NearLazyTimeS != nil || c.Near != 0 {
+		t.Errorf("rounds comparison has a near target: %+v", c)
+	}
+}
