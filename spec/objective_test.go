@@ -1,0 +1,74 @@
+package spec
+
+import (
+	"math"
+	"testing"
+
+	"github.com/lazycg/lazycg/objective"
+)
+
+func TestQuadraticScale(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		n    int
+		v    []float64
+		want float64
+	}{
+		{"no vertex", 10, nil, 1},
+		{"zero vertex (the empty cut)", 4, []float64{0, 0, 0, 0}, 1},
+		{"sparse 0/1 vertex", 100, append([]float64{1, 1, 1, 1, 1}, make([]float64, 95)...), 0.1},
+		{"half the coordinates at one", 4, []float64{1, 0, 1, 0}, 1},
+		{"dense vertex capped", 3, []float64{1, 1, 1}, 1},
+		{"flow values count by mass", 10, []float64{2, 0, 0.5, 0, 0, 0, 0, 0, 0, 0}, 0.5},
+		{"negative coordinates by absolute value", 8, []float64{-1, 1, 0, 0, 0, 0, 0, 0}, 0.5},
+	} {
+		if got := QuadraticScale(c.n, c.v); math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("%s: QuadraticScale = %g, want %g", c.name, got, c.want)
+		}
+	}
+}
+
+// TestQuadraticScaleAuto checks that the default scale=auto scales b = A·w
+// by QuadraticScale of the start vertex (a spanning tree of K_n: n−1 ones
+// among n(n−1)/2 coordinates, W = 4/n), that an explicit scale=1 keeps the
+// paper's literal multipliers, and that the Birkhoff polytope (n ones
+// among n²) and the cut polytope's empty-cut start (mass 0, W = 1) follow
+// the same rule.
+func TestQuadraticScaleAuto(t *testing.T) {
+	for _, c := range []struct {
+		polytope string
+		want     float64
+	}{
+		{"spanningtree:20", 4.0 / 20},
+		{"birkhoff:10", 2.0 / 10},
+		{"box:12", 1},
+	} {
+		b := func(obj string) []float64 {
+			in, err := Polytope(c.polytope, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.Close()
+			f, err := Objective(obj, in)
+			if err != nil {
+				t.Fatalf("%s, %s: %v", c.polytope, obj, err)
+			}
+			return f.(*objective.LeastSquares).B()
+		}
+		auto, literal, explicit := b("quadratic:seed=3"), b("quadratic:seed=3,scale=1"), b("quadratic:seed=3,scale=auto")
+		for i := range auto {
+			if math.Abs(auto[i]-c.want*literal[i]) > 1e-12*(1+math.Abs(literal[i])) || auto[i] != explicit[i] {
+				t.Fatalf("%s: b[%d] = %g with scale=auto (%g explicit), %g with scale=1: want ratio %g",
+					c.polytope, i, auto[i], explicit[i], literal[i], c.want)
+			}
+		}
+	}
+	in, err := Polytope("box:3", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	if _, err := Objective("quadratic:scale=big", in); err == nil {
+		t.Error("scale=big accepted")
+	}
+}
