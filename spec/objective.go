@@ -211,7 +211,8 @@ func QuadraticScale(n int, v []float64) float64 {
 // quadraticScale reads the scale option of a quadratic objective: a
 // number, or auto (the default): QuadraticScale of the instance's start
 // vertex. An instance without one whose oracle stops early (a MIP solver)
-// gets the first vertex the oracle finds for the zero objective, which
+// gets the first vertex the oracle finds for the model's own objective (or
+// the zero objective), which
 // then also becomes the instance's start vertex (so the run does not look
 // for another one).
 func quadraticScale(s *Spec, in *Instance) (float64, error) {
@@ -228,8 +229,16 @@ func quadraticScale(s *Spec, in *Instance) (float64, error) {
 		// nuclear ball, norm balls): their vertices are dense.
 		return 1, nil
 	}
+	// Any vertex will do. With the model's own objective (MPS files have
+	// one) CBC's heuristics find a first one much sooner than with a zero
+	// objective, where every LP basis is optimal (air04: 3 s instead of
+	// 25 s of CPU).
+	c := make([]float64, n)
+	if in.Own != nil && len(in.Own.C) == n {
+		copy(c, in.Own.C)
+	}
 	v := make([]float64, n)
-	res, err := es.MinimizeUntil(context.Background(), v, make([]float64, n),
+	res, err := es.MinimizeUntil(context.Background(), v, c,
 		lazycg.StopRule{Improve: math.Inf(1), Certify: math.Inf(1)})
 	if err != nil {
 		return 0, fmt.Errorf("spec: %q: scale=auto needs a vertex: %w", s.Text, err)
