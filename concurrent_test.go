@@ -2,6 +2,7 @@ package lazycg_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"runtime"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/internal/testutil"
 	"github.com/lazycg/lazycg/lmo"
+	"github.com/lazycg/lazycg/mip"
 	"github.com/lazycg/lazycg/spec"
 )
 
@@ -293,6 +295,52 @@ func TestConcurrentMIP(t *testing.T) {
 				t.Skip("short mode")
 			}
 			checkConcurrentRun(t, concurrentCase{name: m.name, p: prob, lower: lo, upper: up, method: m.new, iters: 3000})
+		})
+	}
+}
+
+// TestConcurrentMIPPairwise runs concurrent LPCG over the assignment
+// polytope as a MIP (standard form) with CBC as the LMO, its face
+// minimization included.
+func TestConcurrentMIPPairwise(t *testing.T) {
+	const k = 6
+	bld := mip.NewBuilder("assignment")
+	for i := range k * k {
+		bld.AddCol(fmt.Sprintf("x%d", i), 0, 1, true)
+	}
+	idx, ones := make([]int, k), make([]float64, k)
+	for i := range k {
+		ones[i] = 1
+	}
+	for i := range k {
+		for j := range k {
+			idx[j] = i*k + j
+		}
+		bld.AddRow(fmt.Sprintf("r%d", i), 1, 1, idx, ones)
+		for j := range k {
+			idx[j] = j*k + i
+		}
+		bld.AddRow(fmt.Sprintf("c%d", i), 1, 1, idx, ones)
+	}
+	solver, err := mip.NewSolver(bld.Build(), mip.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer solver.Close()
+	x0 := make([]float64, k*k)
+	for i := range k {
+		x0[i*k+i] = 1
+	}
+	b := testutil.RandomVector(k*k, 11, 0.35)
+	prob := lazycg.Problem{Objective: distance{b}, LMO: &slowLMO{LMO: solver}, X0: x0}
+	lo, up := referenceBounds(t, prob)
+	for _, m := range []struct {
+		name string
+		new  func(float64) lazycg.Method
+	}{{"lpcg", lpcg}, {"lcg", lazyCG}} {
+		prob.LMO = &slowLMO{LMO: solver}
+		t.Run(m.name, func(t *testing.T) {
+			checkConcurrentRun(t, concurrentCase{name: m.name, p: prob, lower: lo, upper: up, method: m.new, iters: 2000})
 		})
 	}
 }
