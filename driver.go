@@ -157,7 +157,9 @@ type Stats struct {
 	ConcurrentSteps int
 	// EarlyStops counts LMO calls that ended early.
 	EarlyStops int
-	// OracleTime is the time spent in LMO calls.
+	// OracleTime is the time spent in LMO calls. With concurrent weak
+	// separation (SeparatorConfig.Concurrent) the calls run beside the
+	// method's own work, so OracleTime overlaps the other parts below.
 	OracleTime time.Duration
 	// GradTime, CacheTime and LineSearchTime split the rest of the run's
 	// time (§4 of issue 11): evaluations of f and ∇f (FuncGradEvals),
