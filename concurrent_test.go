@@ -2,7 +2,6 @@ package lazycg_test
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"runtime"
 	"strings"
@@ -304,25 +303,11 @@ func TestConcurrentMIP(t *testing.T) {
 // minimization included.
 func TestConcurrentMIPPairwise(t *testing.T) {
 	const k = 6
-	bld := mip.NewBuilder("assignment")
-	for i := range k * k {
-		bld.AddCol(fmt.Sprintf("x%d", i), 0, 1, true)
+	f, err := mip.AssignmentPolytope(k)
+	if err != nil {
+		t.Fatal(err)
 	}
-	idx, ones := make([]int, k), make([]float64, k)
-	for i := range k {
-		ones[i] = 1
-	}
-	for i := range k {
-		for j := range k {
-			idx[j] = i*k + j
-		}
-		bld.AddRow(fmt.Sprintf("r%d", i), 1, 1, idx, ones)
-		for j := range k {
-			idx[j] = j*k + i
-		}
-		bld.AddRow(fmt.Sprintf("c%d", i), 1, 1, idx, ones)
-	}
-	solver, err := mip.NewSolver(bld.Build(), mip.Options{})
+	solver, err := mip.NewSolver(f.Model, mip.Options{Vars: f.Vars})
 	if err != nil {
 		t.Fatal(err)
 	}
