@@ -419,3 +419,54 @@ func TestConcurrentRefused(t *testing.T) {
 // opaqueSeparator is a weak separation oracle that offers nothing but
 // Separate (as a problem's own separator may).
 type opaqueSeparator struct{ lazycg.WeakSeparator }
+
+// BenchmarkConcurrent measures the wall-clock time LCG and LPCG need to
+// reach a fixed primal value (f* + 1e-6·(f(x_1) − f*)) over the Birkhoff
+// polytope 30×30 whose LMO takes 1 ms more per call (a sleep: the call
+// does not compete for the CPU, as when it runs on a core of its own),
+// sequential vs concurrent weak separation. It shows what overlapping
+// the LMO with the cached steps can gain when nothing else competes for
+// the cores; the MIP rows of the concurrent suite (docs/CONCURRENT.md)
+// show it with CBC.
+func BenchmarkConcurrent(b *testing.B) {
+	bk, err := lmo.NewBirkhoff(30)
+	if err != nil {
+		b.Fatal(err)
+	}
+	target := testutil.RandomVector(900, 3, 0.08)
+	x0 := make([]float64, 900)
+	bk.Vertex(x0)
+	p := lazycg.Problem{Objective: distance{target}, LMO: bk, X0: x0}
+	ref, err := lazycg.Minimize(context.Background(), p, &lazycg.Settings{RelGapTolerance: 1e-11, MaxIterations: 1 << 20}, &lazycg.LazyBPCG{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	goal := ref.DualBound + 1e-6*(p.Objective.Func(x0)-ref.DualBound)
+	for _, m := range []struct {
+		name string
+		new  func(float64) lazycg.Method
+	}{{"lcg", lazyCG}, {"lpcg", lpcg}} {
+		for _, conc := range []bool{false, true} {
+			name := m.name + "/sequential"
+			if conc {
+				name = m.name + "/concurrent"
+			}
+			b.Run(name, func(b *testing.B) {
+				var calls, steps int
+				for b.Loop() {
+					q := p
+					q.LMO = &slowLMO{LMO: bk, delay: time.Millisecond}
+					res, err := lazycg.Minimize(context.Background(), q, &lazycg.Settings{TargetPrimal: goal, HasTargetPrimal: true,
+						MaxIterations: 1 << 22, SeparatorConfig: lazycg.SeparatorConfig{Concurrent: conc}}, m.new(0))
+					if err != nil || res.Status != lazycg.TargetReached {
+						b.Fatalf("%v %v", res.Status, err)
+					}
+					calls += res.Stats.LMOCalls
+					steps += res.Stats.ConcurrentSteps
+				}
+				b.ReportMetric(float64(calls)/float64(b.N), "lmo-calls/op")
+				b.ReportMetric(float64(steps)/float64(b.N), "concurrent-steps/op")
+			})
+		}
+	}
+}
