@@ -182,6 +182,10 @@ func (m *LazyAwayFW) ActiveSet() *ActiveSet { return m.core.as }
 // Monotone implements Monotone.
 func (m *LazyAwayFW) Monotone() bool { return m.LineSearch.monotone() }
 
+// concurrentReady implements concurrentMethod: the separation step is
+// lazyStep's, local steps are lazy steps at Φ/K.
+func (m *LazyAwayFW) concurrentReady() error { return nil }
+
 // Init implements Method.
 func (m *LazyAwayFW) Init(ctx context.Context, s *State) error {
 	if err := defaultK(&m.K, "lazy afw"); err != nil {

@@ -85,6 +85,10 @@ func (m *LazyBPCG) ActiveSet() *ActiveSet { return m.core.as }
 // Monotone implements Monotone.
 func (m *LazyBPCG) Monotone() bool { return m.LineSearch.monotone() }
 
+// concurrentReady implements concurrentMethod: the separation step is
+// lazyStep's, local steps are lazy steps at Φ/K.
+func (m *LazyBPCG) concurrentReady() error { return nil }
+
 // Init implements Method.
 func (m *LazyBPCG) Init(ctx context.Context, s *State) error {
 	if err := defaultK(&m.K, "lazy bpcg"); err != nil {

@@ -22,7 +22,9 @@
 //	       └─ Method.Init/Step(ctx, *State)         one file per method family: fw.go, lazy.go, away.go, blended.go,
 //	            │                                   pairwise.go, local.go, pfw.go, bcg.go, blockfw.go, stochastic.go;
 //	            │                                   Φ of the lazy ones: phi.go (PhiSchedule); steps: linesearch.go
-//	            └─ Oracle                           oracle.go: counted LMO, face and weak separation calls
+//	            └─ Oracle                           oracle.go: counted LMO, face and weak separation calls;
+//	                 │                              concurrent.go: the LMO call of weak separation in a goroutine
+//	                 │                              of its own (SeparatorConfig.Concurrent)
 //	                 ├─ WeakSeparator, VertexStore  separator.go, cache.go (Algorithm 2), augment.go (Algorithm 9)
 //	                 └─ LMO, EarlyStopper, …        lmo.go; realizations in packages lmo and mip
 //	                                                (VertexCompactor, MoveRecorder: LMOs with factored

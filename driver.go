@@ -150,9 +150,16 @@ type Stats struct {
 	// without calling the separator (the local steps of the lazy
 	// active-set methods); they are part of CacheHits and PositiveCalls.
 	LocalHits int
+	// ConcurrentSteps counts the steps taken from the cache at the relaxed
+	// threshold Φ/(2K) while an LMO call was in flight (concurrent weak
+	// separation, SeparatorConfig.Concurrent); they are part of CacheHits
+	// and PositiveCalls.
+	ConcurrentSteps int
 	// EarlyStops counts LMO calls that ended early.
 	EarlyStops int
-	// OracleTime is the time spent in LMO calls.
+	// OracleTime is the time spent in LMO calls. With concurrent weak
+	// separation (SeparatorConfig.Concurrent) the calls run beside the
+	// method's own work, so OracleTime overlaps the other parts below.
 	OracleTime time.Duration
 	// GradTime, CacheTime and LineSearchTime split the rest of the run's
 	// time (§4 of issue 11): evaluations of f and ∇f (FuncGradEvals),
@@ -309,9 +316,18 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	if method == nil {
 		return nil, errors.New("lazycg: no method")
 	}
+	monotone := false
+	if mo, ok := method.(Monotone); ok {
+		monotone = mo.Monotone()
+	}
 	run := StartRun(ctx, settings.TimeLimit)
 	defer run.Stop()
 	oracle := run.NewOracle(p.LMO, p.Separator, settings.separatorConfig())
+	if settings.Concurrent {
+		if err := oracle.enableConcurrent(method, monotone); err != nil {
+			return nil, err
+		}
+	}
 	stats := &run.Stats
 	s := &State{
 		X:      make([]float64, n),
@@ -323,6 +339,7 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	}
 	res := &Result{DualBound: math.Inf(-1)}
 	finish := func(st Status, err error) (*Result, error) {
+		s.stopConcurrent()
 		res.Status, res.Err, res.Stats, res.DualBound = st, err, run.Finish(s.Iter), math.Min(s.dual, res.F)
 		return res, err
 	}
@@ -334,10 +351,6 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	s.Eval()
 	if math.IsNaN(s.F) || math.IsInf(s.F, 0) || !CheckFinite(s.Grad) {
 		return nil, fmt.Errorf("lazycg: f or ∇f is not finite at the start point (f=%g)", s.F)
-	}
-	_, monotone := method.(Monotone)
-	if monotone {
-		monotone = method.(Monotone).Monotone()
 	}
 	res.X = s.X
 	res.F = s.F

@@ -102,6 +102,15 @@ type LazyCG struct {
 // Monotone implements Monotone.
 func (m *LazyCG) Monotone() bool { return m.Rule == StepLineSearch && m.LineSearch.monotone() }
 
+// concurrentReady implements concurrentMethod: line search steps only
+// (Remark 4.4's curvature step does not keep f monotone).
+func (m *LazyCG) concurrentReady() error {
+	if m.Rule != StepLineSearch {
+		return errors.New("lazy cg takes concurrent steps with line search only")
+	}
+	return nil
+}
+
 // Init implements Method.
 func (m *LazyCG) Init(ctx context.Context, s *State) error {
 	if err := defaultK(&m.K, "lazy cg"); err != nil {
@@ -167,6 +176,9 @@ func (m *LazyCG) step(s *State) float64 {
 // negligible. (A positive step that decreases f by less than its rounding
 // still moves x, and so the gap: it counts as a step.)
 func lazyStep(ctx context.Context, s *State, v []float64, phi *PhiSchedule, k float64, move func(*State) float64) error {
+	if s.Oracle.concurrent() {
+		return concurrentLazyStep(ctx, s, v, phi, k, move)
+	}
 	sep, err := s.Oracle.Separate(ctx, v, s.Grad, s.X, phi.Phi(), k)
 	if err != nil {
 		return err

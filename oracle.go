@@ -19,6 +19,7 @@ type Oracle struct {
 	store VertexStore  // nil when sep is not a VertexStore
 	rec   MoveRecorder // nil when lmo is not a MoveRecorder
 	stats *Stats
+	async *inflight // concurrent weak separation (concurrent.go); nil when off
 }
 
 // NewOracle returns an oracle counting into stats (for methods run outside
@@ -53,6 +54,7 @@ func (o *Oracle) lmoCall(start time.Time) {
 
 // Minimize calls the LMO, counting the call and its time.
 func (o *Oracle) Minimize(ctx context.Context, dst, c []float64) (LinearResult, error) {
+	o.idle()
 	start := time.Now()
 	res, err := o.lmo.Minimize(ctx, dst, c)
 	o.lmoCall(start)
@@ -71,6 +73,7 @@ func (o *Oracle) StartVertex(ctx context.Context, dst, c []float64) error {
 		_, err := o.Minimize(ctx, dst, c)
 		return err
 	}
+	o.idle()
 	start := time.Now()
 	res, err := es.MinimizeUntil(ctx, dst, c, StopRule{Improve: math.Inf(1), Certify: math.Inf(1)})
 	o.lmoCall(start)
@@ -86,6 +89,7 @@ func (o *Oracle) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool
 	if !ok {
 		return LinearResult{}, fmt.Errorf("lazycg: the LMO (%T) cannot minimize over faces", o.lmo)
 	}
+	o.idle()
 	start := time.Now()
 	res, err := fm.MinimizeFace(ctx, dst, c, zero)
 	o.lmoCall(start)
@@ -99,6 +103,7 @@ func (o *Oracle) MinimizeBlock(ctx context.Context, k int, dst, c []float64) (Li
 	if !ok {
 		return LinearResult{}, fmt.Errorf("lazycg: the LMO (%T) is not a product of blocks (BlockLMO)", o.lmo)
 	}
+	o.idle()
 	start := time.Now()
 	res, err := bl.MinimizeBlock(ctx, k, dst, c)
 	o.lmoCall(start)
@@ -121,6 +126,7 @@ func (o *Oracle) SeparateBlock(ctx context.Context, k int, dst, c, x []float64, 
 	if !ok {
 		return Separation{}, fmt.Errorf("lazycg: the separator (%T) cannot separate per block", o.sep)
 	}
+	o.idle()
 	start := time.Now()
 	sep, err := bs.SeparateBlock(ctx, k, dst, c, x, phi, K)
 	o.count(sep, start)
@@ -145,6 +151,7 @@ func (o *Oracle) Separate(ctx context.Context, dst, c, x []float64, phi, k float
 // P × P): its LMO work is counted, its answer is not; the compound call
 // counts its own answer once with CountAnswer.
 func (o *Oracle) SeparateComponent(ctx context.Context, dst, c, x []float64, phi, k float64) (Separation, error) {
+	o.idle()
 	start := time.Now()
 	sep, err := o.sep.Separate(ctx, dst, c, x, phi, k)
 	o.count(sep, start)
@@ -155,6 +162,11 @@ func (o *Oracle) SeparateComponent(ctx context.Context, dst, c, x []float64, phi
 // the rest of its time is the separator's own (Stats.CacheTime).
 func (o *Oracle) count(sep Separation, start time.Time) {
 	o.stats.CacheTime += time.Since(start) - sep.LMOTime
+	o.countLMO(sep)
+}
+
+// countLMO counts the LMO work of a separation call.
+func (o *Oracle) countLMO(sep Separation) {
 	o.stats.LMOCalls += sep.LMOCalls
 	o.stats.OracleTime += sep.LMOTime
 	if sep.EarlyStop {

@@ -458,10 +458,21 @@ func (m *LPCG) Step(ctx context.Context, s *State) error {
 		}
 		return nil
 	}
+	if s.Oracle.concurrent() {
+		return m.stepConcurrent(ctx, s)
+	}
 	sep, err := m.sep.separate(ctx, s, c, m.phi, m.K)
 	if err != nil {
 		return err
 	}
+	return m.follow(ctx, s, sep)
+}
+
+// follow takes the step of the practical variant after the pair
+// separation's answer sep at Φ: Φ update on a negative answer, a pairwise
+// step (or a FW step when the direction is blocked) on a positive one.
+func (m *LPCG) follow(ctx context.Context, s *State, sep Separation) error {
+	c := &m.core
 	if !sep.Positive {
 		if m.Negative(sep, s.F) {
 			s.Converged = true
@@ -498,6 +509,79 @@ func (m *LPCG) Step(ctx context.Context, s *State) error {
 		s.Stalled = true
 	}
 	return nil
+}
+
+// concurrentReady implements concurrentMethod: the practical variant
+// only (the dyadic steps follow Theorem 3.2's Φ recursion).
+func (m *LPCG) concurrentReady() error {
+	if m.Rule != PairwiseLineSearch {
+		return fmt.Errorf("lpcg takes concurrent steps with the %v rule only, not %v", PairwiseLineSearch, m.Rule)
+	}
+	return nil
+}
+
+// stepConcurrent is Step in concurrent mode (see concurrent.go): the pair
+// separation at Φ, whose FW component's LMO call, when needed, runs in the
+// background; while it is in flight, pairs from the caches with
+// a' + b' > Φ/(2K) at the current iterate give pairwise steps, and when
+// there is none the iteration waits for the answer, which concerns the
+// point asked: a negative one proves f(x_a) − f* ≤ Φ and updates Φ, a
+// positive one puts its vertex in the caches.
+func (m *LPCG) stepConcurrent(ctx context.Context, s *State) error {
+	c := &m.core
+	o := s.Oracle
+	if !o.pending() {
+		sep, started, err := m.sep.separateStart(ctx, s, c, m.phi, m.K, true)
+		if err != nil {
+			return err
+		}
+		if !started {
+			return m.follow(ctx, s, sep)
+		}
+	}
+	sep, ok, err := o.poll()
+	if !ok {
+		gx := dot(s.Grad, s.X)
+		if _, _, hit := m.sep.cached(s, c, gx, m.phi/(relaxedFactor*m.K)); hit && m.pairStep(s) {
+			o.relaxedHit()
+			return nil
+		}
+		sep, err = o.wait(ctx)
+	}
+	if err != nil {
+		return fmt.Errorf("lazycg: pair separation: %w", err)
+	}
+	a := o.asked()
+	s.ReportGap(a.f, sep.GapBound)
+	if !sep.Positive {
+		o.CountAnswer(false, false)
+		if m.Negative(sep, s.F) {
+			s.Converged = true
+		}
+		return nil
+	}
+	if q := m.sep.asked; q.a2+dot(a.c, a.x)-dot(a.c, a.v) > q.t {
+		o.CountAnswer(true, false)
+		m.sep.face.add(a.v)
+	}
+	return nil
+}
+
+// pairStep makes a pairwise step along c.vPlus − c.vMinus with line
+// search and reports whether x moved (blocked directions do not move).
+func (m *LPCG) pairStep(s *State) bool {
+	c := &m.core
+	sub(c.d, c.vPlus, c.vMinus)
+	etaMax := c.maxStep(s.X)
+	if etaMax == 0 {
+		return false
+	}
+	eta := c.ls.search(s, c.d, etaMax)
+	if eta == 0 {
+		return false
+	}
+	c.move(s, eta)
+	return true
 }
 
 // pairSeparator realizes the weak separation oracle over P × P of
@@ -542,6 +626,9 @@ func (m *LPCG) Step(ctx context.Context, s *State) error {
 // it is reported as a dual bound whenever the FW component ran.
 type pairSeparator struct {
 	face faceStore
+	// asked is the away part a₂ and the threshold Φ/K of the question
+	// whose FW component is in flight (concurrent mode).
+	asked struct{ a2, t float64 }
 }
 
 func (p *pairSeparator) init(n, maxSize int) {
@@ -574,24 +661,44 @@ func (p *pairSeparator) negative(s *State, gapBound float64) Separation {
 // separate answers LPsep_{P×P}; on a positive answer c.vPlus and c.vMinus
 // hold the pair.
 func (p *pairSeparator) separate(ctx context.Context, s *State, c *pairwiseCore, phi, k float64) (Separation, error) {
+	sep, _, err := p.separateStart(ctx, s, c, phi, k, false)
+	return sep, err
+}
+
+// cached is case 1 of the pair separation: the best stored face vertex
+// (index kk, away part a₁; kk < 0 when there is none) and, when the
+// caches are on and a stored v⁺ completes a pair with a' + b' > t, that
+// pair in c.vPlus and c.vMinus (ok).
+func (p *pairSeparator) cached(s *State, c *pairwiseCore, gx, t float64) (kk int, a1 float64, ok bool) {
+	kk, val := p.face.bestInFace(s.Grad, s.X)
+	a1 = val - gx
+	if kk >= 0 && s.Oracle.Storing() && p.probePlus(s, c.vPlus, gx+a1-t) {
+		p.face.use(c.vMinus, kk)
+		return kk, a1, true
+	}
+	return kk, a1, false
+}
+
+// separateStart is separate; with start set (concurrent mode) the FW
+// component's LMO call, when needed, starts in the background instead
+// (started; the answer is then collected by LPCG.stepConcurrent).
+func (p *pairSeparator) separateStart(ctx context.Context, s *State, c *pairwiseCore, phi, k float64, start bool) (Separation, bool, error) {
 	if !(phi > 0) || math.IsInf(phi, 0) {
-		return Separation{}, fmt.Errorf("lazycg: pair separation: need Φ > 0 finite, got %g", phi)
+		return Separation{}, false, fmt.Errorf("lazycg: pair separation: need Φ > 0 finite, got %g", phi)
 	}
 	g, x := s.Grad, s.X
 	gx := dot(g, x)
 	t := phi / k
 	// 1. Both components from caches.
 	caching := s.Oracle.Storing()
-	kk, val := p.face.bestInFace(g, x)
-	a1 := val - gx
-	if kk >= 0 && caching && p.probePlus(s, c.vPlus, gx+a1-t) {
-		p.face.use(c.vMinus, kk)
-		return p.positive(s, c, a1, gx, math.Inf(1), true), nil
+	kk, a1, ok := p.cached(s, c, gx, t)
+	if ok {
+		return p.positive(s, c, a1, gx, math.Inf(1), true), false, nil
 	}
 	// 2. Away component, exactly.
 	away, err := c.minimizeAway(ctx, s)
 	if err != nil {
-		return Separation{}, fmt.Errorf("lazycg: pair separation: %w", err)
+		return Separation{}, false, fmt.Errorf("lazycg: pair separation: %w", err)
 	}
 	p.face.add(c.vMinus)
 	a2 := -away.Value - gx
@@ -608,17 +715,27 @@ func (p *pairSeparator) separate(ctx context.Context, s *State, c *pairwiseCore,
 	phiPlus := phi - bigA
 	// 3. FW component through the Oracle's weak separation.
 	if tau > 0 && phiPlus > 0 && phiPlus >= tau {
-		sep, err := s.Oracle.SeparateComponent(ctx, c.vPlus, g, x, phiPlus, phiPlus/tau)
-		if err != nil {
-			return Separation{}, fmt.Errorf("lazycg: pair separation: %w", err)
+		var sep Separation
+		var started bool
+		if start {
+			sep, started, err = s.Oracle.separateOrStart(ctx, c.vPlus, g, x, s.F, phiPlus, phiPlus/tau)
+			p.asked.a2, p.asked.t = a2, t
+		} else {
+			sep, err = s.Oracle.SeparateComponent(ctx, c.vPlus, g, x, phiPlus, phiPlus/tau)
+		}
+		if err != nil || started {
+			if err != nil {
+				err = fmt.Errorf("lazycg: pair separation: %w", err)
+			}
+			return Separation{}, started, err
 		}
 		s.ReportGap(s.F, sep.GapBound)
 		if !sep.Positive {
-			return p.negative(s, sep.GapBound), nil
+			return p.negative(s, sep.GapBound), false, nil
 		}
 		if a2+(gx-dot(g, c.vPlus)) > t {
 			p.face.add(c.vPlus)
-			return p.positive(s, c, a2, gx, sep.GapBound, false), nil
+			return p.positive(s, c, a2, gx, sep.GapBound, false), false, nil
 		}
 		// Rounding between the separator's test and ours: its work is
 		// counted, its answer is not used; decide below with a full LMO
@@ -627,21 +744,21 @@ func (p *pairSeparator) separate(ctx context.Context, s *State, c *pairwiseCore,
 	// 4. Corner cases.
 	if tau < 0 && p.probePlus(s, c.vPlus, gx-tau) {
 		p.face.add(c.vPlus)
-		return p.positive(s, c, a2, gx, math.Inf(1), false), nil
+		return p.positive(s, c, a2, gx, math.Inf(1), false), false, nil
 	}
 	res, err := s.Oracle.Minimize(ctx, c.vPlus, g)
 	if err != nil {
-		return Separation{}, fmt.Errorf("lazycg: pair separation: %w", err)
+		return Separation{}, false, fmt.Errorf("lazycg: pair separation: %w", err)
 	}
 	s.ReportGap(s.F, gx-res.Bound)
 	if res.Found && a2+(gx-res.Value) > t {
 		p.face.add(c.vPlus)
 		s.Oracle.Remember(c.vPlus)
-		return p.positive(s, c, a2, gx, gx-res.Bound, false), nil
+		return p.positive(s, c, a2, gx, gx-res.Bound, false), false, nil
 	}
 	if bigA+(gx-res.Bound) <= phi {
-		return p.negative(s, gx-res.Bound), nil
+		return p.negative(s, gx-res.Bound), false, nil
 	}
-	return Separation{}, fmt.Errorf("%w: pair separation: away value %g (bound %g) and FW value %g (bound %g) decide neither Φ/K=%g nor Φ=%g",
+	return Separation{}, false, fmt.Errorf("%w: pair separation: away value %g (bound %g) and FW value %g (bound %g) decide neither Φ/K=%g nor Φ=%g",
 		ErrInconclusive, a2, bigA, gx-res.Value, gx-res.Bound, t, phi)
 }

@@ -133,6 +133,12 @@ type SeparatorConfig struct {
 	NoCache bool
 	// NoEarlyStop makes LMO calls solve to optimality.
 	NoEarlyStop bool
+	// Concurrent runs the LMO calls of weak separation in a goroutine of
+	// their own while the method keeps stepping on cached vertices at the
+	// relaxed threshold Φ/(2K) (see concurrent.go and docs/CONCURRENT.md).
+	// Minimize refuses it for methods and oracles where the argument does
+	// not hold.
+	Concurrent bool
 }
 
 // DefaultCacheBytes is the memory budget of the default separator's
@@ -191,19 +197,41 @@ func cacheProbe(c *Cache, dst, cost []float64, target float64) (float64, bool) {
 
 // Separate implements WeakSeparator.
 func (s *CachedSeparator) Separate(ctx context.Context, dst, c, x []float64, phi, k float64) (Separation, error) {
-	if !(phi > 0) || !(k >= 1) || math.IsInf(phi, 0) {
-		return Separation{}, fmt.Errorf("lazycg: separate: need Φ > 0 finite and K ≥ 1, got Φ=%g K=%g", phi, k)
+	if sep, ok, err := s.fromCache(dst, c, x, phi, k); err != nil || ok {
+		return sep, err
 	}
+	sep, found, err := s.solve(ctx, dst, c, x, phi, k)
+	s.keep(dst, sep, found)
+	return sep, err
+}
+
+// fromCache is the first half of Separate: it checks the arguments and
+// looks for a cached vertex y with c·(x−y) > Φ/K (a positive answer,
+// ok). It touches the cache, never the LMO.
+func (s *CachedSeparator) fromCache(dst, c, x []float64, phi, k float64) (Separation, bool, error) {
+	if !(phi > 0) || !(k >= 1) || math.IsInf(phi, 0) {
+		return Separation{}, false, fmt.Errorf("lazycg: separate: need Φ > 0 finite and K ≥ 1, got Φ=%g K=%g", phi, k)
+	}
+	if s.Cache == nil {
+		return Separation{}, false, nil
+	}
+	s.Cache.Tick()
+	cx := dot(c, x)
+	if v, ok := s.Cache.Search(dst, c, cx-phi/k); ok {
+		return Separation{Positive: true, Improvement: cx - v, GapBound: math.Inf(1), CacheHit: true}, true, nil
+	}
+	return Separation{}, false, nil
+}
+
+// solve is the second half of Separate: one LMO call, early terminated
+// when the LMO is an EarlyStopper, decides the answer. It touches the LMO
+// and dst, never the cache, so it may run in a goroutine of its own while
+// the caller scans the cache (see concurrent.go); found reports that dst
+// holds a vertex of P, to be kept by keep on the caller's goroutine.
+func (s *CachedSeparator) solve(ctx context.Context, dst, c, x []float64, phi, k float64) (sep Separation, found bool, err error) {
 	cx := dot(c, x)
 	improve := cx - phi/k
-	if s.Cache != nil {
-		s.Cache.Tick()
-		if v, ok := s.Cache.Search(dst, c, improve); ok {
-			return Separation{Positive: true, Improvement: cx - v, GapBound: math.Inf(1), CacheHit: true}, nil
-		}
-	}
 	var res LinearResult
-	var err error
 	start := time.Now()
 	es, canStop := s.LMO.(EarlyStopper)
 	if canStop && !s.NoEarlyStop {
@@ -211,9 +239,9 @@ func (s *CachedSeparator) Separate(ctx context.Context, dst, c, x []float64, phi
 	} else {
 		res, err = s.LMO.Minimize(ctx, dst, c)
 	}
-	sep := Separation{LMOCalls: 1, LMOTime: time.Since(start), GapBound: math.Inf(1)}
+	sep = Separation{LMOCalls: 1, LMOTime: time.Since(start), GapBound: math.Inf(1)}
 	if err != nil {
-		return sep, err
+		return sep, false, err
 	}
 	sep.EarlyStop = res.Reason == StopImproving || res.Reason == StopCertified
 	if !math.IsInf(res.Bound, -1) && !math.IsNaN(res.Bound) {
@@ -223,18 +251,22 @@ func (s *CachedSeparator) Separate(ctx context.Context, dst, c, x []float64, phi
 	if res.Found && res.Value < improve {
 		sep.Positive = true
 		sep.Improvement = cx - res.Value
-		s.Remember(dst)
-		return sep, nil
-	}
-	if res.Found && s.CacheAll {
-		s.Remember(dst)
+		return sep, true, nil
 	}
 	if res.Bound >= cx-phi {
 		if sep.GapBound > phi {
 			sep.GapBound = phi
 		}
-		return sep, nil
+		return sep, res.Found, nil
 	}
-	return sep, fmt.Errorf("%w: LMO stopped (%v) with value %g and bound %g, need value < %g or bound ≥ %g",
+	return sep, res.Found, fmt.Errorf("%w: LMO stopped (%v) with value %g and bound %g, need value < %g or bound ≥ %g",
 		ErrInconclusive, res.Reason, res.Value, res.Bound, improve, cx-phi)
+}
+
+// keep caches the vertex dst that solve found: improving vertices always,
+// the others when CacheAll is set.
+func (s *CachedSeparator) keep(dst []float64, sep Separation, found bool) {
+	if sep.Positive || (found && s.CacheAll) {
+		s.Remember(dst)
+	}
 }

@@ -11,11 +11,12 @@ import (
 
 // builtins maps the names of the built-in suites to their constructors.
 var builtins = map[string]func() *Suite{
-	"paper":    paperSuite,
-	"quick":    quickSuite,
-	"caching":  cachingSuite,
-	"k-effect": kEffectSuite,
-	"textbook": textbookSuite,
+	"paper":      paperSuite,
+	"quick":      quickSuite,
+	"caching":    cachingSuite,
+	"k-effect":   kEffectSuite,
+	"textbook":   textbookSuite,
+	"concurrent": concurrentSuite,
 }
 
 // BuiltinNames lists the built-in suites, sorted.
@@ -39,6 +40,9 @@ func BuiltinNames() []string {
 //   - quick: a few minutes on 2 cores on generated instances, no data
 //     files needed.
 //   - caching, k-effect, textbook: the parameter studies of section 7.3.
+//   - concurrent: the hard MIP rows of the paper suite with a third
+//     variant, the lazy method with concurrent weak separation (issue 15,
+//     docs/CONCURRENT.md).
 func Builtin(name string) (*Suite, bool) {
 	f, ok := builtins[name]
 	if !ok {
@@ -371,4 +375,30 @@ func quickSuite() *Suite {
 		"LCG vs CG over a path polytope, the Birkhoff polytope, spanning trees and a nuclear norm ball " +
 		"(matrix completion), a small cut polytope with a MIP oracle, and parameter-free LOCG vs OCG online.",
 		Experiments: []Experiment{path, birk, st, mc, cut, online}}
+}
+
+// concurrentSuite runs the hard MIP rows of the paper suite (MIPLIB
+// pairwise rows, cut and TSP vanilla rows) with three variants: the
+// non-lazy baseline, the lazy method, and the lazy method with concurrent
+// weak separation (compared with the sequential lazy one).
+func concurrentSuite() *Suite {
+	s := &Suite{Name: "concurrent", Description: "Concurrent weak separation (issue 15): on the hard MIP rows of the paper " +
+		"suite, the non-lazy baseline, the lazy method, and the lazy method whose LMO calls run in the background while it " +
+		"steps on cached vertices at Φ/(2K). Settings as in the paper suite. Needs the benchmark data directory."}
+	third := func(e Experiment) Experiment {
+		lazy := e.Variants[1]
+		e.Variants = append(e.Variants, Variant{Method: lazy.Method, Label: lazy.DisplayLabel() + " concurrent",
+			Concurrent: true, Params: lazy.Params, Baseline: lazy.DisplayLabel()})
+		e.Name = "concurrent-" + e.Name
+		return e
+	}
+	paper := paperSuite()
+	for _, name := range []string{"pcg-eil33-2", "pcg-air04", "pcg-eilB101", "pcg-nw04", "cut-23", "cut-28", "tsp-12"} {
+		for _, e := range paper.Experiments {
+			if e.Name == name {
+				s.Experiments = append(s.Experiments, third(e))
+			}
+		}
+	}
+	return s
 }

@@ -76,6 +76,9 @@ type Variant struct {
 	// this run (in addition to the experiment's settings).
 	NoCache     bool `json:"no_cache,omitempty"`
 	NoEarlyStop bool `json:"no_early_stop,omitempty"`
+	// Concurrent runs this lazy variant with concurrent weak separation
+	// (spec.Config.Concurrent; in addition to the experiment's setting).
+	Concurrent bool `json:"concurrent,omitempty"`
 	// Params are the method-specific settings of this run (as -params),
 	// replacing the experiment's.
 	Params string `json:"params,omitempty"`
@@ -94,6 +97,7 @@ func (e *Experiment) RunConfig(v *Variant) spec.Config {
 	}
 	c.NoCache = c.NoCache || v.NoCache
 	c.NoEarlyStop = c.NoEarlyStop || v.NoEarlyStop
+	c.Concurrent = c.Concurrent || v.Concurrent
 	if v.Params != "" {
 		c.Params = v.Params
 	}
@@ -292,9 +296,10 @@ func Load(nameOrFile string) (*Suite, error) {
 // note}, and every run setting of spec.Settings by its field name:
 // polytope, objective | losses, seed, time_limit ("90s" or seconds),
 // max_iterations, k, oracle_gap, oracle_time_limit, cache (default true),
-// early_stop (default true), prune, best_fit, line_search (default true),
-// phi0_search, improved_phi, params, … Method entries are a method name or
-// an object with method, label, k, cache, early_stop, params, baseline.
+// early_stop (default true), concurrent, prune, best_fit, line_search
+// (default true), phi0_search, improved_phi, params, … Method entries are
+// a method name or an object with method, label, k, cache, early_stop,
+// concurrent, params, baseline.
 func ParseSuite(name string, data []byte) (*Suite, error) {
 	doc := &srcDoc{name: name, data: data}
 	root, err := doc.parse()
@@ -427,8 +432,8 @@ func readVariants(doc *srcDoc, n *node, path string) ([]Variant, error) {
 		r.str("method", &v.Method)
 		r.str("label", &v.Label)
 		var c spec.Config
-		r.settings(&c, "k", "cache", "early_stop", "params")
-		v.K, v.NoCache, v.NoEarlyStop, v.Params = c.K, c.NoCache, c.NoEarlyStop, c.Params
+		r.settings(&c, "k", "cache", "early_stop", "concurrent", "params")
+		v.K, v.NoCache, v.NoEarlyStop, v.Concurrent, v.Params = c.K, c.NoCache, c.NoEarlyStop, c.Concurrent, c.Params
 		r.str("baseline", &v.Baseline)
 		if v.Method == "" {
 			r.fail(it, "method", "required")

@@ -14,7 +14,8 @@ const goodSuite = `{
   "defaults": {"time_limit": "20s", "k": 1.5, "seed": 7},
   "experiments": [
     {"name": "birkhoff-10", "polytope": "birkhoff:10", "objective": "quadratic",
-     "methods": ["cg-ls", "lcg", {"method": "lcg", "label": "LCG K=4", "k": 4, "cache": false}],
+     "methods": ["cg-ls", "lcg", {"method": "lcg", "label": "LCG K=4", "k": 4, "cache": false},
+                 {"method": "lcg", "label": "LCG concurrent", "concurrent": true, "baseline": "lcg"}],
      "dual_row": true,
      "paper": {"figure": "fig:x", "side": "left", "cache_hit_rate": 95.5, "time_limit": 500}},
     {"name": "online", "polytope": "birkhoff:5", "losses": "linear:rounds=20",
@@ -38,9 +39,12 @@ func TestParseSuite(t *testing.T) {
 	if e.TimeLimit != 20*time.Second || e.K != 1.5 || e.Seed != 7 || e.OracleGap != DefaultOracleGap || !e.DualRow {
 		t.Errorf("defaults not applied: %+v", e)
 	}
-	if len(e.Variants) != 3 || e.Variants[2].Label != "LCG K=4" || e.Variants[2].K != 4 || !e.Variants[2].NoCache ||
-		e.Variants[0].Method != "cg-ls" || e.Variants[1].NoCache {
+	if len(e.Variants) != 4 || e.Variants[2].Label != "LCG K=4" || e.Variants[2].K != 4 || !e.Variants[2].NoCache ||
+		e.Variants[0].Method != "cg-ls" || e.Variants[1].NoCache || e.Variants[2].Concurrent || !e.Variants[3].Concurrent {
 		t.Errorf("variants = %+v", e.Variants)
+	}
+	if c := e.RunConfig(&e.Variants[3]); !c.Concurrent || !c.Settings().Concurrent || e.RunConfig(&e.Variants[1]).Concurrent {
+		t.Errorf("the concurrent variant's config: %+v", c)
 	}
 	if e.Paper.Figure != "fig:x" || e.Paper.Side != "left" || e.Paper.CacheHitRate == nil || *e.Paper.CacheHitRate != 95.5 ||
 		e.Paper.TimeLimit != 500*time.Second {

@@ -313,6 +313,9 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, m Method) (*Re
 	if m == nil {
 		return nil, errors.New("online: no method")
 	}
+	if settings.Concurrent {
+		return nil, errors.New("online: concurrent weak separation is for the offline lazy methods (lazycg.Minimize), not online methods")
+	}
 	if settings.MaxRounds < 0 {
 		return nil, fmt.Errorf("online: MaxRounds %d is negative", settings.MaxRounds)
 	}

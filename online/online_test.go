@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -953,5 +954,16 @@ func TestLOCGParameterFreeParams(t *testing.T) {
 	}
 	if _, err := (Params{ParameterFree: true, D: 1, L: 1}).TheoremBound(testSimplex{3}, 10); err == nil {
 		t.Error("TheoremBound of the parameter-free variant: want an error")
+	}
+}
+
+// TestOnlineRefusesConcurrent: concurrent weak separation is for the
+// offline lazy methods.
+func TestOnlineRefusesConcurrent(t *testing.T) {
+	stream := newOlDistanceStream(8, 20, 6)
+	_, err := Minimize(context.Background(), Problem{Losses: stream, LMO: testSimplex{stream.Dim()}},
+		&Settings{MaxRounds: 5, SeparatorConfig: lazycg.SeparatorConfig{Concurrent: true}}, &LOCG{Params: Params{K: 1.1, D: math.Sqrt2, L: 1}})
+	if err == nil || !strings.Contains(err.Error(), "concurrent") {
+		t.Errorf("err = %v", err)
 	}
 }

@@ -67,6 +67,10 @@ type Config struct {
 	// 100 most used vertices) and BestFit the best-fit cache search.
 	Prune   bool `json:"prune,omitempty"`
 	BestFit bool `json:"best_fit,omitempty"`
+	// Concurrent runs the LMO calls of the lazy methods' weak separation
+	// in the background while they step on cached vertices
+	// (lazycg.SeparatorConfig.Concurrent).
+	Concurrent bool `json:"concurrent,omitempty"`
 	// CacheBytes bounds the cache's memory (0: DefaultCacheBytes).
 	CacheBytes int64 `json:"cache_bytes,omitempty"`
 	// MemoryBudget bounds the estimated memory of the run's instance,
@@ -124,7 +128,7 @@ const DefaultCacheBytes = lazycg.DefaultCacheBytes
 // (lazycg.NewSeparator): the cache switches, the pruning and search
 // policy, and the memory budget (DefaultCacheBytes unless CacheBytes).
 func (c *Config) SeparatorConfig() lazycg.SeparatorConfig {
-	cfg := lazycg.SeparatorConfig{NoCache: c.NoCache, NoEarlyStop: c.NoEarlyStop}
+	cfg := lazycg.SeparatorConfig{NoCache: c.NoCache, NoEarlyStop: c.NoEarlyStop, Concurrent: c.Concurrent}
 	if c.Prune {
 		cfg.Cache = lazycg.PaperPruning
 	}
@@ -274,6 +278,9 @@ var settings = []Setting{
 		field: func(c *Config) any { return &c.Prune }},
 	{Flag: "best-fit", JSON: "best_fit", Kind: SettingBool, Usage: "best-fit cache search instead of first fit",
 		field: func(c *Config) any { return &c.BestFit }},
+	{Flag: "concurrent", JSON: "concurrent", Kind: SettingBool,
+		Usage: "lazy methods (lcg, lazy-afw, lazy-bpcg, lpcg): run LMO calls in the background while stepping on cached vertices at Φ/(2K) (docs/CONCURRENT.md)",
+		field: func(c *Config) any { return &c.Concurrent }},
 	{Flag: "cache-bytes", JSON: "cache_bytes", Kind: SettingBytes, lo: 0, hi: 1 << 50, Usage: "memory budget of the vertex cache: `SIZE` such as 512MiB, or bytes (0: 1 GiB)",
 		field: func(c *Config) any { return &c.CacheBytes }},
 	{Flag: "memory", JSON: "memory_budget", Kind: SettingBytes, lo: -1, hi: 1 << 60,

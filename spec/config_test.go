@@ -96,6 +96,10 @@ func TestConfigValidateAndSeparator(t *testing.T) {
 	if s := c.Settings(); s.SeparatorConfig != want {
 		t.Errorf("Settings separator %+v", s.SeparatorConfig)
 	}
+	if err := c.Set("concurrent", "true"); err != nil || !c.SeparatorConfig().Concurrent || !c.Settings().Concurrent {
+		t.Errorf("concurrent: %v %+v", err, c.SeparatorConfig())
+	}
+	c.Concurrent = false
 	c.HindsightTime, c.MaxIterations = time.Second, 9
 	if s := c.OnlineSettings(); s.SeparatorConfig != want || s.Hindsight.TimeLimit != time.Second || s.MaxRounds != 9 {
 		t.Errorf("OnlineSettings %+v", s)

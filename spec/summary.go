@@ -14,20 +14,23 @@ import (
 // comparable between runs that played different numbers of rounds) and
 // OnlineSummary holds the total loss and the regret.
 type Summary struct {
-	Polytope      string  `json:"polytope"`
-	Objective     string  `json:"objective,omitempty"`
-	Method        string  `json:"method"`
-	Dim           int     `json:"dim"`
-	Status        string  `json:"status"`
-	Iterations    int     `json:"iterations"`
-	LMOCalls      int     `json:"lmo_calls"`
-	CacheHits     int     `json:"cache_hits"`
-	LocalHits     int     `json:"local_hits,omitempty"`
-	PositiveCalls int     `json:"positive_calls"`
-	NegativeCalls int     `json:"negative_calls"`
-	EarlyStops    int     `json:"early_stops"`
-	CacheHitRate  float64 `json:"cache_hit_rate"`
-	Primal        float64 `json:"primal"`
+	Polytope   string `json:"polytope"`
+	Objective  string `json:"objective,omitempty"`
+	Method     string `json:"method"`
+	Dim        int    `json:"dim"`
+	Status     string `json:"status"`
+	Iterations int    `json:"iterations"`
+	LMOCalls   int    `json:"lmo_calls"`
+	CacheHits  int    `json:"cache_hits"`
+	LocalHits  int    `json:"local_hits,omitempty"`
+	// ConcurrentSteps counts the steps taken at the relaxed threshold
+	// while an LMO call ran in the background (lazycg.Stats).
+	ConcurrentSteps int     `json:"concurrent_steps,omitempty"`
+	PositiveCalls   int     `json:"positive_calls"`
+	NegativeCalls   int     `json:"negative_calls"`
+	EarlyStops      int     `json:"early_stops"`
+	CacheHitRate    float64 `json:"cache_hit_rate"`
+	Primal          float64 `json:"primal"`
 	// DualBound is null in JSON when no bound was proven.
 	DualBound   *float64 `json:"dual_bound"`
 	TimeS       float64  `json:"time_s"`
@@ -81,7 +84,8 @@ func finite(v float64) *float64 {
 func (p *Prepared) newSummary(method string, st lazycg.Stats, status lazycg.Status, err error) Summary {
 	s := Summary{Polytope: p.Config.Polytope, Method: method, Dim: p.Instance.Dim(), Status: status.String(),
 		Iterations: st.Iterations, LMOCalls: st.LMOCalls, CacheHits: st.CacheHits, LocalHits: st.LocalHits,
-		PositiveCalls: st.PositiveCalls, NegativeCalls: st.NegativeCalls, EarlyStops: st.EarlyStops,
+		ConcurrentSteps: st.ConcurrentSteps,
+		PositiveCalls:   st.PositiveCalls, NegativeCalls: st.NegativeCalls, EarlyStops: st.EarlyStops,
 		CacheHitRate: st.CacheHitRate(), TimeS: st.Runtime.Seconds(), OracleTimeS: st.OracleTime.Seconds(),
 		GradTimeS: st.GradTime.Seconds(), CacheTimeS: st.CacheTime.Seconds(), LineSearchTimeS: st.LineSearchTime.Seconds()}
 	if err != nil {

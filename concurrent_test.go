@@ -1,0 +1,472 @@
+package lazycg_test
+
+import (
+	"context"
+	"math"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/testutil"
+	"github.com/lazycg/lazycg/lmo"
+	"github.com/lazycg/lazycg/mip"
+	"github.com/lazycg/lazycg/spec"
+)
+
+// slowLMO delegates to a real LMO after a deterministic delay (so that the
+// method has time to step while a call is in flight); it forwards the
+// optional capabilities the methods use, and records overlapping calls
+// (the LMO must never be called by two goroutines at once). Calls after
+// the first blockAfter (when > 0) block until their context ends, and the
+// first such call runs onBlock.
+type slowLMO struct {
+	lazycg.LMO
+	delay      time.Duration
+	blockAfter int64
+	onBlock    func()
+
+	calls, busy, overlaps atomic.Int64
+}
+
+func (s *slowLMO) enter(ctx context.Context) error {
+	if s.busy.Add(1) > 1 {
+		s.overlaps.Add(1)
+	}
+	n := s.calls.Add(1)
+	if s.blockAfter > 0 && n > s.blockAfter {
+		if n == s.blockAfter+1 && s.onBlock != nil {
+			s.onBlock()
+		}
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	if s.delay > 0 {
+		t := time.NewTimer(s.delay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+func (s *slowLMO) leave() { s.busy.Add(-1) }
+
+func (s *slowLMO) Minimize(ctx context.Context, dst, c []float64) (lazycg.LinearResult, error) {
+	defer s.leave()
+	if err := s.enter(ctx); err != nil {
+		return lazycg.LinearResult{}, err
+	}
+	return s.LMO.Minimize(ctx, dst, c)
+}
+
+func (s *slowLMO) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazycg.StopRule) (lazycg.LinearResult, error) {
+	defer s.leave()
+	if err := s.enter(ctx); err != nil {
+		return lazycg.LinearResult{}, err
+	}
+	if es, ok := s.LMO.(lazycg.EarlyStopper); ok {
+		return es.MinimizeUntil(ctx, dst, c, rule)
+	}
+	return s.LMO.Minimize(ctx, dst, c)
+}
+
+func (s *slowLMO) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool) (lazycg.LinearResult, error) {
+	defer s.leave()
+	if err := s.enter(ctx); err != nil {
+		return lazycg.LinearResult{}, err
+	}
+	return s.LMO.(lazycg.FaceMinimizer).MinimizeFace(ctx, dst, c, zero)
+}
+
+func (s *slowLMO) StandardForm() bool {
+	sf, ok := s.LMO.(lazycg.StandardForm)
+	return ok && sf.StandardForm()
+}
+
+// distance is f(x) = ‖x − b‖².
+type distance struct{ b []float64 }
+
+func (d distance) Dim() int                 { return len(d.b) }
+func (d distance) Func(x []float64) float64 { return testutil.SquaredDistance(x, d.b) }
+func (d distance) Grad(dst, x []float64)    { testutil.SquaredDistanceGrad(dst, x, d.b) }
+
+// concurrentCase is a problem with a known optimal value: f* in
+// [lower, upper] (equal when known in closed form).
+type concurrentCase struct {
+	name         string
+	p            lazycg.Problem
+	lower, upper float64
+	method       func(phi0 float64) lazycg.Method
+	iters        int
+}
+
+func lazyCG(phi0 float64) lazycg.Method {
+	return &lazycg.LazyCG{K: 1.1, PhiSchedule: lazycg.PhiSchedule{Phi0: phi0}}
+}
+func lazyAFW(phi0 float64) lazycg.Method {
+	return &lazycg.LazyAwayFW{K: 1.1, PhiSchedule: lazycg.PhiSchedule{Phi0: phi0}}
+}
+func lazyBPCG(phi0 float64) lazycg.Method {
+	return &lazycg.LazyBPCG{K: 1.1, PhiSchedule: lazycg.PhiSchedule{Phi0: phi0}}
+}
+func lpcg(phi0 float64) lazycg.Method {
+	return &lazycg.LPCG{K: 1.1, PhiSchedule: lazycg.PhiSchedule{Phi0: phi0}}
+}
+
+// referenceBounds solves p sequentially with lazy BPCG to a tiny gap
+// and returns its proven dual bound and primal value: f* lies between.
+func referenceBounds(t *testing.T, p lazycg.Problem) (float64, float64) {
+	t.Helper()
+	p.LMO = unwrap(p.LMO)
+	res, err := lazycg.Minimize(context.Background(), p, &lazycg.Settings{RelGapTolerance: 1e-11, MaxIterations: 200000},
+		&lazycg.LazyBPCG{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gap := res.F - res.DualBound; !(gap <= 1e-9*math.Max(1, math.Abs(res.F))) {
+		t.Fatalf("reference run: gap %g too large (%v)", gap, res.Status)
+	}
+	return res.DualBound, res.F
+}
+
+func unwrap(l lazycg.LMO) lazycg.LMO {
+	if s, ok := l.(*slowLMO); ok {
+		return s.LMO
+	}
+	return l
+}
+
+func concurrentCases(t *testing.T) []concurrentCase {
+	var cs []concurrentCase
+	// Simplex: f* by projection.
+	for _, m := range []struct {
+		name string
+		new  func(float64) lazycg.Method
+	}{{"lcg", lazyCG}, {"lazy-afw", lazyAFW}, {"lazy-bpcg", lazyBPCG}, {"lpcg", lpcg}} {
+		n := 200
+		b := testutil.RandomVector(n, 7, 6.0/float64(n))
+		fstar := testutil.SquaredDistance(testutil.ProjectSimplex(b), b)
+		simplex, err := lmo.NewProbabilitySimplex(n, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := lazycg.Problem{Objective: distance{b}, LMO: &slowLMO{LMO: simplex, delay: 200 * time.Microsecond}, X0: testutil.E0(n)}
+		cs = append(cs, concurrentCase{name: m.name + "/simplex", p: p, lower: fstar, upper: fstar, method: m.new, iters: 4000})
+	}
+	// Birkhoff 10×10, b random: f* from a reference run.
+	for _, m := range []struct {
+		name string
+		new  func(float64) lazycg.Method
+	}{{"lcg", lazyCG}, {"lazy-bpcg", lazyBPCG}, {"lpcg", lpcg}} {
+		bk, err := lmo.NewBirkhoff(10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := testutil.RandomVector(100, 3, 0.25)
+		x0 := make([]float64, 100)
+		bk.Vertex(x0)
+		p := lazycg.Problem{Objective: distance{b}, LMO: &slowLMO{LMO: bk, delay: 200 * time.Microsecond}, X0: x0}
+		lo, up := referenceBounds(t, p)
+		cs = append(cs, concurrentCase{name: m.name + "/birkhoff", p: p, lower: lo, upper: up, method: m.new, iters: 3000})
+	}
+	return cs
+}
+
+// checkConcurrentRun runs c's method with concurrent weak separation and
+// checks what docs/CONCURRENT.md claims: f never increases, every proven
+// dual bound is at most f*, Corollary 4.2's bound on the negative answers
+// received before f − f* ≤ ε, one LMO call at a time, and no goroutine
+// left behind.
+func checkConcurrentRun(t *testing.T, c concurrentCase) {
+	t.Helper()
+	x1 := c.p.X0
+	if x1 == nil {
+		t.Fatal("cases give X0")
+	}
+	f1 := c.p.Objective.Func(x1)
+	phi0 := (f1 - c.lower) / 2 // f(x_1) − f* ≤ 2Φ0
+	tol := 1e-9 * math.Max(1, math.Abs(c.upper))
+	epsilons := []float64{}
+	for e := phi0; e > 1e-7*math.Max(1, phi0); e /= 10 {
+		epsilons = append(epsilons, e)
+	}
+	negAt := make([]int, len(epsilons))
+	for i := range negAt {
+		negAt[i] = -1
+	}
+	prevF := math.Inf(1)
+	var bad []string
+	cb := func(pr lazycg.Progress) bool {
+		if pr.F > prevF+1e-12*math.Max(1, math.Abs(prevF)) {
+			bad = append(bad, "f increased")
+		}
+		prevF = pr.F
+		if pr.DualBound > c.upper+tol {
+			bad = append(bad, "dual bound above f*")
+		}
+		for i, e := range epsilons {
+			if negAt[i] < 0 && pr.F-c.lower <= e {
+				negAt[i] = pr.Stats.NegativeCalls
+			}
+		}
+		return len(bad) == 0
+	}
+	before := runtime.NumGoroutine()
+	settings := &lazycg.Settings{MaxIterations: c.iters, Callback: cb, SeparatorConfig: lazycg.SeparatorConfig{Concurrent: true}}
+	res, err := lazycg.Minimize(context.Background(), c.p, settings, c.method(phi0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bad) > 0 {
+		t.Fatalf("%s after %d iterations", bad[0], res.Stats.Iterations)
+	}
+	if res.DualBound > c.upper+tol || res.F < c.lower-tol {
+		t.Errorf("result: primal %.12g, dual bound %.12g, f* in [%.12g, %.12g]", res.F, res.DualBound, c.lower, c.upper)
+	}
+	for i, e := range epsilons {
+		neg := negAt[i]
+		if neg < 0 {
+			neg = res.Stats.NegativeCalls // not reached: all answers so far came before
+		}
+		if limit := int(math.Ceil(math.Log2(phi0/e))) + 1; neg > limit {
+			t.Errorf("ε=%g: %d negative answers before f − f* ≤ ε, Corollary 4.2 allows %d", e, neg, limit)
+		}
+	}
+	if s, ok := c.p.LMO.(*slowLMO); ok {
+		if s.overlaps.Load() != 0 || s.busy.Load() != 0 {
+			t.Errorf("LMO: %d overlapping calls, %d calls running after Minimize returned", s.overlaps.Load(), s.busy.Load())
+		}
+	}
+	checkGoroutines(t, before)
+	if !(res.F-c.lower <= 1e-3*math.Max(1, phi0)) {
+		t.Errorf("no progress: f − f* = %g after %d iterations (%v)", res.F-c.lower, res.Stats.Iterations, res.Status)
+	}
+	t.Logf("%v after %d iterations: f − f* ≤ %.3g, gap %.3g, %d LMO calls, %d negative, %d concurrent steps", res.Status,
+		res.Stats.Iterations, res.F-c.lower, res.Gap(), res.Stats.LMOCalls, res.Stats.NegativeCalls, res.Stats.ConcurrentSteps)
+}
+
+// checkGoroutines waits until the number of goroutines is back to before
+// (a goroutine that sent its last result may still be on its way out).
+func checkGoroutines(t *testing.T, before int) {
+	t.Helper()
+	for range 200 {
+		if runtime.NumGoroutine() <= before {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Errorf("goroutine leak: %d goroutines, %d before the run", runtime.NumGoroutine(), before)
+}
+
+func TestConcurrentTheorems(t *testing.T) {
+	for _, c := range concurrentCases(t) {
+		t.Run(c.name, func(t *testing.T) { checkConcurrentRun(t, c) })
+	}
+}
+
+// TestConcurrentMIP runs the concurrent lazy methods over the cut polytope
+// of a random 8-node graph with CBC as the LMO (early terminated).
+func TestConcurrentMIP(t *testing.T) {
+	cfg := spec.Config{Polytope: "cut:8", Objective: "quadratic", Method: "lcg", Seed: 1}
+	p, err := cfg.Prepare()
+	if err != nil {
+		t.Skipf("cut polytope unavailable: %v", err)
+	}
+	defer p.Close()
+	if p.Problem.X0 == nil {
+		p.Problem.X0 = make([]float64, p.Instance.Dim()) // the empty cut
+	}
+	prob := lazycg.Problem{Objective: p.Problem.Objective, LMO: &slowLMO{LMO: p.Instance.LMO}, X0: p.Problem.X0}
+	lo, up := referenceBounds(t, prob)
+	for _, m := range []struct {
+		name string
+		new  func(float64) lazycg.Method
+	}{{"lcg", lazyCG}, {"lazy-afw", lazyAFW}, {"lazy-bpcg", lazyBPCG}} {
+		prob.LMO = &slowLMO{LMO: p.Instance.LMO}
+		t.Run(m.name, func(t *testing.T) {
+			if testing.Short() && m.name == "lazy-afw" {
+				t.Skip("short mode")
+			}
+			checkConcurrentRun(t, concurrentCase{name: m.name, p: prob, lower: lo, upper: up, method: m.new, iters: 3000})
+		})
+	}
+}
+
+// TestConcurrentMIPPairwise runs concurrent LPCG over the assignment
+// polytope as a MIP (standard form) with CBC as the LMO, its face
+// minimization included.
+func TestConcurrentMIPPairwise(t *testing.T) {
+	const k = 6
+	f, err := mip.AssignmentPolytope(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	solver, err := mip.NewSolver(f.Model, mip.Options{Vars: f.Vars})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer solver.Close()
+	x0 := make([]float64, k*k)
+	for i := range k {
+		x0[i*k+i] = 1
+	}
+	b := testutil.RandomVector(k*k, 11, 0.35)
+	prob := lazycg.Problem{Objective: distance{b}, LMO: &slowLMO{LMO: solver}, X0: x0}
+	lo, up := referenceBounds(t, prob)
+	for _, m := range []struct {
+		name string
+		new  func(float64) lazycg.Method
+	}{{"lpcg", lpcg}, {"lcg", lazyCG}} {
+		prob.LMO = &slowLMO{LMO: solver}
+		t.Run(m.name, func(t *testing.T) {
+			checkConcurrentRun(t, concurrentCase{name: m.name, p: prob, lower: lo, upper: up, method: m.new, iters: 2000})
+		})
+	}
+}
+
+// TestConcurrentStops checks that a run whose LMO call never returns on
+// its own ends at the time limit and on cancellation, with its best point
+// and a valid bound, and leaves no goroutine behind.
+func TestConcurrentStops(t *testing.T) {
+	n := 100
+	b := testutil.RandomVector(n, 5, 6.0/float64(n))
+	fstar := testutil.SquaredDistance(testutil.ProjectSimplex(b), b)
+	for _, tc := range []struct {
+		name   string
+		limit  time.Duration
+		cancel bool
+		want   lazycg.Status
+	}{
+		{"time-limit", 100 * time.Millisecond, false, lazycg.TimeLimit},
+		{"cancel", 0, true, lazycg.Canceled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			simplex, err := lmo.NewProbabilitySimplex(n, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			slow := &slowLMO{LMO: simplex, blockAfter: 8}
+			if tc.cancel {
+				slow.onBlock = cancel
+			}
+			before := runtime.NumGoroutine()
+			p := lazycg.Problem{Objective: distance{b}, LMO: slow, X0: testutil.E0(n)}
+			res, err := lazycg.Minimize(ctx, p, &lazycg.Settings{TimeLimit: tc.limit,
+				SeparatorConfig: lazycg.SeparatorConfig{Concurrent: true}}, lazyCG(0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != tc.want {
+				t.Errorf("status %v, want %v", res.Status, tc.want)
+			}
+			if res.DualBound > fstar+1e-9 || res.F < fstar-1e-9 || math.IsInf(res.DualBound, -1) {
+				t.Errorf("primal %g, dual bound %g, f* = %g", res.F, res.DualBound, fstar)
+			}
+			if got := testutil.SquaredDistance(res.X, b); got != res.F {
+				t.Errorf("f(X) = %g, F = %g", got, res.F)
+			}
+			if slow.busy.Load() != 0 || slow.calls.Load() <= 8 {
+				t.Errorf("LMO: %d calls running after Minimize returned, %d calls", slow.busy.Load(), slow.calls.Load())
+			}
+			checkGoroutines(t, before)
+		})
+	}
+}
+
+// TestConcurrentRefused checks the clear errors where the argument of
+// docs/CONCURRENT.md does not hold.
+func TestConcurrentRefused(t *testing.T) {
+	n := 20
+	b := testutil.RandomVector(n, 1, 0.1)
+	simplex, err := lmo.NewProbabilitySimplex(n, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := lazycg.Problem{Objective: distance{b}, LMO: simplex, X0: testutil.E0(n)}
+	own := p
+	own.Separator = opaqueSeparator{lazycg.NewSeparator(simplex, lazycg.SeparatorConfig{})}
+	for _, tc := range []struct {
+		name string
+		p    lazycg.Problem
+		m    lazycg.Method
+		want string
+	}{
+		{"non-lazy", p, &lazycg.FrankWolfe{}, "does not support it"},
+		{"textbook", p, &lazycg.LazyTextbook{C: 1}, "does not support it"},
+		{"curvature-step", p, &lazycg.LazyCG{Rule: lazycg.StepCurvature, C: 4}, "line search only"},
+		{"short-step", p, &lazycg.LazyCG{LineSearch: lazycg.LineSearch{Rule: lazycg.LineSearchShortStep, L: 2}}, "monotonically"},
+		{"dyadic", p, &lazycg.LPCG{Rule: lazycg.PairwiseDyadic}, "rule only"},
+		{"own-separator", own, &lazycg.LazyCG{}, "cannot run its LMO call apart"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := lazycg.Minimize(context.Background(), tc.p, &lazycg.Settings{MaxIterations: 10,
+				SeparatorConfig: lazycg.SeparatorConfig{Concurrent: true}}, tc.m)
+			if err == nil || !strings.Contains(err.Error(), "concurrent weak separation") || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want a concurrent weak separation error with %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// opaqueSeparator is a weak separation oracle that offers nothing but
+// Separate (as a problem's own separator may).
+type opaqueSeparator struct{ lazycg.WeakSeparator }
+
+// BenchmarkConcurrent measures the wall-clock time LCG and LPCG need to
+// reach a fixed primal value (f* + 1e-6·(f(x_1) − f*)) over the Birkhoff
+// polytope 30×30 whose LMO takes 1 ms more per call (a sleep: the call
+// does not compete for the CPU, as when it runs on a core of its own),
+// sequential vs concurrent weak separation. It shows what overlapping
+// the LMO with the cached steps can gain when nothing else competes for
+// the cores; the MIP rows of the concurrent suite (docs/CONCURRENT.md)
+// show it with CBC.
+func BenchmarkConcurrent(b *testing.B) {
+	bk, err := lmo.NewBirkhoff(30)
+	if err != nil {
+		b.Fatal(err)
+	}
+	target := testutil.RandomVector(900, 3, 0.08)
+	x0 := make([]float64, 900)
+	bk.Vertex(x0)
+	p := lazycg.Problem{Objective: distance{target}, LMO: bk, X0: x0}
+	ref, err := lazycg.Minimize(context.Background(), p, &lazycg.Settings{RelGapTolerance: 1e-11, MaxIterations: 1 << 20}, &lazycg.LazyBPCG{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	goal := ref.DualBound + 1e-6*(p.Objective.Func(x0)-ref.DualBound)
+	for _, m := range []struct {
+		name string
+		new  func(float64) lazycg.Method
+	}{{"lcg", lazyCG}, {"lpcg", lpcg}} {
+		for _, conc := range []bool{false, true} {
+			name := m.name + "/sequential"
+			if conc {
+				name = m.name + "/concurrent"
+			}
+			b.Run(name, func(b *testing.B) {
+				var calls, steps int
+				for b.Loop() {
+					q := p
+					q.LMO = &slowLMO{LMO: bk, delay: time.Millisecond}
+					res, err := lazycg.Minimize(context.Background(), q, &lazycg.Settings{TargetPrimal: goal, HasTargetPrimal: true,
+						MaxIterations: 1 << 22, SeparatorConfig: lazycg.SeparatorConfig{Concurrent: conc}}, m.new(0))
+					if err != nil || res.Status != lazycg.TargetReached {
+						b.Fatalf("%v %v", res.Status, err)
+					}
+					calls += res.Stats.LMOCalls
+					steps += res.Stats.ConcurrentSteps
+				}
+				b.ReportMetric(float64(calls)/float64(b.N), "lmo-calls/op")
+				b.ReportMetric(float64(steps)/float64(b.N), "concurrent-steps/op")
+			})
+		}
+	}
+}
