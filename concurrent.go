@@ -72,6 +72,7 @@ type concurrentMethod interface {
 type inflight struct {
 	sep       splitSeparator
 	busy      bool
+	restart   bool // SeparatorConfig.RestartStale
 	done      chan inflightResult
 	cancel    context.CancelFunc
 	c, x, v   []float64
@@ -86,7 +87,7 @@ type inflightResult struct {
 
 // enableConcurrent switches the oracle to concurrent weak separation for
 // method m, or says why the argument of docs/CONCURRENT.md does not hold.
-func (o *Oracle) enableConcurrent(m Method, monotone bool) error {
+func (o *Oracle) enableConcurrent(m Method, monotone, restartStale bool) error {
 	const pre = "lazycg: concurrent weak separation"
 	cm, ok := m.(concurrentMethod)
 	if !ok {
@@ -109,7 +110,7 @@ func (o *Oracle) enableConcurrent(m Method, monotone bool) error {
 		return fmt.Errorf("%s: the LMO (%T) compacts cached vertices, which would touch it during its calls", pre, o.lmo)
 	}
 	n := o.lmo.Dim()
-	o.async = &inflight{sep: sep, done: make(chan inflightResult, 1),
+	o.async = &inflight{sep: sep, done: make(chan inflightResult, 1), restart: restartStale,
 		c: make([]float64, n), x: make([]float64, n), v: make([]float64, n)}
 	return nil
 }
@@ -195,6 +196,32 @@ func (o *Oracle) received(r inflightResult) (Separation, error) {
 	return r.sep, r.err
 }
 
+// stale reports whether the call in flight should be restarted (the
+// RestartStale policy): its iterate x_a has been left for a better one
+// (f < f(x_a)).
+func (o *Oracle) stale(f float64) bool {
+	return o.async.restart && o.async.busy && f < o.async.f
+}
+
+// abandon cancels the call in flight because its question went stale and
+// waits for its goroutine. An answer that arrived before the cancellation
+// took effect is returned as wait returns it (answered); otherwise the
+// call's work is counted, the call dropped (a stale restart) and the
+// caller asks again for its current iterate.
+func (o *Oracle) abandon() (sep Separation, answered bool, err error) {
+	a := o.async
+	a.cancel()
+	r := <-a.done
+	if r.err == nil || !errors.Is(r.err, context.Canceled) {
+		sep, err = o.received(r)
+		return sep, true, err
+	}
+	a.busy = false
+	o.countLMO(r.sep)
+	o.stats.StaleRestarts++
+	return Separation{}, false, nil
+}
+
 // asked returns the question of the last call: x_a in x, c = ∇f(x_a) in c,
 // f(x_a), Φ and K, and in v the vertex of a positive answer.
 func (o *Oracle) asked() *inflight { return o.async }
@@ -248,7 +275,18 @@ func concurrentLazyStep(ctx context.Context, s *State, v []float64, phi *PhiSche
 			o.relaxedHit()
 			return nil
 		}
-		sep, err = o.wait(ctx)
+		if o.stale(s.F) {
+			var answered bool
+			if sep, answered, err = o.abandon(); !answered {
+				if err = ctx.Err(); err != nil {
+					return err
+				}
+				// Ask again at the current iterate (next Step).
+				return concurrentLazyStep(ctx, s, v, phi, k, move)
+			}
+		} else {
+			sep, err = o.wait(ctx)
+		}
 	}
 	if err != nil {
 		return err

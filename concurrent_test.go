@@ -104,6 +104,8 @@ type concurrentCase struct {
 	lower, upper float64
 	method       func(phi0 float64) lazycg.Method
 	iters        int
+	// restart selects the stale-call policy RestartStale.
+	restart bool
 }
 
 func lazyCG(phi0 float64) lazycg.Method {
@@ -183,7 +185,7 @@ func concurrentCases(t *testing.T) []concurrentCase {
 // dual bound is at most f*, Corollary 4.2's bound on the negative answers
 // received before f − f* ≤ ε, one LMO call at a time, and no goroutine
 // left behind.
-func checkConcurrentRun(t *testing.T, c concurrentCase) {
+func checkConcurrentRun(t *testing.T, c concurrentCase) lazycg.Stats {
 	t.Helper()
 	x1 := c.p.X0
 	if x1 == nil {
@@ -218,7 +220,8 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) {
 		return len(bad) == 0
 	}
 	before := runtime.NumGoroutine()
-	settings := &lazycg.Settings{MaxIterations: c.iters, Callback: cb, SeparatorConfig: lazycg.SeparatorConfig{Concurrent: true}}
+	settings := &lazycg.Settings{MaxIterations: c.iters, Callback: cb,
+		SeparatorConfig: lazycg.SeparatorConfig{Concurrent: true, RestartStale: c.restart}}
 	res, err := lazycg.Minimize(context.Background(), c.p, settings, c.method(phi0))
 	if err != nil {
 		t.Fatal(err)
@@ -247,8 +250,13 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) {
 	if !(res.F-c.lower <= 1e-3*math.Max(1, phi0)) {
 		t.Errorf("no progress: f − f* = %g after %d iterations (%v)", res.F-c.lower, res.Stats.Iterations, res.Status)
 	}
-	t.Logf("%v after %d iterations: f − f* ≤ %.3g, gap %.3g, %d LMO calls, %d negative, %d concurrent steps", res.Status,
-		res.Stats.Iterations, res.F-c.lower, res.Gap(), res.Stats.LMOCalls, res.Stats.NegativeCalls, res.Stats.ConcurrentSteps)
+	if !c.restart && res.Stats.StaleRestarts != 0 {
+		t.Errorf("%d stale restarts without RestartStale", res.Stats.StaleRestarts)
+	}
+	t.Logf("%v after %d iterations: f − f* ≤ %.3g, gap %.3g, %d LMO calls, %d negative, %d concurrent steps, %d stale restarts", res.Status,
+		res.Stats.Iterations, res.F-c.lower, res.Gap(), res.Stats.LMOCalls, res.Stats.NegativeCalls, res.Stats.ConcurrentSteps,
+		res.Stats.StaleRestarts)
+	return res.Stats
 }
 
 // checkGoroutines waits until the number of goroutines is back to before
@@ -267,6 +275,27 @@ func checkGoroutines(t *testing.T, before int) {
 func TestConcurrentTheorems(t *testing.T) {
 	for _, c := range concurrentCases(t) {
 		t.Run(c.name, func(t *testing.T) { checkConcurrentRun(t, c) })
+	}
+}
+
+// TestConcurrentRestartStale runs the same cases under the stale-call
+// policy RestartStale: the guarantees are those of the waiting policy
+// (checkConcurrentRun), and calls whose question went stale are restarted
+// (canceled calls are collected before the next one starts: no overlap).
+func TestConcurrentRestartStale(t *testing.T) {
+	restarts := map[string]int{}
+	for _, c := range concurrentCases(t) {
+		c.restart = true
+		t.Run(c.name, func(t *testing.T) {
+			restarts[c.name] = checkConcurrentRun(t, c).StaleRestarts
+		})
+	}
+	total := 0
+	for _, n := range restarts {
+		total += n
+	}
+	if total == 0 {
+		t.Errorf("no stale restart in any run: %v", restarts)
 	}
 }
 
@@ -296,6 +325,12 @@ func TestConcurrentMIP(t *testing.T) {
 			checkConcurrentRun(t, concurrentCase{name: m.name, p: prob, lower: lo, upper: up, method: m.new, iters: 3000})
 		})
 	}
+	// Restarting stale calls cancels CBC in mid-solve and reuses the
+	// solver for the next question.
+	prob.LMO = &slowLMO{LMO: p.Instance.LMO}
+	t.Run("lcg-restart", func(t *testing.T) {
+		checkConcurrentRun(t, concurrentCase{name: "lcg-restart", p: prob, lower: lo, upper: up, method: lazyCG, iters: 3000, restart: true})
+	})
 }
 
 // TestConcurrentMIPPairwise runs concurrent LPCG over the assignment
@@ -328,6 +363,10 @@ func TestConcurrentMIPPairwise(t *testing.T) {
 			checkConcurrentRun(t, concurrentCase{name: m.name, p: prob, lower: lo, upper: up, method: m.new, iters: 2000})
 		})
 	}
+	prob.LMO = &slowLMO{LMO: solver}
+	t.Run("lpcg-restart", func(t *testing.T) {
+		checkConcurrentRun(t, concurrentCase{name: "lpcg-restart", p: prob, lower: lo, upper: up, method: lpcg, iters: 2000, restart: true})
+	})
 }
 
 // TestConcurrentStops checks that a run whose LMO call never returns on

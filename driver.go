@@ -155,6 +155,11 @@ type Stats struct {
 	// separation, SeparatorConfig.Concurrent); they are part of CacheHits
 	// and PositiveCalls.
 	ConcurrentSteps int
+	// StaleRestarts counts the LMO calls canceled because their question
+	// went stale and asked again for the current iterate
+	// (SeparatorConfig.RestartStale); their work is in LMOCalls and
+	// OracleTime.
+	StaleRestarts int
 	// EarlyStops counts LMO calls that ended early.
 	EarlyStops int
 	// OracleTime is the time spent in LMO calls. With concurrent weak
@@ -324,7 +329,7 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	defer run.Stop()
 	oracle := run.NewOracle(p.LMO, p.Separator, settings.separatorConfig())
 	if settings.Concurrent {
-		if err := oracle.enableConcurrent(method, monotone); err != nil {
+		if err := oracle.enableConcurrent(method, monotone, settings.RestartStale); err != nil {
 			return nil, err
 		}
 	}

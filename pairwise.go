@@ -546,7 +546,18 @@ func (m *LPCG) stepConcurrent(ctx context.Context, s *State) error {
 			o.relaxedHit()
 			return nil
 		}
-		sep, err = o.wait(ctx)
+		if o.stale(s.F) {
+			var answered bool
+			if sep, answered, err = o.abandon(); !answered {
+				if err = ctx.Err(); err != nil {
+					return err
+				}
+				// Ask again at the current iterate.
+				return m.stepConcurrent(ctx, s)
+			}
+		} else {
+			sep, err = o.wait(ctx)
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("lazycg: pair separation: %w", err)

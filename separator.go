@@ -139,6 +139,13 @@ type SeparatorConfig struct {
 	// Minimize refuses it for methods and oracles where the argument does
 	// not hold.
 	Concurrent bool
+	// RestartStale is concurrent weak separation's policy for a call whose
+	// question went stale: when the method runs out of cached steps at the
+	// relaxed threshold while the call is in flight and its iterate has
+	// moved since the question was asked (f decreased), the call is
+	// canceled and asked again for the current iterate, instead of waited
+	// for (the default). See docs/CONCURRENT.md for which policy wins where.
+	RestartStale bool
 }
 
 // DefaultCacheBytes is the memory budget of the default separator's

@@ -378,17 +378,22 @@ func quickSuite() *Suite {
 }
 
 // concurrentSuite runs the hard MIP rows of the paper suite (MIPLIB
-// pairwise rows, cut and TSP vanilla rows) with three variants: the
+// pairwise rows, cut and TSP vanilla rows) with four variants: the
 // non-lazy baseline, the lazy method, and the lazy method with concurrent
-// weak separation (compared with the sequential lazy one).
+// weak separation under each stale-call policy, wait and restart (both
+// compared with the sequential lazy one).
 func concurrentSuite() *Suite {
 	s := &Suite{Name: "concurrent", Description: "Concurrent weak separation (issue 15): on the hard MIP rows of the paper " +
 		"suite, the non-lazy baseline, the lazy method, and the lazy method whose LMO calls run in the background while it " +
-		"steps on cached vertices at Φ/(2K). Settings as in the paper suite. Needs the benchmark data directory."}
+		"steps on cached vertices at Φ/(2K), once waiting for calls whose question went stale and once restarting them. " +
+		"Settings as in the paper suite. Needs the benchmark data directory."}
 	third := func(e Experiment) Experiment {
 		lazy := e.Variants[1]
-		e.Variants = append(e.Variants, Variant{Method: lazy.Method, Label: lazy.DisplayLabel() + " concurrent",
-			Concurrent: true, Params: lazy.Params, Baseline: lazy.DisplayLabel()})
+		e.Variants = append(e.Variants,
+			Variant{Method: lazy.Method, Label: lazy.DisplayLabel() + " concurrent",
+				Concurrent: true, Params: lazy.Params, Baseline: lazy.DisplayLabel()},
+			Variant{Method: lazy.Method, Label: lazy.DisplayLabel() + " concurrent restart",
+				Concurrent: true, RestartStale: true, Params: lazy.Params, Baseline: lazy.DisplayLabel()})
 		e.Name = "concurrent-" + e.Name
 		return e
 	}

@@ -79,6 +79,9 @@ type Variant struct {
 	// Concurrent runs this lazy variant with concurrent weak separation
 	// (spec.Config.Concurrent; in addition to the experiment's setting).
 	Concurrent bool `json:"concurrent,omitempty"`
+	// RestartStale selects the concurrent mode's stale-call policy
+	// (spec.Config.RestartStale).
+	RestartStale bool `json:"restart_stale,omitempty"`
 	// Params are the method-specific settings of this run (as -params),
 	// replacing the experiment's.
 	Params string `json:"params,omitempty"`
@@ -98,6 +101,7 @@ func (e *Experiment) RunConfig(v *Variant) spec.Config {
 	c.NoCache = c.NoCache || v.NoCache
 	c.NoEarlyStop = c.NoEarlyStop || v.NoEarlyStop
 	c.Concurrent = c.Concurrent || v.Concurrent
+	c.RestartStale = c.RestartStale || v.RestartStale
 	if v.Params != "" {
 		c.Params = v.Params
 	}
@@ -432,8 +436,8 @@ func readVariants(doc *srcDoc, n *node, path string) ([]Variant, error) {
 		r.str("method", &v.Method)
 		r.str("label", &v.Label)
 		var c spec.Config
-		r.settings(&c, "k", "cache", "early_stop", "concurrent", "params")
-		v.K, v.NoCache, v.NoEarlyStop, v.Concurrent, v.Params = c.K, c.NoCache, c.NoEarlyStop, c.Concurrent, c.Params
+		r.settings(&c, "k", "cache", "early_stop", "concurrent", "restart_stale", "params")
+		v.K, v.NoCache, v.NoEarlyStop, v.Concurrent, v.RestartStale, v.Params = c.K, c.NoCache, c.NoEarlyStop, c.Concurrent, c.RestartStale, c.Params
 		r.str("baseline", &v.Baseline)
 		if v.Method == "" {
 			r.fail(it, "method", "required")

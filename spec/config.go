@@ -71,6 +71,10 @@ type Config struct {
 	// in the background while they step on cached vertices
 	// (lazycg.SeparatorConfig.Concurrent).
 	Concurrent bool `json:"concurrent,omitempty"`
+	// RestartStale is concurrent weak separation's stale-call policy:
+	// restart a call whose question went stale instead of waiting for it
+	// (lazycg.SeparatorConfig.RestartStale).
+	RestartStale bool `json:"restart_stale,omitempty"`
 	// CacheBytes bounds the cache's memory (0: DefaultCacheBytes).
 	CacheBytes int64 `json:"cache_bytes,omitempty"`
 	// MemoryBudget bounds the estimated memory of the run's instance,
@@ -128,7 +132,7 @@ const DefaultCacheBytes = lazycg.DefaultCacheBytes
 // (lazycg.NewSeparator): the cache switches, the pruning and search
 // policy, and the memory budget (DefaultCacheBytes unless CacheBytes).
 func (c *Config) SeparatorConfig() lazycg.SeparatorConfig {
-	cfg := lazycg.SeparatorConfig{NoCache: c.NoCache, NoEarlyStop: c.NoEarlyStop, Concurrent: c.Concurrent}
+	cfg := lazycg.SeparatorConfig{NoCache: c.NoCache, NoEarlyStop: c.NoEarlyStop, Concurrent: c.Concurrent, RestartStale: c.RestartStale}
 	if c.Prune {
 		cfg.Cache = lazycg.PaperPruning
 	}
@@ -281,6 +285,9 @@ var settings = []Setting{
 	{Flag: "concurrent", JSON: "concurrent", Kind: SettingBool,
 		Usage: "lazy methods (lcg, lazy-afw, lazy-bpcg, lpcg): run LMO calls in the background while stepping on cached vertices at Φ/(2K) (docs/CONCURRENT.md)",
 		field: func(c *Config) any { return &c.Concurrent }},
+	{Flag: "restart-stale", JSON: "restart_stale", Kind: SettingBool,
+		Usage: "with -concurrent: when the method runs out of cached steps and has moved since the call in flight was asked, cancel that call and ask again at the current iterate (default: wait for it)",
+		field: func(c *Config) any { return &c.RestartStale }},
 	{Flag: "cache-bytes", JSON: "cache_bytes", Kind: SettingBytes, lo: 0, hi: 1 << 50, Usage: "memory budget of the vertex cache: `SIZE` such as 512MiB, or bytes (0: 1 GiB)",
 		field: func(c *Config) any { return &c.CacheBytes }},
 	{Flag: "memory", JSON: "memory_budget", Kind: SettingBytes, lo: -1, hi: 1 << 60,
