@@ -276,6 +276,13 @@ func (m *PCG) Init(ctx context.Context, s *State) error {
 // Step implements Method.
 func (m *PCG) Step(ctx context.Context, s *State) error {
 	c := &m.core
+	// The away vertex first: the face call is cheap, and a FW call ended
+	// by the run's time limit with an incumbent (StopTimeLimit) still
+	// gives the step, as the paper's time-limited oracle calls did.
+	away, err := c.minimizeAway(ctx, s)
+	if err != nil {
+		return fmt.Errorf("lazycg: pcg: %w", err)
+	}
 	res, err := s.Oracle.Minimize(ctx, c.vPlus, s.Grad)
 	if err != nil {
 		return err
@@ -285,10 +292,6 @@ func (m *PCG) Step(ctx context.Context, s *State) error {
 	}
 	gx := dot(s.Grad, s.X)
 	s.ReportGap(s.F, gx-res.Bound)
-	away, err := c.minimizeAway(ctx, s)
-	if err != nil {
-		return fmt.Errorf("lazycg: pcg: %w", err)
-	}
 	pairGap := -away.Value - res.Value // ∇f·(v⁻ − v⁺)
 	var eta float64
 	if m.Rule == PairwiseDyadic {

@@ -19,7 +19,11 @@ type Options struct {
 	// TimeLimit bounds the wall-clock time of each call, including its
 	// first LP (0 = none). A call that reaches it reports StopTimeLimit
 	// and returns its incumbent, or an error wrapping ErrTimeLimit when it
-	// has none.
+	// has none. The deadline of a call's context acts the same way when
+	// the call has an incumbent by then (StopTimeLimit, no error: the run
+	// that set the deadline gets the solver's best point and proven
+	// bound); without one, and on cancellation, the call returns the
+	// context's error.
 	TimeLimit time.Duration
 	// Threads is the number of solver threads (0 or 1 = one).
 	Threads int
@@ -280,6 +284,12 @@ func (s *Solver) run(ctx context.Context, improve, certify, cutoff float64, warm
 	}
 	if err := s.eng.Solve(ctx, p, r); err != nil {
 		return err
+	}
+	if r.Outcome == OutcomeCanceled && r.Found && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// A deadline is a time limit (the run's, for lazycg's drivers):
+		// the call ends as one that reached Options.TimeLimit, with its
+		// incumbent and proven bound, as a MIP solver's time limit does.
+		r.Outcome = OutcomeTimeLimit
 	}
 	if r.Outcome == OutcomeCanceled {
 		err := ctx.Err()

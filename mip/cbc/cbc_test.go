@@ -687,12 +687,42 @@ func TestCBCCancel(t *testing.T) {
 
 	// stein27 with its own objective needs a search tree of several
 	// hundred milliseconds; cancel it after 20ms.
-	ctx, cancel = context.WithTimeout(context.Background(), 20*time.Millisecond)
-	defer cancel()
+	ctx, cancel = context.WithCancel(context.Background())
+	timer := time.AfterFunc(20*time.Millisecond, cancel)
+	defer timer.Stop()
 	start := time.Now()
 	res, err = s.Minimize(ctx, dst, m.Obj)
-	if !errors.Is(err, context.DeadlineExceeded) || res.Reason != lazycg.StopCanceled {
+	if !errors.Is(err, context.Canceled) || res.Reason != lazycg.StopCanceled {
 		t.Errorf("canceled during: %+v %v after %v", res, err, time.Since(start))
+	}
+
+	// A deadline during the search is a time limit: the incumbent and
+	// the proven bound come back without error (StopTimeLimit) once the
+	// solver has one, else the deadline's error. Deadlines from 1 ms to
+	// 500 ms (stein27's search takes several hundred ms; its first
+	// incumbent comes within milliseconds) must see at least one such end.
+	timeLimited := 0
+	for _, d := range []time.Duration{time.Millisecond, 20 * time.Millisecond, 100 * time.Millisecond, 500 * time.Millisecond} {
+		ctx, cancel := context.WithTimeout(context.Background(), d)
+		res, err = s.Minimize(ctx, dst, m.Obj)
+		cancel()
+		switch {
+		case err != nil:
+			if !errors.Is(err, context.DeadlineExceeded) || res.Reason != lazycg.StopCanceled || res.Found {
+				t.Errorf("deadline %v without incumbent: %+v %v", d, res, err)
+			}
+		case res.Reason == lazycg.StopTimeLimit:
+			timeLimited++
+			cbcCheckResult(t, "deadline", m, res, dst, m.Obj, 18)
+			if !res.Found || res.Bound > 18 || res.Value < 18 {
+				t.Errorf("deadline %v: %+v", d, res)
+			}
+		case res.Reason != lazycg.StopOptimal || res.Value != 18:
+			t.Errorf("deadline %v: %+v", d, res)
+		}
+	}
+	if timeLimited == 0 {
+		t.Error("no deadline ended with the incumbent (StopTimeLimit)")
 	}
 
 	// The solver stays usable, also with a cancelable context.
