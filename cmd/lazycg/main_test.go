@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/lazycg/lazycg/spec"
 )
 
 func runCLI(args ...string) (stdout, stderr string, code int) {
@@ -219,5 +223,63 @@ func TestInterruptedExitCode(t *testing.T) {
 	code = exitCode(run(ctx2, []string{"solve", "-polytope", "simplex:50"}, &o, &msg), &msg)
 	if code != 130 || !strings.Contains(msg.String(), "no point") {
 		t.Errorf("interrupted setup: exit %d, %q", code, msg.String())
+	}
+}
+
+// TestSolveSolution checks -solution: the final point, one coordinate per
+// line after a comment line, lies in the polytope (the probability
+// simplex) and has the printed primal value; an unwritable path fails
+// before the run (exit 2).
+func TestSolveSolution(t *testing.T) {
+	dir := t.TempDir()
+	sol := filepath.Join(dir, "x.txt")
+	out, errOut, code := runCLI("solve", "-polytope", "simplex:50", "-objective", "distance:seed=3", "-iters", "200",
+		"-solution", sol, "-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var sum struct {
+		Primal float64 `json:"primal"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(sol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if !strings.HasPrefix(rows[0], "# lazycg solve: polytope simplex:50") || !strings.Contains(rows[0], "dimension 50") {
+		t.Errorf("header %q", rows[0])
+	}
+	if len(rows) != 51 {
+		t.Fatalf("%d lines, want 1 + 50", len(rows))
+	}
+	x := make([]float64, 50)
+	total := 0.0
+	for i, r := range rows[1:] {
+		v, err := strconv.ParseFloat(r, 64)
+		if err != nil || v < -1e-12 {
+			t.Fatalf("line %d: %q (%v)", i+2, r, err)
+		}
+		x[i] = v
+		total += v
+	}
+	if math.Abs(total-1) > 1e-9 {
+		t.Errorf("coordinates sum to %g, want 1 (simplex)", total)
+	}
+	// The printed primal is f(x) of the written point.
+	p, err := (&spec.Config{Polytope: "simplex:50", Objective: "distance:seed=3", Method: "cg"}).Prepare()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if f := p.Problem.Objective.Func(x); math.Abs(f-sum.Primal) > 1e-9*math.Max(1, math.Abs(f)) {
+		t.Errorf("f(written x) = %.15g, printed primal %.15g", f, sum.Primal)
+	}
+	_, errOut, code = runCLI("solve", "-polytope", "simplex:50", "-solution", filepath.Join(dir, "none", "x.txt"))
+	if code != 2 || !strings.Contains(errOut, "-solution:") {
+		t.Errorf("unwritable solution: exit %d, %q", code, errOut)
 	}
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/experiment"
+	"github.com/lazycg/lazycg/internal/fileio"
 	"github.com/lazycg/lazycg/spec"
 )
 
@@ -30,6 +33,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	f := newRunFlags("solve", stderr, def, solveSettings...)
 	f.outputs("write the trace as CSV to `FILE`")
 	progress := durationFlag(f.fs, "progress", 2*time.Second, "progress table cadence on stderr (without -json; 0: none)")
+	solution := f.fs.String("solution", "", "write the final point x to `FILE`: a comment line, then one coordinate per line (also when the run stops early: its best point)")
 	if err := f.parse(args); err != nil {
 		if err == errHelp {
 			return nil
@@ -37,6 +41,15 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer f.close()
+	var solFile *fileio.AtomicFile
+	if *solution != "" {
+		sf, err := fileio.CreateAtomic(*solution)
+		if err != nil {
+			return usageError(fmt.Errorf("solve: -solution: %w", err))
+		}
+		defer sf.Abort()
+		solFile = sf
+	}
 	p, limit, err := f.prepare(ctx, f.cfg)
 	if err != nil {
 		return err
@@ -62,10 +75,40 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		printSummary(stdout, sum, p)
 	}
 	traceErr := f.writeTrace(func(w io.Writer) error { return experiment.WriteTrace(w, experiment.Trace{Points: res.Trace}) })
+	var solErr error
+	if solFile != nil {
+		if solErr = writeSolution(solFile, sum, res.X); solErr == nil {
+			solErr = solFile.Commit()
+		}
+		if solErr != nil {
+			solErr = fmt.Errorf("solve: the result was printed but the solution was not written: %w", solErr)
+		}
+	}
 	if runErr != nil {
 		return fmt.Errorf("solve: run failed: %w", runErr)
 	}
-	return traceErr
+	return errors.Join(traceErr, solErr)
+}
+
+// writeSolution writes x as the -solution file: a comment line with the
+// run's polytope, dimension, primal value and proven dual bound, then one
+// coordinate per line in full precision (readable by numpy.loadtxt and
+// the like).
+func writeSolution(w io.Writer, s spec.Summary, x []float64) error {
+	bw := bufio.NewWriter(w)
+	dual := "none"
+	if s.DualBound != nil {
+		dual = strconv.FormatFloat(*s.DualBound, 'g', 17, 64)
+	}
+	fmt.Fprintf(bw, "# lazycg solve: polytope %s, method %s, dimension %d, primal %s, dual bound %s\n",
+		s.Polytope, s.Method, len(x), strconv.FormatFloat(s.Primal, 'g', 17, 64), dual)
+	buf := make([]byte, 0, 32)
+	for _, v := range x {
+		buf = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
+		buf = append(buf, '\n')
+		bw.Write(buf)
+	}
+	return bw.Flush()
 }
 
 // printJSON prints v as one JSON line.
