@@ -76,8 +76,9 @@ func (c *Config) NewSeparator(in *Instance) (lazycg.WeakSeparator, error) {
 // PrepareContext is Prepare bounded by ctx: setup (reading files,
 // building the oracle and generating the objective) counts against a
 // deadline of ctx, and a canceled ctx ends it. When ctx ends first it
-// returns at once with an error wrapping ctx.Err(); the setup then
-// finishes in the background and releases what it built.
+// returns at once with an error wrapping ctx.Err(); the setup's solver
+// work (Options.Context) stops with ctx, and what it built is released in
+// the background.
 func (c Config) PrepareContext(ctx context.Context) (*Prepared, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("spec: setup not started: %w", err)
@@ -88,7 +89,7 @@ func (c Config) PrepareContext(ctx context.Context) (*Prepared, error) {
 	}
 	ch := make(chan built, 1)
 	go func() {
-		p, err := c.Prepare()
+		p, err := c.prepare(ctx)
 		ch <- built{p, err}
 	}()
 	select {
@@ -113,6 +114,11 @@ func (c Config) PrepareContext(ctx context.Context) (*Prepared, error) {
 // separator and the method of the config. Non-lazy methods get the inexact
 // oracle (OracleGap); lazy ones an exact, early-terminating one.
 func (c Config) Prepare() (*Prepared, error) {
+	return c.prepare(context.Background())
+}
+
+// prepare is Prepare with the setup's solver work bounded by ctx.
+func (c Config) prepare(ctx context.Context) (*Prepared, error) {
 	if c.Polytope == "" {
 		return nil, errors.New("spec: -polytope is required")
 	}
@@ -141,7 +147,8 @@ func (c Config) Prepare() (*Prepared, error) {
 		return nil, fmt.Errorf("spec: -oracle %s applies to %s (%s calls the LMO)", oracle,
 			strings.Join(lazyMethods(info.Online), " and "), info.Name)
 	}
-	opt := Options{DataDir: c.DataDir, OracleGap: c.OracleGap, OracleTimeLimit: c.OracleTimeLimit, MemoryBudget: c.MemoryBudget}
+	opt := Options{DataDir: c.DataDir, OracleGap: c.OracleGap, OracleTimeLimit: c.OracleTimeLimit, MemoryBudget: c.MemoryBudget,
+		Context: ctx}
 	if info.Lazy {
 		opt.OracleGap = 0
 	}
@@ -150,21 +157,21 @@ func (c Config) Prepare() (*Prepared, error) {
 		return nil, err
 	}
 	p := &Prepared{Config: c, Info: info, Instance: in}
-	if err := p.prepare(); err != nil {
+	if err := p.prepare(ctx); err != nil {
 		p.Close()
 		return nil, err
 	}
 	return p, nil
 }
 
-func (p *Prepared) prepare() error {
+func (p *Prepared) prepare(ctx context.Context) error {
 	c, in := &p.Config, p.Instance
 	var obj lazycg.Objective
 	if !p.Info.Online {
 		// First: an objective may reformulate the instance (completion
 		// moves to Ω-coordinates), and the separator serves its LMO.
 		var err error
-		if obj, err = ObjectiveWith(seeded(c.Objective, c.Seed), in, Options{DataDir: c.DataDir}); err != nil {
+		if obj, err = ObjectiveWith(seeded(c.Objective, c.Seed), in, Options{DataDir: c.DataDir, Context: ctx}); err != nil {
 			return err
 		}
 	}

@@ -30,7 +30,7 @@ type OwnObjective struct {
 
 // mipInstance wraps a formulation into an Instance backed by CBC.
 func mipInstance(f *mip.Formulation, opt Options) (*Instance, error) {
-	s, err := mip.NewSolver(f.Model, mip.Options{RelGap: opt.OracleGap, TimeLimit: opt.OracleTimeLimit, Vars: f.Vars})
+	s, err := mip.NewSolverContext(opt.ctx(), f.Model, mip.Options{RelGap: opt.OracleGap, TimeLimit: opt.OracleTimeLimit, Vars: f.Vars})
 	if err != nil {
 		return nil, err
 	}

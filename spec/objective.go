@@ -67,7 +67,7 @@ func ObjectiveWith(text string, in *Instance, opt Options) (lazycg.Objective, er
 			return nil, err
 		}
 		var scale float64
-		if scale, err = quadraticScale(s, in); err != nil {
+		if scale, err = quadraticScale(opt.ctx(), s, in); err != nil {
 			return nil, err
 		}
 		nnz := float64(rows) * float64(n) * density
@@ -215,7 +215,7 @@ func QuadraticScale(n int, v []float64) float64 {
 // the zero objective), which
 // then also becomes the instance's start vertex (so the run does not look
 // for another one).
-func quadraticScale(s *Spec, in *Instance) (float64, error) {
+func quadraticScale(ctx context.Context, s *Spec, in *Instance) (float64, error) {
 	if s.OptString("scale", "auto") != "auto" {
 		return s.OptFloat("scale", 1, 1e-12, 1e12)
 	}
@@ -238,7 +238,7 @@ func quadraticScale(s *Spec, in *Instance) (float64, error) {
 		copy(c, in.Own.C)
 	}
 	v := make([]float64, n)
-	res, err := es.MinimizeUntil(context.Background(), v, c,
+	res, err := es.MinimizeUntil(ctx, v, c,
 		lazycg.StopRule{Improve: math.Inf(1), Certify: math.Inf(1)})
 	if err != nil {
 		return 0, fmt.Errorf("spec: %q: scale=auto needs a vertex: %w", s.Text, err)

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,9 +27,23 @@ type Options struct {
 	// instance (0: DefaultMemoryBudget; negative: none). A spec whose
 	// estimate exceeds it is refused before anything large is allocated.
 	MemoryBudget int64
+	// Context bounds the setup's solver work: loading a model into CBC
+	// and the first vertex of the quadratic objective's scale=auto (nil:
+	// context.Background()). Config.PrepareContext sets it, so that a
+	// setup abandoned at its deadline stops solving instead of finishing
+	// in the background.
+	Context context.Context
 
 	// mem is the memory account of the run (set by Polytope).
 	mem *memAccount
+}
+
+// ctx returns the options' Context, or context.Background().
+func (o *Options) ctx() context.Context {
+	if o.Context != nil {
+		return o.Context
+	}
+	return context.Background()
 }
 
 // Instance is a polytope realized from a spec.

@@ -1,0 +1,90 @@
+package spec_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/lazycg/lazycg/mip/cbc"
+	"github.com/lazycg/lazycg/spec"
+)
+
+// writeMarketSplit writes a market split feasibility model (Cornuéjols–
+// Dawande): m equality rows Σ a_ij x_j = ⌊Σ_j a_ij / 2⌋ over n binary
+// columns, a_ij uniform in [0, 99], objective 0. Finding a feasible
+// point, or proving there is none, takes branch and bound far longer
+// than any deadline of the tests (CBC: minutes for m = 5, n = 40).
+func writeMarketSplit(t *testing.T, m, n int, seed uint64) string {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 1))
+	a := make([][]int, m)
+	var b strings.Builder
+	fmt.Fprintf(&b, "NAME marketsplit\nROWS\n N obj\n")
+	for i := range m {
+		fmt.Fprintf(&b, " E r%d\n", i)
+		a[i] = make([]int, n)
+		for j := range n {
+			a[i][j] = r.IntN(100)
+		}
+	}
+	b.WriteString("COLUMNS\n    MARKER MARKER INTORG\n")
+	for j := range n {
+		fmt.Fprintf(&b, "    x%d obj 0\n", j)
+		for i := range m {
+			fmt.Fprintf(&b, "    x%d r%d %d\n", j, i, a[i][j])
+		}
+	}
+	b.WriteString("    MARKER MARKER INTEND\nRHS\n")
+	for i := range m {
+		sum := 0
+		for _, v := range a[i] {
+			sum += v
+		}
+		fmt.Fprintf(&b, "    rhs r%d %d\n", i, sum/2)
+	}
+	b.WriteString("BOUNDS\n")
+	for j := range n {
+		fmt.Fprintf(&b, " UP bnd x%d 1\n", j)
+	}
+	b.WriteString("ENDATA\n")
+	path := filepath.Join(t.TempDir(), "marketsplit.mps")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestPrepareContextStopsSetup: a setup abandoned at its deadline stops
+// its solver work. The quadratic objective's scale=auto needs a vertex of
+// a market split polytope (a long CBC search); PrepareContext returns at
+// the deadline, and the setup's goroutine ends soon after instead of
+// searching on in the background.
+func TestPrepareContextStopsSetup(t *testing.T) {
+	path := writeMarketSplit(t, 5, 40, 3)
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	cfg := spec.Config{Polytope: "mps:" + path, Objective: "quadratic", Method: "lcg"}
+	p, err := cfg.PrepareContext(ctx)
+	if err == nil {
+		p.Close()
+		t.Fatal("the setup found a vertex of the market split model within 300 ms; the test needs a harder model")
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("setup error %v, want the deadline", err)
+	}
+	limit := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(limit) {
+			t.Fatalf("the setup is still running 5 s after its deadline (%d goroutines, %d before)", runtime.NumGoroutine(), before)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
