@@ -135,6 +135,11 @@ type SepResult struct {
 	ExactCPU         time.Duration // total over the exact calls
 	EarlyCPU         time.Duration // total over the early-terminated calls
 	Improving, Certs int           // answers of the early calls
+	// ExactCapped counts exact calls ended by the per-call time limit
+	// (ExactCPU is then a lower bound of the exact calls' cost), and
+	// EarlyCapped early calls that reached it without an answer (their
+	// time counts in EarlyCPU).
+	ExactCapped, EarlyCapped int
 }
 
 // Separation measures calls points: for gradients c of Quadratic at points
@@ -143,14 +148,16 @@ type SepResult struct {
 // rule for K = 1.1 and Φ half the Wolfe gap (Improve = c·x − Φ/K, Certify =
 // c·x − Φ) on another. Both solvers first compute v₁ and v₂ and then keep
 // their warm starts (last vertex, LP basis) across calls, as in a run.
-func Separation(m *mip.Model, points int) (SepResult, error) {
+// Every call is limited to callLimit of wall-clock time (0: none); an
+// exact call that reaches it returns its incumbent, whose gap sets Φ.
+func Separation(m *mip.Model, points int, callLimit time.Duration) (SepResult, error) {
 	var out SepResult
-	exact, err := mip.NewSolver(m, mip.Options{})
+	exact, err := mip.NewSolver(m, mip.Options{TimeLimit: callLimit})
 	if err != nil {
 		return out, err
 	}
 	defer exact.Close()
-	early, err := mip.NewSolver(m, mip.Options{})
+	early, err := mip.NewSolver(m, mip.Options{TimeLimit: callLimit})
 	if err != nil {
 		return out, err
 	}
@@ -197,6 +204,7 @@ func Separation(m *mip.Model, points int) (SepResult, error) {
 		if err != nil {
 			return out, err
 		}
+		capped := res.Reason == lazycg.StopTimeLimit
 		gap := cx - res.Value
 		if !(gap > 0) {
 			continue
@@ -212,8 +220,13 @@ func Separation(m *mip.Model, points int) (SepResult, error) {
 			out.Improving++
 		case er.Bound >= cx-phi:
 			out.Certs++
+		case er.Reason == lazycg.StopTimeLimit:
+			out.EarlyCapped++
 		default:
 			return out, fmt.Errorf("bench: early call answered neither way: %+v", er)
+		}
+		if capped {
+			out.ExactCapped++
 		}
 		out.Calls++
 		out.ExactCPU += t1 - t0

@@ -25,7 +25,7 @@ func main() {
 	model := flag.String("model", "", "MPS file")
 	cost := flag.String("cost", "file", "objective: file (the file's) or quadratic (∇f(½·1) of the paper's quadratic, seed 1)")
 	target := flag.String("target", "optimal", "first, gap (10%) or optimal")
-	cpuCap := flag.Duration("cap", 300*time.Second, "CPU time cap of the call (0: none)")
+	cpuCap := flag.Duration("cap", 300*time.Second, "CPU time cap of the call (0: none); with -sep, the wall-clock limit of each call")
 	pre := flag.Bool("preprocess", false, "enable CBC's integer preprocessing")
 	search := flag.String("search", "auto", "the backend's search: auto, standard or light")
 	write := flag.String("write-mps", "", "write the model with the chosen costs to this file and exit")
@@ -66,13 +66,14 @@ func run(path, cost string, target bench.Target, cpuCap time.Duration, opts mip.
 	}
 	name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".gz"), ".mps")
 	if sep > 0 {
-		r, err := bench.Separation(m, sep)
+		r, err := bench.Separation(m, sep, cpuCap)
 		if err != nil {
 			return err
 		}
 		return emit(map[string]any{"model": name, "sep_calls": r.Calls, "exact_cpu_s": r.ExactCPU.Seconds(),
 			"early_cpu_s": r.EarlyCPU.Seconds(), "ratio": r.EarlyCPU.Seconds() / r.ExactCPU.Seconds(),
-			"improving": r.Improving, "certified": r.Certs})
+			"improving": r.Improving, "certified": r.Certs, "exact_capped": r.ExactCapped, "early_capped": r.EarlyCapped,
+			"call_limit_s": cpuCap.Seconds()})
 	}
 	var c []float64
 	switch cost {

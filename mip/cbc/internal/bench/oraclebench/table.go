@@ -30,7 +30,10 @@ type row struct {
 	Ratio               float64
 	Improving           int
 	Certified           int
-	Runs                int `json:"-"`
+	ExactCapped         int     `json:"exact_capped"`
+	EarlyCapped         int     `json:"early_capped"`
+	CallLimit           float64 `json:"call_limit_s"`
+	Runs                int     `json:"-"`
 }
 
 // readRows returns the rows of a JSON-lines file by key, for a key
@@ -138,7 +141,18 @@ func table(w io.Writer, dir string) error {
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---|")
 	for _, k := range sorder {
 		r := sp[k]
-		fmt.Fprintf(w, "| %s | %d | %.3f | %.3f | **%.2f** | %d / %d |\n", r.Model, r.SepCalls, r.ExactCPU, r.EarlyCPU, r.Ratio, r.Improving, r.Certified)
+		// Exact calls cut by the call limit make the exact time a lower
+		// bound, hence the ratio an upper bound.
+		exact, ratio := fmt.Sprintf("%.3f", r.ExactCPU), fmt.Sprintf("**%.2f**", r.Ratio)
+		if r.ExactCapped > 0 {
+			exact = fmt.Sprintf("≥ %.3f (%d of %d at the %g s limit)", r.ExactCPU, r.ExactCapped, r.SepCalls, r.CallLimit)
+			ratio = fmt.Sprintf("**≤ %.2f**", r.Ratio)
+		}
+		answers := fmt.Sprintf("%d / %d", r.Improving, r.Certified)
+		if r.EarlyCapped > 0 {
+			answers += fmt.Sprintf(" (%d at the limit, unanswered)", r.EarlyCapped)
+		}
+		fmt.Fprintf(w, "| %s | %d | %s | %.3f | %s | %s |\n", r.Model, r.SepCalls, exact, r.EarlyCPU, ratio, answers)
 	}
 	return nil
 }
