@@ -15,9 +15,14 @@ echo "== go test -race -short" >&2
 go test -count=1 -race -short ./...
 # The hostile-input sweep (testdata/bad, 300 cases) ran above as
 # TestHostileInputs in cmd/lazycg.
+# The signal and time-limit checks add their MIPLIB scenarios when the
+# benchmark data is at hand: $LAZYCG_DATA, else ../shared/data beside the
+# clone (as in CI); without it they are skipped with a message.
+data=${LAZYCG_DATA:-}
+if [ -z "$data" ] && [ -d ../shared/data/miplib ]; then data=$(cd ../shared/data && pwd); fi
 echo "== signal test" >&2
-bash scripts/signal-test.sh
+LAZYCG_DATA=$data bash scripts/signal-test.sh
 echo "== time-limit check" >&2
-bash scripts/time-limit.sh
+LAZYCG_DATA=$data bash scripts/time-limit.sh
 echo "== fuzz (${FUZZTIME:-20000x} per target)" >&2
 bash scripts/fuzz.sh
