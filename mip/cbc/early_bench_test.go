@@ -28,7 +28,7 @@ func BenchmarkEarlyVsExactEil33(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
-	r, err := bench.Separation(m, b.N)
+	r, err := bench.Separation(m, b.N, 0)
 	if err != nil {
 		b.Fatal(err)
 	}
