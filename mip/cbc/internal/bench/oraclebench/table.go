@@ -143,10 +143,10 @@ func table(w io.Writer, dir string) error {
 		r := sp[k]
 		// Exact calls cut by the call limit make the exact time a lower
 		// bound, hence the ratio an upper bound.
-		exact, ratio := fmt.Sprintf("%.3f", r.ExactCPU), fmt.Sprintf("**%.2f**", r.Ratio)
+		exact, ratio := fmt.Sprintf("%.3f", r.ExactCPU), fmt.Sprintf("**%.2g**", r.Ratio)
 		if r.ExactCapped > 0 {
 			exact = fmt.Sprintf("≥ %.3f (%d of %d at the %g s limit)", r.ExactCPU, r.ExactCapped, r.SepCalls, r.CallLimit)
-			ratio = fmt.Sprintf("**≤ %.2f**", r.Ratio)
+			ratio = fmt.Sprintf("**≤ %.2g**", r.Ratio)
 		}
 		answers := fmt.Sprintf("%d / %d", r.Improving, r.Certified)
 		if r.EarlyCapped > 0 {
