@@ -196,30 +196,31 @@ func (o *Oracle) received(r inflightResult) (Separation, error) {
 	return r.sep, r.err
 }
 
-// stale reports whether the call in flight should be restarted (the
-// RestartStale policy): its iterate x_a has been left for a better one
-// (f < f(x_a)).
-func (o *Oracle) stale(f float64) bool {
-	return o.async.restart && o.async.busy && f < o.async.f
-}
-
-// abandon cancels the call in flight because its question went stale and
-// waits for its goroutine. An answer that arrived before the cancellation
-// took effect is returned as wait returns it (answered); otherwise the
-// call's work is counted, the call dropped (a stale restart) and the
-// caller asks again for its current iterate.
-func (o *Oracle) abandon() (sep Separation, answered bool, err error) {
+// await waits for the answer of the call in flight, like wait; under the
+// RestartStale policy, when the method's iterate has been left for a
+// better one (f < f(x_a)), it cancels the call instead and reports
+// restart: the caller asks again at its current iterate. An answer that
+// arrived before the cancellation took effect is returned as wait returns
+// it; the canceled call's work is counted (Stats.StaleRestarts).
+func (o *Oracle) await(ctx context.Context, f float64) (sep Separation, restart bool, err error) {
 	a := o.async
+	if !a.restart || !(f < a.f) {
+		sep, err = o.wait(ctx)
+		return sep, false, err
+	}
 	a.cancel()
 	r := <-a.done
 	if r.err == nil || !errors.Is(r.err, context.Canceled) {
 		sep, err = o.received(r)
-		return sep, true, err
+		return sep, false, err
 	}
 	a.busy = false
 	o.countLMO(r.sep)
 	o.stats.StaleRestarts++
-	return Separation{}, false, nil
+	if err := ctx.Err(); err != nil {
+		return Separation{}, false, err
+	}
+	return Separation{}, true, nil
 }
 
 // asked returns the question of the last call: x_a in x, c = ∇f(x_a) in c,
@@ -275,17 +276,9 @@ func concurrentLazyStep(ctx context.Context, s *State, v []float64, phi *PhiSche
 			o.relaxedHit()
 			return nil
 		}
-		if o.stale(s.F) {
-			var answered bool
-			if sep, answered, err = o.abandon(); !answered {
-				if err = ctx.Err(); err != nil {
-					return err
-				}
-				// Ask again at the current iterate (next Step).
-				return concurrentLazyStep(ctx, s, v, phi, k, move)
-			}
-		} else {
-			sep, err = o.wait(ctx)
+		var restart bool
+		if sep, restart, err = o.await(ctx, s.F); restart {
+			return concurrentLazyStep(ctx, s, v, phi, k, move) // ask again at the current iterate
 		}
 	}
 	if err != nil {

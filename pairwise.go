@@ -549,17 +549,9 @@ func (m *LPCG) stepConcurrent(ctx context.Context, s *State) error {
 			o.relaxedHit()
 			return nil
 		}
-		if o.stale(s.F) {
-			var answered bool
-			if sep, answered, err = o.abandon(); !answered {
-				if err = ctx.Err(); err != nil {
-					return err
-				}
-				// Ask again at the current iterate.
-				return m.stepConcurrent(ctx, s)
-			}
-		} else {
-			sep, err = o.wait(ctx)
+		var restart bool
+		if sep, restart, err = o.await(ctx, s.F); restart {
+			return m.stepConcurrent(ctx, s) // ask again at the current iterate
 		}
 	}
 	if err != nil {
