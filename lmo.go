@@ -91,6 +91,18 @@ type EarlyStopper interface {
 	MinimizeUntil(ctx context.Context, dst, c []float64, rule StopRule) (LinearResult, error)
 }
 
+// RelaxationBounder is an optional interface of LMOs that can prove a
+// lower bound on min_{z∈P} c·z much faster than they minimize, from a
+// relaxation of P (MIP oracles: the LP relaxation of the model, one LP
+// solve without branching). The parameter-free lazy methods start Φ from
+// it (Phi0Auto): c·x − bound is a proven upper bound on the Wolfe gap.
+type RelaxationBounder interface {
+	// RelaxationBound returns a proven lower bound on c·z over P (finite,
+	// or an error: an empty polytope wraps ErrEmptyPolytope, an unbounded
+	// relaxation ErrUnbounded).
+	RelaxationBound(ctx context.Context, c []float64) (float64, error)
+}
+
 // FaceMinimizer is an optional interface of LMOs over 0/1 polytopes that can
 // minimize over the face {v ∈ P : v_i = 0 for every i with zero[i]}. It
 // realizes the "−∞ gradient entries" of the decomposition-invariant pairwise

@@ -64,6 +64,37 @@ func (o *Oracle) Minimize(ctx context.Context, dst, c []float64) (LinearResult, 
 	return res, err
 }
 
+// relaxes reports whether the LMO has a cheap relaxation bound
+// (RelaxationBounder).
+func (o *Oracle) relaxes() bool {
+	_, ok := o.lmo.(RelaxationBounder)
+	return ok
+}
+
+// LowerBound proves a lower bound res.Bound on min_P c·z. With relax set
+// and an LMO that is a RelaxationBounder, the bound comes from its
+// relaxation (res.Found is false, dst is untouched); otherwise from one
+// Minimize call into dst. Either way it counts as one LMO call, a
+// relaxation also as an early stop.
+func (o *Oracle) LowerBound(ctx context.Context, dst, c []float64, relax bool) (LinearResult, error) {
+	rb, ok := o.lmo.(RelaxationBounder)
+	if !relax || !ok {
+		return o.Minimize(ctx, dst, c)
+	}
+	o.idle()
+	start := time.Now()
+	b, err := rb.RelaxationBound(ctx, c)
+	o.lmoCall(start)
+	if err != nil {
+		return LinearResult{Value: math.Inf(1), Bound: math.Inf(-1)}, err
+	}
+	if math.IsNaN(b) || math.IsInf(b, 1) {
+		return LinearResult{Value: math.Inf(1), Bound: math.Inf(-1)}, fmt.Errorf("lazycg: the LMO (%T) returned the relaxation bound %g", o.lmo, b)
+	}
+	o.stats.EarlyStops++
+	return LinearResult{Value: math.Inf(1), Bound: b, Reason: StopCertified}, nil
+}
+
 // StartVertex stores some vertex of P, good for c, in dst with one counted
 // LMO call. Any vertex will do, so an EarlyStopper may stop at its first
 // feasible point (MIP oracles: the first incumbent instead of a full solve).

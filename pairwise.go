@@ -404,18 +404,19 @@ func (m *LPCG) Init(ctx context.Context, s *State) error {
 		m.th = th
 		return nil
 	case PairwiseLineSearch:
-		return m.StartWith(s, func() (float64, error) { return m.pairGap(ctx, s) },
+		return m.StartWith(s, func(relax bool) (float64, error) { return m.pairGap(ctx, s, relax) },
 			func(phi float64) (Separation, error) { return m.sep.separate(ctx, s, &m.core, phi, m.K) })
 	}
 	return fmt.Errorf("lazycg: lpcg: unknown step rule %v", m.Rule)
 }
 
-// pairGap computes the pair gap max_{v⁻ ∈ face} ∇f·v⁻ − min_P ∇f·v⁺ with
-// one LMO call per component (proven bounds when the oracles give them),
-// reports the Wolfe gap bound and caches both vertices.
-func (m *LPCG) pairGap(ctx context.Context, s *State) (float64, error) {
+// pairGap bounds the pair gap max_{v⁻ ∈ face} ∇f·v⁻ − min_P ∇f·v⁺ from
+// above with one LMO call per component (proven bounds when the oracles
+// give them; min_P from the LMO's relaxation when relax is set, see
+// Oracle.LowerBound), reports the Wolfe gap bound and caches the vertices.
+func (m *LPCG) pairGap(ctx context.Context, s *State, relax bool) (float64, error) {
 	c := &m.core
-	res, err := s.Oracle.Minimize(ctx, c.vPlus, s.Grad)
+	res, err := s.Oracle.LowerBound(ctx, c.vPlus, s.Grad, relax)
 	if err != nil {
 		return 0, err
 	}

@@ -11,8 +11,15 @@ import (
 type Phi0Rule int
 
 const (
+	// Phi0Auto is Phi0LMO for LMOs that solve fast, and the binary search
+	// for LMOs with a cheap relaxation bound (RelaxationBounder: MIP
+	// oracles, whose exact calls are what lazification avoids), so that
+	// the run's first call is not a full solve. The relaxation's proven
+	// bound U on the Wolfe gap at x_1 answers the search's calls at every
+	// Φ ≥ U (negatively), so the search skips them.
+	Phi0Auto Phi0Rule = iota
 	// Phi0LMO uses one LMO call: Φ0 = max_z ∇f(x_1)(x_1 − z)/2 (Algorithm 7).
-	Phi0LMO Phi0Rule = iota
+	Phi0LMO
 	// Phi0BinarySearch halves a conservative start value until the weak
 	// separation oracle answers positively, then uses twice the last value
 	// (section 7 of the paper); it needs no full LMO solve.
@@ -29,7 +36,8 @@ const (
 // theorem-parameter variants (Theorems 3.1, 3.2, 3.6 and 5.1) follow their
 // own recursions but end by the same rule (PhiNegligible).
 //
-// The zero value finds Φ0 by one LMO call and halves Φ.
+// The zero value finds Φ0 by one LMO call, or by the binary search from
+// the LMO's relaxation bound when it has one (Phi0Auto), and halves Φ.
 type PhiSchedule struct {
 	// Phi0, if positive, is the initial Φ (finite).
 	Phi0 float64
@@ -66,20 +74,23 @@ const maxPhiHalvings = 2100
 
 // Start sets Φ0 for the run in s, at x_1 = s.X: Phi0 when positive;
 // otherwise by Phi0Rule, half the Wolfe gap from one LMO call into v
-// (Algorithm 7), or the binary search with the weak separation oracle
-// LPsep(∇f(x_1), x_1, ·, k). A zero Wolfe gap, or a binary search that
-// reaches PhiNegligible with negative answers only, proves that x_1 is
-// optimal (s.Converged).
+// (Algorithm 7; the vertex joins the separator's cache), or the binary
+// search with the weak separation oracle LPsep(∇f(x_1), x_1, ·, k) (for
+// Phi0Auto, skipping the values the LMO's relaxation already answers). A zero Wolfe gap,
+// or a binary search that reaches PhiNegligible with negative answers
+// only, proves that x_1 is optimal (s.Converged).
 func (p *PhiSchedule) Start(ctx context.Context, s *State, v []float64, k float64) error {
-	return p.StartWith(s, func() (float64, error) { return wolfeGap(ctx, s, v) },
+	return p.StartWith(s, func(relax bool) (float64, error) { return wolfeGap(ctx, s, v, relax) },
 		func(phi float64) (Separation, error) { return s.Oracle.Separate(ctx, v, s.Grad, s.X, phi, k) })
 }
 
-// StartWith is Start with a method's own oracle: gap returns an upper
-// bound on the Wolfe gap at x_1 from one LMO call (and reports it as a
-// dual bound); separate answers the method's weak separation at x_1 for a
-// given Φ (the search reports the answers' gap bounds as dual bounds).
-func (p *PhiSchedule) StartWith(s *State, gap func() (float64, error), separate func(phi float64) (Separation, error)) error {
+// StartWith is Start with a method's own oracle: gap returns a proven
+// upper bound on the Wolfe gap at x_1 from one LMO call, or from the
+// LMO's relaxation when relax is set (Oracle.LowerBound), and reports it
+// as a dual bound; separate answers the method's weak separation at x_1
+// for a given Φ (the search reports the answers' gap bounds as dual
+// bounds).
+func (p *PhiSchedule) StartWith(s *State, gap func(relax bool) (float64, error), separate func(phi float64) (Separation, error)) error {
 	switch {
 	case p.Phi0 > 0:
 		if math.IsInf(p.Phi0, 1) {
@@ -88,9 +99,26 @@ func (p *PhiSchedule) StartWith(s *State, gap func() (float64, error), separate 
 		p.phi = p.Phi0
 		return nil
 	case p.Phi0Rule == Phi0BinarySearch:
-		return p.search(s, separate)
+		return p.search(s, separate, p.searchStart(s.F))
+	case p.Phi0Rule == Phi0Auto && s.Oracle.relaxes():
+		u, err := gap(true)
+		if err != nil {
+			return err
+		}
+		if !(u > 0) {
+			s.Converged = true
+			p.phi = math.SmallestNonzeroFloat64
+			return nil
+		}
+		// The relaxation proves the negative answers at every Φ ≥ u: skip
+		// them on the search's own sequence of values.
+		start := p.searchStart(s.F)
+		for i := 0; start > u && i < maxPhiHalvings; i++ {
+			start /= 2
+		}
+		return p.search(s, separate, start)
 	}
-	g, err := gap()
+	g, err := gap(false)
 	if err != nil {
 		return err
 	}
@@ -103,14 +131,19 @@ func (p *PhiSchedule) StartWith(s *State, gap func() (float64, error), separate 
 	return nil
 }
 
+// searchStart returns the start of the binary search at a point with
+// value f: Phi0Start, or by default 1e3·max(1, |f|).
+func (p *PhiSchedule) searchStart(f float64) float64 {
+	if p.Phi0Start > 0 {
+		return p.Phi0Start
+	}
+	return 1e3 * math.Max(1, math.Abs(f))
+}
+
 // search halves Φ from a conservative value until the oracle answers
 // positively and keeps twice that value. Negative answers on the way are
 // proofs (Wolfe gap ≤ Φ) and are reported as dual bounds.
-func (p *PhiSchedule) search(s *State, separate func(phi float64) (Separation, error)) error {
-	phi := p.Phi0Start
-	if !(phi > 0) {
-		phi = 1e3 * math.Max(1, math.Abs(s.F))
-	}
+func (p *PhiSchedule) search(s *State, separate func(phi float64) (Separation, error), phi float64) error {
 	for range maxPhiHalvings {
 		sep, err := separate(phi)
 		if err != nil {
@@ -155,13 +188,18 @@ func (p *PhiSchedule) Halve(f float64) bool {
 	return PhiNegligible(p.phi, f)
 }
 
-// wolfeGap computes max_z ∇f(x)(x − z) with one (counted) LMO call, using the
-// oracle's proven bound; v receives the LMO vertex. It reports the gap as a
-// dual bound.
-func wolfeGap(ctx context.Context, s *State, v []float64) (float64, error) {
-	res, err := s.Oracle.Minimize(ctx, v, s.Grad)
+// wolfeGap bounds max_z ∇f(x)(x − z) from above with one (counted) call
+// of Oracle.LowerBound, using the oracle's proven bound; v receives the
+// LMO vertex, if any, which also joins the separator's cache (its step
+// beats Φ0/K, so the first weak separation call needs no LMO). It reports
+// the gap as a dual bound.
+func wolfeGap(ctx context.Context, s *State, v []float64, relax bool) (float64, error) {
+	res, err := s.Oracle.LowerBound(ctx, v, s.Grad, relax)
 	if err != nil {
 		return 0, err
+	}
+	if res.Found {
+		s.Oracle.Remember(v)
 	}
 	gap := dot(s.Grad, s.X) - res.Bound
 	s.ReportGap(s.F, gap)
@@ -174,7 +212,7 @@ func wolfeGap(ctx context.Context, s *State, v []float64) (float64, error) {
 // optimal (s.Converged; Φ0 is then the smallest positive float64).
 func theoremPhi0(ctx context.Context, s *State, v []float64, phi0 float64, name string) (float64, error) {
 	if phi0 == 0 {
-		gap, err := wolfeGap(ctx, s, v)
+		gap, err := wolfeGap(ctx, s, v, false)
 		if err != nil {
 			return 0, err
 		}

@@ -15,6 +15,8 @@ var (
 	_ lazycg.FaceMinimizer = (*Solver)(nil)
 	_ lazycg.Augmenter     = (*Solver)(nil)
 	_ lazycg.StandardForm  = (*Solver)(nil)
+
+	_ lazycg.RelaxationBounder = (*Solver)(nil)
 )
 
 // Minimize implements lazycg.LMO: it stores in dst a vertex minimizing c·v,
@@ -43,6 +45,38 @@ func (s *Solver) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazyc
 		return notFound(), fmt.Errorf("mip: stop rule has NaN (Improve %g, Certify %g)", rule.Improve, rule.Certify)
 	}
 	return s.minimize(ctx, dst, c, nil, rule.Improve, rule.Certify)
+}
+
+// RelaxationBound implements lazycg.RelaxationBounder: the optimal value
+// of the model's LP relaxation for the objective c (one LP solve from the
+// last basis, no cuts, heuristics or branching), a proven lower bound on
+// c·v over the polytope. The parameter-free lazy methods start Φ from it
+// instead of a full solve.
+func (s *Solver) RelaxationBound(ctx context.Context, c []float64) (float64, error) {
+	if err := s.checkObj(c); err != nil {
+		return math.Inf(-1), err
+	}
+	s.setObjective(c)
+	// Any bound certifies −MaxFloat64: the backend stops right after its
+	// first LP with the LP value as its bound.
+	if err := s.run(ctx, math.Inf(-1), -math.MaxFloat64, math.Inf(1), false); err != nil {
+		return math.Inf(-1), err
+	}
+	r := &s.res
+	switch r.Outcome {
+	case OutcomeInfeasible:
+		return math.Inf(-1), errInfeasible
+	case OutcomeUnbounded:
+		return math.Inf(-1), errUnbounded
+	case OutcomeCertified, OutcomeOptimal:
+		if math.IsNaN(r.Bound) || math.IsInf(r.Bound, 0) {
+			return math.Inf(-1), fmt.Errorf("mip: the LP relaxation gave the bound %g", r.Bound)
+		}
+		return r.Bound, nil
+	case OutcomeTimeLimit:
+		return math.Inf(-1), fmt.Errorf("%w (%v) before the LP relaxation was solved", ErrTimeLimit, s.opts.TimeLimit)
+	}
+	return math.Inf(-1), fmt.Errorf("mip: unexpected outcome %v of the LP relaxation", r.Outcome)
 }
 
 // MinimizeFace implements lazycg.FaceMinimizer: it minimizes c·v over the
@@ -291,6 +325,17 @@ func (s *Solver) checkVec(dst, c []float64) error {
 	n := len(s.vars)
 	if len(c) != n || len(dst) != n {
 		return fmt.Errorf("mip: objective has length %d and destination %d, dimension is %d", len(c), len(dst), n)
+	}
+	return s.checkObj(c)
+}
+
+// checkObj checks an objective of the right length for NaN and Inf.
+func (s *Solver) checkObj(c []float64) error {
+	if s.eng == nil {
+		return ErrClosed
+	}
+	if len(c) != len(s.vars) {
+		return fmt.Errorf("mip: objective has length %d, dimension is %d", len(c), len(s.vars))
 	}
 	for i, v := range c {
 		if math.IsNaN(v) || math.IsInf(v, 0) {

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -98,8 +99,12 @@ type MethodParams struct {
 	C float64 `json:"c,omitempty"`
 	// Phi0 is an initial bound (0: the method's rule).
 	Phi0 float64 `json:"phi0,omitempty"`
-	// Phi0Search selects the binary search for Φ0.
+	// Phi0Search selects the binary search for Φ0 (the default of MIP
+	// oracles, lazycg.Phi0Auto).
 	Phi0Search bool `json:"phi0_search,omitempty"`
+	// Phi0LMO selects Algorithm 7's Φ0 from one full LMO call, also for
+	// MIP oracles (lazycg.Phi0LMO).
+	Phi0LMO bool `json:"phi0_lmo,omitempty"`
 	// NoLineSearch selects the methods' line-search-free step rule.
 	NoLineSearch bool `json:"no_line_search,omitempty"`
 	// ImprovedPhi enables Remark 4.3's Φ update (online: lowers LOCG's Φ_t
@@ -242,8 +247,10 @@ var settings = []Setting{
 		field: func(c *Config) any { return &c.C }},
 	{Flag: "phi0", JSON: "phi0", Kind: SettingFloat, lo: 0, hi: inf, Usage: "initial bound Φ0 (0: the method's rule)",
 		field: func(c *Config) any { return &c.Phi0 }},
-	{Flag: "phi0-search", JSON: "phi0_search", Kind: SettingBool, Usage: "find Φ0 by binary search with the weak separation oracle (no full LMO solve)",
+	{Flag: "phi0-search", JSON: "phi0_search", Kind: SettingBool, Usage: "find Φ0 by binary search with the weak separation oracle (no full LMO solve; the default for MIP oracles, started below their LP relaxation's gap bound)",
 		field: func(c *Config) any { return &c.Phi0Search }},
+	{Flag: "phi0-lmo", JSON: "phi0_lmo", Kind: SettingBool, Usage: "find Φ0 by one full LMO call (Algorithm 7 as written), also for MIP oracles",
+		field: func(c *Config) any { return &c.Phi0LMO }},
 	{Flag: "no-ls", JSON: "line_search", negJSON: true, Kind: SettingBool, Usage: "no line search: prescribed steps (lcg: Remark 4.4's γ = min{1, Φ/(KC)})",
 		field: func(c *Config) any { return &c.NoLineSearch }},
 	{Flag: "improved-phi", JSON: "improved_phi", Aliases: []string{"tighten", "tighten_phi"}, Kind: SettingBool,
@@ -480,6 +487,9 @@ func (st *Setting) text(c *Config, neg bool) string {
 // configs built in Go; Set checks each value it sets). Errors name the
 // suite file fields.
 func (c *Config) Validate() error {
+	if c.Phi0Search && c.Phi0LMO {
+		return errors.New("phi0_search and phi0_lmo exclude each other (-phi0-search, -phi0-lmo)")
+	}
 	for i := range settings {
 		st := &settings[i]
 		if st.Kind != SettingFloat && st.Kind != SettingInt && st.Kind != SettingDuration && st.Kind != SettingBytes {

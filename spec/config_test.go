@@ -87,6 +87,11 @@ func TestConfigValidateAndSeparator(t *testing.T) {
 	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "oracle_gap") {
 		t.Errorf("Validate: %v", err)
 	}
+	c = Config{Polytope: "simplex:4", Objective: "distance", Method: "lcg"}
+	c.Phi0Search, c.Phi0LMO = true, true
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "phi0_lmo") {
+		t.Errorf("phi0_search with phi0_lmo: %v", err)
+	}
 	c = Config{Prune: true, BestFit: true, NoEarlyStop: true}
 	want := lazycg.SeparatorConfig{Cache: lazycg.CachePolicy{PruneEvery: 100, PruneKeep: 100, Search: lazycg.BestFit,
 		MaxBytes: DefaultCacheBytes}, NoEarlyStop: true}

@@ -170,8 +170,11 @@ func LineSearchOf(p MethodParams) (lazycg.LineSearch, error) {
 // phiSchedule returns the Φ schedule of the parameter-free lazy methods.
 func phiSchedule(p MethodParams) lazycg.PhiSchedule {
 	s := lazycg.PhiSchedule{Phi0: p.Phi0, ImprovedPhi: p.ImprovedPhi}
-	if p.Phi0Search {
+	switch {
+	case p.Phi0Search:
 		s.Phi0Rule = lazycg.Phi0BinarySearch
+	case p.Phi0LMO:
+		s.Phi0Rule = lazycg.Phi0LMO
 	}
 	return s
 }

@@ -30,6 +30,8 @@ func TestFWRegisteredMethods(t *testing.T) {
 			b := m.(*lazycg.BlendedCG)
 			return b.Phi0Rule == lazycg.Phi0BinarySearch && b.LineSearch == lazycg.LineSearch{Rule: lazycg.LineSearchShortStep, L: 3}
 		}, ""},
+		{"lcg", MethodParams{Phi0LMO: true}, func(m lazycg.Method) bool { return m.(*lazycg.LazyCG).Phi0Rule == lazycg.Phi0LMO }, ""},
+		{"lcg", MethodParams{}, func(m lazycg.Method) bool { return m.(*lazycg.LazyCG).Phi0Rule == lazycg.Phi0Auto }, ""},
 		{"bcg", MethodParams{LineSearch: "golden"}, nil, "unknown line search"},
 		{"bcg", MethodParams{Params: "x=1"}, nil, "unknown setting"},
 		{"bcfw", MethodParams{Params: "order=random,seed=4,gap-every=3"}, func(m lazycg.Method) bool {

@@ -79,7 +79,7 @@ func TestQuickstartCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"status      gap-converged after 11 iterations", "primal      1.3\n", "LMO calls   10 "} {
+	for _, want := range []string{"status      gap-converged after 11 iterations", "primal      1.3\n", "LMO calls   9 "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -321,5 +322,76 @@ func TestStandardFormSolver(t *testing.T) {
 	}
 	if s := cbcSolver(t, cbcFixture(t, "p0033"), mip.Options{}); s.StandardForm() {
 		t.Error("p0033 (inequality rows) declared standard form")
+	}
+}
+
+// TestRelaxationBound checks the LP relaxation bound: p0033's known LP
+// value, a lower bound on the exact optimum for random costs on random
+// models, and errors for bad input and an empty polytope.
+func TestRelaxationBound(t *testing.T) {
+	ctx := context.Background()
+	m := cbcFixture(t, "p0033")
+	s := cbcSolver(t, m, mip.Options{})
+	b, err := s.RelaxationBound(ctx, m.Obj)
+	if err != nil || math.Abs(b-2520.5717) > 1e-3 {
+		t.Fatalf("p0033: LP relaxation bound %.6g, %v; want 2520.5717 (its known LP value)", b, err)
+	}
+	// The solver still solves exactly afterwards.
+	dst := make([]float64, m.NumCols())
+	if res, err := s.Minimize(ctx, dst, m.Obj); err != nil || res.Value != 3089 {
+		t.Fatalf("p0033 after the relaxation: %+v %v", res, err)
+	}
+
+	rng := rand.New(rand.NewPCG(7, 8))
+	for k := range 6 {
+		rm := cbcRandomModel(rng, 25, 8)
+		rs := cbcSolver(t, rm, mip.Options{})
+		c := make([]float64, rm.NumCols())
+		for j := range c {
+			c[j] = rng.NormFloat64()
+		}
+		b, err := rs.RelaxationBound(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := make([]float64, rm.NumCols())
+		res, err := rs.Minimize(ctx, x, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b > res.Value+1e-9 {
+			t.Errorf("model %d: relaxation bound %g above the optimum %g", k, b, res.Value)
+		}
+	}
+
+	if _, err := s.RelaxationBound(ctx, m.Obj[:3]); err == nil {
+		t.Error("short objective accepted")
+	}
+	bad := append([]float64(nil), m.Obj...)
+	bad[2] = math.NaN()
+	if _, err := s.RelaxationBound(ctx, bad); err == nil {
+		t.Error("NaN objective accepted")
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := s.RelaxationBound(cctx, m.Obj); !errors.Is(err, context.Canceled) {
+		t.Errorf("canceled context: %v", err)
+	}
+
+	// x0 + x1 ≥ 3 over binaries: the LP relaxation is empty.
+	bl := mip.NewBuilder("empty")
+	bl.AddCol("x0", 0, 1, true)
+	bl.AddCol("x1", 0, 1, true)
+	bl.AddRow("r", 3, math.Inf(1), []int{0, 1}, []float64{1, 1})
+	es, err := mip.NewSolver(bl.Build(), mip.Options{})
+	if err != nil {
+		if !errors.Is(err, lazycg.ErrEmptyPolytope) {
+			t.Fatalf("empty model: %v", err)
+		}
+		return
+	}
+	defer es.Close()
+	if _, err := es.RelaxationBound(ctx, []float64{1, 1}); !errors.Is(err, lazycg.ErrEmptyPolytope) {
+		t.Errorf("empty polytope: %v, want ErrEmptyPolytope", err)
 	}
 }
