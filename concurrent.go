@@ -85,10 +85,21 @@ type inflightResult struct {
 	err   error
 }
 
-// enableConcurrent switches the oracle to concurrent weak separation for
-// method m, or says why the argument of docs/CONCURRENT.md does not hold.
-func (o *Oracle) enableConcurrent(m Method, monotone, restartStale bool) error {
-	const pre = "lazycg: concurrent weak separation"
+// checkCallBudget says why SeparatorConfig.CallBudget's Partial answers
+// are not for method m (nil: they are). They need what the relaxed steps
+// of concurrent weak separation need (relaxedSteps).
+func checkCallBudget(m Method, monotone, concurrent bool) error {
+	const pre = "lazycg: separation call budget"
+	if concurrent {
+		return fmt.Errorf("%s: not with concurrent weak separation (use one or the other)", pre)
+	}
+	return relaxedSteps(pre, m, monotone)
+}
+
+// relaxedSteps says why method m cannot take steps toward vertices that
+// improve by less than Φ/K (nil: it can): that needs a method that steps
+// toward any improving vertex with a line search that keeps f monotone.
+func relaxedSteps(pre string, m Method, monotone bool) error {
 	cm, ok := m.(concurrentMethod)
 	if !ok {
 		return fmt.Errorf("%s: method %T does not support it (LazyCG, LazyAwayFW, LazyBPCG and LPCG with line search do)", pre, m)
@@ -98,6 +109,16 @@ func (o *Oracle) enableConcurrent(m Method, monotone, restartStale bool) error {
 	}
 	if !monotone {
 		return fmt.Errorf("%s: method %T does not decrease f monotonically with this step rule (use a line search other than the short step)", pre, m)
+	}
+	return nil
+}
+
+// enableConcurrent switches the oracle to concurrent weak separation for
+// method m, or says why the argument of docs/CONCURRENT.md does not hold.
+func (o *Oracle) enableConcurrent(m Method, monotone, restartStale bool) error {
+	const pre = "lazycg: concurrent weak separation"
+	if err := relaxedSteps(pre, m, monotone); err != nil {
+		return err
 	}
 	sep, ok := o.sep.(splitSeparator)
 	if !ok {

@@ -160,6 +160,10 @@ type Stats struct {
 	// (SeparatorConfig.RestartStale); their work is in LMOCalls and
 	// OracleTime.
 	StaleRestarts int
+	// PartialAnswers counts the positive answers whose vertex improves by
+	// less than Φ/K, from LMO calls that ran out of their budget
+	// (SeparatorConfig.CallBudget); they are part of PositiveCalls.
+	PartialAnswers int
 	// EarlyStops counts LMO calls that ended early.
 	EarlyStops int
 	// OracleTime is the time spent in LMO calls. With concurrent weak
@@ -330,6 +334,11 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	oracle := run.NewOracle(p.LMO, p.Separator, settings.separatorConfig())
 	if settings.Concurrent {
 		if err := oracle.enableConcurrent(method, monotone, settings.RestartStale); err != nil {
+			return nil, err
+		}
+	}
+	if settings.CallBudget > 0 {
+		if err := checkCallBudget(method, monotone, settings.Concurrent); err != nil {
 			return nil, err
 		}
 	}

@@ -80,6 +80,14 @@ type StopRule struct {
 	// Certify: stop as soon as the solver proves c·v ≥ Certify for every v
 	// in P (the weak separation oracle uses c·x − Φ).
 	Certify float64
+	// KeepBelow, with Keep set, asks a solver that prunes by its
+	// incumbents to keep every vertex with c·v < KeepBelow (> Improve) as
+	// an incumbent, so that a call cut short by its context's deadline
+	// can return its best such vertex (the weak separation oracle uses c·x
+	// under SeparatorConfig.CallBudget). Without Keep, solvers may search
+	// for vertices below Improve only (a cutoff), which prunes more.
+	KeepBelow float64
+	Keep      bool
 }
 
 // EarlyStopper is an optional interface of LMOs that can end a solve as soon

@@ -203,6 +203,9 @@ func (o *Oracle) countLMO(sep Separation) {
 	if sep.EarlyStop {
 		o.stats.EarlyStops++
 	}
+	if sep.Partial {
+		o.stats.PartialAnswers++
+	}
 }
 
 // CountAnswer counts the answer of a compound weak separation call (see

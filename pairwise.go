@@ -740,9 +740,13 @@ func (p *pairSeparator) separateStart(ctx context.Context, s *State, c *pairwise
 		if !sep.Positive {
 			return p.negative(s, sep.GapBound), false, nil
 		}
-		if a2+(gx-dot(g, c.vPlus)) > t {
+		if imp := a2 + (gx - dot(g, c.vPlus)); imp > t || sep.Partial && imp > 0 {
+			// A Partial answer (SeparatorConfig.CallBudget): the pair
+			// still improves, by less than Φ/K; the line search steps.
 			p.face.add(c.vPlus)
-			return p.positive(s, c, a2, gx, sep.GapBound, false), false, nil
+			pos := p.positive(s, c, a2, gx, sep.GapBound, false)
+			pos.Partial = sep.Partial && imp <= t
+			return pos, false, nil
 		}
 		// Rounding between the separator's test and ours: its work is
 		// counted, its answer is not used; decide below with a full LMO

@@ -69,6 +69,12 @@ type Separation struct {
 	// ExactGap reports that GapBound is the exact Wolfe gap (the LMO solved
 	// to optimality), which Remark 4.3's Φ update may use.
 	ExactGap bool
+	// Partial marks a positive answer whose vertex improves by less than
+	// Φ/K: 0 < c·(x−y) ≤ Φ/K. It is the best vertex of an LMO call that
+	// ran out of its budget (SeparatorConfig.CallBudget) with neither
+	// answer decided; methods that accept it step toward y with their line
+	// search and keep Φ.
+	Partial bool
 	// CacheHit reports that the answer came from the cache.
 	CacheHit bool
 	// LMOCalls is the number of LMO calls made.
@@ -99,6 +105,11 @@ type CachedSeparator struct {
 	// CacheAll adds every vertex returned by the LMO to the cache, not only
 	// improving ones.
 	CacheAll bool
+	// CallBudget, if positive, bounds an early-stopping LMO call (see
+	// SeparatorConfig.CallBudget).
+	CallBudget time.Duration
+
+	partial bool // the last LMO call gave a Partial answer
 
 	blocks []*CachedSeparator // per-factor separators of a BlockLMO (SeparateBlock)
 }
@@ -146,6 +157,21 @@ type SeparatorConfig struct {
 	// canceled and asked again for the current iterate, instead of waited
 	// for (the default). See docs/CONCURRENT.md for which policy wins where.
 	RestartStale bool
+	// CallBudget, if positive, is the time an early-stopping LMO call of
+	// weak separation may take before the separator settles for less: a
+	// call that has found neither a vertex improving by Φ/K nor a proof
+	// ends at the budget, and if its best vertex y still improves on the
+	// iterate (c·(x−y) > 0) the answer is positive but Partial, so that the
+	// method steps toward y (line search keeps f monotone) and asks again
+	// from the new point, instead of waiting on one long MIP solve. A call
+	// with no such vertex is asked again without a budget, and so is the
+	// call after a Partial answer: between two decided answers there is at
+	// most one partial step, so the paper's bounds on the decided answers
+	// hold with at most twice the LMO calls. Partial answers prove nothing
+	// and Φ stays; every dual bound still comes from proven LMO bounds. Minimize allows it for the methods of concurrent weak
+	// separation (LazyCG, LazyAwayFW, LazyBPCG, LPCG with line search) and
+	// not together with Concurrent.
+	CallBudget time.Duration
 }
 
 // DefaultCacheBytes is the memory budget of the default separator's
@@ -158,7 +184,7 @@ const DefaultCacheBytes = 1 << 30
 // holds at most DefaultCacheBytes unless cfg.Cache.MaxBytes says
 // otherwise (negative: unbounded).
 func NewSeparator(lmo LMO, cfg SeparatorConfig) *CachedSeparator {
-	cs := &CachedSeparator{LMO: lmo, NoEarlyStop: cfg.NoEarlyStop}
+	cs := &CachedSeparator{LMO: lmo, NoEarlyStop: cfg.NoEarlyStop, CallBudget: cfg.CallBudget}
 	if !cfg.NoCache {
 		policy := cfg.Cache
 		switch {
@@ -241,12 +267,25 @@ func (s *CachedSeparator) solve(ctx context.Context, dst, c, x []float64, phi, k
 	var res LinearResult
 	start := time.Now()
 	es, canStop := s.LMO.(EarlyStopper)
-	if canStop && !s.NoEarlyStop {
+	sep = Separation{LMOCalls: 1, GapBound: math.Inf(1)}
+	switch {
+	case canStop && !s.NoEarlyStop && s.CallBudget > 0 && !s.partial:
+		var done bool
+		if sep, done, err = s.budgeted(ctx, es, dst, c, cx, phi, k); done || err != nil {
+			sep.LMOTime = time.Since(start)
+			s.partial = sep.Partial
+			return sep, sep.Positive && err == nil, err
+		}
+		// Nothing to step to: ask again without a budget.
+		sep.LMOCalls++
 		res, err = es.MinimizeUntil(ctx, dst, c, StopRule{Improve: improve, Certify: cx - phi})
-	} else {
+	case canStop && !s.NoEarlyStop:
+		res, err = es.MinimizeUntil(ctx, dst, c, StopRule{Improve: improve, Certify: cx - phi})
+	default:
 		res, err = s.LMO.Minimize(ctx, dst, c)
 	}
-	sep = Separation{LMOCalls: 1, LMOTime: time.Since(start), GapBound: math.Inf(1)}
+	sep.LMOTime = time.Since(start)
+	s.partial = false
 	if err != nil {
 		return sep, false, err
 	}
@@ -268,6 +307,45 @@ func (s *CachedSeparator) solve(ctx context.Context, dst, c, x []float64, phi, k
 	}
 	return sep, res.Found, fmt.Errorf("%w: LMO stopped (%v) with value %g and bound %g, need value < %g or bound ≥ %g",
 		ErrInconclusive, res.Reason, res.Value, res.Bound, improve, cx-phi)
+}
+
+// budgeted is solve's LMO call under CallBudget. done reports that the
+// call decided the answer: positive or negative as without a budget, or
+// Partial when the budget ran out with a vertex that improves on x (sep
+// then holds its proven gap bound, if any). Otherwise (no improving
+// vertex at the budget) solve asks again without one.
+func (s *CachedSeparator) budgeted(ctx context.Context, es EarlyStopper, dst, c []float64, cx, phi, k float64) (sep Separation, done bool, err error) {
+	sep = Separation{LMOCalls: 1, GapBound: math.Inf(1)}
+	bctx, cancel := context.WithTimeout(ctx, s.CallBudget)
+	res, err := es.MinimizeUntil(bctx, dst, c, StopRule{Improve: cx - phi/k, Certify: cx - phi, KeepBelow: cx, Keep: true})
+	cancel()
+	if err != nil {
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			return sep, false, nil // the budget ran out before any vertex
+		}
+		return sep, false, err
+	}
+	sep.EarlyStop = res.Reason == StopImproving || res.Reason == StopCertified || res.Reason == StopTimeLimit
+	if !math.IsInf(res.Bound, -1) && !math.IsNaN(res.Bound) {
+		sep.GapBound = cx - res.Bound
+		sep.ExactGap = res.Optimal()
+	}
+	switch {
+	case res.Found && res.Value < cx-phi/k:
+		sep.Positive, sep.Improvement = true, cx-res.Value
+		return sep, true, nil
+	case res.Bound >= cx-phi:
+		sep.GapBound = math.Min(sep.GapBound, phi)
+		return sep, true, nil
+	case ctx.Err() != nil:
+		// The run's own limit, not the budget, ended the call.
+		return sep, true, fmt.Errorf("%w: LMO stopped (%v) with value %g and bound %g, need value < %g or bound ≥ %g",
+			ErrInconclusive, res.Reason, res.Value, res.Bound, cx-phi/k, cx-phi)
+	case res.Found && res.Value < cx && res.Reason == StopTimeLimit:
+		sep.Positive, sep.Partial, sep.Improvement = true, true, cx-res.Value
+		return sep, true, nil
+	}
+	return sep, false, nil
 }
 
 // keep caches the vertex dst that solve found: improving vertices always,

@@ -44,7 +44,14 @@ func (s *Solver) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazyc
 	if math.IsNaN(rule.Improve) || math.IsNaN(rule.Certify) {
 		return notFound(), fmt.Errorf("mip: stop rule has NaN (Improve %g, Certify %g)", rule.Improve, rule.Certify)
 	}
-	return s.minimize(ctx, dst, c, nil, rule.Improve, rule.Certify)
+	cutoff := rule.Improve
+	if rule.Keep {
+		if math.IsNaN(rule.KeepBelow) {
+			return notFound(), errors.New("mip: stop rule has NaN KeepBelow")
+		}
+		cutoff = math.Max(rule.KeepBelow, rule.Improve)
+	}
+	return s.minimizeCut(ctx, dst, c, nil, rule.Improve, rule.Certify, cutoff)
 }
 
 // RelaxationBound implements lazycg.RelaxationBounder: the optimal value
@@ -160,6 +167,12 @@ func notFound() lazycg.LinearResult {
 
 // minimize is the common part of Minimize, MinimizeUntil and MinimizeFace.
 func (s *Solver) minimize(ctx context.Context, dst, c []float64, zero []bool, improve, certify float64) (lazycg.LinearResult, error) {
+	return s.minimizeCut(ctx, dst, c, zero, improve, certify, improve)
+}
+
+// minimizeCut is minimize where only solutions below keep (≥ improve) are
+// kept when improve ≥ certify (a cutoff; see StopRule.KeepBelow).
+func (s *Solver) minimizeCut(ctx context.Context, dst, c []float64, zero []bool, improve, certify, keep float64) (lazycg.LinearResult, error) {
 	res := notFound()
 	if err := s.checkVec(dst, c); err != nil {
 		return res, err
@@ -199,9 +212,9 @@ func (s *Solver) minimize(ctx context.Context, dst, c []float64, zero []bool, im
 	}
 	cutoff := math.Inf(1)
 	start := warm // warm start as the backend's incumbent
-	if improve >= certify && improve <= v0 {
-		// Only solutions below Improve matter: a cutoff.
-		cutoff, start = improve, false
+	if improve >= certify && keep <= v0 {
+		// Only solutions below Improve (or keep) matter: a cutoff.
+		cutoff, start = keep, false
 	}
 
 	err := s.run(ctx, improve, certify, cutoff, start)

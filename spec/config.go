@@ -76,6 +76,10 @@ type Config struct {
 	// restart a call whose question went stale instead of waiting for it
 	// (lazycg.SeparatorConfig.RestartStale).
 	RestartStale bool `json:"restart_stale,omitempty"`
+	// CallBudget bounds the early-stopping LMO calls of the lazy methods'
+	// weak separation: at the budget they settle for a vertex that improves
+	// by less than Φ/K (lazycg.SeparatorConfig.CallBudget; 0: none).
+	CallBudget time.Duration `json:"call_budget,omitempty"`
 	// CacheBytes bounds the cache's memory (0: DefaultCacheBytes).
 	CacheBytes int64 `json:"cache_bytes,omitempty"`
 	// MemoryBudget bounds the estimated memory of the run's instance,
@@ -137,7 +141,8 @@ const DefaultCacheBytes = lazycg.DefaultCacheBytes
 // (lazycg.NewSeparator): the cache switches, the pruning and search
 // policy, and the memory budget (DefaultCacheBytes unless CacheBytes).
 func (c *Config) SeparatorConfig() lazycg.SeparatorConfig {
-	cfg := lazycg.SeparatorConfig{NoCache: c.NoCache, NoEarlyStop: c.NoEarlyStop, Concurrent: c.Concurrent, RestartStale: c.RestartStale}
+	cfg := lazycg.SeparatorConfig{NoCache: c.NoCache, NoEarlyStop: c.NoEarlyStop, Concurrent: c.Concurrent, RestartStale: c.RestartStale,
+		CallBudget: c.CallBudget}
 	if c.Prune {
 		cfg.Cache = lazycg.PaperPruning
 	}
@@ -295,6 +300,9 @@ var settings = []Setting{
 	{Flag: "restart-stale", JSON: "restart_stale", Kind: SettingBool,
 		Usage: "with -concurrent: when the method runs out of cached steps and has moved since the call in flight was asked, cancel that call and ask again at the current iterate (default: wait for it)",
 		field: func(c *Config) any { return &c.RestartStale }},
+	{Flag: "call-budget", JSON: "call_budget", Kind: SettingDuration,
+		Usage: "lazy methods with line search (lcg, lazy-afw, lazy-bpcg, lpcg): an early-stopping LMO call (MIP oracles) that has decided nothing after this `TIME` ends, and the method steps toward its best vertex if that improves at all (0: no budget)",
+		field: func(c *Config) any { return &c.CallBudget }},
 	{Flag: "cache-bytes", JSON: "cache_bytes", Kind: SettingBytes, lo: 0, hi: 1 << 50, Usage: "memory budget of the vertex cache: `SIZE` such as 512MiB, or bytes (0: 1 GiB)",
 		field: func(c *Config) any { return &c.CacheBytes }},
 	{Flag: "memory", JSON: "memory_budget", Kind: SettingBytes, lo: -1, hi: 1 << 60,

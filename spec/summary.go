@@ -28,12 +28,15 @@ type Summary struct {
 	ConcurrentSteps int `json:"concurrent_steps,omitempty"`
 	// StaleRestarts counts LMO calls canceled and asked again because
 	// their question went stale (lazycg.Stats).
-	StaleRestarts int     `json:"stale_restarts,omitempty"`
-	PositiveCalls int     `json:"positive_calls"`
-	NegativeCalls int     `json:"negative_calls"`
-	EarlyStops    int     `json:"early_stops"`
-	CacheHitRate  float64 `json:"cache_hit_rate"`
-	Primal        float64 `json:"primal"`
+	StaleRestarts int `json:"stale_restarts,omitempty"`
+	// PartialAnswers counts the positive answers below Φ/K from LMO calls
+	// that ran out of their budget (lazycg.Stats).
+	PartialAnswers int     `json:"partial_answers,omitempty"`
+	PositiveCalls  int     `json:"positive_calls"`
+	NegativeCalls  int     `json:"negative_calls"`
+	EarlyStops     int     `json:"early_stops"`
+	CacheHitRate   float64 `json:"cache_hit_rate"`
+	Primal         float64 `json:"primal"`
 	// DualBound is null in JSON when no bound was proven.
 	DualBound   *float64 `json:"dual_bound"`
 	TimeS       float64  `json:"time_s"`
@@ -87,7 +90,7 @@ func finite(v float64) *float64 {
 func (p *Prepared) newSummary(method string, st lazycg.Stats, status lazycg.Status, err error) Summary {
 	s := Summary{Polytope: p.Config.Polytope, Method: method, Dim: p.Instance.Dim(), Status: status.String(),
 		Iterations: st.Iterations, LMOCalls: st.LMOCalls, CacheHits: st.CacheHits, LocalHits: st.LocalHits,
-		ConcurrentSteps: st.ConcurrentSteps, StaleRestarts: st.StaleRestarts,
+		ConcurrentSteps: st.ConcurrentSteps, StaleRestarts: st.StaleRestarts, PartialAnswers: st.PartialAnswers,
 		PositiveCalls: st.PositiveCalls, NegativeCalls: st.NegativeCalls, EarlyStops: st.EarlyStops,
 		CacheHitRate: st.CacheHitRate(), TimeS: st.Runtime.Seconds(), OracleTimeS: st.OracleTime.Seconds(),
 		GradTimeS: st.GradTime.Seconds(), CacheTimeS: st.CacheTime.Seconds(), LineSearchTimeS: st.LineSearchTime.Seconds()}

@@ -1,0 +1,169 @@
+package lazycg_test
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/testutil"
+	"github.com/lazycg/lazycg/lmo"
+	"github.com/lazycg/lazycg/mip"
+)
+
+// budgetSimplex is the probability simplex with an early-stopping oracle
+// that, under a call budget (StopRule.Keep and a context deadline), never
+// decides: it waits for the deadline and returns the worst vertex that
+// still improves on c·x (a partial answer), or no vertex when there is
+// none. Calls without a budget are exact.
+type budgetSimplex struct {
+	*lmo.ProbabilitySimplex
+	budgeted, plain int
+}
+
+func (b *budgetSimplex) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazycg.StopRule) (lazycg.LinearResult, error) {
+	if _, ok := ctx.Deadline(); !ok || !rule.Keep {
+		b.plain++
+		return b.Minimize(ctx, dst, c)
+	}
+	b.budgeted++
+	<-ctx.Done()
+	j := -1
+	for i, v := range c {
+		if v < rule.KeepBelow && v >= rule.Improve && (j < 0 || v > c[j]) {
+			j = i
+		}
+	}
+	if j < 0 {
+		return lazycg.LinearResult{Value: math.Inf(1), Bound: math.Inf(-1)}, ctx.Err()
+	}
+	clear(dst)
+	dst[j] = 1
+	return lazycg.LinearResult{Found: true, Value: c[j], Bound: math.Inf(-1), Reason: lazycg.StopTimeLimit}, nil
+}
+
+// TestCallBudgetPartial runs the lazy methods with a call budget over an
+// oracle that only ever answers partially under it, with the least
+// improving vertex: every such answer is a positive answer below Φ/K
+// (Stats.PartialAnswers), at most one comes between two decided answers
+// (so the run still converges), f decreases monotonically, and every dual
+// bound is proven (≤ f*).
+func TestCallBudgetPartial(t *testing.T) {
+	const n = 30
+	b := testutil.RandomVector(n, 5, 2.0/n*3)
+	fstar := testutil.SquaredDistance(testutil.ProjectSimplex(b), b)
+	for _, m := range []struct {
+		name string
+		new  func() lazycg.Method
+	}{
+		{"lcg", func() lazycg.Method { return &lazycg.LazyCG{K: 1.1} }},
+		{"lazy-bpcg", func() lazycg.Method { return &lazycg.LazyBPCG{K: 1.1} }},
+		{"lpcg", func() lazycg.Method { return &lazycg.LPCG{K: 1.1} }},
+	} {
+		t.Run(m.name, func(t *testing.T) {
+			simplex, err := lmo.NewProbabilitySimplex(n, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			oracle := &budgetSimplex{ProbabilitySimplex: simplex}
+			x0 := make([]float64, n)
+			x0[0] = 1
+			prev := math.Inf(1)
+			monotone := true
+			settings := &lazycg.Settings{MaxIterations: 300, SeparatorConfig: lazycg.SeparatorConfig{CallBudget: time.Millisecond},
+				Callback: func(p lazycg.Progress) bool {
+					if p.F > prev+1e-12 {
+						monotone = false
+					}
+					prev = p.F
+					return true
+				}}
+			res, err := lazycg.Minimize(context.Background(), lazycg.Problem{Objective: distance{b}, LMO: oracle, X0: x0}, settings, m.new())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Stats.PartialAnswers == 0 || res.Stats.PartialAnswers > res.Stats.PositiveCalls {
+				t.Errorf("%d partial of %d positive answers", res.Stats.PartialAnswers, res.Stats.PositiveCalls)
+			}
+			if oracle.budgeted == 0 || oracle.plain < res.Stats.PartialAnswers {
+				t.Errorf("%d budgeted and %d plain calls for %d partial answers: each partial answer must be followed by a call without budget",
+					oracle.budgeted, oracle.plain, res.Stats.PartialAnswers)
+			}
+			if !monotone {
+				t.Error("f increased")
+			}
+			if res.DualBound > fstar+1e-9 {
+				t.Errorf("dual bound %.12g > f* %.12g", res.DualBound, fstar)
+			}
+			for _, tp := range res.Trace {
+				if tp.DualBound > fstar+1e-9 {
+					t.Fatalf("trace dual bound %.12g > f* %.12g", tp.DualBound, fstar)
+				}
+			}
+			if res.F-fstar > 1e-3 {
+				t.Errorf("f − f* = %g after %d iterations", res.F-fstar, res.Stats.Iterations)
+			}
+		})
+	}
+}
+
+// TestCallBudgetMIP runs LCG over a cut polytope with CBC under a tiny
+// call budget: CBC is cut short at its deadline and reused, and the run's
+// bounds stay proven.
+func TestCallBudgetMIP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("CBC runs take seconds")
+	}
+	f, err := mip.CutPolytope(8, mip.CompleteGraph(8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	solver, err := mip.NewSolver(f.Model, mip.Options{Vars: f.Vars})
+	if err != nil {
+		t.Skipf("CBC unavailable: %v", err)
+	}
+	defer solver.Close()
+	nd := solver.Dim()
+	b := testutil.RandomVector(nd, 3, 0.6)
+	p := lazycg.Problem{Objective: distance{b}, LMO: solver, X0: make([]float64, nd)}
+	lo, _ := referenceBounds(t, p)
+	res, err := lazycg.Minimize(context.Background(), p, &lazycg.Settings{MaxIterations: 400,
+		SeparatorConfig: lazycg.SeparatorConfig{CallBudget: 200 * time.Microsecond}}, &lazycg.LazyCG{K: 1.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.DualBound > lo+1e-7*math.Max(1, math.Abs(lo)) {
+		t.Errorf("dual bound %.12g above the reference bound %.12g", res.DualBound, lo)
+	}
+	if res.F < lo-1e-7*math.Max(1, math.Abs(lo)) {
+		t.Errorf("primal %.12g below the reference bound %.12g", res.F, lo)
+	}
+	t.Logf("%d iterations, %d LMO calls, %d partial answers", res.Stats.Iterations, res.Stats.LMOCalls, res.Stats.PartialAnswers)
+}
+
+// TestCallBudgetRefused: methods without line-searched steps toward any
+// improving vertex, and concurrent separation, refuse a call budget.
+func TestCallBudgetRefused(t *testing.T) {
+	simplex, err := lmo.NewProbabilitySimplex(5, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := lazycg.Problem{Objective: distance{make([]float64, 5)}, LMO: simplex}
+	for _, tc := range []struct {
+		name   string
+		m      lazycg.Method
+		cfg    lazycg.SeparatorConfig
+		reason string
+	}{
+		{"fw", &lazycg.FrankWolfe{}, lazycg.SeparatorConfig{CallBudget: time.Second}, "does not support"},
+		{"short step", &lazycg.LazyCG{LineSearch: lazycg.LineSearch{Rule: lazycg.LineSearchShortStep, L: 2}}, lazycg.SeparatorConfig{CallBudget: time.Second}, "monoton"},
+		{"concurrent", &lazycg.LazyCG{}, lazycg.SeparatorConfig{CallBudget: time.Second, Concurrent: true}, "not with concurrent"},
+	} {
+		_, err := lazycg.Minimize(context.Background(), p, &lazycg.Settings{MaxIterations: 5, SeparatorConfig: tc.cfg}, tc.m)
+		if err == nil || !strings.Contains(err.Error(), tc.reason) {
+			t.Errorf("%s: err %v, want %q", tc.name, err, tc.reason)
+		}
+	}
+}
