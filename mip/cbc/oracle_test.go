@@ -395,3 +395,29 @@ func TestRelaxationBound(t *testing.T) {
 		t.Errorf("empty polytope: %v, want ErrEmptyPolytope", err)
 	}
 }
+
+// TestStopRuleKeep: without Keep, a call whose Improve is out of reach
+// searches below Improve only and returns no vertex; with Keep it keeps
+// the incumbents below KeepBelow and returns the best one.
+func TestStopRuleKeep(t *testing.T) {
+	ctx := context.Background()
+	m := cbcFixture(t, "p0033")
+	dst := make([]float64, m.NumCols())
+	rule := lazycg.StopRule{Improve: 3000, Certify: 2999} // optimum 3089
+	res, err := cbcSolver(t, m, mip.Options{}).MinimizeUntil(ctx, dst, m.Obj, rule)
+	if err != nil || res.Found || res.Reason != lazycg.StopCertified || res.Bound < 2999 {
+		t.Fatalf("without Keep: %+v %v, want no vertex, certified", res, err)
+	}
+	rule.Keep, rule.KeepBelow = true, 4000
+	res, err = cbcSolver(t, m, mip.Options{}).MinimizeUntil(ctx, dst, m.Obj, rule)
+	if err != nil || !res.Found || res.Value < 3089 || res.Value >= 4000 || res.Bound < 2999 {
+		t.Fatalf("with Keep: %+v %v, want an incumbent below 4000 kept", res, err)
+	}
+	if err := m.Check(dst, 1e-6); err != nil {
+		t.Fatal(err)
+	}
+	rule.KeepBelow = math.NaN()
+	if _, err := cbcSolver(t, m, mip.Options{}).MinimizeUntil(ctx, dst, m.Obj, rule); err == nil {
+		t.Error("NaN KeepBelow accepted")
+	}
+}
