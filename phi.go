@@ -100,25 +100,11 @@ func (p *PhiSchedule) StartWith(s *State, gap func(relax bool) (float64, error),
 		return nil
 	case p.Phi0Rule == Phi0BinarySearch:
 		return p.search(s, separate, p.searchStart(s.F))
-	case p.Phi0Rule == Phi0Auto && s.Oracle.relaxes():
-		u, err := gap(true)
-		if err != nil {
-			return err
-		}
-		if !(u > 0) {
-			s.Converged = true
-			p.phi = math.SmallestNonzeroFloat64
-			return nil
-		}
-		// The relaxation proves the negative answers at every Φ ≥ u: skip
-		// them on the search's own sequence of values.
-		start := p.searchStart(s.F)
-		for i := 0; start > u && i < maxPhiHalvings; i++ {
-			start /= 2
-		}
-		return p.search(s, separate, start)
 	}
-	g, err := gap(false)
+	// One bound on the Wolfe gap at x_1: from the LMO's relaxation for
+	// Phi0Auto when it has one (then the search follows), else one call.
+	relax := p.Phi0Rule == Phi0Auto && s.Oracle.relaxes()
+	g, err := gap(relax)
 	if err != nil {
 		return err
 	}
@@ -127,8 +113,17 @@ func (p *PhiSchedule) StartWith(s *State, gap func(relax bool) (float64, error),
 		p.phi = math.SmallestNonzeroFloat64
 		return nil
 	}
-	p.phi = g / 2
-	return nil
+	if !relax {
+		p.phi = g / 2
+		return nil
+	}
+	// The relaxation proves the negative answers at every Φ ≥ g: skip
+	// them on the search's own sequence of values.
+	start := p.searchStart(s.F)
+	for i := 0; start > g && i < maxPhiHalvings; i++ {
+		start /= 2
+	}
+	return p.search(s, separate, start)
 }
 
 // searchStart returns the start of the binary search at a point with

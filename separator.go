@@ -264,28 +264,38 @@ func (s *CachedSeparator) fromCache(dst, c, x []float64, phi, k float64) (Separa
 func (s *CachedSeparator) solve(ctx context.Context, dst, c, x []float64, phi, k float64) (sep Separation, found bool, err error) {
 	cx := dot(c, x)
 	improve := cx - phi/k
+	rule := StopRule{Improve: improve, Certify: cx - phi}
 	var res LinearResult
 	start := time.Now()
 	es, canStop := s.LMO.(EarlyStopper)
 	sep = Separation{LMOCalls: 1, GapBound: math.Inf(1)}
+	budget := canStop && !s.NoEarlyStop && s.CallBudget > 0 && !s.partial
+	s.partial = false
 	switch {
-	case canStop && !s.NoEarlyStop && s.CallBudget > 0 && !s.partial:
-		var done bool
-		if sep, done, err = s.budgeted(ctx, es, dst, c, cx, phi, k); done || err != nil {
-			sep.LMOTime = time.Since(start)
-			s.partial = sep.Partial
-			return sep, sep.Positive && err == nil, err
+	case budget:
+		res, err = s.budgeted(ctx, es, dst, c, rule, cx)
+		undecided := !(res.Found && res.Value < improve) && !(res.Bound >= cx-phi)
+		if ctx.Err() == nil && undecided && (err == nil && res.Reason == StopTimeLimit || errors.Is(err, context.DeadlineExceeded)) {
+			if err == nil && res.Found && res.Value < cx {
+				// The budget ran out with a vertex that improves on x.
+				s.partial = true
+				sep.Positive, sep.Partial, sep.Improvement, sep.EarlyStop = true, true, cx-res.Value, true
+				if !math.IsInf(res.Bound, -1) && !math.IsNaN(res.Bound) {
+					sep.GapBound = cx - res.Bound
+				}
+				sep.LMOTime = time.Since(start)
+				return sep, true, nil
+			}
+			// Nothing to step to: ask again without a budget.
+			sep.LMOCalls++
+			res, err = es.MinimizeUntil(ctx, dst, c, rule)
 		}
-		// Nothing to step to: ask again without a budget.
-		sep.LMOCalls++
-		res, err = es.MinimizeUntil(ctx, dst, c, StopRule{Improve: improve, Certify: cx - phi})
 	case canStop && !s.NoEarlyStop:
-		res, err = es.MinimizeUntil(ctx, dst, c, StopRule{Improve: improve, Certify: cx - phi})
+		res, err = es.MinimizeUntil(ctx, dst, c, rule)
 	default:
 		res, err = s.LMO.Minimize(ctx, dst, c)
 	}
 	sep.LMOTime = time.Since(start)
-	s.partial = false
 	if err != nil {
 		return sep, false, err
 	}
@@ -309,43 +319,14 @@ func (s *CachedSeparator) solve(ctx context.Context, dst, c, x []float64, phi, k
 		ErrInconclusive, res.Reason, res.Value, res.Bound, improve, cx-phi)
 }
 
-// budgeted is solve's LMO call under CallBudget. done reports that the
-// call decided the answer: positive or negative as without a budget, or
-// Partial when the budget ran out with a vertex that improves on x (sep
-// then holds its proven gap bound, if any). Otherwise (no improving
-// vertex at the budget) solve asks again without one.
-func (s *CachedSeparator) budgeted(ctx context.Context, es EarlyStopper, dst, c []float64, cx, phi, k float64) (sep Separation, done bool, err error) {
-	sep = Separation{LMOCalls: 1, GapBound: math.Inf(1)}
+// budgeted is solve's LMO call under CallBudget: rule, keeping every
+// incumbent below c·x, within the budget. solve decides the answer; a call
+// the budget cut short gives a Partial one when its vertex improves on x.
+func (s *CachedSeparator) budgeted(ctx context.Context, es EarlyStopper, dst, c []float64, rule StopRule, cx float64) (LinearResult, error) {
 	bctx, cancel := context.WithTimeout(ctx, s.CallBudget)
-	res, err := es.MinimizeUntil(bctx, dst, c, StopRule{Improve: cx - phi/k, Certify: cx - phi, KeepBelow: cx, Keep: true})
-	cancel()
-	if err != nil {
-		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-			return sep, false, nil // the budget ran out before any vertex
-		}
-		return sep, false, err
-	}
-	sep.EarlyStop = res.Reason == StopImproving || res.Reason == StopCertified || res.Reason == StopTimeLimit
-	if !math.IsInf(res.Bound, -1) && !math.IsNaN(res.Bound) {
-		sep.GapBound = cx - res.Bound
-		sep.ExactGap = res.Optimal()
-	}
-	switch {
-	case res.Found && res.Value < cx-phi/k:
-		sep.Positive, sep.Improvement = true, cx-res.Value
-		return sep, true, nil
-	case res.Bound >= cx-phi:
-		sep.GapBound = math.Min(sep.GapBound, phi)
-		return sep, true, nil
-	case ctx.Err() != nil:
-		// The run's own limit, not the budget, ended the call.
-		return sep, true, fmt.Errorf("%w: LMO stopped (%v) with value %g and bound %g, need value < %g or bound ≥ %g",
-			ErrInconclusive, res.Reason, res.Value, res.Bound, cx-phi/k, cx-phi)
-	case res.Found && res.Value < cx && res.Reason == StopTimeLimit:
-		sep.Positive, sep.Partial, sep.Improvement = true, true, cx-res.Value
-		return sep, true, nil
-	}
-	return sep, false, nil
+	defer cancel()
+	rule.KeepBelow, rule.Keep = cx, true
+	return es.MinimizeUntil(bctx, dst, c, rule)
 }
 
 // keep caches the vertex dst that solve found: improving vertices always,
