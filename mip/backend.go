@@ -57,7 +57,8 @@ type SolveParams struct {
 	Start []float64
 	// Threads is the number of solver threads (≤ 1: one).
 	Threads int
-	// Preprocess enables the engine's integer preprocessing.
+	// Preprocess enables the engine's integer preprocessing for this
+	// solve (mip.Solver decides it from Options.Preprocess).
 	Preprocess bool
 	// Search selects the engine's search (SearchAuto: the engine decides).
 	Search Search
@@ -80,6 +81,52 @@ const (
 )
 
 var searchNames = [...]string{"auto", "standard", "light"}
+
+// ParseSearch returns the Search named name ("auto", "standard" or
+// "light").
+func ParseSearch(name string) (Search, error) {
+	for i, n := range searchNames {
+		if n == name {
+			return Search(i), nil
+		}
+	}
+	return SearchAuto, fmt.Errorf("mip: unknown search %q (auto, standard or light)", name)
+}
+
+// Preprocess says which calls of a Solver use the backend's integer
+// preprocessing (see Options.Preprocess).
+type Preprocess int
+
+const (
+	// PreprocessAuto preprocesses a Solver's first call only.
+	PreprocessAuto Preprocess = iota
+	// PreprocessOff never preprocesses.
+	PreprocessOff
+	// PreprocessOn preprocesses every call (and so never warm-starts
+	// one with the last vertex or basis).
+	PreprocessOn
+)
+
+var preprocessNames = [...]string{"auto", "off", "on"}
+
+// String returns the setting's name.
+func (p Preprocess) String() string {
+	if p < 0 || int(p) >= len(preprocessNames) {
+		return fmt.Sprintf("Preprocess(%d)", int(p))
+	}
+	return preprocessNames[p]
+}
+
+// ParsePreprocess returns the Preprocess named name ("auto", "off" or
+// "on").
+func ParsePreprocess(name string) (Preprocess, error) {
+	for i, n := range preprocessNames {
+		if n == name {
+			return Preprocess(i), nil
+		}
+	}
+	return PreprocessAuto, fmt.Errorf("mip: unknown preprocess %q (auto, off or on)", name)
+}
 
 // String returns the search's name.
 func (s Search) String() string {

@@ -90,7 +90,12 @@ for inst in $instances; do
 				echo "== $inst $cost $target (run $rep)" >&2
 				"$out/oraclebench" -model "$file" -cost "$cost" -target "$target" -cap "${cap}s" >>"$out/lazycg.jsonl"
 				lazy_s=$(tail -1 "$out/lazycg.jsonl" | sed 's/.*"cpu_s":\([0-9.e+-]*\).*/\1/')
-				"$out/oraclebench" -model "$file" -cost "$cost" -target "$target" -cap "${cap}s" -preprocess >>"$out/lazycg-pre.jsonl"
+				"$out/oraclebench" -model "$file" -cost "$cost" -target "$target" -cap "${cap}s" -preprocess off >>"$out/lazycg-off.jsonl"
+				"$out/oraclebench" -model "$file" -cost "$cost" -target "$target" -cap "${cap}s" -preprocess on >>"$out/lazycg-pre.jsonl"
+				# The search SearchAuto does not pick for this model.
+				other=light
+				if grep -q '"search_used":"light"' <(tail -1 "$out/lazycg.jsonl"); then other=standard; fi
+				"$out/oraclebench" -model "$file" -cost "$cost" -target "$target" -cap "${cap}s" -search $other >>"$out/lazycg-search.jsonl"
 				log=$out/logs/$inst-$cost-$target-$rep.log
 				# shellcheck disable=SC2086
 				cbc "$model" -timeMode cpu -sec "$cap" -threads 0 $args -solve >"$log" 2>&1

@@ -88,3 +88,38 @@ func TestPrepareContextStopsSetup(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestMIPSearchOptions: the search= and preprocess= options of a
+// solver-backed polytope reach its solver (each choice solves p0033 to its
+// published optimum 3089) and bad values are errors naming the option.
+func TestMIPSearchOptions(t *testing.T) {
+	file := filepath.Join("..", "mip", "testdata", "p0033.mps.gz")
+	for _, opts := range []string{"", ",search=light", ",search=standard", ",search=standard,preprocess=on", ",preprocess=off"} {
+		in, err := spec.Polytope("mps:"+file+opts, spec.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", opts, err)
+		}
+		dst := make([]float64, len(in.Own.C))
+		res, err := in.LMO.Minimize(context.Background(), dst, in.Own.C)
+		in.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", opts, err)
+		}
+		if v := in.Own.Sign*res.Value + in.Own.Const; v < 3089-1e-6 || v > 3089+1e-6 {
+			t.Errorf("%s: optimum %g, want 3089", opts, v)
+		}
+	}
+	for _, tc := range []struct{ opts, want string }{
+		{",search=heavy", `search must be auto, standard or light, got "heavy"`},
+		{",preprocess=yes", `preprocess must be auto, off or on, got "yes"`},
+		{",presolve=on", `unknown option "presolve"`},
+	} {
+		in, err := spec.Polytope("mps:"+file+tc.opts, spec.Options{})
+		if err == nil {
+			in.Close()
+			t.Errorf("%s: no error", tc.opts)
+		} else if !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %q, want it to contain %q", tc.opts, err, tc.want)
+		}
+	}
+}

@@ -28,9 +28,21 @@ type OwnObjective struct {
 	Name  string
 }
 
-// mipInstance wraps a formulation into an Instance backed by CBC.
-func mipInstance(f *mip.Formulation, opt Options) (*Instance, error) {
-	s, err := mip.NewSolverContext(opt.ctx(), f.Model, mip.Options{RelGap: opt.OracleGap, TimeLimit: opt.OracleTimeLimit, Vars: f.Vars})
+// mipInstance wraps a formulation into an Instance backed by CBC. The
+// options search=auto|standard|light and preprocess=auto|off|on of every
+// solver-backed polytope spec set mip.Options.Search and Preprocess.
+func mipInstance(sp *Spec, f *mip.Formulation, opt Options) (*Instance, error) {
+	o := mip.Options{RelGap: opt.OracleGap, TimeLimit: opt.OracleTimeLimit, Vars: f.Vars}
+	var err error
+	v := sp.OptString("search", "auto")
+	if o.Search, err = mip.ParseSearch(v); err != nil {
+		return nil, fmt.Errorf("spec: %s: search must be auto, standard or light, got %q", sp.label, v)
+	}
+	v = sp.OptString("preprocess", "auto")
+	if o.Preprocess, err = mip.ParsePreprocess(v); err != nil {
+		return nil, fmt.Errorf("spec: %s: preprocess must be auto, off or on, got %q", sp.label, v)
+	}
+	s, err := mip.NewSolverContext(opt.ctx(), f.Model, o)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +66,7 @@ func buildMPS(s *Spec, opt Options) (*Instance, error) {
 	for j := range vars {
 		vars[j] = j
 	}
-	in, err := mipInstance(&mip.Formulation{Model: m, Vars: vars, Names: m.ColNames}, opt)
+	in, err := mipInstance(s, &mip.Formulation{Model: m, Vars: vars, Names: m.ColNames}, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +125,7 @@ func buildTSP(s *Spec, opt Options) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	in, err := mipInstance(f, opt)
+	in, err := mipInstance(s, f, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +162,7 @@ func buildCut(s *Spec, opt Options) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	return mipInstance(f, opt)
+	return mipInstance(s, f, opt)
 }
 
 // buildSpanningTreeExt: spanningtree-ext:N — the spanning tree polytope of
@@ -174,7 +186,7 @@ func buildSpanningTreeExt(s *Spec, opt Options) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	return mipInstance(f, opt)
+	return mipInstance(s, f, opt)
 }
 
 // buildQUBO: qubo:FILE — the linearized Boolean quadric polytope of a QUBO
@@ -198,7 +210,7 @@ func buildQUBO(s *Spec, opt Options) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	in, err := mipInstance(f, opt)
+	in, err := mipInstance(s, f, opt)
 	if err != nil {
 		return nil, err
 	}

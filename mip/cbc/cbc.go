@@ -135,6 +135,19 @@ func (e *engine) light(s mip.Search) bool {
 	return s == mip.SearchLight || s == mip.SearchAuto && e.nonzeros < lightNonzeros
 }
 
+// Resolve returns the search a call with search s runs on m: s itself,
+// or for mip.SearchAuto the light search on models with fewer than 20,000
+// constraint nonzeros and the standard one on larger models.
+func Resolve(m *mip.Model, s mip.Search) mip.Search {
+	if s != mip.SearchAuto {
+		return s
+	}
+	if m.NumNonzeros() < lightNonzeros {
+		return mip.SearchLight
+	}
+	return mip.SearchStandard
+}
+
 // Close implements mip.Engine.
 func (e *engine) Close() {
 	if e.p == nil {

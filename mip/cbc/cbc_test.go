@@ -270,15 +270,17 @@ func TestCBCMinimizeBrute(t *testing.T) {
 	}
 }
 
-// searchConfigs are the searches of package cbc: light, standard, and
-// standard with preprocessing.
+// searchConfigs are the searches of package cbc: light, standard (its
+// first call preprocessed, the default), standard without preprocessing,
+// and standard with preprocessing on every call.
 var searchConfigs = []struct {
 	name string
 	opts mip.Options
 }{
 	{"light", mip.Options{Search: mip.SearchLight}},
 	{"standard", mip.Options{Search: mip.SearchStandard}},
-	{"preprocess", mip.Options{Search: mip.SearchStandard, Preprocess: true}},
+	{"standard-nopre", mip.Options{Search: mip.SearchStandard, Preprocess: mip.PreprocessOff}},
+	{"preprocess", mip.Options{Search: mip.SearchStandard, Preprocess: mip.PreprocessOn}},
 }
 
 func testMinimizeBrute(t *testing.T, opts mip.Options) {

@@ -20,8 +20,8 @@
 //     program runs for "cbc -solve" (CbcMain1: CBC's cut generators, at the
 //     root and in the tree; its rounding, feasibility pump, greedy cover,
 //     greedy equality, coefficient diving, RINS and combine heuristics; its
-//     branching), with integer preprocessing when mip.Options.Preprocess
-//     is set.
+//     branching), with integer preprocessing on the calls that
+//     mip.Options.Preprocess selects (by default a solver's first call).
 //   - mip.SearchLight is a lighter branch-and-cut: cuts at the root only
 //     (probing, Gomory, knapsack, clique, flow cover, MIR; at most 10
 //     rounds), the rounding, greedy cover, greedy equality, feasibility

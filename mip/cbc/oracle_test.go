@@ -421,3 +421,51 @@ func TestStopRuleKeep(t *testing.T) {
 		t.Error("NaN KeepBelow accepted")
 	}
 }
+
+// TestWarmLPResolve: the first LP of a call, re-solved from the previous
+// call's basis, has the value of a cold solve — with the primal simplex
+// (a model below 200 rows: TSP(8), 80 rows) and with the dual simplex
+// (the cut polytope of K₁₂, 264 rows), over a sequence of objectives
+// as a method's gradients change, and with exact calls in between.
+func TestWarmLPResolve(t *testing.T) {
+	ctx := context.Background()
+	tsp, err := mip.TSP(8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut, err := mip.CutPolytope(12, mip.RandomGraph(12, 1, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []*mip.Formulation{tsp, cut} {
+		if r := f.Model.NumRows(); (f == tsp) != (r < 200) {
+			t.Fatalf("%s has %d rows: the test needs one model on each side of 200", f.Model.Name, r)
+		}
+		warm := cbcSolver(t, f.Model, mip.Options{Vars: f.Vars})
+		rng := rand.New(rand.NewPCG(9, uint64(f.Model.NumRows())))
+		c := make([]float64, len(f.Vars))
+		dst := make([]float64, len(f.Vars))
+		for k := range 12 {
+			for j := range c {
+				c[j] = rng.NormFloat64()
+			}
+			got, err := warm.RelaxationBound(ctx, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cold := cbcSolver(t, f.Model, mip.Options{Vars: f.Vars})
+			want, err := cold.RelaxationBound(ctx, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(got-want) > 1e-7*math.Max(1, math.Abs(want)) {
+				t.Errorf("%s, objective %d: warm LP value %.12g, cold %.12g", f.Model.Name, k, got, want)
+			}
+			if k%3 == 2 {
+				if _, err := warm.Minimize(ctx, dst, c); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}

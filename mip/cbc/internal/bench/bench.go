@@ -234,3 +234,44 @@ func Separation(m *mip.Model, points int, callLimit time.Duration) (SepResult, e
 	}
 	return out, nil
 }
+
+// LPResolves measures the first LP of oracle calls: after one LP with the
+// model's own objective c (maximization negated), calls times
+// RelaxationBound (one LP from the last basis, nothing else) for costs
+// c_j·(1 + 0.05·u_j), u_j uniform in [−1, 1] and new in every call, and
+// returns their CPU time and the last bound.
+func LPResolves(m *mip.Model, calls int) (time.Duration, float64, error) {
+	s, err := mip.NewSolver(m, mip.Options{Preprocess: mip.PreprocessOff})
+	if err != nil {
+		return 0, 0, err
+	}
+	defer s.Close()
+	base := append([]float64(nil), m.Obj...)
+	if m.Maximize {
+		for j := range base {
+			base[j] = -base[j]
+		}
+	}
+	c := append([]float64(nil), base...)
+	ctx := context.Background()
+	if _, err := s.RelaxationBound(ctx, c); err != nil {
+		return 0, 0, err
+	}
+	var total time.Duration
+	var b float64
+	seed := uint64(1)
+	for k := 0; k < calls; k++ {
+		for j := range c {
+			seed = seed*6364136223846793005 + 1442695040888963407
+			u := float64(seed>>11)/float64(1<<53)*2 - 1
+			c[j] = base[j] * (1 + 0.05*u)
+		}
+		t0 := CPUTime()
+		b, err = s.RelaxationBound(ctx, c)
+		total += CPUTime() - t0
+		if err != nil {
+			return total, b, err
+		}
+	}
+	return total, b, nil
+}

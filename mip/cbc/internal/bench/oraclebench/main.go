@@ -1,9 +1,10 @@
 // Command oraclebench measures one call of the CBC-backed oracle of package
 // mip and prints it as a JSON line (see scripts/bench-oracle.sh):
 //
-//	oraclebench -model FILE.mps[.gz] -cost file|quadratic -target first|gap|optimal [-cap 300s] [-preprocess]
+//	oraclebench -model FILE.mps[.gz] -cost file|quadratic -target first|gap|optimal [-cap 300s] [-preprocess auto|off|on] [-search auto|standard|light]
 //	oraclebench -model FILE -cost quadratic -write-mps OUT.mps   (the model with these costs, for cbc)
 //	oraclebench -model FILE -sep 12                               (early vs exact separation calls)
+//	oraclebench -model FILE -lp 10                                (warm LP re-solves of perturbed costs)
 //	oraclebench -table DIR                 (Markdown tables from DIR/lazycg.jsonl, cbc.jsonl, sep.jsonl)
 package main
 
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/lazycg/lazycg/mip"
+	"github.com/lazycg/lazycg/mip/cbc"
 	"github.com/lazycg/lazycg/mip/cbc/internal/bench"
 )
 
@@ -26,10 +28,11 @@ func main() {
 	cost := flag.String("cost", "file", "objective: file (the file's) or quadratic (∇f(½·1) of the paper's quadratic, seed 1)")
 	target := flag.String("target", "optimal", "first, gap (10%) or optimal")
 	cpuCap := flag.Duration("cap", 300*time.Second, "CPU time cap of the call (0: none); with -sep, the wall-clock limit of each call")
-	pre := flag.Bool("preprocess", false, "enable CBC's integer preprocessing")
+	pre := flag.String("preprocess", "auto", "CBC's integer preprocessing: auto (the first call of a solver, the default), off or on")
 	search := flag.String("search", "auto", "the backend's search: auto, standard or light")
 	write := flag.String("write-mps", "", "write the model with the chosen costs to this file and exit")
 	sep := flag.Int("sep", 0, "measure this many early-terminated separation calls against exact calls")
+	lps := flag.Int("lp", 0, "measure this many warm LP re-solves (the first LP of an oracle call) for perturbed file costs")
 	tableDir := flag.String("table", "", "print the Markdown tables of the results in this directory and exit")
 	flag.Parse()
 	if *tableDir != "" {
@@ -39,16 +42,30 @@ func main() {
 		}
 		return
 	}
-	opts := mip.Options{Preprocess: *pre}
-	switch *search {
-	case "auto":
-	case "standard":
-		opts.Search = mip.SearchStandard
-	case "light":
-		opts.Search = mip.SearchLight
-	default:
-		fmt.Fprintf(os.Stderr, "oraclebench: unknown -search %q (auto, standard or light)\n", *search)
+	var opts mip.Options
+	var err error
+	if opts.Search, err = mip.ParseSearch(*search); err == nil {
+		opts.Preprocess, err = mip.ParsePreprocess(*pre)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "oraclebench:", err)
 		os.Exit(2)
+	}
+	if *lps > 0 {
+		m, err := mip.ReadMPSFile(*model)
+		if err == nil {
+			var t time.Duration
+			var b float64
+			if t, b, err = bench.LPResolves(m, *lps); err == nil {
+				err = emit(map[string]any{"model": m.Name, "rows": m.NumRows(), "cols": m.NumCols(), "lp_resolves": *lps,
+					"cpu_s": t.Seconds(), "last_bound": b})
+			}
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "oraclebench:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if err := run(*model, *cost, bench.Target(*target), *cpuCap, opts, *write, *sep); err != nil {
 		fmt.Fprintln(os.Stderr, "oraclebench:", err)
@@ -108,7 +125,7 @@ func run(path, cost string, target bench.Target, cpuCap time.Duration, opts mip.
 	if err != nil {
 		return err
 	}
-	out := map[string]any{"model": name, "cost": cost, "target": string(target), "preprocess": opts.Preprocess, "search": opts.Search.String(),
+	out := map[string]any{"model": name, "cost": cost, "target": string(target), "preprocess": opts.Preprocess.String(), "search": opts.Search.String(), "search_used": cbc.Resolve(m, opts.Search).String(),
 		"cpu_s": r.CPU.Seconds(), "wall_s": r.Wall.Seconds(), "capped": r.Capped, "found": r.Found,
 		"reason": r.Reason.String(), "nodes": r.Nodes, "cap_s": cpuCap.Seconds()}
 	if r.Found {

@@ -33,6 +33,7 @@ type row struct {
 	ExactCapped         int     `json:"exact_capped"`
 	EarlyCapped         int     `json:"early_capped"`
 	CallLimit           float64 `json:"call_limit_s"`
+	Search              string  `json:"search_used"`
 	Runs                int     `json:"-"`
 }
 
@@ -72,37 +73,60 @@ func readRows(path string, key func(row) string) (map[string]row, []string, erro
 	return rows, order, sc.Err()
 }
 
+// variants are lazycg's configurations in the tables: the JSON-lines
+// file of each (written by scripts/bench-oracle.sh) and its column.
+var variants = []struct{ file, column string }{
+	{"lazycg.jsonl", "lazycg default"},
+	{"lazycg-off.jsonl", "no preprocessing"},
+	{"lazycg-pre.jsonl", "preprocessing on every call"},
+	{"lazycg-search.jsonl", "other search"},
+}
+
 // table prints the comparison and separation tables of dir.
 func table(w io.Writer, dir string) error {
 	key := func(r row) string { return r.Model + "|" + r.Cost + "|" + r.Target }
-	lz, order, err := readRows(filepath.Join(dir, "lazycg.jsonl"), key)
-	if err != nil {
-		return err
-	}
-	pre, _, err := readRows(filepath.Join(dir, "lazycg-pre.jsonl"), key)
-	if err != nil {
-		return err
-	}
-	light, _, err := readRows(filepath.Join(dir, "lazycg-light.jsonl"), key)
-	if err != nil {
-		return err
+	vs := make([]map[string]row, len(variants))
+	var order []string
+	named := map[string]row{} // a row of each key, for its names
+	for i, v := range variants {
+		rows, o, err := readRows(filepath.Join(dir, v.file), key)
+		if err != nil {
+			return err
+		}
+		vs[i] = rows
+		for _, k := range o {
+			if _, ok := named[k]; !ok {
+				named[k] = rows[k]
+				order = append(order, k)
+			}
+		}
 	}
 	cb, _, err := readRows(filepath.Join(dir, "cbc.jsonl"), key)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "CPU seconds (median of the runs), and lazycg's time over cbc's:")
+	head := "| instance | objective | target | runs | cbc |"
+	align := "|---|---|---|---:|---:|"
+	for _, v := range variants {
+		head += " " + v.column + " | ratio |"
+		align += "---:|---:|"
+	}
+	fmt.Fprintln(w, "CPU seconds (median of the runs), and lazycg's time over cbc's (\"other search\": the search SearchAuto does not pick):")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| instance | objective | target | runs | cbc | lazycg standard | ratio | standard + preprocessing | ratio | lazycg light | ratio |")
-	fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, head)
+	fmt.Fprintln(w, align)
 	for _, k := range order {
-		l := lz[k]
+		l := named[k]
 		c, ok := cb[k]
 		ccap := ok && cbcCapped(c)
-		cells := []string{secs(l.CPU, l.Capped, l.Cap), ratio(l, c, ok, ccap)}
-		for _, v := range []map[string]row{pre, light} {
+		var cells []string
+		for i, v := range vs {
 			if r, ok2 := v[k]; ok2 {
-				cells = append(cells, secs(r.CPU, r.Capped, r.Cap), ratio(r, c, ok, ccap))
+				t := secs(r.CPU, r.Capped, r.Cap)
+				if i == len(vs)-1 {
+					t += " (" + r.Search + ")"
+				}
+				cells = append(cells, t, ratio(r, c, ok, ccap))
 			} else {
 				cells = append(cells, "—", "—")
 			}
@@ -111,24 +135,30 @@ func table(w io.Writer, dir string) error {
 		if ok {
 			cs = secs(c.CPU, ccap, c.Cap)
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %s |\n", l.Model, l.Cost, l.Target, l.Runs, cs, strings.Join(cells, " | "))
+		fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %s |\n", l.Model, l.Cost, l.Target, runs(vs, k), cs, strings.Join(cells, " | "))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Answers (value, stop reason, bound, nodes):")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| instance | objective | target | cbc | lazycg standard | standard + preprocessing | lazycg light |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	head, align = "| instance | objective | target | cbc |", "|---|---|---|---|"
+	for _, v := range variants {
+		head += " " + v.column + " |"
+		align += "---|"
+	}
+	fmt.Fprintln(w, head)
+	fmt.Fprintln(w, align)
 	for _, k := range order {
-		l := lz[k]
-		cells := []string{"—", answer(l), "—", "—"}
+		l := named[k]
+		cells := []string{"—"}
 		if c, ok := cb[k]; ok {
 			cells[0] = fmt.Sprintf("%s (%s, bound %s, %v nodes)", num(c.Value), strings.TrimSpace(c.Result), num(c.Bound), c.Nodes)
 		}
-		if r, ok := pre[k]; ok {
-			cells[2] = answer(r)
-		}
-		if r, ok := light[k]; ok {
-			cells[3] = answer(r)
+		for _, v := range vs {
+			if r, ok := v[k]; ok {
+				cells = append(cells, answer(r))
+			} else {
+				cells = append(cells, "—")
+			}
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", l.Model, l.Cost, l.Target, strings.Join(cells, " | "))
 	}
@@ -209,4 +239,13 @@ func num(v any) string {
 		return v
 	}
 	return fmt.Sprint(v)
+}
+
+// runs returns the most runs any variant made of key k.
+func runs(vs []map[string]row, k string) int {
+	n := 0
+	for _, v := range vs {
+		n = max(n, v[k].Runs)
+	}
+	return n
 }
