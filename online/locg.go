@@ -49,7 +49,10 @@ import (
 //     ∇F_1(x_1)·v and the Wolfe gap g = ∇F_1(x_1)·(x_1 − v); Φ_1 = g/2 and,
 //     since g > Φ_1/K, x_2 = (1−γ_1)x_1 + γ_1 v (v also enters the
 //     oracle's cache). While g = 0 (x_t minimizes F_t) the point stays and
-//     the call is repeated in the next round.
+//     the call is repeated in the next round. An LMO with a relaxation
+//     (lazycg.RelaxationBounder, the MIP oracles) gives instead, with one
+//     LP solve, a proven bound U ≥ g: Φ_1 = U/2 and x_2 = x_1 (unless
+//     Params.Phi0LMO).
 //   - In round t > 1 it asks LPsep(∇F_t(x_t), x_t, Φ, K) with
 //     Φ = t·Φ_{t−1}/(t−1). On a positive answer v it moves as above and
 //     Φ_t = Φ; on a negative one x_{t+1} = x_t and Φ_t = Φ/2 (with
@@ -185,22 +188,31 @@ func (m *LOCG) updateFree(ctx context.Context, s *State) error {
 	bound := math.Inf(1)
 	var move bool
 	if !m.live {
-		// Φ0 from one LMO call: half the Wolfe gap of F_t at x_t.
-		res, err := s.Oracle.Minimize(ctx, c.v, c.g)
+		// Φ0 from one LMO call: half the Wolfe gap of F_t at x_t; or,
+		// from an LMO's relaxation, half a proven bound on it (no vertex,
+		// no move in this round).
+		res, err := s.Oracle.LowerBound(ctx, c.v, c.g, !m.Params.Phi0LMO)
 		if err != nil {
 			return err
-		}
-		if !res.Found {
-			return fmt.Errorf("online: locg: LMO returned no vertex (%v)", res.Reason)
 		}
 		gx := floats.Dot(c.g, s.X)
 		if !math.IsInf(res.Bound, -1) && !math.IsNaN(res.Bound) {
 			bound = math.Max(0, gx-res.Bound)
 		}
-		if gap := gx - res.Value; gap > 0 {
-			m.phi.SetPhi(gap / 2)
-			m.live, move = true, true
-			s.Oracle.Remember(c.v) // as the separator keeps the improving vertices it finds
+		switch {
+		case res.Found:
+			if gap := gx - res.Value; gap > 0 {
+				m.phi.SetPhi(gap / 2)
+				m.live, move = true, true
+				s.Oracle.Remember(c.v) // as the separator keeps the improving vertices it finds
+			}
+		case res.Reason == lazycg.StopCertified:
+			if bound > 0 && !math.IsInf(bound, 1) {
+				m.phi.SetPhi(bound / 2)
+				m.live = true
+			}
+		default:
+			return fmt.Errorf("online: locg: LMO returned no vertex (%v)", res.Reason)
 		}
 	} else {
 		sep, err := s.Oracle.Separate(ctx, c.v, c.g, s.X, m.phi.Phi(), c.p.k)

@@ -967,3 +967,67 @@ func TestOnlineRefusesConcurrent(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// relaxSimplex is testSimplex with a relaxation bound below the simplex's
+// minimum (min c − 1 − |min c|/2), like a MIP oracle's LP relaxation
+// with a gap.
+type relaxSimplex struct {
+	testSimplex
+	relaxations int
+}
+
+func (s *relaxSimplex) RelaxationBound(_ context.Context, c []float64) (float64, error) {
+	s.relaxations++
+	m := slices.Min(c)
+	return m - 1 - math.Abs(m)/2, nil
+}
+
+// TestLOCGParameterFreeRelaxation: with an LMO that has a relaxation the
+// parameter-free LOCG takes its first Φ from it — half the proven gap
+// bound, no full call, no move — and then runs as usual (positive and
+// negative answers, every negative one a proof); Phi0LMO restores the
+// full call.
+func TestLOCGParameterFreeRelaxation(t *testing.T) {
+	stream := newOlLinearStream(15, 300, 4)
+	for _, full := range []bool{false, true} {
+		lmo := &relaxSimplex{testSimplex: testSimplex{stream.Dim()}}
+		var xs [][]float64
+		relax1 := -1 // relaxations in round 1 (the hindsight solve may add some)
+		settings := Settings{Callback: func(r *Round, x []float64) bool {
+			xs = append(xs, slices.Clone(x))
+			if relax1 < 0 {
+				relax1 = lmo.relaxations
+			}
+			return true
+		}}
+		m := &LOCG{Params: Params{K: 1.1, ParameterFree: true, Phi0LMO: full}}
+		res, err := Minimize(context.Background(), Problem{Losses: stream, LMO: lmo}, &settings, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := make([]float64, stream.Dim())
+		olCumGrad(g, stream, 1, xs[0])
+		gap1, _ := olSimplexGap(g, xs[0])
+		r1 := res.Trace[0]
+		if !full {
+			u := dot(g, xs[0]) - (slices.Min(g) - 1 - math.Abs(slices.Min(g))/2)
+			if relax1 != 1 || r1.LMOCalls != 2 || math.Abs(r1.Phi-u/2) > 1e-12*u || math.Abs(r1.Bound-u) > 1e-9*u ||
+				!slices.Equal(xs[1], xs[0]) || !(u > gap1) {
+				t.Fatalf("relaxation start: round 1 %+v, %d relaxations; want Φ = U/2 = %g (gap %g), no move", r1, relax1, u/2, gap1)
+			}
+		} else if relax1 != 0 || math.Abs(r1.Phi-gap1/2) > 1e-12*gap1 || slices.Equal(xs[1], xs[0]) {
+			t.Fatalf("Phi0LMO: round 1 %+v, %d relaxations; want Φ = gap/2 = %g and a move", r1, relax1, gap1/2)
+		}
+		st := res.Stats
+		if st.PositiveCalls < res.Rounds/2 || st.NegativeCalls == 0 || 4*st.LMOCalls > res.Rounds {
+			t.Errorf("full=%v: stats %+v over %d rounds", full, st, res.Rounds)
+		}
+		for r := 2; r < res.Rounds; r++ {
+			rec := res.Trace[r-1]
+			olCumGrad(g, stream, r, xs[r-1])
+			if gap, _ := olSimplexGap(g, xs[r-1]); !math.IsNaN(rec.Bound) && gap > rec.Bound*(1+1e-9)+1e-9 {
+				t.Fatalf("full=%v round %d: Wolfe gap %g exceeds the reported bound %g", full, r, gap, rec.Bound)
+			}
+		}
+	}
+}

@@ -128,6 +128,14 @@ type Params struct {
 	Smoothing bool
 	// L1Diameter is k, the ℓ1-diameter of P (0: from Diameter1).
 	L1Diameter int
+	// Phi0LMO (parameter-free LOCG only) takes the first Φ from one full
+	// LMO call even when the LMO has a relaxation (a
+	// lazycg.RelaxationBounder: every MIP oracle). By default such an LMO
+	// gives the first Φ from its relaxation instead: half the proven
+	// Wolfe gap bound ∇F_t(x_t)·x_t − (relaxation bound), one LP solve
+	// where the full call may be a branch-and-bound of minutes; negative
+	// answers then halve Φ as usual (as lazycg.Phi0Auto does offline).
+	Phi0LMO bool
 	// TightenPhi (LOCG only) lowers Φ_t to the oracle's proven Wolfe gap
 	// bound after a negative answer when that is smaller, in the spirit of
 	// Remark 4.3: the gap bounds F_t(x_t) − min F_t as well and is at most
