@@ -596,13 +596,13 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 		lp->setWarmStart(s->basis.get());
 		// After bound changes: dual simplex. When only the objective
 		// changed the basis stays primal feasible, but on models with
-		// many rows the primal simplex stalls on degenerate pivots
-		// (measured, 10 LPs of perturbed costs, CPU: air04 12.9 s
-		// primal / 5.0 s dual, disctom 54.8 / 4.8, QUBO 439 0.24 /
-		// 0.04, cut 28 0.043 / 0.009), while on models with few rows
-		// and many columns each dual pivot's ratio test is the cost
-		// (nw04 0.75 / 1.5, eil33-2 0.06 / 0.23, eilB101 0.10 / 0.32;
-		// TSP 12 and m100n500k4r1 tie): dual simplex from dualRows rows.
+		// many rows the primal simplex stalls on degenerate pivots,
+		// while on models with few rows and many columns each dual
+		// pivot's ratio test over all columns is the cost: dual simplex
+		// from dualRows rows on (docs/ORACLE.md, "Warm LP re-solves":
+		// 10 re-solves of air04 in 0.28 and of disctom in 0.14 of the
+		// primal simplex's CPU time; nw04, eil33-2 and eilB101 2–3×
+		// slower with the dual simplex).
 		lp->setHintParam(OsiDoDualInResolve, s->boundsChanged || lp->getNumRows() >= dualRows, OsiHintDo);
 		lp->resolve();
 		lp->setHintParam(OsiDoDualInResolve, true, OsiHintTry);
