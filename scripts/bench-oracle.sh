@@ -5,19 +5,23 @@
 # objective and with dense gradient costs of the paper's quadratic
 # objective (written into an MPS copy, so that cbc solves the identical
 # model); then early-terminated weak separation calls against exact calls.
-# lazycg's oracle runs as configured by default (no integer preprocessing)
-# and with mip.Options.Preprocess (CBC's preprocessing, which cbc runs by
-# default). Both solvers run single-threaded; every call is capped at -cap
+# lazycg's oracle runs in the configurations -configs names: "default",
+# "off" (no integer preprocessing), "pre" (preprocessing on every call) and
+# "search" (the search SearchAuto does not pick); all four by default.
+# Both solvers run single-threaded; every call is capped at -cap
 # CPU seconds (the separation calls at -cap seconds of wall-clock time; an
 # exact call cut there makes the table's ratio an upper bound).
 #
 # Usage: scripts/bench-oracle.sh [-data DIR] [-out DIR] [-cap SECONDS]
 #          [-instances "eil33-2 air04 ..."] [-costs "file quadratic"]
-#          [-targets "first gap optimal"] [-sep CALLS] [-repeat N] [-table]
+#          [-targets "first gap optimal"] [-configs "default off pre search"]
+#          [-sep CALLS] [-repeat N] [-table]
 #
-# lazycg's figure is the CPU time of the oracle call (model loaded), cbc's
-# the "Total time (CPU seconds)" it prints minus that of reading the file
-# alone. Rows that take under 30 s are run -repeat times (default 3),
+# Both clocks are user + system CPU time: lazycg's of the oracle call (model
+# loaded), cbc's of its process (bash's time) minus that of a cbc run that
+# only reads the file. Each row also keeps user time alone (user_s; for
+# cbc the "Total time (CPU seconds)" it prints, which is CoinCpuTime, i.e.
+# user time only, minus that of the read run). Rows that take under 30 s are run -repeat times (default 3),
 # alternating lazycg and cbc, and the tables show the median. Results are
 # appended as JSON lines to OUT/lazycg.jsonl, OUT/lazycg-pre.jsonl,
 # OUT/cbc.jsonl and OUT/sep.jsonl (cbc logs in OUT/logs); -table prints the Markdown tables
@@ -32,6 +36,7 @@ instances="eil33-2 air04 eilB101 nw04 disctom m100n500k4r1"
 costs="file quadratic"
 targets="first gap optimal"
 sep=12
+configs="default off pre search"
 repeat=3
 table=0
 while [ $# -gt 0 ]; do
@@ -43,19 +48,25 @@ while [ $# -gt 0 ]; do
 	-costs) costs=$2; shift 2 ;;
 	-targets) targets=$2; shift 2 ;;
 	-sep) sep=$2; shift 2 ;;
+	-configs) configs=$2; shift 2 ;;
 	-repeat) repeat=$2; shift 2 ;;
 	-table) table=1; shift ;;
-	-h | -help | --help) sed -n '2,20p' "$0"; exit 0 ;;
+	-h | -help | --help) sed -n '2,27p' "$0"; exit 0 ;;
 	*) echo "bench-oracle.sh: unknown argument $1 (see -h)" >&2; exit 2 ;;
 	esac
 done
 
 cd "$(dirname "$0")/.."
-mkdir -p "$out/logs"
-go build -o "$out/oraclebench" ./mip/cbc/internal/bench/oraclebench
+# The tool and the quadratic MPS copies go to a scratch directory, not
+# into OUT (which may be under docs/).
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/oraclebench" ./mip/cbc/internal/bench/oraclebench
 if [ "$table" = 1 ]; then
-	exec "$out/oraclebench" -table "$out"
+	"$tmp/oraclebench" -table "$out"
+	exit
 fi
+mkdir -p "$out/logs"
 if [ -z "$data" ]; then
 	echo "bench-oracle.sh: no data directory: set LAZYCG_DATA or pass -data DIR" >&2
 	exit 2
@@ -67,6 +78,18 @@ fi
 
 # cbc_cpu LOG prints the "Total time (CPU seconds)" of a cbc log.
 cbc_cpu() { sed -n 's/^Total time (CPU seconds): *\([0-9.]*\).*/\1/p' "$1" | tail -1; }
+# timed LOG TIMES ARGS... runs cbc with ARGS, its output to LOG and its
+# user + system CPU seconds (bash's time) to TIMES.
+timed() {
+	local log=$1 times=$2
+	shift 2
+	local TIMEFORMAT='%U %S'
+	{ time cbc "$@" >"$log" 2>&1; } 2>"$times"
+}
+# usersys TIMES prints the user + system seconds of a timed run.
+usersys() { awk '{print $1 + $2}' "$1"; }
+# has CONFIG reports whether -configs names CONFIG.
+has() { case " $configs " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 for inst in $instances; do
 	file=$data/miplib/$inst.mps.gz
@@ -74,12 +97,13 @@ for inst in $instances; do
 	for cost in $costs; do
 		model=$file
 		if [ "$cost" = quadratic ]; then
-			model=$out/$inst-quadratic.mps
-			"$out/oraclebench" -model "$file" -cost quadratic -write-mps "$model"
+			model=$tmp/$inst-quadratic.mps
+			"$tmp/oraclebench" -model "$file" -cost quadratic -write-mps "$model"
 		fi
 		# cbc's time includes reading the file: measure that alone.
-		cbc "$model" -quit >"$out/logs/$inst-$cost-read.log" 2>&1
-		read_s=$(cbc_cpu "$out/logs/$inst-$cost-read.log")
+		timed "$out/logs/$inst-$cost-read.log" "$out/logs/$inst-$cost-read.time" "$model" -quit
+		read_user=$(cbc_cpu "$out/logs/$inst-$cost-read.log")
+		read_s=$(usersys "$out/logs/$inst-$cost-read.time")
 		for target in $targets; do
 			case $target in
 			first) args="-maxSolutions 1" ;;
@@ -88,25 +112,33 @@ for inst in $instances; do
 			esac
 			for rep in $(seq "$repeat"); do
 				echo "== $inst $cost $target (run $rep)" >&2
-				"$out/oraclebench" -model "$file" -cost "$cost" -target "$target" -cap "${cap}s" >>"$out/lazycg.jsonl"
+				"$tmp/oraclebench" -model "$file" -cost "$cost" -target "$target" -cap "${cap}s" >>"$out/lazycg.jsonl"
 				lazy_s=$(tail -1 "$out/lazycg.jsonl" | sed 's/.*"cpu_s":\([0-9.e+-]*\).*/\1/')
-				"$out/oraclebench" -model "$file" -cost "$cost" -target "$target" -cap "${cap}s" -preprocess off >>"$out/lazycg-off.jsonl"
-				"$out/oraclebench" -model "$file" -cost "$cost" -target "$target" -cap "${cap}s" -preprocess on >>"$out/lazycg-pre.jsonl"
-				# The search SearchAuto does not pick for this model.
-				other=light
-				if grep -q '"search_used":"light"' <(tail -1 "$out/lazycg.jsonl"); then other=standard; fi
-				"$out/oraclebench" -model "$file" -cost "$cost" -target "$target" -cap "${cap}s" -search $other >>"$out/lazycg-search.jsonl"
+				if has off; then
+					"$tmp/oraclebench" -model "$file" -cost "$cost" -target "$target" -cap "${cap}s" -preprocess off >>"$out/lazycg-off.jsonl"
+				fi
+				if has pre; then
+					"$tmp/oraclebench" -model "$file" -cost "$cost" -target "$target" -cap "${cap}s" -preprocess on >>"$out/lazycg-pre.jsonl"
+				fi
+				if has search; then
+					# The search SearchAuto does not pick for this model.
+					other=light
+					if grep -q '"search_used":"light"' <(tail -1 "$out/lazycg.jsonl"); then other=standard; fi
+					"$tmp/oraclebench" -model "$file" -cost "$cost" -target "$target" -cap "${cap}s" -search $other >>"$out/lazycg-search.jsonl"
+				fi
 				log=$out/logs/$inst-$cost-$target-$rep.log
 				# shellcheck disable=SC2086
-				cbc "$model" -timeMode cpu -sec "$cap" -threads 0 $args -solve >"$log" 2>&1
-				total=$(cbc_cpu "$log")
+				timed "$log" "${log%.log}.time" "$model" -timeMode cpu -sec "$cap" -threads 0 $args -solve
+				total=$(usersys "${log%.log}.time")
+				user=$(cbc_cpu "$log")
 				result=$(sed -n 's/^Result - //p' "$log" | tail -1)
 				value=$(sed -n 's/^Objective value: *//p' "$log" | tail -1)
 				bound=$(sed -n 's/^Lower bound: *//p' "$log" | tail -1)
 				nodes=$(sed -n 's/^Enumerated nodes: *//p' "$log" | tail -1)
 				cbc_s=$(awk "BEGIN{print $total - $read_s}")
-				printf '{"model":"%s","cost":"%s","target":"%s","cpu_s":%s,"read_s":%s,"result":"%s","value":"%s","bound":"%s","nodes":"%s","cap_s":%s}\n' \
-					"$inst" "$cost" "$target" "$cbc_s" "$read_s" "$result" "$value" "$bound" "$nodes" "$cap" >>"$out/cbc.jsonl"
+				user_s=$(awk "BEGIN{print $user - $read_user}")
+				printf '{"model":"%s","cost":"%s","target":"%s","clock":"user+sys","cpu_s":%s,"user_s":%s,"read_s":%s,"result":"%s","value":"%s","bound":"%s","nodes":"%s","cap_s":%s}\n' \
+					"$inst" "$cost" "$target" "$cbc_s" "$user_s" "$read_s" "$result" "$value" "$bound" "$nodes" "$cap" >>"$out/cbc.jsonl"
 				if awk "BEGIN{exit !($lazy_s > 30 || $cbc_s > 30)}"; then
 					break
 				fi
@@ -115,7 +147,7 @@ for inst in $instances; do
 	done
 	if [ "$sep" -gt 0 ]; then
 		echo "== $inst separation" >&2
-		"$out/oraclebench" -model "$file" -sep "$sep" -cap "${cap}s" >>"$out/sep.jsonl"
+		"$tmp/oraclebench" -model "$file" -sep "$sep" -cap "${cap}s" >>"$out/sep.jsonl"
 	fi
 done
-"$out/oraclebench" -table "$out"
+"$tmp/oraclebench" -table "$out"

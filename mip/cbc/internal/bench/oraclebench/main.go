@@ -126,7 +126,7 @@ func run(path, cost string, target bench.Target, cpuCap time.Duration, opts mip.
 		return err
 	}
 	out := map[string]any{"model": name, "cost": cost, "target": string(target), "preprocess": opts.Preprocess.String(), "search": opts.Search.String(), "search_used": cbc.Resolve(m, opts.Search).String(),
-		"cpu_s": r.CPU.Seconds(), "wall_s": r.Wall.Seconds(), "capped": r.Capped, "found": r.Found,
+		"cpu_s": r.CPU.Seconds(), "user_s": r.User.Seconds(), "wall_s": r.Wall.Seconds(), "capped": r.Capped, "found": r.Found,
 		"reason": r.Reason.String(), "nodes": r.Nodes, "cap_s": cpuCap.Seconds()}
 	if r.Found {
 		out["value"] = r.Value

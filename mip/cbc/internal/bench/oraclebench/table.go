@@ -15,7 +15,9 @@ import (
 // of all three).
 type row struct {
 	Model, Cost, Target string
-	CPU                 float64 `json:"cpu_s"`
+	CPU                 float64  `json:"cpu_s"`
+	User                *float64 `json:"user_s"` // run 3 on: user time alone
+	Clock               string   // cbc rows from run 3 on: "user+sys"
 	Capped              bool
 	Found               bool
 	Reason              string
@@ -85,15 +87,20 @@ var variants = []struct{ file, column string }{
 // table prints the comparison and separation tables of dir.
 func table(w io.Writer, dir string) error {
 	key := func(r row) string { return r.Model + "|" + r.Cost + "|" + r.Target }
-	vs := make([]map[string]row, len(variants))
+	var vs []map[string]row
+	var cols []string
 	var order []string
 	named := map[string]row{} // a row of each key, for its names
-	for i, v := range variants {
+	for _, v := range variants {
 		rows, o, err := readRows(filepath.Join(dir, v.file), key)
 		if err != nil {
 			return err
 		}
-		vs[i] = rows
+		if len(rows) == 0 {
+			continue // a configuration this run did not measure
+		}
+		vs = append(vs, rows)
+		cols = append(cols, v.column)
 		for _, k := range o {
 			if _, ok := named[k]; !ok {
 				named[k] = rows[k]
@@ -105,13 +112,25 @@ func table(w io.Writer, dir string) error {
 	if err != nil {
 		return err
 	}
+	userClock := false // cbc's cpu_s is user time alone (runs 1 and 2)
+	for _, c := range cb {
+		userClock = userClock || c.Clock == ""
+	}
 	head := "| instance | objective | target | runs | cbc |"
 	align := "|---|---|---|---:|---:|"
-	for _, v := range variants {
-		head += " " + v.column + " | ratio |"
+	for _, c := range cols {
+		head += " " + c + " | ratio |"
 		align += "---:|---:|"
 	}
-	fmt.Fprintln(w, "CPU seconds (median of the runs), and lazycg's time over cbc's (\"other search\": the search SearchAuto does not pick):")
+	if !userClock {
+		head += " ratio in user time |"
+		align += "---:|"
+	}
+	if userClock {
+		fmt.Fprintln(w, "CPU seconds (lazycg: user + system; cbc: user, its printed total), median of the runs, and lazycg's time over cbc's (\"other search\": the search SearchAuto does not pick):")
+	} else {
+		fmt.Fprintln(w, "CPU seconds (user + system, both), median of the runs, and lazycg's time over cbc's (\"other search\": the search SearchAuto does not pick); the last column compares user time alone (the clock of cbc's printed total):")
+	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, head)
 	fmt.Fprintln(w, align)
@@ -123,7 +142,7 @@ func table(w io.Writer, dir string) error {
 		for i, v := range vs {
 			if r, ok2 := v[k]; ok2 {
 				t := secs(r.CPU, r.Capped, r.Cap)
-				if i == len(vs)-1 {
+				if cols[i] == "other search" {
 					t += " (" + r.Search + ")"
 				}
 				cells = append(cells, t, ratio(r, c, ok, ccap))
@@ -135,14 +154,17 @@ func table(w io.Writer, dir string) error {
 		if ok {
 			cs = secs(c.CPU, ccap, c.Cap)
 		}
+		if !userClock {
+			cells = append(cells, userRatio(vs[0][k], c, ok, ccap))
+		}
 		fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %s |\n", l.Model, l.Cost, l.Target, runs(vs, k), cs, strings.Join(cells, " | "))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Answers (value, stop reason, bound, nodes):")
 	fmt.Fprintln(w)
 	head, align = "| instance | objective | target | cbc |", "|---|---|---|---|"
-	for _, v := range variants {
-		head += " " + v.column + " |"
+	for _, c := range cols {
+		head += " " + c + " |"
 		align += "---|"
 	}
 	fmt.Fprintln(w, head)
@@ -185,6 +207,15 @@ func table(w io.Writer, dir string) error {
 		fmt.Fprintf(w, "| %s | %d | %s | %.3f | %s | %s |\n", r.Model, r.SepCalls, exact, r.EarlyCPU, ratio, answers)
 	}
 	return nil
+}
+
+// userRatio formats lazycg's user time over cbc's ("—" where either row
+// lacks it or was capped).
+func userRatio(l, c row, ok, ccap bool) string {
+	if !ok || ccap || l.Capped || l.User == nil || c.User == nil || *c.User <= 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f", *l.User / *c.User)
 }
 
 // ratio formats lazycg's CPU time over cbc's.
