@@ -13,7 +13,7 @@
 # exact call cut there makes the table's ratio an upper bound).
 #
 # Usage: scripts/bench-oracle.sh [-data DIR] [-out DIR] [-cap SECONDS]
-#          [-instances "eil33-2 air04 ..."] [-costs "file quadratic"]
+#          [-instances "eil33-2 air04 ... cut:28"] [-costs "file quadratic"]
 #          [-targets "first gap optimal"] [-configs "default off pre search"]
 #          [-sep CALLS] [-repeat N] [-table]
 #
@@ -92,18 +92,25 @@ usersys() { awk '{print $1 + $2}' "$1"; }
 has() { case " $configs " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 for inst in $instances; do
+	# An instance is a MIPLIB name in $data/miplib, or cut:N (the cut
+	# polytope of K_N as lazycg builds it; quadratic costs only).
+	label=${inst/:/-}
 	file=$data/miplib/$inst.mps.gz
-	[ -f "$file" ] || { echo "bench-oracle.sh: missing $file" >&2; exit 1; }
-	for cost in $costs; do
+	icosts=$costs
+	case $inst in
+	cut:*) file=$inst icosts=quadratic ;;
+	*) [ -f "$file" ] || { echo "bench-oracle.sh: missing $file" >&2; exit 1; } ;;
+	esac
+	for cost in $icosts; do
 		model=$file
 		if [ "$cost" = quadratic ]; then
-			model=$tmp/$inst-quadratic.mps
+			model=$tmp/$label-quadratic.mps
 			"$tmp/oraclebench" -model "$file" -cost quadratic -write-mps "$model"
 		fi
 		# cbc's time includes reading the file: measure that alone.
-		timed "$out/logs/$inst-$cost-read.log" "$out/logs/$inst-$cost-read.time" "$model" -quit
-		read_user=$(cbc_cpu "$out/logs/$inst-$cost-read.log")
-		read_s=$(usersys "$out/logs/$inst-$cost-read.time")
+		timed "$out/logs/$label-$cost-read.log" "$out/logs/$label-$cost-read.time" "$model" -quit
+		read_user=$(cbc_cpu "$out/logs/$label-$cost-read.log")
+		read_s=$(usersys "$out/logs/$label-$cost-read.time")
 		for target in $targets; do
 			case $target in
 			first) args="-maxSolutions 1" ;;
@@ -111,7 +118,7 @@ for inst in $instances; do
 			optimal) args="" ;;
 			esac
 			for rep in $(seq "$repeat"); do
-				echo "== $inst $cost $target (run $rep)" >&2
+				echo "== $label $cost $target (run $rep)" >&2
 				"$tmp/oraclebench" -model "$file" -cost "$cost" -target "$target" -cap "${cap}s" >>"$out/lazycg.jsonl"
 				lazy_s=$(tail -1 "$out/lazycg.jsonl" | sed 's/.*"cpu_s":\([0-9.e+-]*\).*/\1/')
 				if has off; then
@@ -126,7 +133,7 @@ for inst in $instances; do
 					if grep -q '"search_used":"light"' <(tail -1 "$out/lazycg.jsonl"); then other=standard; fi
 					"$tmp/oraclebench" -model "$file" -cost "$cost" -target "$target" -cap "${cap}s" -search $other >>"$out/lazycg-search.jsonl"
 				fi
-				log=$out/logs/$inst-$cost-$target-$rep.log
+				log=$out/logs/$label-$cost-$target-$rep.log
 				# shellcheck disable=SC2086
 				timed "$log" "${log%.log}.time" "$model" -timeMode cpu -sec "$cap" -threads 0 $args -solve
 				total=$(usersys "${log%.log}.time")
@@ -138,7 +145,7 @@ for inst in $instances; do
 				cbc_s=$(awk "BEGIN{print $total - $read_s}")
 				user_s=$(awk "BEGIN{print $user - $read_user}")
 				printf '{"model":"%s","cost":"%s","target":"%s","clock":"user+sys","cpu_s":%s,"user_s":%s,"read_s":%s,"result":"%s","value":"%s","bound":"%s","nodes":"%s","cap_s":%s}\n' \
-					"$inst" "$cost" "$target" "$cbc_s" "$user_s" "$read_s" "$result" "$value" "$bound" "$nodes" "$cap" >>"$out/cbc.jsonl"
+					"$label" "$cost" "$target" "$cbc_s" "$user_s" "$read_s" "$result" "$value" "$bound" "$nodes" "$cap" >>"$out/cbc.jsonl"
 				if awk "BEGIN{exit !($lazy_s > 30 || $cbc_s > 30)}"; then
 					break
 				fi
@@ -146,7 +153,7 @@ for inst in $instances; do
 		done
 	done
 	if [ "$sep" -gt 0 ]; then
-		echo "== $inst separation" >&2
+		echo "== $label separation" >&2
 		"$tmp/oraclebench" -model "$file" -sep "$sep" -cap "${cap}s" >>"$out/sep.jsonl"
 	fi
 done

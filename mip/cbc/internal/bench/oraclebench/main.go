@@ -5,6 +5,7 @@
 //	oraclebench -model FILE -cost quadratic -write-mps OUT.mps   (the model with these costs, for cbc)
 //	oraclebench -model FILE -sep 12                               (early vs exact separation calls)
 //	oraclebench -model FILE -lp 10                                (warm LP re-solves of perturbed costs)
+//	oraclebench -model cut:28 -cost quadratic ...   (the cut polytope of K_28 as lazycg builds it, costs on its edge columns)
 //	oraclebench -table DIR                 (Markdown tables from DIR/lazycg.jsonl, cbc.jsonl, sep.jsonl)
 package main
 
@@ -15,6 +16,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,7 +26,7 @@ import (
 )
 
 func main() {
-	model := flag.String("model", "", "MPS file")
+	model := flag.String("model", "", "MPS file, or cut:N for the cut polytope of the complete graph K_N in mip.CutPolytope's formulation")
 	cost := flag.String("cost", "file", "objective: file (the file's) or quadratic (∇f(½·1) of the paper's quadratic, seed 1)")
 	target := flag.String("target", "optimal", "first, gap (10%) or optimal")
 	cpuCap := flag.Duration("cap", 300*time.Second, "CPU time cap of the call (0: none); with -sep, the wall-clock limit of each call")
@@ -77,11 +79,10 @@ func run(path, cost string, target bench.Target, cpuCap time.Duration, opts mip.
 	if path == "" {
 		return fmt.Errorf("-model is required")
 	}
-	m, err := mip.ReadMPSFile(path)
+	m, coords, name, err := loadModel(path)
 	if err != nil {
 		return err
 	}
-	name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".gz"), ".mps")
 	if sep > 0 {
 		r, err := bench.Separation(m, sep, cpuCap)
 		if err != nil {
@@ -95,6 +96,9 @@ func run(path, cost string, target bench.Target, cpuCap time.Duration, opts mip.
 	var c []float64
 	switch cost {
 	case "file":
+		if coords != nil {
+			return fmt.Errorf("%s has no objective of its own: use -cost quadratic", path)
+		}
 		c = append([]float64(nil), m.Obj...)
 		if m.Maximize {
 			for j := range c {
@@ -102,8 +106,21 @@ func run(path, cost string, target bench.Target, cpuCap time.Duration, opts mip.
 			}
 		}
 	case "quadratic":
-		if c, err = bench.QuadraticCost(m.NumCols()); err != nil {
+		if coords == nil {
+			if c, err = bench.QuadraticCost(m.NumCols()); err != nil {
+				return err
+			}
+			break
+		}
+		// The polytope's coordinates get the gradient, auxiliary
+		// columns nothing, as in the methods' calls.
+		g, err := bench.QuadraticCost(len(coords))
+		if err != nil {
 			return err
+		}
+		c = make([]float64, m.NumCols())
+		for i, j := range coords {
+			c[j] = g[i]
 		}
 	default:
 		return fmt.Errorf("unknown -cost %q (file or quadratic)", cost)
@@ -135,6 +152,28 @@ func run(path, cost string, target bench.Target, cpuCap time.Duration, opts mip.
 		out["bound"] = r.Bound
 	}
 	return emit(out)
+}
+
+// loadModel reads the MPS file path, or builds the formulation a
+// "cut:N" spec names (mip.CutPolytope of the complete graph K_N, as
+// lazycg's "cut:N" polytope; coords are then its edge columns, else nil).
+func loadModel(path string) (m *mip.Model, coords []int, name string, err error) {
+	if rest, ok := strings.CutPrefix(path, "cut:"); ok {
+		n, err := strconv.Atoi(rest)
+		if err != nil || n < 2 || n > 500 {
+			return nil, nil, "", fmt.Errorf("-model %s: want cut:N with 2 ≤ N ≤ 500", path)
+		}
+		f, err := mip.CutPolytope(n, mip.RandomGraph(n, 1, 1))
+		if err != nil {
+			return nil, nil, "", err
+		}
+		return f.Model, f.Vars, "cut-" + rest, nil
+	}
+	m, err = mip.ReadMPSFile(path)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return m, nil, strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".gz"), ".mps"), nil
 }
 
 func emit(v map[string]any) error {
