@@ -60,3 +60,24 @@ func TestTableClocks(t *testing.T) {
 		})
 	}
 }
+
+func TestLoadModelCut(t *testing.T) {
+	m, coords, name, err := loadModel("cut:5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// K_5: 10 edge columns (the coordinates) and 5 node columns, 4 rows
+	// per edge.
+	if name != "cut-5" || len(coords) != 10 || m.NumCols() != 15 || m.NumRows() != 40 {
+		t.Errorf("cut:5: name %q, %d coordinates, %d columns, %d rows; want cut-5, 10, 15, 40",
+			name, len(coords), m.NumCols(), m.NumRows())
+	}
+	for _, bad := range []string{"cut:", "cut:1", "cut:x", "cut:501"} {
+		if _, _, _, err := loadModel(bad); err == nil || !strings.Contains(err.Error(), "want cut:N") {
+			t.Errorf("loadModel(%q): error %v, want one naming cut:N", bad, err)
+		}
+	}
+	if _, _, _, err := loadModel(filepath.Join(t.TempDir(), "missing.mps")); err == nil {
+		t.Error("a missing MPS file gave no error")
+	}
+}
