@@ -53,3 +53,49 @@ func BenchmarkRandomLeastSquares(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSumStep is one round of an online method on the cumulative loss
+// of a pool of 50 least squares losses of eil33-2's size (4516 columns, 20
+// nonzeros per row, the online suite's quadratic losses): the step toward a
+// vertex with 10 nonzeros, then the gradient at the new point. "announced"
+// announces the step first (Sum.StepToward: the remembered gradient is
+// updated); "unannounced" does not (every term's gradient is recomputed,
+// as before StepToward existed).
+func BenchmarkSumStep(b *testing.B) {
+	const n, terms = 4516, 50
+	rng := testRand(5)
+	pool := make([]*LeastSquares, terms)
+	for i := range pool {
+		f, err := RandomLeastSquares(n, n, 20.0/n, uint64(i+1))
+		mustOK(b, err)
+		pool[i] = f
+	}
+	for _, mode := range []string{"announced", "unannounced"} {
+		b.Run(mode, func(b *testing.B) {
+			s := NewSum()
+			for i, f := range pool {
+				s.AddTimes(f, 1+i%3)
+			}
+			x := make([]float64, n)
+			x[0] = 1
+			g := make([]float64, n)
+			s.Grad(g, x)
+			vs := make([][]float64, 64)
+			for i := range vs {
+				vs[i] = sparseVertex(rng, n, 10)
+			}
+			k := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				v := vs[k%len(vs)]
+				gamma := 1 / float64(k+2)
+				if mode == "announced" {
+					s.StepToward(x, v, gamma)
+				}
+				MoveToward(x, gamma, v)
+				s.Grad(g, x)
+				k++
+			}
+		})
+	}
+}

@@ -82,6 +82,11 @@ type lsCache struct {
 	sparseProducts int // line searches that took the sparse route (tests)
 	// noReuse disables the cache and the sparse route (tests).
 	noReuse bool
+	// u and touched are the scratch of addGramSparse (u is kept zero);
+	// atb is Aᵀb once computed (transB).
+	u       []float64
+	touched []int
+	atb     []float64
 }
 
 // setSparseMax sets the largest support of a direction for the sparse
@@ -379,6 +384,49 @@ func (f *LeastSquares) LineMinimize(x, d, grad []float64, gmax float64) float64 
 		k.gamma, k.pending = gamma, true
 	}
 	return gamma
+}
+
+// MoveToward sets x ← x + γ(v − x), entry by entry as x[i] + γ·(v[i] −
+// x[i]): the step of methods with prescribed step sizes (the online
+// methods). StepToward predicts its result bit for bit.
+func MoveToward(x []float64, gamma float64, v []float64) {
+	v = v[:len(x)]
+	for i, vi := range v {
+		x[i] += gamma * (vi - x[i])
+	}
+}
+
+// StepToward announces that x is about to become x + γ(v − x), computed
+// by MoveToward, for a vertex v with few nonzeros: f then computes A·v
+// from the columns of v (A·(v − x) = A·v − A·x), so that the next
+// evaluation at the new point updates A·x in O(m) instead of a full
+// product, as after LineMinimize. It does nothing unless x is the point
+// of the last evaluation, v has at most a sixteenth of its entries
+// nonzero and γ > 0; a point other than the announced one is evaluated
+// in full as before.
+func (f *LeastSquares) StepToward(x, v []float64, gamma float64) {
+	f.setup()
+	k := &f.k
+	if !(gamma > 0) || k.noReuse || k.cols == nil || !k.valid || !sameVec(x, k.xc) {
+		return
+	}
+	nz := support(k.idx, k.val, nil, v, 0)
+	if nz < 0 {
+		return
+	}
+	f.stepToward(x, v, gamma, k.idx[:nz], k.val[:nz])
+}
+
+// stepToward is StepToward for the synced x with the nonzeros of v given
+// (idx, val).
+func (f *LeastSquares) stepToward(x, v []float64, gamma float64, idx []int, val []float64) {
+	k := &f.k
+	k.sparseProducts++
+	k.cols.MulSparseVec(f.ad, idx, val)
+	axpy(f.ad, -1, k.ax) // A·(v − x)
+	copy(k.xn, x)
+	MoveToward(k.xn, gamma, v)
+	k.gamma, k.pending = gamma, true
 }
 
 // Smoothness returns an estimate of the smoothness constant L = 2‖A‖₂² of f

@@ -32,6 +32,9 @@ type Sum struct {
 	general bool                     // some term is not known to be quadratic along lines
 	scratch []float64                // gradient of one term
 	y, g    []float64                // line search point and gradient
+	idx     []int                    // nonzeros of a step's vertex (StepToward)
+	val     []float64
+	sg      sumGrad // the remembered gradient (sumstep.go)
 }
 
 var (
@@ -132,17 +135,14 @@ func (s *Sum) Func(x []float64) float64 {
 	return v
 }
 
-// Grad stores Σ_i ∇f_i(x) in dst.
+// Grad stores Σ_i ∇f_i(x) in dst. After StepToward, at the announced point,
+// a sum of least squares losses gets it from the remembered gradient in
+// O(n) plus sparse products (see sumstep.go).
 func (s *Sum) Grad(dst, x []float64) {
 	dst = dst[:s.n]
+	s.nonlinearGrad(dst, x)
 	if s.lin != nil {
-		copy(dst, s.lin)
-	} else {
-		clear(dst)
-	}
-	for i, f := range s.terms {
-		f.Grad(s.scratch, x)
-		axpy(dst, s.weights[i], s.scratch)
+		axpy(dst, 1, s.lin)
 	}
 }
 
@@ -168,6 +168,48 @@ func (s *Sum) FuncGrad(dst, x []float64) float64 {
 		axpy(dst, w, s.scratch)
 	}
 	return v
+}
+
+// StepToward announces that x is about to become x + γ(v − x), computed
+// by MoveToward, for a vertex v with at most a sixteenth of its entries
+// nonzero. For a sum of least squares losses over CSR matrices the next
+// Grad at that point is then an O(n) update of the remembered gradient
+// (see sumstep.go); for other sums the least squares terms are told
+// (LeastSquares.StepToward), the nonzeros of v found once for all of them.
+// It does nothing for a denser v.
+func (s *Sum) StepToward(x, v []float64, gamma float64) {
+	if !(gamma > 0) || s.n == 0 {
+		return
+	}
+	if s.sumFast() {
+		s.sumGradInit()
+		s.announce(x, v, gamma)
+		return
+	}
+	var nz int
+	found := false
+	for _, f := range s.terms {
+		ls, ok := f.(*LeastSquares)
+		if !ok {
+			continue
+		}
+		ls.setup()
+		k := &ls.k
+		if k.noReuse || k.cols == nil || !k.valid || !sameVec(x, k.xc) {
+			continue
+		}
+		if !found {
+			if cap(s.idx) < s.n/16 {
+				s.idx, s.val = make([]int, s.n/16), make([]float64, s.n/16)
+			}
+			s.idx, s.val = s.idx[:s.n/16], s.val[:s.n/16]
+			if nz = support(s.idx, s.val, nil, v, 0); nz < 0 {
+				return
+			}
+			found = true
+		}
+		ls.stepToward(x, v, gamma, s.idx[:nz], s.val[:nz])
+	}
 }
 
 // lineCoeffs returns the coefficients of F(x + γd) − F(x) = slope·γ +

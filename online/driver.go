@@ -278,16 +278,42 @@ type State struct {
 }
 
 // CumulativeGrad stores ∇F_t(x) = Σ_{i≤t} ∇f_i(x) in dst (counted as a
-// gradient evaluation).
+// gradient evaluation, its time in Stats.GradTime).
 func (s *State) CumulativeGrad(dst, x []float64) {
 	s.stats.FuncGradEvals++
+	start := time.Now()
 	s.cum.Grad(dst, x)
+	s.stats.GradTime += time.Since(start)
 }
 
-// CumulativeFunc returns F_t(x) = Σ_{i≤t} f_i(x) (counted).
+// CumulativeFunc returns F_t(x) = Σ_{i≤t} f_i(x) (counted, its time in
+// Stats.GradTime).
 func (s *State) CumulativeFunc(x []float64) float64 {
 	s.stats.FuncEvals++
-	return s.cum.Func(x)
+	start := time.Now()
+	v := s.cum.Func(x)
+	s.stats.GradTime += time.Since(start)
+	return v
+}
+
+// stepper is the optional fast path of a cumulative loss that is told
+// the online methods' steps before they are taken (objective.Sum).
+type stepper interface {
+	StepToward(x, v []float64, gamma float64)
+}
+
+// moveToward takes the step x_{t+1} = x_t + γ(v − x_t) of the online
+// methods (objective.MoveToward), announced first to a cumulative loss
+// that can use it (a sum of least squares losses then updates its
+// products along the step instead of recomputing them; the time counts
+// in Stats.GradTime).
+func (s *State) moveToward(gamma float64, v []float64) {
+	if st, ok := s.cum.(stepper); ok {
+		start := time.Now()
+		st.StepToward(s.X, v, gamma)
+		s.stats.GradTime += time.Since(start)
+	}
+	objective.MoveToward(s.X, gamma, v)
 }
 
 // Stats returns the counters so far.

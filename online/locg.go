@@ -164,7 +164,7 @@ func (m *LOCG) Update(ctx context.Context, s *State) error {
 	phi := math.Max(phiBar, minPhi)
 	if sep.Positive {
 		fOld := c.cumValue(s, s.X)
-		moveToward(s.X, gamma, c.v)
+		s.moveToward(gamma, c.v)
 		fNew := c.cumValue(s, s.X)
 		phi = math.Max(0, h-fOld+fNew)
 	} else if m.Params.TightenPhi && sep.GapBound < phi {
@@ -233,7 +233,7 @@ func (m *LOCG) updateFree(ctx context.Context, s *State) error {
 		s.Bound = math.NaN()
 	}
 	if move {
-		moveToward(s.X, gamma, c.v)
+		s.moveToward(gamma, c.v)
 	}
 	return nil
 }

@@ -103,13 +103,6 @@ func (m *OCG) Update(ctx context.Context, s *State) error {
 	if !math.IsInf(res.Bound, -1) && !math.IsNaN(res.Bound) {
 		s.Bound = math.Max(0, floats.Dot(c.g, s.X)-res.Bound)
 	}
-	moveToward(s.X, c.p.gamma(float64(s.Round)), c.v)
+	s.moveToward(c.p.gamma(float64(s.Round)), c.v)
 	return nil
-}
-
-// moveToward sets x ← x + γ(v − x), the step of the online methods.
-func moveToward(x []float64, gamma float64, v []float64) {
-	for i, vi := range v {
-		x[i] += gamma * (vi - x[i])
-	}
 }

@@ -1,0 +1,259 @@
+package objective
+
+// The gradient of a Sum along announced steps (StepToward).
+//
+// The online methods move x_{t+1} = x_t + γ(v − x_t) toward a vertex v with
+// few nonzeros, add the round's loss, and ask for ∇F_{t+1}(x_{t+1}). A sum
+// of quadratic losses has an affine gradient, so with F the sum before the
+// round's loss was added,
+//
+//	∇F(x_t + γ(v − x_t)) = (1 − γ)·∇F(x_t) + γ·∇F(v),
+//
+// and for least squares terms ∇f_k(v) = 2A_kᵀ(A_k v) − 2A_kᵀb_k, where
+// A_k v reads only the columns of v's nonzeros and A_kᵀ(A_k v) only the
+// rows A_k v touches. Sum keeps ∇F at its last point for the weights of
+// its terms at that time (sumGrad) and, after StepToward, gets the
+// gradient at the announced point from that identity: O(n) plus the sparse
+// products, instead of two full products per term. Terms added since (or
+// whose weight grew) are added with their own gradient at the new point.
+// The constant part Σ_k w_k A_kᵀb_k is kept with the weights. Every
+// refreshSumEvery such updates, and at any point other than the
+// remembered or announced one, the gradient is recomputed term by term.
+
+// refreshSumEvery is the number of consecutive updates of the remembered
+// gradient after which it is recomputed in full.
+const refreshSumEvery = 200
+
+// sumGrad is the remembered gradient of a Sum (see sumstep.go).
+type sumGrad struct {
+	ok      bool      // g = Σ_k wAt_k ∇f_k(x) (the non-linear terms only)
+	x, g    []float64 // the point and the gradient
+	wAt     []float64 // the weights g is for (terms beyond: 0)
+	cb      []float64 // Σ_k wAt_k A_kᵀb_k
+	pending bool      // xn, gamma, v announced by StepToward
+	xn      []float64
+	gamma   float64
+	idx     []int     // nonzeros of v: idx[:nz], val[:nz]
+	val     []float64 //
+	nz      int       //
+	updates int       // consecutive updates since the last full gradient
+	tmp     []float64 // scratch, length n
+	acc     []float64 // scratch, length n
+	fast    bool      // every non-linear term is a *LeastSquares with a *CSR matrix
+	checked int       // terms checked for fast
+}
+
+// sumFast reports whether every non-linear term of s is a least squares
+// loss over a CSR matrix (the terms the update can multiply sparsely).
+func (s *Sum) sumFast() bool {
+	sg := &s.sg
+	if sg.checked == 0 {
+		sg.fast = true
+	}
+	for ; sg.checked < len(s.terms); sg.checked++ {
+		ls, ok := s.terms[sg.checked].(*LeastSquares)
+		if !ok {
+			sg.fast = false
+			continue
+		}
+		if _, ok := ls.a.(*CSR); !ok {
+			sg.fast = false
+		}
+	}
+	return sg.fast
+}
+
+// sumGradInit allocates the buffers of the remembered gradient.
+func (s *Sum) sumGradInit() {
+	sg := &s.sg
+	if len(sg.x) == s.n {
+		return
+	}
+	n := s.n
+	sg.x, sg.g, sg.cb, sg.xn, sg.tmp, sg.acc = make([]float64, n), make([]float64, n), make([]float64, n),
+		make([]float64, n), make([]float64, n), make([]float64, n)
+	sg.idx, sg.val = make([]int, n/16), make([]float64, n/16)
+}
+
+// nonlinearGrad stores Σ_k w_k ∇f_k(x) (the non-linear terms) in dst, from
+// the remembered gradient when x is its point or the announced one, term
+// by term otherwise; in either case it is remembered for x.
+func (s *Sum) nonlinearGrad(dst, x []float64) {
+	sg := &s.sg
+	if !s.sumFast() || s.n == 0 {
+		s.termGrad(dst, x)
+		return
+	}
+	s.sumGradInit()
+	switch {
+	case sg.ok && sameVec(x, sg.x):
+	case sg.ok && sg.pending && sg.updates < refreshSumEvery && sameVec(x, sg.xn):
+		s.stepGrad()
+		copy(sg.x, x)
+		sg.updates++
+	default:
+		s.fullGrad(x)
+	}
+	sg.pending = false
+	s.absorbWeights(x)
+	copy(dst, sg.g)
+}
+
+// termGrad stores Σ_k w_k ∇f_k(x) in dst, term by term.
+func (s *Sum) termGrad(dst, x []float64) {
+	clear(dst)
+	for i, f := range s.terms {
+		f.Grad(s.scratch, x)
+		axpy(dst, s.weights[i], s.scratch)
+	}
+}
+
+// fullGrad recomputes the remembered gradient at x for the current
+// weights, and its constant part.
+func (s *Sum) fullGrad(x []float64) {
+	sg := &s.sg
+	s.termGrad(sg.g, x)
+	copy(sg.x, x)
+	clear(sg.cb)
+	sg.wAt = append(sg.wAt[:0], s.weights...)
+	for i, f := range s.terms {
+		axpy(sg.cb, s.weights[i], f.(*LeastSquares).transB())
+	}
+	sg.ok, sg.updates = true, 0
+}
+
+// stepGrad moves the remembered gradient to the announced point:
+// g ← (1 − γ)g + γ∇F(v) with ∇F(v) = 2Σ_k wAt_k A_kᵀ(A_k v) − 2cb.
+func (s *Sum) stepGrad() {
+	sg := &s.sg
+	clear(sg.acc)
+	for i, w := range sg.wAt {
+		if w == 0 {
+			continue
+		}
+		s.terms[i].(*LeastSquares).addGramSparse(sg.acc, w, sg.idx[:sg.nz], sg.val[:sg.nz])
+	}
+	gamma := sg.gamma
+	for i, gi := range sg.g {
+		sg.g[i] = (1-gamma)*gi + gamma*(2*sg.acc[i]-2*sg.cb[i])
+	}
+}
+
+// absorbWeights adds to the remembered gradient (at x) the terms whose
+// weight grew since it was computed.
+func (s *Sum) absorbWeights(x []float64) {
+	sg := &s.sg
+	for i, w := range s.weights {
+		var had float64
+		if i < len(sg.wAt) {
+			had = sg.wAt[i]
+		} else {
+			sg.wAt = append(sg.wAt, 0)
+		}
+		if w == had {
+			continue
+		}
+		ls := s.terms[i].(*LeastSquares)
+		dw := w - had
+		ls.Grad(sg.tmp, x)
+		axpy(sg.g, dw, sg.tmp)
+		axpy(sg.cb, dw, ls.transB())
+		sg.wAt[i] = w
+	}
+}
+
+// announce records the step of StepToward for the remembered gradient:
+// the nonzeros of v and the predicted point, computed as MoveToward does.
+func (s *Sum) announce(x, v []float64, gamma float64) {
+	sg := &s.sg
+	sg.pending = false
+	if !sg.ok || !sameVec(x, sg.x) {
+		return
+	}
+	nz := support(sg.idx[:cap(sg.idx)], sg.val[:cap(sg.val)], nil, v, 0)
+	if nz < 0 {
+		return
+	}
+	if !s.sparseWorthIt(sg.idx[:nz]) {
+		return
+	}
+	sg.nz = nz
+	copy(sg.xn, x)
+	MoveToward(sg.xn, gamma, v)
+	sg.gamma, sg.pending = gamma, true
+}
+
+// transB returns Aᵀb, computed on first use and kept.
+func (f *LeastSquares) transB() []float64 {
+	f.setup()
+	k := &f.k
+	if k.atb == nil {
+		_, n := f.a.Dims()
+		k.atb = make([]float64, n)
+		k.tr.MulTransVec(k.atb, f.b)
+	}
+	return k.atb
+}
+
+// sparseWorthIt reports whether the update of the remembered gradient
+// along v (its nonzeros at idx) costs less than recomputing it: the
+// entries A_kᵀ(A_k v) reads, estimated as the nonzeros of v's columns
+// times the average row length, are read at random, the recomputation's
+// two products stream the whole matrices; measured break-even
+// (BenchmarkSumStep) about where the former reach half the latter's
+// nonzeros.
+func (s *Sum) sparseWorthIt(idx []int) bool {
+	var work, full float64
+	for i, f := range s.terms {
+		if s.sg.wAt == nil || i >= len(s.sg.wAt) || s.sg.wAt[i] == 0 {
+			continue
+		}
+		ls := f.(*LeastSquares)
+		a := ls.a.(*CSR)
+		c := ls.k.cols.(*CSC)
+		cols := 0
+		for _, j := range idx {
+			cols += c.ColPtr[j+1] - c.ColPtr[j]
+		}
+		nnz := float64(len(a.Val))
+		work += float64(cols) * nnz / float64(max(a.Rows, 1))
+		full += nnz
+	}
+	return work < full/2
+}
+
+// addGramSparse adds w·Aᵀ(A·v) to acc for the vector v with the nonzeros
+// val at idx: A·v from the columns of v (CSC), then the rows it touches
+// (CSR). Its scratch is left zero.
+func (f *LeastSquares) addGramSparse(acc []float64, w float64, idx []int, val []float64) {
+	f.setup()
+	k := &f.k
+	a := f.a.(*CSR)
+	c := k.cols.(*CSC) // setup's CSC copy of a
+	if len(k.u) != a.Rows {
+		k.u = make([]float64, a.Rows)
+	}
+	u := k.u
+	k.touched = k.touched[:0]
+	for j, col := range idx {
+		vj := val[j]
+		for p := c.ColPtr[col]; p < c.ColPtr[col+1]; p++ {
+			r := c.RowIdx[p]
+			if u[r] == 0 {
+				k.touched = append(k.touched, r)
+			}
+			u[r] += c.Val[p] * vj
+		}
+	}
+	for _, r := range k.touched {
+		ur := u[r]
+		if ur == 0 {
+			continue // a duplicate: the row was done
+		}
+		u[r] = 0
+		wu := w * ur
+		for p := a.RowPtr[r]; p < a.RowPtr[r+1]; p++ {
+			acc[a.ColIdx[p]] += wu * a.Val[p]
+		}
+	}
+}

@@ -1,0 +1,143 @@
+package objective
+
+import (
+	"testing"
+
+	"github.com/lazycg/lazycg"
+)
+
+// sparseVertex returns a 0/1 vector of dimension n with k ones at random
+// positions.
+func sparseVertex(rng interface{ IntN(int) int }, n, k int) []float64 {
+	v := make([]float64, n)
+	for range k {
+		v[rng.IntN(n)] = 1
+	}
+	return v
+}
+
+// TestSumStepToward follows an online run's pattern on a sum of least
+// squares losses (with a linear one folded in): gradient at x, step
+// announced and taken toward a sparse vertex, a loss added (a repeat or a
+// new one), gradient at the new point; now and then a point that was not
+// announced, a dense vertex (no announcement) or a step that does not
+// happen. Every gradient must equal the term-by-term gradient of a sum
+// that never gets announcements, the fast path must be taken, and it must
+// be refreshed every refreshSumEvery updates.
+func TestSumStepToward(t *testing.T) {
+	const n = 400
+	rng := testRand(7)
+	pool := make([]lazycg.Objective, 6)
+	for i := range pool {
+		f, err := RandomLeastSquares(n, n, 0.01, uint64(i+1))
+		mustOK(t, err)
+		pool[i] = f
+	}
+	lin, err := NewLinear(randVec(rng, n, -1, 1), 0.5)
+	mustOK(t, err)
+	fast, ref := NewSum(), NewSum()
+	add := func(f lazycg.Objective) { fast.Add(f); ref.Add(f) }
+	add(pool[0])
+	add(lin)
+
+	x := make([]float64, n)
+	x[0] = 1
+	g, want := make([]float64, n), make([]float64, n)
+	check := func(step int) {
+		t.Helper()
+		fast.Grad(g, x)
+		ref.termGradRef(want, x)
+		if d := relDiff(g, want); d > 1e-10 {
+			t.Fatalf("step %d: gradient differs from the term-by-term one by %g (relative)", step, d)
+		}
+	}
+	updates := 0
+	for step := range 700 {
+		check(step)
+		v := sparseVertex(rng, n, 5)
+		gamma := 2.0 / float64(step+3)
+		switch step % 37 {
+		case 11: // a dense vertex: nothing announced
+			v = randVec(rng, n, 0, 1)
+		case 23: // announced, but another point follows
+			fast.StepToward(x, v, gamma)
+			x[rng.IntN(n)] += 0.25
+			add(pool[rng.IntN(len(pool))])
+			continue
+		case 29: // announced, no step taken
+			fast.StepToward(x, v, gamma)
+			add(pool[rng.IntN(len(pool))])
+			continue
+		}
+		before := fast.sg.updates
+		fast.StepToward(x, v, gamma)
+		MoveToward(x, gamma, v)
+		add(pool[rng.IntN(len(pool))])
+		fast.Grad(g, x)
+		if fast.sg.updates == before+1 {
+			updates++
+		}
+		if fast.sg.updates > refreshSumEvery {
+			t.Fatalf("step %d: %d updates without a refresh", step, fast.sg.updates)
+		}
+	}
+	if updates < 400 {
+		t.Errorf("the announced steps were taken by the fast path %d times, want most of 700", updates)
+	}
+}
+
+// termGradRef is the term-by-term gradient (the reference of the tests).
+func (s *Sum) termGradRef(dst, x []float64) {
+	s.termGrad(dst, x)
+	if s.lin != nil {
+		axpy(dst, 1, s.lin)
+	}
+}
+
+// TestLeastSquaresStepToward checks that an announced step makes the next
+// evaluation at the new point an O(m) update that agrees with a fresh
+// evaluation, and that other points are evaluated in full.
+func TestLeastSquaresStepToward(t *testing.T) {
+	const n = 300
+	rng := testRand(3)
+	f, err := RandomLeastSquares(n, n, 0.02, 9)
+	mustOK(t, err)
+	fresh, err := NewLeastSquares(f.A(), f.B())
+	mustOK(t, err)
+	fresh.k.noReuse = true
+	x := randVec(rng, n, 0, 0.01)
+	g, want := make([]float64, n), make([]float64, n)
+	for step := range 50 {
+		f.Grad(g, x)
+		v := sparseVertex(rng, n, 3)
+		before := f.k.sparseProducts
+		f.StepToward(x, v, 0.3)
+		if f.k.sparseProducts != before+1 {
+			t.Fatalf("step %d: the announced step did not take the sparse route", step)
+		}
+		MoveToward(x, 0.3, v)
+		got := f.FuncGrad(g, x)
+		w := fresh.FuncGrad(want, x)
+		if d := relDiff(g, want); d > 1e-12 || !near(got, w, 1e-12) {
+			t.Fatalf("step %d: gradient off by %g, value %g vs %g", step, d, got, w)
+		}
+	}
+	// A dense vertex is not announced.
+	before := f.k.sparseProducts
+	f.StepToward(x, randVec(rng, n, 0, 1), 0.3)
+	if f.k.sparseProducts != before {
+		t.Error("a dense vertex took the sparse route")
+	}
+}
+
+func near(a, b, tol float64) bool {
+	d := a - b
+	if d < 0 {
+		d = -d
+	}
+	m := b
+	if m < 0 {
+		m = -m
+	}
+	return d <= tol*(1+m)
+}
