@@ -171,12 +171,12 @@ func (s *Sum) FuncGrad(dst, x []float64) float64 {
 }
 
 // StepToward announces that x is about to become x + γ(v − x), computed
-// by MoveToward, for a vertex v with at most a sixteenth of its entries
-// nonzero. For a sum of least squares losses over CSR matrices the next
-// Grad at that point is then an O(n) update of the remembered gradient
-// (see sumstep.go); for other sums the least squares terms are told
+// by MoveToward, for a vertex v of the feasible region. For a sum of least
+// squares losses over CSR matrices the next Grad at that point is then an
+// update of the remembered gradient, O(n) when v recurs or has few
+// nonzeros (see sumstep.go); for other sums the least squares terms are
+// told when v has at most a sixteenth of its entries nonzero
 // (LeastSquares.StepToward), the nonzeros of v found once for all of them.
-// It does nothing for a denser v.
 func (s *Sum) StepToward(x, v []float64, gamma float64) {
 	if !(gamma > 0) || s.n == 0 {
 		return

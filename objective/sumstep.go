@@ -1,5 +1,7 @@
 package objective
 
+import "math"
+
 // The gradient of a Sum along announced steps (StepToward).
 //
 // The online methods move x_{t+1} = x_t + γ(v − x_t) toward a vertex v with
@@ -7,18 +9,23 @@ package objective
 // of quadratic losses has an affine gradient, so with F the sum before the
 // round's loss was added,
 //
-//	∇F(x_t + γ(v − x_t)) = (1 − γ)·∇F(x_t) + γ·∇F(v),
+//	∇F(x_t + γ(v − x_t)) = (1 − γ)·∇F(x_t) + γ·∇F(v).
 //
-// and for least squares terms ∇f_k(v) = 2A_kᵀ(A_k v) − 2A_kᵀb_k, where
-// A_k v reads only the columns of v's nonzeros and A_kᵀ(A_k v) only the
-// rows A_k v touches. Sum keeps ∇F at its last point for the weights of
-// its terms at that time (sumGrad) and, after StepToward, gets the
-// gradient at the announced point from that identity: O(n) plus the sparse
-// products, instead of two full products per term. Terms added since (or
-// whose weight grew) are added with their own gradient at the new point.
-// The constant part Σ_k w_k A_kᵀb_k is kept with the weights. Every
-// refreshSumEvery such updates, and at any point other than the
-// remembered or announced one, the gradient is recomputed term by term.
+// Sum keeps ∇F at its last point for the weights of its terms at that
+// time (sumGrad) and, after StepToward, gets the gradient at the announced
+// point from that identity in O(n) once ∇F(v) is known. ∇F(v) comes from
+// one of three places: a vertex stepped toward before (vertices recur: the
+// lazy methods' cache hits, repeated oracle answers) keeps its gradient,
+// brought to the current weights by the terms whose weight grew since; for
+// a vertex with few nonzeros, ∇f_k(v) = 2A_kᵀ(A_k v) − 2A_kᵀb_k where A_k v
+// reads only the columns of v's nonzeros and A_kᵀ(A_k v) only the rows
+// A_k v touches (when that reads fewer entries than half the nonzeros a
+// recomputation streams); otherwise term by term, which costs what the
+// recomputation at the new point would. Terms added since (or whose weight
+// grew) are added with their own gradient at the new point. The constant
+// part Σ_k w_k A_kᵀb_k is kept with the weights. Every refreshSumEvery
+// updates, and at any point other than the remembered or announced one,
+// the gradient is recomputed term by term.
 
 // refreshSumEvery is the number of consecutive updates of the remembered
 // gradient after which it is recomputed in full.
@@ -37,11 +44,31 @@ type sumGrad struct {
 	val     []float64 //
 	nz      int       //
 	updates int       // consecutive updates since the last full gradient
+	vn      []float64 // the announced vertex v (a copy)
+	sparse  bool      // ∇F(v) by sparse products (else term by term)
+	vgs     []vertexGrad
+	nvg     int   // valid entries of vgs
+	stamp   int64 // use counter of vgs
+	reused  int   // steps toward a remembered vertex (tests)
 	tmp     []float64 // scratch, length n
 	acc     []float64 // scratch, length n
 	fast    bool      // every non-linear term is a *LeastSquares with a *CSR matrix
 	checked int       // terms checked for fast
 }
+
+// vertexGrad is ∇F(v) (non-linear terms) of a vertex that steps went
+// toward, for the weights w: vertices recur (cache hits of the lazy
+// methods, repeated oracle answers), and a recurring vertex's gradient is
+// brought to the current weights by the terms whose weight grew.
+type vertexGrad struct {
+	hash uint64
+	v, g []float64
+	w    []float64
+	used int64
+}
+
+// maxVertexGrads bounds the remembered vertex gradients.
+const maxVertexGrads = 16
 
 // sumFast reports whether every non-linear term of s is a least squares
 // loss over a CSR matrix (the terms the update can multiply sparsely).
@@ -70,8 +97,8 @@ func (s *Sum) sumGradInit() {
 		return
 	}
 	n := s.n
-	sg.x, sg.g, sg.cb, sg.xn, sg.tmp, sg.acc = make([]float64, n), make([]float64, n), make([]float64, n),
-		make([]float64, n), make([]float64, n), make([]float64, n)
+	sg.x, sg.g, sg.cb, sg.xn, sg.tmp, sg.acc, sg.vn = make([]float64, n), make([]float64, n), make([]float64, n),
+		make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	sg.idx, sg.val = make([]int, n/16), make([]float64, n/16)
 }
 
@@ -120,23 +147,108 @@ func (s *Sum) fullGrad(x []float64) {
 		axpy(sg.cb, s.weights[i], f.(*LeastSquares).transB())
 	}
 	sg.ok, sg.updates = true, 0
+	sg.nvg = 0 // the vertex gradients are recomputed on demand too
 }
 
 // stepGrad moves the remembered gradient to the announced point:
-// g ← (1 − γ)g + γ∇F(v) with ∇F(v) = 2Σ_k wAt_k A_kᵀ(A_k v) − 2cb.
+// g ← (1 − γ)g + γ∇F(v).
 func (s *Sum) stepGrad() {
 	sg := &s.sg
-	clear(sg.acc)
-	for i, w := range sg.wAt {
-		if w == 0 {
-			continue
-		}
-		s.terms[i].(*LeastSquares).addGramSparse(sg.acc, w, sg.idx[:sg.nz], sg.val[:sg.nz])
-	}
+	gv := s.vertexGradient()
 	gamma := sg.gamma
 	for i, gi := range sg.g {
-		sg.g[i] = (1-gamma)*gi + gamma*(2*sg.acc[i]-2*sg.cb[i])
+		sg.g[i] = (1-gamma)*gi + gamma*gv[i]
 	}
+}
+
+// vertexGradient returns ∇F(v) (non-linear terms, weights wAt) of the
+// announced vertex v: a remembered one brought to the weights wAt,
+// else 2Σ_k wAt_k A_kᵀ(A_k v) − 2cb by sparse products, or term by term,
+// remembered from then on.
+func (s *Sum) vertexGradient() []float64 {
+	sg := &s.sg
+	h := hashFloats(sg.vn)
+	sg.stamp++
+	for i := range sg.vgs[:sg.nvg] {
+		e := &sg.vgs[i]
+		if e.hash == h && sameVec(e.v, sg.vn) {
+			sg.reused++
+			s.bringUp(e)
+			e.used = sg.stamp
+			return e.g
+		}
+	}
+	// A new entry, or the least recently used one.
+	var e *vertexGrad
+	switch {
+	case sg.nvg < len(sg.vgs):
+		e = &sg.vgs[sg.nvg]
+		sg.nvg++
+	case sg.nvg < maxVertexGrads:
+		sg.vgs = append(sg.vgs, vertexGrad{v: make([]float64, s.n), g: make([]float64, s.n)})
+		e = &sg.vgs[sg.nvg]
+		sg.nvg++
+	default:
+		e = &sg.vgs[0]
+		for i := range sg.vgs {
+			if sg.vgs[i].used < e.used {
+				e = &sg.vgs[i]
+			}
+		}
+	}
+	e.hash, e.used = h, sg.stamp
+	copy(e.v, sg.vn)
+	e.w = append(e.w[:0], sg.wAt...)
+	if sg.sparse {
+		clear(sg.acc)
+		for i, w := range sg.wAt {
+			if w != 0 {
+				s.terms[i].(*LeastSquares).addGramSparse(sg.acc, w, sg.idx[:sg.nz], sg.val[:sg.nz])
+			}
+		}
+		for i, a := range sg.acc {
+			e.g[i] = 2*a - 2*sg.cb[i]
+		}
+		return e.g
+	}
+	clear(e.g)
+	for i, w := range sg.wAt {
+		if w != 0 {
+			s.terms[i].Grad(sg.tmp, e.v)
+			axpy(e.g, w, sg.tmp)
+		}
+	}
+	return e.g
+}
+
+// bringUp adds to the vertex gradient e the terms whose weight grew since
+// it was computed, up to the weights wAt.
+func (s *Sum) bringUp(e *vertexGrad) {
+	sg := &s.sg
+	for i, w := range sg.wAt {
+		var had float64
+		if i < len(e.w) {
+			had = e.w[i]
+		} else {
+			e.w = append(e.w, 0)
+		}
+		if w == had {
+			continue
+		}
+		s.terms[i].Grad(sg.tmp, e.v)
+		axpy(e.g, w-had, sg.tmp)
+		e.w[i] = w
+	}
+}
+
+// hashFloats is an FNV-1a hash of the bits of v.
+func hashFloats(v []float64) uint64 {
+	h := uint64(14695981039346656037)
+	for _, x := range v {
+		h ^= math.Float64bits(x)
+		h *= 1099511628211
+	}
+	return h
 }
 
 // absorbWeights adds to the remembered gradient (at x) the terms whose
@@ -171,13 +283,9 @@ func (s *Sum) announce(x, v []float64, gamma float64) {
 		return
 	}
 	nz := support(sg.idx[:cap(sg.idx)], sg.val[:cap(sg.val)], nil, v, 0)
-	if nz < 0 {
-		return
-	}
-	if !s.sparseWorthIt(sg.idx[:nz]) {
-		return
-	}
-	sg.nz = nz
+	sg.sparse = nz >= 0 && s.sparseWorthIt(sg.idx[:nz])
+	sg.nz = max(nz, 0)
+	copy(sg.vn, v)
 	copy(sg.xn, x)
 	MoveToward(sg.xn, gamma, v)
 	sg.gamma, sg.pending = gamma, true

@@ -18,10 +18,10 @@ func sparseVertex(rng interface{ IntN(int) int }, n, k int) []float64 {
 
 // TestSumStepToward follows an online run's pattern on a sum of least
 // squares losses (with a linear one folded in): gradient at x, step
-// announced and taken toward a sparse vertex, a loss added (a repeat or a
-// new one), gradient at the new point; now and then a point that was not
-// announced, a dense vertex (no announcement) or a step that does not
-// happen. Every gradient must equal the term-by-term gradient of a sum
+// announced and taken toward a vertex (recurring sparse and dense ones,
+// and new ones), a loss added (a repeat or a new one), gradient at the new
+// point; now and then a point that was not announced or a step that does
+// not happen. Every gradient must equal the term-by-term gradient of a sum
 // that never gets announcements, the fast path must be taken, and it must
 // be refreshed every refreshSumEvery updates.
 func TestSumStepToward(t *testing.T) {
@@ -51,13 +51,25 @@ func TestSumStepToward(t *testing.T) {
 			t.Fatalf("step %d: gradient differs from the term-by-term one by %g (relative)", step, d)
 		}
 	}
+	// Vertices recur: a few sparse ones and two dense ones, and new ones.
+	recurring := make([][]float64, 10)
+	for i := range recurring {
+		if i < 8 {
+			recurring[i] = sparseVertex(rng, n, 5)
+		} else {
+			recurring[i] = randVec(rng, n, 0, 1)
+		}
+	}
 	updates := 0
 	for step := range 700 {
 		check(step)
 		v := sparseVertex(rng, n, 5)
+		if step%3 != 0 {
+			v = append([]float64(nil), recurring[rng.IntN(len(recurring))]...)
+		}
 		gamma := 2.0 / float64(step+3)
 		switch step % 37 {
-		case 11: // a dense vertex: nothing announced
+		case 11: // a new dense vertex: its gradient term by term
 			v = randVec(rng, n, 0, 1)
 		case 23: // announced, but another point follows
 			fast.StepToward(x, v, gamma)
@@ -81,8 +93,11 @@ func TestSumStepToward(t *testing.T) {
 			t.Fatalf("step %d: %d updates without a refresh", step, fast.sg.updates)
 		}
 	}
-	if updates < 400 {
+	if updates < 600 {
 		t.Errorf("the announced steps were taken by the fast path %d times, want most of 700", updates)
+	}
+	if fast.sg.reused < 150 {
+		t.Errorf("steps toward a remembered vertex: %d, want most of the recurring ones", fast.sg.reused)
 	}
 }
 
