@@ -47,9 +47,9 @@ type sumGrad struct {
 	vn      []float64 // the announced vertex v (a copy)
 	sparse  bool      // ∇F(v) by sparse products (else term by term)
 	vgs     []vertexGrad
-	nvg     int   // valid entries of vgs
-	stamp   int64 // use counter of vgs
-	reused  int   // steps toward a remembered vertex (tests)
+	nvg     int       // valid entries of vgs
+	stamp   int64     // use counter of vgs
+	reused  int       // steps toward a remembered vertex (tests)
 	tmp     []float64 // scratch, length n
 	acc     []float64 // scratch, length n
 	fast    bool      // every non-linear term is a *LeastSquares with a *CSR matrix
