@@ -57,10 +57,13 @@ func BenchmarkRandomLeastSquares(b *testing.B) {
 // BenchmarkSumStep is one round of an online method on the cumulative loss
 // of a pool of 50 least squares losses of eil33-2's size (4516 columns, 20
 // nonzeros per row, the online suite's quadratic losses): the step toward a
-// vertex with 10 nonzeros, then the gradient at the new point. "announced"
-// announces the step first (Sum.StepToward: the remembered gradient is
-// updated); "unannounced" does not (every term's gradient is recomputed,
-// as before StepToward existed).
+// vertex, then the round's loss added (its weight grows) and the gradient
+// at the new point. "announced" announces steps toward vertices with 10
+// nonzeros first (Sum.StepToward: the remembered gradient is updated by
+// sparse products); "recurring" announces steps toward 8 dense vertices
+// that recur (their gradients are remembered); "unannounced" does not
+// announce (every term's gradient is recomputed, as before StepToward
+// existed).
 func BenchmarkSumStep(b *testing.B) {
 	const n, terms = 4516, 50
 	rng := testRand(5)
@@ -70,7 +73,11 @@ func BenchmarkSumStep(b *testing.B) {
 		mustOK(b, err)
 		pool[i] = f
 	}
-	for _, mode := range []string{"announced", "unannounced"} {
+	dense := make([][]float64, 8)
+	for i := range dense {
+		dense[i] = randVec(rng, n, 0, 1)
+	}
+	for _, mode := range []string{"announced", "recurring", "unannounced"} {
 		b.Run(mode, func(b *testing.B) {
 			s := NewSum()
 			for i, f := range pool {
@@ -88,11 +95,15 @@ func BenchmarkSumStep(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				v := vs[k%len(vs)]
+				if mode == "recurring" {
+					v = dense[k%len(dense)]
+				}
 				gamma := 1 / float64(k+2)
-				if mode == "announced" {
+				if mode != "unannounced" {
 					s.StepToward(x, v, gamma)
 				}
 				MoveToward(x, gamma, v)
+				s.Add(pool[k%terms])
 				s.Grad(g, x)
 				k++
 			}
