@@ -50,6 +50,9 @@ func TestSumStepToward(t *testing.T) {
 		if d := relDiff(g, want); d > 1e-10 {
 			t.Fatalf("step %d: gradient differs from the term-by-term one by %g (relative)", step, d)
 		}
+		if got, f := fast.FuncEstimate(x), ref.Func(x); !near(got, f, 1e-9) {
+			t.Fatalf("step %d: FuncEstimate %g, Func %g", step, got, f)
+		}
 	}
 	// Vertices recur: a few sparse ones and two dense ones, and new ones.
 	recurring := make([][]float64, 10)

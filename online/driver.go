@@ -296,6 +296,21 @@ func (s *State) CumulativeFunc(x []float64) float64 {
 	return v
 }
 
+// CumulativeEstimate returns F_t(x) for scale decisions (counted as a
+// function evaluation): objective.Sum.FuncEstimate when the cumulative loss
+// has it (O(n) at the point of the last gradient), else F_t(x).
+func (s *State) CumulativeEstimate(x []float64) float64 {
+	e, ok := s.cum.(interface{ FuncEstimate(x []float64) float64 })
+	if !ok {
+		return s.CumulativeFunc(x)
+	}
+	s.stats.FuncEvals++
+	start := time.Now()
+	v := e.FuncEstimate(x)
+	s.stats.GradTime += time.Since(start)
+	return v
+}
+
 // stepper is the optional fast path of a cumulative loss that is told
 // the online methods' steps before they are taken (objective.Sum).
 type stepper interface {

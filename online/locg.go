@@ -222,7 +222,7 @@ func (m *LOCG) updateFree(ctx context.Context, s *State) error {
 		bound = math.Max(0, sep.GapBound)
 		if sep.Positive {
 			move = true
-		} else if m.phi.Negative(sep, c.cumValue(s, s.X)) {
+		} else if m.phi.Negative(sep, c.cumScale(s, s.X)) {
 			// x_t minimizes F_t to the resolution of F_t(x_t): Φ is
 			// recomputed by an LMO call in the next round.
 			m.live = false

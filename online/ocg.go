@@ -62,6 +62,16 @@ func (c *core) gradients(s *State) {
 	}
 }
 
+// cumScale returns F_t(x) (or the surrogate's value) for scale decisions
+// only: an estimate when the cumulative loss has a cheap one
+// (State.CumulativeEstimate).
+func (c *core) cumScale(s *State, x []float64) float64 {
+	if !c.p.smoothing {
+		return s.CumulativeEstimate(x)
+	}
+	return c.cumValue(s, x)
+}
+
 // cumValue returns F_t(x) (or the surrogate F̃_t(x) = Σ∇f_i(x_i)·x +
 // (2L/√k)·Σ i^{−1/4}·‖x − x_1‖²).
 func (c *core) cumValue(s *State, x []float64) float64 {
