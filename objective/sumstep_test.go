@@ -159,3 +159,39 @@ func near(a, b, tol float64) bool {
 	}
 	return d <= tol*(1+m)
 }
+
+// TestSumStepTowardAllocs checks that a round (step announced and taken,
+// a repeated loss added, gradient, value estimate) allocates nothing once
+// the sum has seen its losses and vertices.
+func TestSumStepTowardAllocs(t *testing.T) {
+	const n = 300
+	rng := testRand(11)
+	s := NewSum()
+	pool := make([]*LeastSquares, 4)
+	for i := range pool {
+		f, err := RandomLeastSquares(n, n, 0.02, uint64(i+20))
+		mustOK(t, err)
+		pool[i] = f
+		s.Add(f)
+	}
+	vs := [][]float64{sparseVertex(rng, n, 4), sparseVertex(rng, n, 6), randVec(rng, n, 0, 1)}
+	x := make([]float64, n)
+	x[1] = 1
+	g := make([]float64, n)
+	k := 0
+	round := func() {
+		v := vs[k%len(vs)]
+		s.Grad(g, x)
+		s.StepToward(x, v, 0.01)
+		MoveToward(x, 0.01, v)
+		s.Add(pool[k%len(pool)])
+		s.FuncEstimate(x)
+		k++
+	}
+	for range 50 {
+		round()
+	}
+	if a := testing.AllocsPerRun(100, round); a != 0 {
+		t.Errorf("a round allocates %g times", a)
+	}
+}
