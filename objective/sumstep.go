@@ -38,6 +38,7 @@ type sumGrad struct {
 	wAt     []float64 // the weights g is for (terms beyond: 0)
 	cb      []float64 // Σ_k wAt_k A_kᵀb_k
 	bb      float64   // Σ_k wAt_k ‖b_k‖²
+	cbOK    bool      // cb and bb are for wAt
 	pending bool      // xn, gamma, v announced by StepToward
 	xn      []float64
 	gamma   float64
@@ -142,16 +143,28 @@ func (s *Sum) fullGrad(x []float64) {
 	sg := &s.sg
 	s.termGrad(sg.g, x)
 	copy(sg.x, x)
-	clear(sg.cb)
-	sg.bb = 0
 	sg.wAt = append(sg.wAt[:0], s.weights...)
-	for i, f := range s.terms {
-		ls := f.(*LeastSquares)
-		axpy(sg.cb, s.weights[i], ls.transB())
-		sg.bb += s.weights[i] * dot(ls.b, ls.b)
-	}
+	sg.cbOK = false // computed when needed (ensureCB)
 	sg.ok, sg.updates = true, 0
 	sg.nvg = 0 // the vertex gradients are recomputed on demand too
+}
+
+// ensureCB computes cb and bb for the weights wAt unless they are kept.
+func (s *Sum) ensureCB() {
+	sg := &s.sg
+	if sg.cbOK {
+		return
+	}
+	clear(sg.cb)
+	sg.bb = 0
+	for i, w := range sg.wAt {
+		if w != 0 {
+			ls := s.terms[i].(*LeastSquares)
+			axpy(sg.cb, w, ls.transB())
+			sg.bb += w * dot(ls.b, ls.b)
+		}
+	}
+	sg.cbOK = true
 }
 
 // stepGrad moves the remembered gradient to the announced point:
@@ -204,6 +217,7 @@ func (s *Sum) vertexGradient() []float64 {
 	copy(e.v, sg.vn)
 	e.w = append(e.w[:0], sg.wAt...)
 	if sg.sparse {
+		s.ensureCB()
 		clear(sg.acc)
 		for i, w := range sg.wAt {
 			if w != 0 {
@@ -273,8 +287,10 @@ func (s *Sum) absorbWeights(x []float64) {
 		dw := w - had
 		ls.Grad(sg.tmp, x)
 		axpy(sg.g, dw, sg.tmp)
-		axpy(sg.cb, dw, ls.transB())
-		sg.bb += dw * dot(ls.b, ls.b)
+		if sg.cbOK {
+			axpy(sg.cb, dw, ls.transB())
+			sg.bb += dw * dot(ls.b, ls.b)
+		}
 		sg.wAt[i] = w
 	}
 }
@@ -384,6 +400,7 @@ func (s *Sum) FuncEstimate(x []float64) float64 {
 		return s.Func(x)
 	}
 	s.absorbWeights(x)
+	s.ensureCB()
 	v := s.linB + 0.5*dot(x, sg.g) - dot(x, sg.cb) + sg.bb
 	if s.lin != nil {
 		v += dot(s.lin, x)
