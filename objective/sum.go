@@ -178,8 +178,8 @@ func (s *Sum) FuncGrad(dst, x []float64) float64 {
 // told when v has at most a sixteenth of its entries nonzero
 // (LeastSquares.StepToward), the nonzeros of v found once for all of them.
 func (s *Sum) StepToward(x, v []float64, gamma float64) {
-	if !(gamma > 0) || s.n == 0 {
-		return
+	if !(gamma > 0) || len(s.terms) == 0 {
+		return // nothing to announce: the linear part's gradient is constant
 	}
 	if s.sumFast() {
 		s.sumGradInit()

@@ -109,7 +109,7 @@ func (s *Sum) sumGradInit() {
 // by term otherwise; in either case it is remembered for x.
 func (s *Sum) nonlinearGrad(dst, x []float64) {
 	sg := &s.sg
-	if !s.sumFast() || s.n == 0 {
+	if len(s.terms) == 0 || !s.sumFast() {
 		s.termGrad(dst, x)
 		return
 	}
@@ -396,7 +396,7 @@ func (f *LeastSquares) addGramSparse(acc []float64, w float64, idx []int, val []
 // Differences of values must use Func.
 func (s *Sum) FuncEstimate(x []float64) float64 {
 	sg := &s.sg
-	if !s.sumFast() || s.n == 0 || !sg.ok || !sameVec(x, sg.x) {
+	if len(s.terms) == 0 || !s.sumFast() || !sg.ok || !sameVec(x, sg.x) {
 		return s.Func(x)
 	}
 	s.absorbWeights(x)
