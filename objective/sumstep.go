@@ -69,8 +69,16 @@ type vertexGrad struct {
 	used int64
 }
 
-// maxVertexGrads bounds the remembered vertex gradients.
-const maxVertexGrads = 16
+// vertexGradFloats is the memory budget of the remembered vertex
+// gradients (each holds v and ∇F(v): 2n floats): 32 MiB, between 16 and
+// 1024 vertices.
+const vertexGradFloats = 4 << 20
+
+// maxVertexGrads returns how many vertex gradients of dimension n are
+// remembered.
+func maxVertexGrads(n int) int {
+	return min(1024, max(16, vertexGradFloats/(2*max(n, 1))))
+}
 
 // sumFast reports whether every non-linear term of s is a least squares
 // loss over a CSR matrix (the terms the update can multiply sparsely).
@@ -201,7 +209,7 @@ func (s *Sum) vertexGradient() []float64 {
 	case sg.nvg < len(sg.vgs):
 		e = &sg.vgs[sg.nvg]
 		sg.nvg++
-	case sg.nvg < maxVertexGrads:
+	case sg.nvg < maxVertexGrads(s.n):
 		sg.vgs = append(sg.vgs, vertexGrad{v: make([]float64, s.n), g: make([]float64, s.n)})
 		e = &sg.vgs[sg.nvg]
 		sg.nvg++
