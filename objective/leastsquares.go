@@ -405,16 +405,23 @@ func MoveToward(x []float64, gamma float64, v []float64) {
 // nonzero and γ > 0; a point other than the announced one is evaluated
 // in full as before.
 func (f *LeastSquares) StepToward(x, v []float64, gamma float64) {
-	f.setup()
-	k := &f.k
-	if !(gamma > 0) || k.noReuse || k.cols == nil || !k.valid || !sameVec(x, k.xc) {
+	if !(gamma > 0) || !f.stepReady(x) {
 		return
 	}
+	k := &f.k
 	nz := support(k.idx, k.val, nil, v, 0)
 	if nz < 0 {
 		return
 	}
 	f.stepToward(x, v, gamma, k.idx[:nz], k.val[:nz])
+}
+
+// stepReady reports whether a step from x can be announced: x is the
+// point of the last evaluation and the columns of A can be read.
+func (f *LeastSquares) stepReady(x []float64) bool {
+	f.setup()
+	k := &f.k
+	return !k.noReuse && k.cols != nil && k.valid && sameVec(x, k.xc)
 }
 
 // stepToward is StepToward for the synced x with the nonzeros of v given

@@ -190,12 +190,7 @@ func (s *Sum) StepToward(x, v []float64, gamma float64) {
 	found := false
 	for _, f := range s.terms {
 		ls, ok := f.(*LeastSquares)
-		if !ok {
-			continue
-		}
-		ls.setup()
-		k := &ls.k
-		if k.noReuse || k.cols == nil || !k.valid || !sameVec(x, k.xc) {
+		if !ok || !ls.stepReady(x) {
 			continue
 		}
 		if !found {

@@ -249,22 +249,25 @@ func (s *Sum) vertexGradient() []float64 {
 
 // bringUp adds to the vertex gradient e the terms whose weight grew since
 // it was computed, up to the weights wAt.
-func (s *Sum) bringUp(e *vertexGrad) {
-	sg := &s.sg
-	for i, w := range sg.wAt {
-		var had float64
-		if i < len(e.w) {
-			had = e.w[i]
-		} else {
-			e.w = append(e.w, 0)
+func (s *Sum) bringUp(e *vertexGrad) { e.w = s.raise(e.g, e.v, e.w, s.sg.wAt) }
+
+// raise adds (to_i − had_i)·∇f_i(p) to g for every term i whose weight in
+// to differs from had (missing entries of had are 0) and returns had set
+// to to: a gradient at p for the weights had becomes one for to.
+func (s *Sum) raise(g, p, had, to []float64) []float64 {
+	tmp := s.sg.tmp
+	for i, w := range to {
+		if i == len(had) {
+			had = append(had, 0)
 		}
-		if w == had {
+		if w == had[i] {
 			continue
 		}
-		s.terms[i].Grad(sg.tmp, e.v)
-		axpy(e.g, w-had, sg.tmp)
-		e.w[i] = w
+		s.terms[i].Grad(tmp, p)
+		axpy(g, w-had[i], tmp)
+		had[i] = w
 	}
+	return had
 }
 
 // hashFloats is an FNV-1a hash of the bits of v.
@@ -281,26 +284,20 @@ func hashFloats(v []float64) uint64 {
 // weight grew since it was computed.
 func (s *Sum) absorbWeights(x []float64) {
 	sg := &s.sg
-	for i, w := range s.weights {
-		var had float64
-		if i < len(sg.wAt) {
-			had = sg.wAt[i]
-		} else {
-			sg.wAt = append(sg.wAt, 0)
+	if sg.cbOK {
+		for i, w := range s.weights {
+			var had float64
+			if i < len(sg.wAt) {
+				had = sg.wAt[i]
+			}
+			if dw := w - had; dw != 0 {
+				ls := s.terms[i].(*LeastSquares)
+				axpy(sg.cb, dw, ls.transB())
+				sg.bb += dw * dot(ls.b, ls.b)
+			}
 		}
-		if w == had {
-			continue
-		}
-		ls := s.terms[i].(*LeastSquares)
-		dw := w - had
-		ls.Grad(sg.tmp, x)
-		axpy(sg.g, dw, sg.tmp)
-		if sg.cbOK {
-			axpy(sg.cb, dw, ls.transB())
-			sg.bb += dw * dot(ls.b, ls.b)
-		}
-		sg.wAt[i] = w
 	}
+	sg.wAt = s.raise(sg.g, x, sg.wAt, s.weights)
 }
 
 // announce records the step of StepToward for the remembered gradient:

@@ -281,19 +281,16 @@ type State struct {
 // gradient evaluation, its time in Stats.GradTime).
 func (s *State) CumulativeGrad(dst, x []float64) {
 	s.stats.FuncGradEvals++
-	start := time.Now()
+	defer s.gradTime(time.Now())
 	s.cum.Grad(dst, x)
-	s.stats.GradTime += time.Since(start)
 }
 
 // CumulativeFunc returns F_t(x) = Σ_{i≤t} f_i(x) (counted, its time in
 // Stats.GradTime).
 func (s *State) CumulativeFunc(x []float64) float64 {
 	s.stats.FuncEvals++
-	start := time.Now()
-	v := s.cum.Func(x)
-	s.stats.GradTime += time.Since(start)
-	return v
+	defer s.gradTime(time.Now())
+	return s.cum.Func(x)
 }
 
 // CumulativeEstimate returns F_t(x) for scale decisions (counted as a
@@ -305,11 +302,13 @@ func (s *State) CumulativeEstimate(x []float64) float64 {
 		return s.CumulativeFunc(x)
 	}
 	s.stats.FuncEvals++
-	start := time.Now()
-	v := e.FuncEstimate(x)
-	s.stats.GradTime += time.Since(start)
-	return v
+	defer s.gradTime(time.Now())
+	return e.FuncEstimate(x)
 }
+
+// gradTime adds the time since start to Stats.GradTime (the objective's
+// part of the cost split).
+func (s *State) gradTime(start time.Time) { s.stats.GradTime += time.Since(start) }
 
 // stepper is the optional fast path of a cumulative loss that is told
 // the online methods' steps before they are taken (objective.Sum).
@@ -326,7 +325,7 @@ func (s *State) moveToward(gamma float64, v []float64) {
 	if st, ok := s.cum.(stepper); ok {
 		start := time.Now()
 		st.StepToward(s.X, v, gamma)
-		s.stats.GradTime += time.Since(start)
+		s.gradTime(start)
 	}
 	objective.MoveToward(s.X, gamma, v)
 }
