@@ -47,14 +47,15 @@ const relaxedFactor = 2
 
 // splitSeparator is a weak separation oracle whose calls split into a
 // cache search (on the method's goroutine) and an LMO call that touches
-// nothing but the LMO and its vertex buffer (on a goroutine of its own):
-// CachedSeparator.
+// nothing but the LMO instance it is given and its vertex buffer (on a
+// goroutine of its own): CachedSeparator.
 type splitSeparator interface {
 	WeakSeparator
 	VertexStore
 	fromCache(dst, c, x []float64, phi, k float64) (Separation, bool, error)
-	solve(ctx context.Context, dst, c, x []float64, phi, k float64) (Separation, bool, error)
+	solve(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k float64) (Separation, bool, error)
 	keep(dst []float64, sep Separation, found bool)
+	separateWith(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k float64) (Separation, error)
 }
 
 // concurrentMethod is implemented by the methods whose steps support
@@ -65,18 +66,40 @@ type concurrentMethod interface {
 	concurrentReady() error
 }
 
-// inflight is the LMO call of a concurrent weak separation: the question
-// (copies of c and x, f(x), Φ and K), the vertex buffer v and the channel
-// of the answer. While busy, the call's goroutine owns c, x, v and the
-// LMO.
+// inflight is one LMO instance of concurrent weak separation and its call:
+// the question (copies of c and x, f(x), Φ and K, and the method's note),
+// the vertex buffer v and the channel of the answer. While busy, the
+// call's goroutine owns c, x, v and the instance.
 type inflight struct {
-	sep       splitSeparator
+	lmo       LMO
 	busy      bool
-	restart   bool // SeparatorConfig.RestartStale
 	done      chan inflightResult
 	cancel    context.CancelFunc
 	c, x, v   []float64
 	f, phi, k float64
+	note      questionNote
+}
+
+// questionNote is the method's record of a question in flight: the Φ of
+// the method when it asked (a negative answer updates Φ only if Φ is still
+// that value), and for LPCG the away part a₂ and the threshold Φ/K of the
+// pair question whose FW component is the call.
+type questionNote struct{ phi, a2, t float64 }
+
+// concurrency is the state of concurrent weak separation: the call slots
+// (one per LMO instance: the problem's LMO, and under StaleFork a fork of
+// it), the stale-call policy, and the slot whose answer was received
+// last.
+type concurrency struct {
+	sep    splitSeparator
+	policy StalePolicy
+	slots  []*inflight
+	// again lets the next question start while another call is in flight
+	// (StaleFork: the call in flight went stale and a slot is free).
+	again bool
+	last  *inflight // the call whose answer was received last
+	// closers close the forks when the run ends.
+	closers []func()
 }
 
 type inflightResult struct {
@@ -114,8 +137,10 @@ func relaxedSteps(pre string, m Method, monotone bool) error {
 }
 
 // enableConcurrent switches the oracle to concurrent weak separation for
-// method m, or says why the argument of docs/CONCURRENT.md does not hold.
-func (o *Oracle) enableConcurrent(m Method, monotone, restartStale bool) error {
+// method m with the stale-call policy, or says why the argument of
+// docs/CONCURRENT.md does not hold. Under StaleFork it makes the LMO's
+// fork (loading a second solver: ctx bounds it); closeForks closes it.
+func (o *Oracle) enableConcurrent(ctx context.Context, m Method, monotone bool, policy StalePolicy) error {
 	const pre = "lazycg: concurrent weak separation"
 	if err := relaxedSteps(pre, m, monotone); err != nil {
 		return err
@@ -130,9 +155,41 @@ func (o *Oracle) enableConcurrent(m Method, monotone, restartStale bool) error {
 	if _, ok := o.lmo.(VertexCompactor); ok {
 		return fmt.Errorf("%s: the LMO (%T) compacts cached vertices, which would touch it during its calls", pre, o.lmo)
 	}
+	a := &concurrency{sep: sep, policy: policy}
+	lmos := []LMO{o.lmo}
+	switch policy {
+	case StaleWait, StaleRestart:
+	case StaleFork:
+		fk, ok := o.lmo.(Forker)
+		if !ok {
+			return fmt.Errorf("%s: the stale-call policy fork needs an LMO that makes a second instance of itself (Forker); %T does not", pre, o.lmo)
+		}
+		l2, err := fk.Fork(ctx)
+		if err != nil {
+			return fmt.Errorf("%s: forking the LMO: %w", pre, err)
+		}
+		switch c := l2.(type) {
+		case interface{ Close() }:
+			a.closers = append(a.closers, c.Close)
+		case interface{ Close() error }:
+			a.closers = append(a.closers, func() { _ = c.Close() })
+		}
+		if l2 == nil || l2.Dim() != o.lmo.Dim() {
+			for _, c := range a.closers {
+				c()
+			}
+			return fmt.Errorf("%s: the LMO's fork (%T) is nil or of another dimension", pre, l2)
+		}
+		lmos = append(lmos, l2)
+	default:
+		return fmt.Errorf("%s: unknown stale-call policy %v", pre, policy)
+	}
 	n := o.lmo.Dim()
-	o.async = &inflight{sep: sep, done: make(chan inflightResult, 1), restart: restartStale,
-		c: make([]float64, n), x: make([]float64, n), v: make([]float64, n)}
+	for _, l := range lmos {
+		a.slots = append(a.slots, &inflight{lmo: l, done: make(chan inflightResult, 1),
+			c: make([]float64, n), x: make([]float64, n), v: make([]float64, n)})
+	}
+	o.async = a
 	return nil
 }
 
@@ -140,113 +197,191 @@ func (o *Oracle) enableConcurrent(m Method, monotone, restartStale bool) error {
 func (o *Oracle) concurrent() bool { return o.async != nil }
 
 // pending reports whether an LMO call is in flight.
-func (o *Oracle) pending() bool { return o.async != nil && o.async.busy }
-
-// idle panics when an LMO call is in flight: methods never call the LMO
-// then (a programming error; the LMO is not safe for concurrent calls).
-func (o *Oracle) idle() {
-	if o.pending() {
-		panic("lazycg: LMO called while a concurrent weak separation call is in flight")
+func (o *Oracle) pending() bool {
+	if o.async == nil {
+		return false
 	}
+	for _, sl := range o.async.slots {
+		if sl.busy {
+			return true
+		}
+	}
+	return false
 }
+
+// mayAsk reports whether a method in concurrent mode asks a new question
+// now: when no call is in flight, or when the policy let a fresh question
+// start beside a stale call (StaleFork).
+func (o *Oracle) mayAsk() bool { return !o.pending() || o.async.again }
+
+// free returns an idle slot, or nil.
+func (a *concurrency) free() *inflight {
+	for _, sl := range a.slots {
+		if !sl.busy {
+			return sl
+		}
+	}
+	return nil
+}
+
+// now returns the LMO instance for a call on the method's goroutine: the
+// LMO, or in concurrent mode an idle instance. It panics when every
+// instance has a call in flight: methods never call the LMO then (a
+// programming error; an LMO is not safe for concurrent calls).
+func (o *Oracle) now() LMO {
+	if o.async == nil {
+		return o.lmo
+	}
+	if sl := o.async.free(); sl != nil {
+		return sl.lmo
+	}
+	panic("lazycg: LMO called while a concurrent weak separation call is in flight")
+}
+
+// idle panics when no LMO instance is idle (see now).
+func (o *Oracle) idle() { o.now() }
 
 // separateOrStart is the concurrent form of SeparateComponent: a cached
 // vertex y with c·(x−y) > Φ/K is returned as a positive answer (its work
 // counted, its answer not); otherwise the LMO call for (c, x, Φ, K) starts
-// in a goroutine of its own (started) and its answer is collected by poll
-// or wait. f is f(x), the value the answer's bound refers to.
+// on an idle instance in a goroutine of its own (started) and its answer
+// is collected by poll or wait. f is f(x), the value the answer's bound
+// refers to; the question's note records Φ as the method's Φ (LPCG
+// overrides it with noteAsked).
 func (o *Oracle) separateOrStart(ctx context.Context, dst, c, x []float64, f, phi, k float64) (Separation, bool, error) {
-	o.idle()
 	a := o.async
+	sl := a.free()
+	if sl == nil {
+		panic("lazycg: weak separation started while every LMO instance has a call in flight")
+	}
+	a.again = false
 	start := time.Now()
 	sep, ok, err := a.sep.fromCache(dst, c, x, phi, k)
 	o.stats.CacheTime += time.Since(start)
 	if err != nil || ok {
 		return sep, false, err
 	}
-	copy(a.c, c)
-	copy(a.x, x)
-	a.f, a.phi, a.k = f, phi, k
+	copy(sl.c, c)
+	copy(sl.x, x)
+	sl.f, sl.phi, sl.k = f, phi, k
+	sl.note = questionNote{phi: phi}
 	cctx, cancel := context.WithCancel(ctx)
-	a.cancel, a.busy = cancel, true
-	split, v, ac, ax, done := a.sep, a.v, a.c, a.x, a.done
+	sl.cancel, sl.busy = cancel, true
+	a.last = sl
+	split, lmo, v, ac, ax, done := a.sep, sl.lmo, sl.v, sl.c, sl.x, sl.done
 	go func() {
-		sep, found, err := split.solve(cctx, v, ac, ax, phi, k)
+		sep, found, err := split.solve(cctx, lmo, v, ac, ax, phi, k)
 		done <- inflightResult{sep: sep, found: found, err: err}
 	}()
 	return Separation{}, true, nil
 }
 
-// poll returns the answer of the call in flight if it has arrived (ok),
+// noteAsked replaces the note of the question just started.
+func (o *Oracle) noteAsked(n questionNote) { o.async.last.note = n }
+
+// poll returns the answer of a call in flight if one has arrived (ok),
 // without waiting.
 func (o *Oracle) poll() (sep Separation, ok bool, err error) {
-	select {
-	case r := <-o.async.done:
-		sep, err = o.received(r)
-		return sep, true, err
-	default:
-		return Separation{}, false, nil
+	for _, sl := range o.async.slots {
+		if !sl.busy {
+			continue
+		}
+		select {
+		case r := <-sl.done:
+			sep, err = o.received(sl, r)
+			return sep, true, err
+		default:
+		}
 	}
+	return Separation{}, false, nil
 }
 
-// wait waits for the answer of the call in flight. When ctx ends first it
-// returns ctx's error; the call, canceled with ctx, is collected by
-// stopConcurrent.
+// wait waits for the first answer of the calls in flight. When ctx ends
+// first it returns ctx's error; the calls, canceled with ctx, are
+// collected by stopConcurrent.
 func (o *Oracle) wait(ctx context.Context) (Separation, error) {
+	var d [2]chan inflightResult
+	var sl [2]*inflight
+	i := 0
+	for _, s := range o.async.slots {
+		if s.busy && i < len(d) {
+			d[i], sl[i] = s.done, s
+			i++
+		}
+	}
 	select {
-	case r := <-o.async.done:
-		return o.received(r)
+	case r := <-d[0]:
+		return o.received(sl[0], r)
+	case r := <-d[1]:
+		return o.received(sl[1], r)
 	case <-ctx.Done():
 		return Separation{}, ctx.Err()
 	}
 }
 
-// received ends the call in flight with its result r: it counts the LMO
+// received ends the call of slot sl with its result r: it counts the LMO
 // work and caches the vertex found, on the method's goroutine. The
 // question (asked) stays readable until the next call starts.
-func (o *Oracle) received(r inflightResult) (Separation, error) {
+func (o *Oracle) received(sl *inflight, r inflightResult) (Separation, error) {
 	a := o.async
-	a.busy = false
-	a.cancel()
+	sl.busy = false
+	sl.cancel()
+	a.last = sl
 	o.countLMO(r.sep)
 	if r.err == nil || errors.Is(r.err, ErrInconclusive) {
 		start := time.Now()
-		a.sep.keep(a.v, r.sep, r.found)
+		a.sep.keep(sl.v, r.sep, r.found)
 		o.stats.CacheTime += time.Since(start)
 	}
 	return r.sep, r.err
 }
 
-// await waits for the answer of the call in flight, like wait; under the
-// RestartStale policy, when the method's iterate has been left for a
-// better one (f < f(x_a)), it cancels the call instead and reports
-// restart: the caller asks again at its current iterate. An answer that
-// arrived before the cancellation took effect is returned as wait returns
-// it; the canceled call's work is counted (Stats.StaleRestarts).
-func (o *Oracle) await(ctx context.Context, f float64) (sep Separation, restart bool, err error) {
+// await waits for an answer of the calls in flight, like wait, unless
+// every call in flight went stale (the method's iterate was left for a
+// better one: f < f(x_a)). Then under StaleRestart it cancels the call
+// and reports again: the caller asks again at its current iterate (an
+// answer that arrived before the cancellation took effect is returned
+// as wait returns it); under StaleFork, when an instance is idle, it
+// reports again at once and the stale call runs on. Stats.StaleRestarts
+// counts the questions asked again.
+func (o *Oracle) await(ctx context.Context, f float64) (sep Separation, again bool, err error) {
 	a := o.async
-	if !a.restart || !(f < a.f) {
-		sep, err = o.wait(ctx)
-		return sep, false, err
+	stale := true
+	for _, sl := range a.slots {
+		if sl.busy && !(f < sl.f) {
+			stale = false
+		}
 	}
-	a.cancel()
-	r := <-a.done
-	if r.err == nil || !errors.Is(r.err, context.Canceled) {
-		sep, err = o.received(r)
-		return sep, false, err
+	switch {
+	case !stale:
+	case a.policy == StaleFork && a.free() != nil:
+		a.again = true
+		o.stats.StaleRestarts++
+		return Separation{}, true, nil
+	case a.policy == StaleRestart:
+		sl := a.slots[0]
+		sl.cancel()
+		r := <-sl.done
+		if r.err == nil || !errors.Is(r.err, context.Canceled) {
+			sep, err = o.received(sl, r)
+			return sep, false, err
+		}
+		sl.busy = false
+		o.countLMO(r.sep)
+		o.stats.StaleRestarts++
+		if err := ctx.Err(); err != nil {
+			return Separation{}, false, err
+		}
+		return Separation{}, true, nil
 	}
-	a.busy = false
-	o.countLMO(r.sep)
-	o.stats.StaleRestarts++
-	if err := ctx.Err(); err != nil {
-		return Separation{}, false, err
-	}
-	return Separation{}, true, nil
+	sep, err = o.wait(ctx)
+	return sep, false, err
 }
 
-// asked returns the question of the last call: x_a in x, c = ∇f(x_a) in c,
-// f(x_a), Φ and K, and in v the vertex of a positive answer.
-func (o *Oracle) asked() *inflight { return o.async }
+// asked returns the question of the answer received last: x_a in x,
+// c = ∇f(x_a) in c, f(x_a), Φ, K and the note, and in v the vertex of a
+// positive answer.
+func (o *Oracle) asked() *inflight { return o.async.last }
 
 // relaxedHit counts a step taken from the cache at the relaxed threshold
 // while a call was in flight: a positive answer, a cache hit and a
@@ -256,18 +391,32 @@ func (o *Oracle) relaxedHit() {
 	o.CountAnswer(true, true)
 }
 
-// stopConcurrent ends the run's call in flight, if any: it cancels the
-// call, waits for its goroutine and counts its work; an answer that
+// stopConcurrent ends the run's calls in flight, if any: it cancels them,
+// waits for their goroutines and counts their work; an answer that
 // arrived is still a proof about the point asked (a dual bound).
 func (s *State) stopConcurrent() {
 	o := s.Oracle
-	if !o.pending() {
+	if o.async == nil {
 		return
 	}
-	o.async.cancel()
-	if sep, err := o.received(<-o.async.done); err == nil {
-		s.ReportGap(o.async.f, sep.GapBound)
+	for _, sl := range o.async.slots {
+		if !sl.busy {
+			continue
+		}
+		sl.cancel()
+		if sep, err := o.received(sl, <-sl.done); err == nil {
+			s.ReportGap(sl.f, sep.GapBound)
+		}
 	}
+}
+
+// closeForks closes the LMO forks of the run (Minimize defers it; the
+// run's calls have ended by then: stopConcurrent).
+func (o *Oracle) closeForks() {
+	for _, c := range o.async.closers {
+		c()
+	}
+	o.async.closers = nil
 }
 
 // concurrentLazyStep is lazyStep in concurrent mode (see the comment at
@@ -277,7 +426,7 @@ func (s *State) stopConcurrent() {
 // uses it, for the point asked.
 func concurrentLazyStep(ctx context.Context, s *State, v []float64, phi *PhiSchedule, k float64, move func(*State) float64) error {
 	o := s.Oracle
-	if !o.pending() {
+	if o.mayAsk() {
 		_, started, err := o.separateOrStart(ctx, v, s.Grad, s.X, s.F, phi.Phi(), k)
 		if err != nil {
 			return err
@@ -297,8 +446,8 @@ func concurrentLazyStep(ctx context.Context, s *State, v []float64, phi *PhiSche
 			o.relaxedHit()
 			return nil
 		}
-		var restart bool
-		if sep, restart, err = o.await(ctx, s.F); restart {
+		var again bool
+		if sep, again, err = o.await(ctx, s.F); again {
 			return concurrentLazyStep(ctx, s, v, phi, k, move) // ask again at the current iterate
 		}
 	}
@@ -309,7 +458,9 @@ func concurrentLazyStep(ctx context.Context, s *State, v []float64, phi *PhiSche
 	o.CountAnswer(sep.Positive, false)
 	s.ReportGap(a.f, sep.GapBound)
 	if !sep.Positive {
-		if phi.Negative(sep, s.F) {
+		// Under StaleFork another answer may have updated Φ since this
+		// question was asked: the proof then only gives its dual bound.
+		if a.note.phi == phi.Phi() && phi.Negative(sep, s.F) {
 			s.Converged = true
 		}
 		return nil

@@ -27,9 +27,46 @@ type slowLMO struct {
 	delay      time.Duration
 	blockAfter int64
 	onBlock    func()
+	// fresh, when set, makes a new instance of the wrapped LMO for Fork
+	// (Go LMOs keep buffers: an instance must not serve two goroutines);
+	// without it Fork forks the wrapped LMO, which must be a Forker.
+	fresh func() lazycg.LMO
+	// forks are the instances Fork made (each records its own calls).
+	forks []*slowLMO
 
 	calls, busy, overlaps atomic.Int64
+	closed                atomic.Bool
 }
+
+// Fork implements lazycg.Forker: a slow instance of its own over a new
+// instance of the wrapped LMO.
+func (s *slowLMO) Fork(ctx context.Context) (lazycg.LMO, error) {
+	var inner lazycg.LMO
+	if s.fresh != nil {
+		inner = s.fresh()
+	} else {
+		l, err := s.LMO.(lazycg.Forker).Fork(ctx)
+		if err != nil {
+			return nil, err
+		}
+		inner = l
+	}
+	f := &slowLMO{LMO: inner, delay: s.delay}
+	s.forks = append(s.forks, f)
+	return f, nil
+}
+
+// Close records that the instance was closed and closes the wrapped LMO
+// (Minimize closes the forks it made).
+func (s *slowLMO) Close() {
+	s.closed.Store(true)
+	if c, ok := s.LMO.(interface{ Close() }); ok {
+		c.Close()
+	}
+}
+
+// instances returns s and its forks.
+func (s *slowLMO) instances() []*slowLMO { return append([]*slowLMO{s}, s.forks...) }
 
 func (s *slowLMO) enter(ctx context.Context) error {
 	if s.busy.Add(1) > 1 {
@@ -104,8 +141,8 @@ type concurrentCase struct {
 	lower, upper float64
 	method       func(phi0 float64) lazycg.Method
 	iters        int
-	// restart selects the stale-call policy RestartStale.
-	restart bool
+	// stale is the stale-call policy.
+	stale lazycg.StalePolicy
 }
 
 func lazyCG(phi0 float64) lazycg.Method {
@@ -158,7 +195,14 @@ func concurrentCases(t *testing.T) []concurrentCase {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := lazycg.Problem{Objective: distance{b}, LMO: &slowLMO{LMO: simplex, delay: 200 * time.Microsecond}, X0: testutil.E0(n)}
+		fresh := func() lazycg.LMO {
+			l, err := lmo.NewProbabilitySimplex(n, 1)
+			if err != nil {
+				panic(err)
+			}
+			return l
+		}
+		p := lazycg.Problem{Objective: distance{b}, LMO: &slowLMO{LMO: simplex, delay: 200 * time.Microsecond, fresh: fresh}, X0: testutil.E0(n)}
 		cs = append(cs, concurrentCase{name: m.name + "/simplex", p: p, lower: fstar, upper: fstar, method: m.new, iters: 4000})
 	}
 	// Birkhoff 10×10, b random: f* from a reference run.
@@ -173,7 +217,14 @@ func concurrentCases(t *testing.T) []concurrentCase {
 		b := testutil.RandomVector(100, 3, 0.25)
 		x0 := make([]float64, 100)
 		bk.Vertex(x0)
-		p := lazycg.Problem{Objective: distance{b}, LMO: &slowLMO{LMO: bk, delay: 200 * time.Microsecond}, X0: x0}
+		fresh := func() lazycg.LMO {
+			l, err := lmo.NewBirkhoff(10)
+			if err != nil {
+				panic(err)
+			}
+			return l
+		}
+		p := lazycg.Problem{Objective: distance{b}, LMO: &slowLMO{LMO: bk, delay: 200 * time.Microsecond, fresh: fresh}, X0: x0}
 		lo, up := referenceBounds(t, p)
 		cs = append(cs, concurrentCase{name: m.name + "/birkhoff", p: p, lower: lo, upper: up, method: m.new, iters: 3000})
 	}
@@ -199,6 +250,7 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) lazycg.Stats {
 		epsilons = append(epsilons, e)
 	}
 	negAt := make([]int, len(epsilons))
+	againAt := make([]int, len(epsilons))
 	for i := range negAt {
 		negAt[i] = -1
 	}
@@ -214,14 +266,18 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) lazycg.Stats {
 		}
 		for i, e := range epsilons {
 			if negAt[i] < 0 && pr.F-c.lower <= e {
-				negAt[i] = pr.Stats.NegativeCalls
+				negAt[i], againAt[i] = pr.Stats.NegativeCalls, pr.Stats.StaleRestarts
 			}
 		}
 		return len(bad) == 0
 	}
 	before := runtime.NumGoroutine()
+	slow, _ := c.p.LMO.(*slowLMO)
+	if slow != nil {
+		slow.forks = nil
+	}
 	settings := &lazycg.Settings{MaxIterations: c.iters, Callback: cb,
-		SeparatorConfig: lazycg.SeparatorConfig{Concurrent: true, RestartStale: c.restart}}
+		SeparatorConfig: lazycg.SeparatorConfig{Concurrent: true, Stale: c.stale}}
 	res, err := lazycg.Minimize(context.Background(), c.p, settings, c.method(phi0))
 	if err != nil {
 		t.Fatal(err)
@@ -233,25 +289,41 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) lazycg.Stats {
 		t.Errorf("result: primal %.12g, dual bound %.12g, f* in [%.12g, %.12g]", res.F, res.DualBound, c.lower, c.upper)
 	}
 	for i, e := range epsilons {
-		neg := negAt[i]
+		neg, again := negAt[i], againAt[i]
 		if neg < 0 {
-			neg = res.Stats.NegativeCalls // not reached: all answers so far came before
+			// Not reached: all answers so far came before.
+			neg, again = res.Stats.NegativeCalls, res.Stats.StaleRestarts
 		}
-		if limit := int(math.Ceil(math.Log2(phi0/e))) + 1; neg > limit {
+		limit := int(math.Ceil(math.Log2(phi0/e))) + 1
+		if c.stale == lazycg.StaleFork {
+			// A forked question is asked at the Φ of the call still in
+			// flight: its negative answer proves its dual bound without
+			// halving Φ again (docs/CONCURRENT.md).
+			limit += again
+		}
+		if neg > limit {
 			t.Errorf("ε=%g: %d negative answers before f − f* ≤ ε, Corollary 4.2 allows %d", e, neg, limit)
 		}
 	}
-	if s, ok := c.p.LMO.(*slowLMO); ok {
-		if s.overlaps.Load() != 0 || s.busy.Load() != 0 {
-			t.Errorf("LMO: %d overlapping calls, %d calls running after Minimize returned", s.overlaps.Load(), s.busy.Load())
+	if slow != nil {
+		for k, s := range slow.instances() {
+			if s.overlaps.Load() != 0 || s.busy.Load() != 0 {
+				t.Errorf("LMO instance %d: %d overlapping calls, %d calls running after Minimize returned", k, s.overlaps.Load(), s.busy.Load())
+			}
+			if k > 0 && !s.closed.Load() {
+				t.Errorf("LMO fork %d not closed after Minimize returned", k)
+			}
+		}
+		if forks := len(slow.forks); (c.stale == lazycg.StaleFork) != (forks == 1) {
+			t.Errorf("%d forks of the LMO under the stale-call policy %v", forks, c.stale)
 		}
 	}
 	checkGoroutines(t, before)
 	if !(res.F-c.lower <= 1e-3*math.Max(1, phi0)) {
 		t.Errorf("no progress: f − f* = %g after %d iterations (%v)", res.F-c.lower, res.Stats.Iterations, res.Status)
 	}
-	if !c.restart && res.Stats.StaleRestarts != 0 {
-		t.Errorf("%d stale restarts without RestartStale", res.Stats.StaleRestarts)
+	if c.stale == lazycg.StaleWait && res.Stats.StaleRestarts != 0 {
+		t.Errorf("%d questions asked again under the waiting policy", res.Stats.StaleRestarts)
 	}
 	t.Logf("%v after %d iterations: f − f* ≤ %.3g, gap %.3g, %d LMO calls, %d negative, %d concurrent steps, %d stale restarts", res.Status,
 		res.Stats.Iterations, res.F-c.lower, res.Gap(), res.Stats.LMOCalls, res.Stats.NegativeCalls, res.Stats.ConcurrentSteps,
@@ -278,24 +350,37 @@ func TestConcurrentTheorems(t *testing.T) {
 	}
 }
 
-// TestConcurrentRestartStale runs the same cases under the stale-call
-// policy RestartStale: the guarantees are those of the waiting policy
-// (checkConcurrentRun), and calls whose question went stale are restarted
-// (canceled calls are collected before the next one starts: no overlap).
-func TestConcurrentRestartStale(t *testing.T) {
-	restarts := map[string]int{}
-	for _, c := range concurrentCases(t) {
-		c.restart = true
-		t.Run(c.name, func(t *testing.T) {
-			restarts[c.name] = checkConcurrentRun(t, c).StaleRestarts
+// TestConcurrentStalePolicies runs the same cases under the stale-call
+// policies StaleRestart and StaleFork: the guarantees are those of the
+// waiting policy (checkConcurrentRun; under StaleFork Corollary 4.2's
+// count grows by at most one negative answer per forked question), and
+// questions whose call went stale are asked again — restarted calls are
+// collected before the next one starts, forked ones run on their own LMO
+// instance (no overlap on either instance; the fork is closed at the end).
+func TestConcurrentStalePolicies(t *testing.T) {
+	for _, policy := range []lazycg.StalePolicy{lazycg.StaleRestart, lazycg.StaleFork} {
+		t.Run(policy.String(), func(t *testing.T) {
+			again, forkCalls := map[string]int{}, int64(0)
+			for _, c := range concurrentCases(t) {
+				c.stale = policy
+				t.Run(c.name, func(t *testing.T) {
+					again[c.name] = checkConcurrentRun(t, c).StaleRestarts
+					for _, f := range c.p.LMO.(*slowLMO).forks {
+						forkCalls += f.calls.Load()
+					}
+				})
+			}
+			total := 0
+			for _, n := range again {
+				total += n
+			}
+			if total == 0 {
+				t.Errorf("no question asked again in any run: %v", again)
+			}
+			if policy == lazycg.StaleFork && forkCalls == 0 {
+				t.Error("no call on the LMO's fork in any run")
+			}
 		})
-	}
-	total := 0
-	for _, n := range restarts {
-		total += n
-	}
-	if total == 0 {
-		t.Errorf("no stale restart in any run: %v", restarts)
 	}
 }
 
@@ -329,7 +414,12 @@ func TestConcurrentMIP(t *testing.T) {
 	// solver for the next question.
 	prob.LMO = &slowLMO{LMO: p.Instance.LMO}
 	t.Run("lcg-restart", func(t *testing.T) {
-		checkConcurrentRun(t, concurrentCase{name: "lcg-restart", p: prob, lower: lo, upper: up, method: lazyCG, iters: 3000, restart: true})
+		checkConcurrentRun(t, concurrentCase{name: "lcg-restart", p: prob, lower: lo, upper: up, method: lazyCG, iters: 3000, stale: lazycg.StaleRestart})
+	})
+	// Forking runs two CBC solvers over the same model at the same time.
+	prob.LMO = &slowLMO{LMO: p.Instance.LMO}
+	t.Run("lcg-fork", func(t *testing.T) {
+		checkConcurrentRun(t, concurrentCase{name: "lcg-fork", p: prob, lower: lo, upper: up, method: lazyCG, iters: 3000, stale: lazycg.StaleFork})
 	})
 }
 
@@ -365,7 +455,11 @@ func TestConcurrentMIPPairwise(t *testing.T) {
 	}
 	prob.LMO = &slowLMO{LMO: solver}
 	t.Run("lpcg-restart", func(t *testing.T) {
-		checkConcurrentRun(t, concurrentCase{name: "lpcg-restart", p: prob, lower: lo, upper: up, method: lpcg, iters: 2000, restart: true})
+		checkConcurrentRun(t, concurrentCase{name: "lpcg-restart", p: prob, lower: lo, upper: up, method: lpcg, iters: 2000, stale: lazycg.StaleRestart})
+	})
+	prob.LMO = &slowLMO{LMO: solver}
+	t.Run("lpcg-fork", func(t *testing.T) {
+		checkConcurrentRun(t, concurrentCase{name: "lpcg-fork", p: prob, lower: lo, upper: up, method: lpcg, iters: 2000, stale: lazycg.StaleFork})
 	})
 }
 

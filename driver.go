@@ -155,10 +155,11 @@ type Stats struct {
 	// separation, SeparatorConfig.Concurrent); they are part of CacheHits
 	// and PositiveCalls.
 	ConcurrentSteps int
-	// StaleRestarts counts the LMO calls canceled because their question
-	// went stale and asked again for the current iterate
-	// (SeparatorConfig.RestartStale); their work is in LMOCalls and
-	// OracleTime.
+	// StaleRestarts counts the questions asked again at the current
+	// iterate because the LMO call in flight went stale
+	// (SeparatorConfig.Stale): calls canceled under StaleRestart (their
+	// work is in LMOCalls and OracleTime), calls left running under
+	// StaleFork.
 	StaleRestarts int
 	// PartialAnswers counts the positive answers whose vertex improves by
 	// less than Φ/K, from LMO calls that ran out of their budget
@@ -333,9 +334,10 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	defer run.Stop()
 	oracle := run.NewOracle(p.LMO, p.Separator, settings.separatorConfig())
 	if settings.Concurrent {
-		if err := oracle.enableConcurrent(method, monotone, settings.RestartStale); err != nil {
+		if err := oracle.enableConcurrent(run.Context(), method, monotone, settings.Stale); err != nil {
 			return nil, err
 		}
+		defer oracle.closeForks()
 	}
 	if settings.CallBudget > 0 {
 		if err := checkCallBudget(method, monotone, settings.Concurrent); err != nil {

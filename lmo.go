@@ -180,3 +180,15 @@ type MoveRecorder interface {
 	// vertex the LMO returned, directly or through a vertex store.
 	RecordMove(alpha, beta float64, v []float64)
 }
+
+// Forker is an optional capability of expensive LMOs (MIP solvers) that can
+// make a second, independent instance of themselves over the same
+// polytope, for concurrent weak separation's StaleFork policy: the fork
+// answers a fresh question while the original finishes a stale one. The
+// fork must not share mutable state with the original (the two are called
+// from different goroutines at the same time). The caller owns the fork:
+// when it has a method Close() or Close() error, the caller calls it once
+// it is done with the fork.
+type Forker interface {
+	Fork(ctx context.Context) (LMO, error)
+}

@@ -19,7 +19,7 @@ type Oracle struct {
 	store VertexStore  // nil when sep is not a VertexStore
 	rec   MoveRecorder // nil when lmo is not a MoveRecorder
 	stats *Stats
-	async *inflight // concurrent weak separation (concurrent.go); nil when off
+	async *concurrency // concurrent weak separation (concurrent.go); nil when off
 }
 
 // NewOracle returns an oracle counting into stats (for methods run outside
@@ -54,9 +54,9 @@ func (o *Oracle) lmoCall(start time.Time) {
 
 // Minimize calls the LMO, counting the call and its time.
 func (o *Oracle) Minimize(ctx context.Context, dst, c []float64) (LinearResult, error) {
-	o.idle()
+	lmo := o.now()
 	start := time.Now()
-	res, err := o.lmo.Minimize(ctx, dst, c)
+	res, err := lmo.Minimize(ctx, dst, c)
 	o.lmoCall(start)
 	if err == nil && (res.Reason == StopImproving || res.Reason == StopCertified) {
 		o.stats.EarlyStops++
@@ -77,11 +77,10 @@ func (o *Oracle) relaxes() bool {
 // Minimize call into dst. Either way it counts as one LMO call, a
 // relaxation also as an early stop.
 func (o *Oracle) LowerBound(ctx context.Context, dst, c []float64, relax bool) (LinearResult, error) {
-	rb, ok := o.lmo.(RelaxationBounder)
-	if !relax || !ok {
+	if _, ok := o.lmo.(RelaxationBounder); !relax || !ok {
 		return o.Minimize(ctx, dst, c)
 	}
-	o.idle()
+	rb := o.now().(RelaxationBounder)
 	start := time.Now()
 	b, err := rb.RelaxationBound(ctx, c)
 	o.lmoCall(start)
@@ -99,12 +98,11 @@ func (o *Oracle) LowerBound(ctx context.Context, dst, c []float64, relax bool) (
 // LMO call. Any vertex will do, so an EarlyStopper may stop at its first
 // feasible point (MIP oracles: the first incumbent instead of a full solve).
 func (o *Oracle) StartVertex(ctx context.Context, dst, c []float64) error {
-	es, ok := o.lmo.(EarlyStopper)
-	if !ok {
+	if _, ok := o.lmo.(EarlyStopper); !ok {
 		_, err := o.Minimize(ctx, dst, c)
 		return err
 	}
-	o.idle()
+	es := o.now().(EarlyStopper)
 	start := time.Now()
 	res, err := es.MinimizeUntil(ctx, dst, c, StopRule{Improve: math.Inf(1), Certify: math.Inf(1)})
 	o.lmoCall(start)
@@ -116,11 +114,10 @@ func (o *Oracle) StartVertex(ctx context.Context, dst, c []float64) error {
 
 // MinimizeFace calls the LMO restricted to a face (FaceMinimizer), counted.
 func (o *Oracle) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool) (LinearResult, error) {
-	fm, ok := o.lmo.(FaceMinimizer)
-	if !ok {
+	if _, ok := o.lmo.(FaceMinimizer); !ok {
 		return LinearResult{}, fmt.Errorf("lazycg: the LMO (%T) cannot minimize over faces", o.lmo)
 	}
-	o.idle()
+	fm := o.now().(FaceMinimizer)
 	start := time.Now()
 	res, err := fm.MinimizeFace(ctx, dst, c, zero)
 	o.lmoCall(start)
@@ -130,11 +127,10 @@ func (o *Oracle) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool
 // MinimizeBlock calls the LMO of factor k of a product (BlockLMO),
 // counted as one LMO call.
 func (o *Oracle) MinimizeBlock(ctx context.Context, k int, dst, c []float64) (LinearResult, error) {
-	bl, ok := o.lmo.(BlockLMO)
-	if !ok {
+	if _, ok := o.lmo.(BlockLMO); !ok {
 		return LinearResult{}, fmt.Errorf("lazycg: the LMO (%T) is not a product of blocks (BlockLMO)", o.lmo)
 	}
-	o.idle()
+	bl := o.now().(BlockLMO)
 	start := time.Now()
 	res, err := bl.MinimizeBlock(ctx, k, dst, c)
 	o.lmoCall(start)
@@ -181,10 +177,18 @@ func (o *Oracle) Separate(ctx context.Context, dst, c, x []float64, phi, k float
 // a compound weak separation built by a method (LPCG's separation over
 // P × P): its LMO work is counted, its answer is not; the compound call
 // counts its own answer once with CountAnswer.
+//
+// In concurrent mode its LMO call, if any, goes to an idle LMO instance.
 func (o *Oracle) SeparateComponent(ctx context.Context, dst, c, x []float64, phi, k float64) (Separation, error) {
-	o.idle()
+	lmo := o.now()
 	start := time.Now()
-	sep, err := o.sep.Separate(ctx, dst, c, x, phi, k)
+	var sep Separation
+	var err error
+	if o.async != nil {
+		sep, err = o.async.sep.separateWith(ctx, lmo, dst, c, x, phi, k)
+	} else {
+		sep, err = o.sep.Separate(ctx, dst, c, x, phi, k)
+	}
 	o.count(sep, start)
 	return sep, err
 }

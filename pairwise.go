@@ -534,7 +534,7 @@ func (m *LPCG) concurrentReady() error {
 func (m *LPCG) stepConcurrent(ctx context.Context, s *State) error {
 	c := &m.core
 	o := s.Oracle
-	if !o.pending() {
+	if o.mayAsk() {
 		sep, started, err := m.sep.separateStart(ctx, s, c, m.phi, m.K, true)
 		if err != nil {
 			return err
@@ -550,8 +550,8 @@ func (m *LPCG) stepConcurrent(ctx context.Context, s *State) error {
 			o.relaxedHit()
 			return nil
 		}
-		var restart bool
-		if sep, restart, err = o.await(ctx, s.F); restart {
+		var again bool
+		if sep, again, err = o.await(ctx, s.F); again {
 			return m.stepConcurrent(ctx, s) // ask again at the current iterate
 		}
 	}
@@ -562,12 +562,14 @@ func (m *LPCG) stepConcurrent(ctx context.Context, s *State) error {
 	s.ReportGap(a.f, sep.GapBound)
 	if !sep.Positive {
 		o.CountAnswer(false, false)
-		if m.Negative(sep, s.F) {
+		// Under StaleFork another answer may have updated Φ since this
+		// question was asked: the proof then only gives its dual bound.
+		if a.note.phi == m.phi && m.Negative(sep, s.F) {
 			s.Converged = true
 		}
 		return nil
 	}
-	if q := m.sep.asked; q.a2+dot(a.c, a.x)-dot(a.c, a.v) > q.t {
+	if q := a.note; q.a2+dot(a.c, a.x)-dot(a.c, a.v) > q.t {
 		o.CountAnswer(true, false)
 		m.sep.face.add(a.v)
 	}
@@ -633,9 +635,6 @@ func (m *LPCG) pairStep(s *State) bool {
 // it is reported as a dual bound whenever the FW component ran.
 type pairSeparator struct {
 	face faceStore
-	// asked is the away part a₂ and the threshold Φ/K of the question
-	// whose FW component is in flight (concurrent mode).
-	asked struct{ a2, t float64 }
 }
 
 func (p *pairSeparator) init(n, maxSize int) {
@@ -726,7 +725,9 @@ func (p *pairSeparator) separateStart(ctx context.Context, s *State, c *pairwise
 		var started bool
 		if start {
 			sep, started, err = s.Oracle.separateOrStart(ctx, c.vPlus, g, x, s.F, phiPlus, phiPlus/tau)
-			p.asked.a2, p.asked.t = a2, t
+			if started {
+				s.Oracle.noteAsked(questionNote{phi: phi, a2: a2, t: t})
+			}
 		} else {
 			sep, err = s.Oracle.SeparateComponent(ctx, c.vPlus, g, x, phiPlus, phiPlus/tau)
 		}

@@ -150,13 +150,15 @@ type SeparatorConfig struct {
 	// Minimize refuses it for methods and oracles where the argument does
 	// not hold.
 	Concurrent bool
-	// RestartStale is concurrent weak separation's policy for a call whose
-	// question went stale: when the method runs out of cached steps at the
-	// relaxed threshold while the call is in flight and its iterate has
-	// moved since the question was asked (f decreased), the call is
-	// canceled and asked again for the current iterate, instead of waited
-	// for (the default). See docs/CONCURRENT.md for which policy wins where.
-	RestartStale bool
+	// Stale is concurrent weak separation's policy for a call whose
+	// question went stale (the method ran out of cached steps at the
+	// relaxed threshold while the call is in flight, and its iterate has
+	// moved since the question was asked): wait for it (StaleWait, the
+	// zero value), cancel it and ask again at the current iterate
+	// (StaleRestart), or ask again on a second instance of the LMO while
+	// it runs on (StaleFork; the LMO must be a Forker). See
+	// docs/CONCURRENT.md for which policy wins where.
+	Stale StalePolicy
 	// CallBudget, if positive, is the time an early-stopping LMO call of
 	// weak separation may take before the separator settles for less: a
 	// call that has found neither a vertex improving by Φ/K nor a proof
@@ -172,6 +174,42 @@ type SeparatorConfig struct {
 	// separation (LazyCG, LazyAwayFW, LazyBPCG, LPCG with line search) and
 	// not together with Concurrent.
 	CallBudget time.Duration
+}
+
+// StalePolicy is what concurrent weak separation does with an LMO call
+// whose question went stale (see SeparatorConfig.Stale).
+type StalePolicy int
+
+const (
+	// StaleWait waits for the call in flight, whatever its age.
+	StaleWait StalePolicy = iota
+	// StaleRestart cancels the stale call and asks again at the current
+	// iterate.
+	StaleRestart
+	// StaleFork lets the stale call run on and asks again at the current
+	// iterate on a second instance of the LMO (Forker): at most two calls
+	// are in flight, and the answers of both are used.
+	StaleFork
+)
+
+var staleNames = [...]string{StaleWait: "wait", StaleRestart: "restart", StaleFork: "fork"}
+
+// String returns the policy's name: wait, restart or fork.
+func (p StalePolicy) String() string {
+	if p >= 0 && int(p) < len(staleNames) {
+		return staleNames[p]
+	}
+	return fmt.Sprintf("StalePolicy(%d)", int(p))
+}
+
+// ParseStalePolicy returns the policy named wait, restart or fork.
+func ParseStalePolicy(name string) (StalePolicy, error) {
+	for p, n := range staleNames {
+		if n == name {
+			return StalePolicy(p), nil
+		}
+	}
+	return StaleWait, fmt.Errorf("lazycg: unknown stale-call policy %q (want wait, restart or fork)", name)
 }
 
 // DefaultCacheBytes is the memory budget of the default separator's
@@ -230,10 +268,16 @@ func cacheProbe(c *Cache, dst, cost []float64, target float64) (float64, bool) {
 
 // Separate implements WeakSeparator.
 func (s *CachedSeparator) Separate(ctx context.Context, dst, c, x []float64, phi, k float64) (Separation, error) {
+	return s.separateWith(ctx, s.LMO, dst, c, x, phi, k)
+}
+
+// separateWith is Separate with the LMO call made on lmo (an instance of
+// s.LMO's polytope: s.LMO itself or a fork of it).
+func (s *CachedSeparator) separateWith(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k float64) (Separation, error) {
 	if sep, ok, err := s.fromCache(dst, c, x, phi, k); err != nil || ok {
 		return sep, err
 	}
-	sep, found, err := s.solve(ctx, dst, c, x, phi, k)
+	sep, found, err := s.solve(ctx, lmo, dst, c, x, phi, k)
 	s.keep(dst, sep, found)
 	return sep, err
 }
@@ -256,21 +300,25 @@ func (s *CachedSeparator) fromCache(dst, c, x []float64, phi, k float64) (Separa
 	return Separation{}, false, nil
 }
 
-// solve is the second half of Separate: one LMO call, early terminated
-// when the LMO is an EarlyStopper, decides the answer. It touches the LMO
-// and dst, never the cache, so it may run in a goroutine of its own while
+// solve is the second half of Separate: one call of lmo (s.LMO or a fork
+// of it), early terminated when it is an EarlyStopper, decides the answer.
+// It touches lmo and dst, never the cache, so it may run in a goroutine of its own while
 // the caller scans the cache (see concurrent.go); found reports that dst
 // holds a vertex of P, to be kept by keep on the caller's goroutine.
-func (s *CachedSeparator) solve(ctx context.Context, dst, c, x []float64, phi, k float64) (sep Separation, found bool, err error) {
+func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k float64) (sep Separation, found bool, err error) {
 	cx := dot(c, x)
 	improve := cx - phi/k
 	rule := StopRule{Improve: improve, Certify: cx - phi}
 	var res LinearResult
 	start := time.Now()
-	es, canStop := s.LMO.(EarlyStopper)
+	es, canStop := lmo.(EarlyStopper)
 	sep = Separation{LMOCalls: 1, GapBound: math.Inf(1)}
-	budget := canStop && !s.NoEarlyStop && s.CallBudget > 0 && !s.partial
-	s.partial = false
+	budget := false
+	if canStop && !s.NoEarlyStop && s.CallBudget > 0 {
+		// Only with a budget, which excludes concurrent calls: solve
+		// touches no state of s otherwise.
+		budget, s.partial = !s.partial, false
+	}
 	switch {
 	case budget:
 		res, err = s.budgeted(ctx, es, dst, c, rule, cx)
@@ -293,7 +341,7 @@ func (s *CachedSeparator) solve(ctx context.Context, dst, c, x []float64, phi, k
 	case canStop && !s.NoEarlyStop:
 		res, err = es.MinimizeUntil(ctx, dst, c, rule)
 	default:
-		res, err = s.LMO.Minimize(ctx, dst, c)
+		res, err = lmo.Minimize(ctx, dst, c)
 	}
 	sep.LMOTime = time.Since(start)
 	if err != nil {

@@ -378,12 +378,13 @@ func quickSuite() *Suite {
 // concurrentSuite runs the hard MIP rows of the paper suite (MIPLIB
 // pairwise rows, cut and TSP vanilla rows) with four variants: the
 // non-lazy baseline, the lazy method, and the lazy method with concurrent
-// weak separation under each stale-call policy, wait and restart (both
-// compared with the sequential lazy one).
+// weak separation under each stale-call policy, wait, restart and fork
+// (each compared with the sequential lazy one).
 func concurrentSuite() *Suite {
 	s := &Suite{Name: "concurrent", Description: "Concurrent weak separation (issue 15): on the hard MIP rows of the paper " +
 		"suite, the non-lazy baseline, the lazy method, and the lazy method whose LMO calls run in the background while it " +
-		"steps on cached vertices at Φ/(2K), once waiting for calls whose question went stale and once restarting them. " +
+		"steps on cached vertices at Φ/(2K), waiting for calls whose question went stale, restarting them, or asking again " +
+		"on a second solver instance while they run on (fork). " +
 		"Settings as in the paper suite. Needs the benchmark data directory."}
 	third := func(e Experiment) Experiment {
 		lazy := e.Variants[1]
@@ -391,7 +392,9 @@ func concurrentSuite() *Suite {
 			Variant{Method: lazy.Method, Label: lazy.DisplayLabel() + " concurrent",
 				Concurrent: true, Params: lazy.Params, Baseline: lazy.DisplayLabel()},
 			Variant{Method: lazy.Method, Label: lazy.DisplayLabel() + " concurrent restart",
-				Concurrent: true, RestartStale: true, Params: lazy.Params, Baseline: lazy.DisplayLabel()})
+				Concurrent: true, Stale: "restart", Params: lazy.Params, Baseline: lazy.DisplayLabel()},
+			Variant{Method: lazy.Method, Label: lazy.DisplayLabel() + " concurrent fork",
+				Concurrent: true, Stale: "fork", Params: lazy.Params, Baseline: lazy.DisplayLabel()})
 		e.Name = "concurrent-" + e.Name
 		return e
 	}

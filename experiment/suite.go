@@ -79,9 +79,9 @@ type Variant struct {
 	// Concurrent runs this lazy variant with concurrent weak separation
 	// (spec.Config.Concurrent; in addition to the experiment's setting).
 	Concurrent bool `json:"concurrent,omitempty"`
-	// RestartStale selects the concurrent mode's stale-call policy
-	// (spec.Config.RestartStale).
-	RestartStale bool `json:"restart_stale,omitempty"`
+	// Stale selects the concurrent mode's stale-call policy: wait,
+	// restart or fork (spec.Config.Stale; replacing the experiment's).
+	Stale string `json:"stale,omitempty"`
 	// Params are the method-specific settings of this run (as -params),
 	// replacing the experiment's.
 	Params string `json:"params,omitempty"`
@@ -101,7 +101,9 @@ func (e *Experiment) RunConfig(v *Variant) spec.Config {
 	c.NoCache = c.NoCache || v.NoCache
 	c.NoEarlyStop = c.NoEarlyStop || v.NoEarlyStop
 	c.Concurrent = c.Concurrent || v.Concurrent
-	c.RestartStale = c.RestartStale || v.RestartStale
+	if v.Stale != "" {
+		c.Stale = v.Stale
+	}
 	if v.Params != "" {
 		c.Params = v.Params
 	}
@@ -303,7 +305,7 @@ func Load(nameOrFile string) (*Suite, error) {
 // early_stop (default true), concurrent, prune, best_fit, line_search
 // (default true), phi0_search, improved_phi, params, … Method entries are
 // a method name or an object with method, label, k, cache, early_stop,
-// concurrent, params, baseline.
+// concurrent, stale, params, baseline.
 func ParseSuite(name string, data []byte) (*Suite, error) {
 	doc := &srcDoc{name: name, data: data}
 	root, err := doc.parse()
@@ -436,8 +438,8 @@ func readVariants(doc *srcDoc, n *node, path string) ([]Variant, error) {
 		r.str("method", &v.Method)
 		r.str("label", &v.Label)
 		var c spec.Config
-		r.settings(&c, "k", "cache", "early_stop", "concurrent", "restart_stale", "params")
-		v.K, v.NoCache, v.NoEarlyStop, v.Concurrent, v.RestartStale, v.Params = c.K, c.NoCache, c.NoEarlyStop, c.Concurrent, c.RestartStale, c.Params
+		r.settings(&c, "k", "cache", "early_stop", "concurrent", "stale", "params")
+		v.K, v.NoCache, v.NoEarlyStop, v.Concurrent, v.Stale, v.Params = c.K, c.NoCache, c.NoEarlyStop, c.Concurrent, c.Stale, c.Params
 		r.str("baseline", &v.Baseline)
 		if v.Method == "" {
 			r.fail(it, "method", "required")

@@ -15,6 +15,7 @@ var (
 	_ lazycg.FaceMinimizer = (*Solver)(nil)
 	_ lazycg.Augmenter     = (*Solver)(nil)
 	_ lazycg.StandardForm  = (*Solver)(nil)
+	_ lazycg.Forker        = (*Solver)(nil)
 
 	_ lazycg.RelaxationBounder = (*Solver)(nil)
 )

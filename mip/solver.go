@@ -233,6 +233,25 @@ func (s *Solver) Close() {
 	s.eng = nil
 }
 
+// Fork implements lazycg.Forker: a second Solver over the same model and
+// options, with a backend instance of its own (loaded anew: the memory of
+// a second solver; ctx bounds the loading), warm-started at the last
+// vertex of s. The two share no mutable state and may solve at the same
+// time on different goroutines (concurrent weak separation's StaleFork
+// policy). The fork must be closed when no longer needed.
+func (s *Solver) Fork(ctx context.Context) (lazycg.LMO, error) {
+	if s.eng == nil {
+		return nil, ErrClosed
+	}
+	f, err := NewSolverContext(ctx, s.model, s.opts)
+	if err != nil {
+		return nil, err
+	}
+	copy(f.last, s.last)
+	f.lastOK, f.std = s.lastOK, s.std
+	return f, nil
+}
+
 // Dim returns the dimension of the polytope, len(Options.Vars).
 func (s *Solver) Dim() int { return len(s.vars) }
 

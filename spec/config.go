@@ -72,10 +72,10 @@ type Config struct {
 	// in the background while they step on cached vertices
 	// (lazycg.SeparatorConfig.Concurrent).
 	Concurrent bool `json:"concurrent,omitempty"`
-	// RestartStale is concurrent weak separation's stale-call policy:
-	// restart a call whose question went stale instead of waiting for it
-	// (lazycg.SeparatorConfig.RestartStale).
-	RestartStale bool `json:"restart_stale,omitempty"`
+	// Stale is concurrent weak separation's stale-call policy: wait (""
+	// too), restart or fork (lazycg.SeparatorConfig.Stale,
+	// lazycg.ParseStalePolicy).
+	Stale string `json:"stale,omitempty"`
 	// CallBudget bounds the early-stopping LMO calls of the lazy methods'
 	// weak separation: at the budget they settle for a vertex that improves
 	// by less than Φ/K (lazycg.SeparatorConfig.CallBudget; 0: none).
@@ -141,7 +141,7 @@ const DefaultCacheBytes = lazycg.DefaultCacheBytes
 // (lazycg.NewSeparator): the cache switches, the pruning and search
 // policy, and the memory budget (DefaultCacheBytes unless CacheBytes).
 func (c *Config) SeparatorConfig() lazycg.SeparatorConfig {
-	cfg := lazycg.SeparatorConfig{NoCache: c.NoCache, NoEarlyStop: c.NoEarlyStop, Concurrent: c.Concurrent, RestartStale: c.RestartStale,
+	cfg := lazycg.SeparatorConfig{NoCache: c.NoCache, NoEarlyStop: c.NoEarlyStop, Concurrent: c.Concurrent, Stale: c.stalePolicy(),
 		CallBudget: c.CallBudget}
 	if c.Prune {
 		cfg.Cache = lazycg.PaperPruning
@@ -154,6 +154,16 @@ func (c *Config) SeparatorConfig() lazycg.SeparatorConfig {
 		cfg.Cache.MaxBytes = DefaultCacheBytes
 	}
 	return cfg
+}
+
+// stalePolicy returns the policy Stale names (Validate rejects other
+// names; an unknown one is StaleWait here).
+func (c *Config) stalePolicy() lazycg.StalePolicy {
+	if c.Stale == "" {
+		return lazycg.StaleWait
+	}
+	p, _ := lazycg.ParseStalePolicy(c.Stale)
+	return p
 }
 
 // Settings returns the offline driver's settings: the limits and the
@@ -217,6 +227,8 @@ type Setting struct {
 	negFlag, negJSON bool
 	// lo and hi bound numeric values.
 	lo, hi float64
+	// check, when set, validates a non-empty text value.
+	check func(string) error
 	// field returns a pointer to the Config field.
 	field func(c *Config) any
 }
@@ -297,9 +309,15 @@ var settings = []Setting{
 	{Flag: "concurrent", JSON: "concurrent", Kind: SettingBool,
 		Usage: "lazy methods (lcg, lazy-afw, lazy-bpcg, lpcg): run LMO calls in the background while stepping on cached vertices at Φ/(2K) (docs/CONCURRENT.md)",
 		field: func(c *Config) any { return &c.Concurrent }},
-	{Flag: "restart-stale", JSON: "restart_stale", Kind: SettingBool,
-		Usage: "with -concurrent: when the method runs out of cached steps and has moved since the call in flight was asked, cancel that call and ask again at the current iterate (default: wait for it)",
-		field: func(c *Config) any { return &c.RestartStale }},
+	{Flag: "stale", JSON: "stale", Kind: SettingString,
+		Usage: "with -concurrent: `POLICY` when the method runs out of cached steps and has moved since the call in flight was asked: wait for the call, restart it at the current iterate, or fork (ask at the current iterate on a second solver instance while the call runs on; MIP oracles) (default wait)",
+		check: func(v string) error {
+			if _, err := lazycg.ParseStalePolicy(v); err != nil {
+				return fmt.Errorf("must be wait, restart or fork, got %q", v)
+			}
+			return nil
+		},
+		field: func(c *Config) any { return &c.Stale }},
 	{Flag: "call-budget", JSON: "call_budget", Kind: SettingDuration,
 		Usage: "lazy methods with line search (lcg, lazy-afw, lazy-bpcg, lpcg): an early-stopping LMO call (MIP oracles) that has decided nothing after this `TIME` ends, and the method steps toward its best vertex if that improves at all (0: no budget)",
 		field: func(c *Config) any { return &c.CallBudget }},
@@ -412,6 +430,11 @@ func (st *Setting) set(c *Config, neg bool, value string) error {
 		}
 		*p = d
 	case *string:
+		if st.check != nil && value != "" {
+			if err := st.check(value); err != nil {
+				return err
+			}
+		}
 		*p = value
 	}
 	return nil
@@ -500,6 +523,14 @@ func (c *Config) Validate() error {
 	}
 	for i := range settings {
 		st := &settings[i]
+		if st.check != nil {
+			if p, ok := st.field(c).(*string); ok && *p != "" {
+				if err := st.check(*p); err != nil {
+					return fmt.Errorf("%s %w", st.JSON, err)
+				}
+			}
+			continue
+		}
 		if st.Kind != SettingFloat && st.Kind != SettingInt && st.Kind != SettingDuration && st.Kind != SettingBytes {
 			continue
 		}
