@@ -82,6 +82,8 @@ type lsCache struct {
 	sparseProducts int // line searches that took the sparse route (tests)
 	// noReuse disables the cache and the sparse route (tests).
 	noReuse bool
+	// gramCost caches the cost of addGram (sumstep.go), 0 until computed.
+	gramCost int
 	// u and touched are the scratch of addGramSparse (u is kept zero);
 	// atb is Aᵀb once computed (transB).
 	u       []float64

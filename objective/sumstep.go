@@ -56,6 +56,13 @@ type sumGrad struct {
 	acc     []float64 // scratch, length n
 	fast    bool      // every non-linear term is a *LeastSquares with a *CSR matrix
 	checked int       // terms checked for fast
+	// gram is H = Σ_k gw_k A_kᵀA_k (n×n, row-major) when n² ≤ gramFloats,
+	// else nil; gw are the weights it is for (terms beyond: 0).
+	gram   []float64
+	gw     []float64
+	rent   float64 // cost of the other routes since H was last used
+	byGram int     // vertex gradients from H (tests)
+	raised int     // remembered vertex gradients brought up term by term (tests)
 }
 
 // vertexGrad is ∇F(v) (non-linear terms) of a vertex that steps went
@@ -79,6 +86,10 @@ const vertexGradFloats = 4 << 20
 func maxVertexGrads(n int) int {
 	return min(1024, max(16, vertexGradFloats/(2*max(n, 1))))
 }
+
+// gramFloats bounds the size n² of the Gram matrix H = Σ_k w_k A_kᵀA_k a
+// Sum keeps for vertex gradients (32 MiB: n ≤ 2048).
+const gramFloats = 4 << 20
 
 // sumFast reports whether every non-linear term of s is a least squares
 // loss over a CSR matrix (the terms the update can multiply sparsely).
@@ -198,8 +209,14 @@ func (s *Sum) vertexGradient() []float64 {
 		e := &sg.vgs[i]
 		if e.hash == h && sameVec(e.v, sg.vn) {
 			sg.reused++
-			s.bringUp(e)
 			e.used = sg.stamp
+			if s.gramCheaper(s.raiseCost(e.w)) {
+				s.gramGrad(e.g)
+				e.w = append(e.w[:0], sg.wAt...)
+				return e.g
+			}
+			s.bringUp(e)
+			sg.raised++
 			return e.g
 		}
 	}
@@ -224,6 +241,10 @@ func (s *Sum) vertexGradient() []float64 {
 	e.hash, e.used = h, sg.stamp
 	copy(e.v, sg.vn)
 	e.w = append(e.w[:0], sg.wAt...)
+	if s.gramCheaper(s.newVertexCost()) {
+		s.gramGrad(e.g)
+		return e.g
+	}
 	if sg.sparse {
 		s.ensureCB()
 		clear(sg.acc)
@@ -245,6 +266,137 @@ func (s *Sum) vertexGradient() []float64 {
 		}
 	}
 	return e.g
+}
+
+// The Gram route. For a sum of least squares terms, ∇F(v) = 2Hv − 2cb
+// with H = Σ_k w_k A_kᵀA_k: with H at hand a vertex gradient costs n per
+// nonzero of v, whatever the history of the weights. Keeping H costs
+// Σ_r nnz(row r)²/2 per term whose weight changed (about 5× a gradient of
+// that term at the default density), so H is brought up to date only when
+// a vertex gradient asks for it, and only when that pays: the cost of the
+// other routes (bringing a remembered vertex gradient up to the weights
+// term by term, or computing a new one) since H was last used is kept as
+// rent, and H is used once bringing it up to date and multiplying costs
+// no more than the rent plus the request's own cost by the other route
+// (rent or buy: at most twice the cheaper of the two policies in
+// hindsight, up to the product). Per round one term changes weight, so
+// once H is current, vertices seen again after many weight changes, and
+// new ones, come cheaper from H. Costs are counted in multiply-adds.
+
+// gramCheaper reports whether the announced vertex's gradient comes from H
+// (n² ≤ gramFloats), given that the other route costs alt; when it does
+// not, alt is added to the rent.
+func (s *Sum) gramCheaper(alt float64) bool {
+	if s.n*s.n > gramFloats {
+		return false
+	}
+	sg := &s.sg
+	if s.gramCost(alt+sg.rent) <= alt+sg.rent {
+		sg.rent = 0
+		return true
+	}
+	sg.rent += alt
+	return false
+}
+
+// gramCost returns the cost of the announced vertex's gradient from H
+// (bringing H to the weights wAt, then the product), or a value above
+// limit as soon as it exceeds limit.
+func (s *Sum) gramCost(limit float64) float64 {
+	sg := &s.sg
+	cost := float64(s.n) * float64(sg.nz)
+	if sg.nz == 0 {
+		cost = float64(s.n) * float64(s.n) // a dense v (or 0)
+	}
+	for i, w := range sg.wAt {
+		if w != weightAt(sg.gw, i) {
+			cost += float64(s.terms[i].(*LeastSquares).gramCost())
+		}
+		if cost > limit {
+			break
+		}
+	}
+	return cost
+}
+
+// weightAt returns w[i], 0 beyond w.
+func weightAt(w []float64, i int) float64 {
+	if i < len(w) {
+		return w[i]
+	}
+	return 0
+}
+
+// raiseCost is the cost of bringing a gradient for the weights had up to
+// wAt term by term (raise: one gradient per term whose weight changed).
+func (s *Sum) raiseCost(had []float64) float64 {
+	var c float64
+	for i, w := range s.sg.wAt {
+		if w != weightAt(had, i) {
+			c += s.terms[i].(*LeastSquares).gradCost()
+		}
+	}
+	return c
+}
+
+// newVertexCost is the cost of the gradient of a new vertex without H:
+// the sparse products (the estimate of sparseWorthIt) or term by term.
+func (s *Sum) newVertexCost() float64 {
+	sg := &s.sg
+	var c float64
+	for i, w := range sg.wAt {
+		if w == 0 {
+			continue
+		}
+		ls := s.terms[i].(*LeastSquares)
+		if !sg.sparse {
+			c += ls.gradCost()
+			continue
+		}
+		a, col := ls.a.(*CSR), ls.k.cols.(*CSC)
+		cols := 0
+		for _, j := range sg.idx[:sg.nz] {
+			cols += col.ColPtr[j+1] - col.ColPtr[j]
+		}
+		c += float64(cols) * float64(len(a.Val)) / float64(max(a.Rows, 1))
+	}
+	return c
+}
+
+// gramGrad stores ∇F(v) = 2Hv − 2cb of the announced vertex in dst after
+// bringing H to the weights wAt.
+func (s *Sum) gramGrad(dst []float64) {
+	sg := &s.sg
+	n := s.n
+	if sg.gram == nil {
+		sg.gram = make([]float64, n*n)
+	}
+	for i, w := range sg.wAt {
+		if i == len(sg.gw) {
+			sg.gw = append(sg.gw, 0)
+		}
+		if dw := w - sg.gw[i]; dw != 0 {
+			s.terms[i].(*LeastSquares).addGram(sg.gram, n, dw)
+			sg.gw[i] = w
+		}
+	}
+	s.ensureCB()
+	clear(dst)
+	if sg.nz > 0 {
+		for k, j := range sg.idx[:sg.nz] {
+			gramAxpy(dst, sg.gram, n, j, sg.val[k])
+		}
+	} else {
+		for j, vj := range sg.vn {
+			if vj != 0 {
+				gramAxpy(dst, sg.gram, n, j, vj)
+			}
+		}
+	}
+	for i := range dst {
+		dst[i] = 2*dst[i] - 2*sg.cb[i]
+	}
+	sg.byGram++
 }
 
 // bringUp adds to the vertex gradient e the terms whose weight grew since
@@ -354,6 +506,56 @@ func (s *Sum) sparseWorthIt(idx []int) bool {
 		full += nnz
 	}
 	return work < full/2
+}
+
+// gramCost returns the multiply-adds of addGram (+1): Σ_r l_r(l_r + 1)/2
+// with l_r the nonzeros of row r.
+func (f *LeastSquares) gramCost() int {
+	if f.k.gramCost == 0 {
+		a := f.a.(*CSR)
+		c := 1
+		for r := range a.Rows {
+			l := a.RowPtr[r+1] - a.RowPtr[r]
+			c += l * (l + 1) / 2
+		}
+		f.k.gramCost = c
+	}
+	return f.k.gramCost
+}
+
+// gradCost returns the multiply-adds of a gradient, 2·nnz(A) + n.
+func (f *LeastSquares) gradCost() float64 {
+	_, n := f.a.Dims()
+	return float64(2*len(f.a.(*CSR).Val) + n)
+}
+
+// addGram adds w·AᵀA to the upper triangle of the n×n row-major matrix h
+// (entries h[i·n + j], i ≤ j; see gramAxpy).
+func (f *LeastSquares) addGram(h []float64, n int, w float64) {
+	a := f.a.(*CSR)
+	for r := range a.Rows {
+		lo, hi := a.RowPtr[r], a.RowPtr[r+1]
+		cols, vals := a.ColIdx[lo:hi], a.Val[lo:hi]
+		for p, cp := range cols {
+			wv := w * vals[p]
+			for q := p; q < len(cols); q++ {
+				i, j := cp, cols[q]
+				if i > j {
+					i, j = j, i
+				}
+				h[i*n+j] += wv * vals[q]
+			}
+		}
+	}
+}
+
+// gramAxpy adds a·H[j,:] to dst, where H is the symmetric n×n matrix whose
+// upper triangle h holds (addGram).
+func gramAxpy(dst, h []float64, n, j int, a float64) {
+	for i := range j {
+		dst[i] += a * h[i*n+j]
+	}
+	axpy(dst[j:], a, h[j*n+j:(j+1)*n])
 }
 
 // addGramSparse adds w·Aᵀ(A·v) to acc for the vector v with the nonzeros

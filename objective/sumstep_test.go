@@ -23,11 +23,30 @@ func sparseVertex(rng interface{ IntN(int) int }, n, k int) []float64 {
 // point; now and then a point that was not announced or a step that does
 // not happen. Every gradient must equal the term-by-term gradient of a sum
 // that never gets announcements, the fast path must be taken, and it must
-// be refreshed every refreshSumEvery updates.
+// be refreshed every refreshSumEvery updates. With a pool of 6 losses the
+// recurring vertices' gradients are brought up to date term by term; with
+// 60, vertices come back after many weight changes and their gradients
+// come from the Gram matrix H = Σ_k w_k A_kᵀA_k.
 func TestSumStepToward(t *testing.T) {
+	few := checkSumSteps(t, 6)
+	if few.sg.reused < 150 {
+		t.Errorf("pool of 6: steps toward a remembered vertex: %d, want most of the recurring ones", few.sg.reused)
+	}
+	many := checkSumSteps(t, 60)
+	if many.sg.byGram < 150 {
+		t.Errorf("pool of 60: %d vertex gradients from the Gram matrix, want most", many.sg.byGram)
+	}
+	if few.sg.raised+many.sg.raised < 20 {
+		t.Errorf("%d remembered vertex gradients brought up term by term, want some", few.sg.raised+many.sg.raised)
+	}
+}
+
+// checkSumSteps runs TestSumStepToward's pattern with a pool of losses of
+// the given size and returns the sum under test.
+func checkSumSteps(t *testing.T, poolSize int) *Sum {
 	const n = 400
 	rng := testRand(7)
-	pool := make([]lazycg.Objective, 6)
+	pool := make([]lazycg.Objective, poolSize)
 	for i := range pool {
 		f, err := RandomLeastSquares(n, n, 0.01, uint64(i+1))
 		mustOK(t, err)
@@ -99,9 +118,9 @@ func TestSumStepToward(t *testing.T) {
 	if updates < 600 {
 		t.Errorf("the announced steps were taken by the fast path %d times, want most of 700", updates)
 	}
-	if fast.sg.reused < 150 {
-		t.Errorf("steps toward a remembered vertex: %d, want most of the recurring ones", fast.sg.reused)
-	}
+	t.Logf("pool of %d: vertex gradients: %d remembered (%d brought up term by term), %d from the Gram matrix", poolSize,
+		fast.sg.reused, fast.sg.raised, fast.sg.byGram)
+	return fast
 }
 
 // termGradRef is the term-by-term gradient (the reference of the tests).

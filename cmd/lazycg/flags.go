@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/lazycg/lazycg"
@@ -86,6 +88,10 @@ type runFlags struct {
 	// traceFile is the -trace output, created by parse and committed by
 	// writeTrace.
 	traceFile *fileio.AtomicFile
+	// cpuProfile is the -cpuprofile path; profile is its file while the
+	// profile runs (from parse to close).
+	cpuProfile string
+	profile    *os.File
 }
 
 // newRunFlags returns the flag set of the command name with the run
@@ -101,6 +107,7 @@ func newRunFlags(name string, stderr io.Writer, defaults spec.Config, settings .
 func (f *runFlags) outputs(trace string) {
 	f.fs.StringVar(&f.trace, "trace", "", trace)
 	f.fs.BoolVar(&f.json, "json", false, "print a JSON summary as the last line of stdout")
+	f.fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (go tool pprof)")
 }
 
 // parse parses args. It returns errHelp after printing the usage for -h,
@@ -125,14 +132,32 @@ func (f *runFlags) parse(args []string) error {
 		}
 		f.traceFile = tf
 	}
+	if f.cpuProfile != "" {
+		pf, err := os.Create(f.cpuProfile)
+		if err != nil {
+			return usageError(fmt.Errorf("%s: -cpuprofile: %w", name, err))
+		}
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			pf.Close()
+			return fmt.Errorf("%s: -cpuprofile: %w", name, err)
+		}
+		f.profile = pf
+	}
 	return nil
 }
 
 // close removes the -trace file's temporary file when the trace was not
-// written.
+// written, and ends the -cpuprofile profile.
 func (f *runFlags) close() {
 	if f.traceFile != nil {
 		f.traceFile.Abort()
+	}
+	if f.profile != nil {
+		pprof.StopCPUProfile()
+		if err := f.profile.Close(); err != nil {
+			fmt.Fprintf(f.stderr, "lazycg: -cpuprofile: %v\n", err)
+		}
+		f.profile = nil
 	}
 }
 
