@@ -538,10 +538,19 @@ func TestConcurrentRefused(t *testing.T) {
 		{"short-step", p, &lazycg.LazyCG{LineSearch: lazycg.LineSearch{Rule: lazycg.LineSearchShortStep, L: 2}}, "monotonically"},
 		{"dyadic", p, &lazycg.LPCG{Rule: lazycg.PairwiseDyadic}, "rule only"},
 		{"own-separator", own, &lazycg.LazyCG{}, "cannot run its LMO call apart"},
+		{"fork-without-forker", p, &lazycg.LazyCG{}, "Forker"},
+		{"unknown-policy", p, &lazycg.LazyCG{}, "unknown stale-call policy"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			stale := lazycg.StaleWait
+			switch tc.name {
+			case "fork-without-forker":
+				stale = lazycg.StaleFork
+			case "unknown-policy":
+				stale = lazycg.StalePolicy(7)
+			}
 			_, err := lazycg.Minimize(context.Background(), tc.p, &lazycg.Settings{MaxIterations: 10,
-				SeparatorConfig: lazycg.SeparatorConfig{Concurrent: true}}, tc.m)
+				SeparatorConfig: lazycg.SeparatorConfig{Concurrent: true, Stale: stale}}, tc.m)
 			if err == nil || !strings.Contains(err.Error(), "concurrent weak separation") || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want a concurrent weak separation error with %q", err, tc.want)
 			}
@@ -601,5 +610,24 @@ func BenchmarkConcurrent(b *testing.B) {
 				b.ReportMetric(float64(steps)/float64(b.N), "concurrent-steps/op")
 			})
 		}
+	}
+}
+
+// TestStalePolicyNames checks that the policies' names parse back and
+// that other names are refused.
+func TestStalePolicyNames(t *testing.T) {
+	for _, p := range []lazycg.StalePolicy{lazycg.StaleWait, lazycg.StaleRestart, lazycg.StaleFork} {
+		got, err := lazycg.ParseStalePolicy(p.String())
+		if err != nil || got != p {
+			t.Errorf("ParseStalePolicy(%q) = %v, %v", p.String(), got, err)
+		}
+	}
+	for _, name := range []string{"", "Wait", "cancel", "fork "} {
+		if _, err := lazycg.ParseStalePolicy(name); err == nil {
+			t.Errorf("ParseStalePolicy(%q) accepted", name)
+		}
+	}
+	if s := lazycg.StalePolicy(9).String(); s != "StalePolicy(9)" {
+		t.Errorf("String of an unknown policy: %q", s)
 	}
 }
