@@ -35,6 +35,9 @@ type Sum struct {
 	idx     []int                    // nonzeros of a step's vertex (StepToward)
 	val     []float64
 	sg      sumGrad // the remembered gradient (sumstep.go)
+	// lastTerm is the index in terms of the non-linear loss added last
+	// (0 before the first).
+	lastTerm int
 }
 
 var (
@@ -88,6 +91,7 @@ func (s *Sum) AddTimes(f lazycg.Objective, k int) {
 	if comparable {
 		if i, ok := s.index[f]; ok {
 			s.weights[i] += w
+			s.lastTerm = i
 			return
 		}
 		if s.index == nil {
@@ -95,6 +99,7 @@ func (s *Sum) AddTimes(f lazycg.Objective, k int) {
 		}
 		s.index[f] = len(s.terms)
 	}
+	s.lastTerm = len(s.terms)
 	s.terms = append(s.terms, f)
 	s.weights = append(s.weights, w)
 	s.general = s.general || !isQuadratic(f)

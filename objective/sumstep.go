@@ -1,6 +1,9 @@
 package objective
 
-import "math"
+import (
+	"math"
+	"time"
+)
 
 // The gradient of a Sum along announced steps (StepToward).
 //
@@ -60,9 +63,15 @@ type sumGrad struct {
 	// else nil; gw are the weights it is for (terms beyond: 0).
 	gram   []float64
 	gw     []float64
-	rent   float64 // cost of the other routes since H was last used
-	byGram int     // vertex gradients from H (tests)
-	raised int     // remembered vertex gradients brought up term by term (tests)
+	rent   float64 // cost (ns) of the other routes since H was last used
+	altAvg float64 // average cost (ns) of the other routes per request
+	// gramNs and altNs are the measured times per counted operation of
+	// the Gram route and of the others (0: not measured yet); opsFixed
+	// (tests) counts operations only, for a deterministic choice.
+	gramNs, altNs float64
+	opsFixed      bool
+	byGram        int // vertex gradients from H (tests)
+	raised        int // remembered vertex gradients brought up term by term (tests)
 }
 
 // vertexGrad is ∇F(v) (non-linear terms) of a vertex that steps went
@@ -86,6 +95,10 @@ const vertexGradFloats = 4 << 20
 func maxVertexGrads(n int) int {
 	return min(1024, max(16, vertexGradFloats/(2*max(n, 1))))
 }
+
+// gramCachedFloats is the size n² up to which the Gram matrix is assumed
+// to stay in a core's private cache until its updates are timed (1 MiB).
+const gramCachedFloats = 1 << 17
 
 // gramFloats bounds the size n² of the Gram matrix H = Σ_k w_k A_kᵀA_k a
 // Sum keeps for vertex gradients (32 MiB: n ≤ 2048).
@@ -210,12 +223,15 @@ func (s *Sum) vertexGradient() []float64 {
 		if e.hash == h && sameVec(e.v, sg.vn) {
 			sg.reused++
 			e.used = sg.stamp
-			if s.gramCheaper(s.raiseCost(e.w)) {
+			alt := s.raiseCost(e.w)
+			if s.gramCheaper(alt) {
 				s.gramGrad(e.g)
 				e.w = append(e.w[:0], sg.wAt...)
 				return e.g
 			}
+			start := time.Now()
 			s.bringUp(e)
+			s.measured(&sg.altNs, start, alt)
 			sg.raised++
 			return e.g
 		}
@@ -241,10 +257,13 @@ func (s *Sum) vertexGradient() []float64 {
 	e.hash, e.used = h, sg.stamp
 	copy(e.v, sg.vn)
 	e.w = append(e.w[:0], sg.wAt...)
-	if s.gramCheaper(s.newVertexCost()) {
+	alt := s.newVertexCost()
+	if s.gramCheaper(alt) {
 		s.gramGrad(e.g)
 		return e.g
 	}
+	start := time.Now()
+	defer s.measured(&sg.altNs, start, alt)
 	if sg.sparse {
 		s.ensureCB()
 		clear(sg.acc)
@@ -284,19 +303,79 @@ func (s *Sum) vertexGradient() []float64 {
 // new ones, come cheaper from H. Costs are counted in multiply-adds.
 
 // gramCheaper reports whether the announced vertex's gradient comes from H
-// (n² ≤ gramFloats), given that the other route costs alt; when it does
-// not, alt is added to the rent.
+// (n² ≤ gramFloats), given that the other route costs alt operations; when
+// it does not, their time is added to the rent. Operations are weighed by
+// their measured times (the Gram update's scattered writes into an n×n
+// matrix cost far more per operation than the other routes' streaming
+// products once H leaves the processor's caches).
 func (s *Sum) gramCheaper(alt float64) bool {
 	if s.n*s.n > gramFloats {
 		return false
 	}
 	sg := &s.sg
-	if s.gramCost(alt+sg.rent) <= alt+sg.rent {
+	kg, ka := 1.0, 1.0
+	switch {
+	case sg.opsFixed:
+	case sg.gramNs > 0 && sg.altNs > 0:
+		kg, ka = sg.gramNs, sg.altNs
+	case s.n*s.n > gramCachedFloats:
+		// Not measured yet: scattered writes into a matrix beyond the
+		// processor's private cache cost several streamed operations.
+		kg = 8
+	}
+	// The average cost of the other routes per request.
+	if sg.altAvg == 0 {
+		sg.altAvg = alt * ka
+	} else {
+		sg.altAvg = 0.9*sg.altAvg + 0.1*alt*ka
+	}
+	cost := s.gramCost(alt*ka/kg) * kg
+	if cost <= alt*ka {
+		return true // H is (nearly) current: cheaper now
+	}
+	// H lags by many terms. Catching up pays only if keeping H current
+	// afterwards (one term per round, and the product) costs less than
+	// the other routes on average; then rent or buy: catch up once the
+	// other routes have cost as much since H was last used.
+	if s.gramSteady()*kg > sg.altAvg {
+		return false
+	}
+	budget := alt*ka + sg.rent
+	if s.gramCost(budget/kg)*kg <= budget {
 		sg.rent = 0
 		return true
 	}
-	sg.rent += alt
+	sg.rent += alt * ka
 	return false
+}
+
+// gramSteady is the cost of keeping H current for one more round (the
+// update of the term added last) plus the product for the announced
+// vertex.
+func (s *Sum) gramSteady() float64 {
+	sg := &s.sg
+	c := float64(s.n) * float64(sg.nz)
+	if sg.nz == 0 {
+		c = float64(s.n) * float64(s.n)
+	}
+	if k := s.lastTerm; k >= 0 && k < len(s.terms) {
+		c += float64(s.terms[k].(*LeastSquares).gramCost())
+	}
+	return c
+}
+
+// measured folds the time since start of a route that counted ops
+// operations into the running estimate *ns (time per operation).
+func (s *Sum) measured(ns *float64, start time.Time, ops float64) {
+	if s.sg.opsFixed || !(ops > 0) {
+		return
+	}
+	t := float64(time.Since(start).Nanoseconds()) / ops
+	if *ns == 0 {
+		*ns = t
+	} else {
+		*ns = 0.8**ns + 0.2*t
+	}
 }
 
 // gramCost returns the cost of the announced vertex's gradient from H
@@ -368,6 +447,8 @@ func (s *Sum) newVertexCost() float64 {
 func (s *Sum) gramGrad(dst []float64) {
 	sg := &s.sg
 	n := s.n
+	start, ops := time.Now(), s.gramCost(math.Inf(1))
+	defer s.measured(&sg.gramNs, start, ops)
 	if sg.gram == nil {
 		sg.gram = make([]float64, n*n)
 	}
