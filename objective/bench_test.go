@@ -110,3 +110,46 @@ func BenchmarkSumStep(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSumGram is a round of an online method on the cumulative loss
+// of a pool of 100 least squares losses of TSP 16's size (240 columns, 20
+// nonzeros per row): a step toward one of 400 vertices with 16 nonzeros
+// (recurring at random, as cached vertices do), the round's loss drawn
+// from the pool, the gradient at the new point. "gram" lets the sum use
+// its Gram matrix H where it pays; "terms" never does (remembered vertex
+// gradients brought up term by term, new ones by sparse products).
+func BenchmarkSumGram(b *testing.B) {
+	const n, terms, verts = 240, 100, 400
+	pool := make([]*LeastSquares, terms)
+	for i := range pool {
+		f, err := RandomLeastSquares(n, n, 20.0/n, uint64(i+1))
+		mustOK(b, err)
+		pool[i] = f
+	}
+	for _, mode := range []string{"gram", "terms"} {
+		b.Run(mode, func(b *testing.B) {
+			rng := testRand(9)
+			vs := make([][]float64, verts)
+			for i := range vs {
+				vs[i] = sparseVertex(rng, n, 16)
+			}
+			s := NewSum()
+			s.sg.noGram = mode == "terms"
+			x := make([]float64, n)
+			x[0] = 1
+			g := make([]float64, n)
+			s.Add(pool[0])
+			s.Grad(g, x)
+			k := 0
+			for b.Loop() {
+				v := vs[rng.IntN(verts)]
+				gamma := 1 / float64(k+2)
+				s.StepToward(x, v, gamma)
+				MoveToward(x, gamma, v)
+				s.Add(pool[rng.IntN(terms)])
+				s.Grad(g, x)
+				k++
+			}
+		})
+	}
+}

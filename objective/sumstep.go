@@ -1,9 +1,6 @@
 package objective
 
-import (
-	"math"
-	"time"
-)
+import "math"
 
 // The gradient of a Sum along announced steps (StepToward).
 //
@@ -63,15 +60,11 @@ type sumGrad struct {
 	// else nil; gw are the weights it is for (terms beyond: 0).
 	gram   []float64
 	gw     []float64
-	rent   float64 // cost (ns) of the other routes since H was last used
-	altAvg float64 // average cost (ns) of the other routes per request
-	// gramNs and altNs are the measured times per counted operation of
-	// the Gram route and of the others (0: not measured yet); opsFixed
-	// (tests) counts operations only, for a deterministic choice.
-	gramNs, altNs float64
-	opsFixed      bool
-	byGram        int // vertex gradients from H (tests)
-	raised        int // remembered vertex gradients brought up term by term (tests)
+	rent   float64 // cost of the other routes since H was last used
+	altAvg float64 // average cost of the other routes per request
+	noGram bool    // never use H (benchmarks)
+	byGram int     // vertex gradients from H (tests)
+	raised int     // remembered vertex gradients brought up term by term (tests)
 }
 
 // vertexGrad is ∇F(v) (non-linear terms) of a vertex that steps went
@@ -97,8 +90,12 @@ func maxVertexGrads(n int) int {
 }
 
 // gramCachedFloats is the size n² up to which the Gram matrix is assumed
-// to stay in a core's private cache until its updates are timed (1 MiB).
-const gramCachedFloats = 1 << 17
+// to stay near the core (4 MiB: a core's 1 MiB L2 and its share of L3
+// here); beyond, an update operation counts as gramPenalty streamed ones.
+const (
+	gramCachedFloats = 1 << 19
+	gramPenalty      = 8
+)
 
 // gramFloats bounds the size n² of the Gram matrix H = Σ_k w_k A_kᵀA_k a
 // Sum keeps for vertex gradients (32 MiB: n ≤ 2048).
@@ -223,15 +220,12 @@ func (s *Sum) vertexGradient() []float64 {
 		if e.hash == h && sameVec(e.v, sg.vn) {
 			sg.reused++
 			e.used = sg.stamp
-			alt := s.raiseCost(e.w)
-			if s.gramCheaper(alt) {
+			if s.gramCheaper(s.raiseCost(e.w)) {
 				s.gramGrad(e.g)
 				e.w = append(e.w[:0], sg.wAt...)
 				return e.g
 			}
-			start := time.Now()
 			s.bringUp(e)
-			s.measured(&sg.altNs, start, alt)
 			sg.raised++
 			return e.g
 		}
@@ -257,13 +251,10 @@ func (s *Sum) vertexGradient() []float64 {
 	e.hash, e.used = h, sg.stamp
 	copy(e.v, sg.vn)
 	e.w = append(e.w[:0], sg.wAt...)
-	alt := s.newVertexCost()
-	if s.gramCheaper(alt) {
+	if s.gramCheaper(s.newVertexCost()) {
 		s.gramGrad(e.g)
 		return e.g
 	}
-	start := time.Now()
-	defer s.measured(&sg.altNs, start, alt)
 	if sg.sparse {
 		s.ensureCB()
 		clear(sg.acc)
@@ -304,24 +295,18 @@ func (s *Sum) vertexGradient() []float64 {
 
 // gramCheaper reports whether the announced vertex's gradient comes from H
 // (n² ≤ gramFloats), given that the other route costs alt operations; when
-// it does not, their time is added to the rent. Operations are weighed by
-// their measured times (the Gram update's scattered writes into an n×n
-// matrix cost far more per operation than the other routes' streaming
-// products once H leaves the processor's caches).
+// it does not, alt is added to the rent. The Gram update's scattered
+// writes into H count as gramPenalty operations each once H is larger
+// than a core's private cache (measured on QUBO 502, n = 1918: without
+// the penalty the Gram route was chosen and the run was 4× slower).
 func (s *Sum) gramCheaper(alt float64) bool {
-	if s.n*s.n > gramFloats {
+	sg := &s.sg
+	if s.n*s.n > gramFloats || sg.noGram {
 		return false
 	}
-	sg := &s.sg
 	kg, ka := 1.0, 1.0
-	switch {
-	case sg.opsFixed:
-	case sg.gramNs > 0 && sg.altNs > 0:
-		kg, ka = sg.gramNs, sg.altNs
-	case s.n*s.n > gramCachedFloats:
-		// Not measured yet: scattered writes into a matrix beyond the
-		// processor's private cache cost several streamed operations.
-		kg = 8
+	if s.n*s.n > gramCachedFloats {
+		kg = gramPenalty
 	}
 	// The average cost of the other routes per request.
 	if sg.altAvg == 0 {
@@ -362,20 +347,6 @@ func (s *Sum) gramSteady() float64 {
 		c += float64(s.terms[k].(*LeastSquares).gramCost())
 	}
 	return c
-}
-
-// measured folds the time since start of a route that counted ops
-// operations into the running estimate *ns (time per operation).
-func (s *Sum) measured(ns *float64, start time.Time, ops float64) {
-	if s.sg.opsFixed || !(ops > 0) {
-		return
-	}
-	t := float64(time.Since(start).Nanoseconds()) / ops
-	if *ns == 0 {
-		*ns = t
-	} else {
-		*ns = 0.8**ns + 0.2*t
-	}
 }
 
 // gramCost returns the cost of the announced vertex's gradient from H
@@ -447,8 +418,6 @@ func (s *Sum) newVertexCost() float64 {
 func (s *Sum) gramGrad(dst []float64) {
 	sg := &s.sg
 	n := s.n
-	start, ops := time.Now(), s.gramCost(math.Inf(1))
-	defer s.measured(&sg.gramNs, start, ops)
 	if sg.gram == nil {
 		sg.gram = make([]float64, n*n)
 	}

@@ -469,3 +469,78 @@ func TestWarmLPResolve(t *testing.T) {
 		}
 	}
 }
+
+// TestSolverFork checks mip.Solver.Fork on every polytope kind: the fork
+// and the original solve different objectives at the same time on two
+// goroutines (two CBC models in one process) and both get the optima the
+// original found alone; closing the fork leaves the original working, and
+// a closed solver cannot be forked.
+func TestSolverFork(t *testing.T) {
+	ctx := context.Background()
+	for _, k := range kinds(t) {
+		t.Run(k.name, func(t *testing.T) {
+			s, err := mip.NewSolver(k.f.Model, mip.Options{Vars: k.f.Vars})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			n := s.Dim()
+			c2 := make([]float64, n)
+			for i := range c2 {
+				c2[i] = -k.c[i] + float64(i%3)
+			}
+			v := make([]float64, n)
+			want := make([]float64, 2)
+			for i, c := range [][]float64{k.c, c2} {
+				res, err := s.Minimize(ctx, v, c)
+				if err != nil || !res.Optimal() {
+					t.Fatalf("objective %d alone: %v %+v", i, err, res)
+				}
+				want[i] = res.Value
+			}
+			l, err := s.Fork(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fork := l.(*mip.Solver)
+			errs := make(chan error, 2)
+			for i, sv := range []*mip.Solver{s, fork} {
+				c := [][]float64{k.c, c2}[i]
+				go func() {
+					dst := make([]float64, n)
+					for range 3 {
+						res, err := sv.Minimize(ctx, dst, c)
+						if err == nil && (!res.Optimal() || math.Abs(res.Value-want[i]) > 1e-6*math.Max(1, math.Abs(want[i]))) {
+							err = fmt.Errorf("objective %d: value %g, want %g (%+v)", i, res.Value, want[i], res)
+						}
+						if err != nil {
+							errs <- err
+							return
+						}
+					}
+					errs <- nil
+				}()
+			}
+			for range 2 {
+				if err := <-errs; err != nil {
+					t.Error(err)
+				}
+			}
+			fork.Close()
+			if _, err := fork.Minimize(ctx, v, k.c); !errors.Is(err, mip.ErrClosed) {
+				t.Errorf("closed fork: err = %v, want ErrClosed", err)
+			}
+			if res, err := s.Minimize(ctx, v, k.c); err != nil || math.Abs(res.Value-want[0]) > 1e-6*math.Max(1, math.Abs(want[0])) {
+				t.Errorf("original after closing the fork: %v %+v", err, res)
+			}
+		})
+	}
+	s, err := mip.NewSolver(kinds(t)[0].f.Model, mip.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := s.Fork(ctx); !errors.Is(err, mip.ErrClosed) {
+		t.Errorf("fork of a closed solver: err = %v, want ErrClosed", err)
+	}
+}
