@@ -152,6 +152,9 @@ func (c Config) prepare(ctx context.Context) (*Prepared, error) {
 	if info.Lazy {
 		opt.OracleGap = 0
 	}
+	if c.Concurrent && c.stalePolicy() == lazycg.StaleFork {
+		opt.SolverCopies = 2
+	}
 	in, err := Polytope(c.Polytope, opt)
 	if err != nil {
 		return nil, err

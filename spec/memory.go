@@ -138,6 +138,7 @@ type memAccount struct {
 	budget int64 // < 0: none
 	source string
 	used   float64
+	copies int // solver instances of a MIP model (Options.SolverCopies; ≥ 1)
 }
 
 // newMemAccount returns the account of budget (0: DefaultMemoryBudget).
@@ -184,9 +185,13 @@ func (a *memAccount) reserveDim(s *Spec, dim, own float64) error {
 // reserveMIP reserves a MIP model with the given size held by the Go
 // model and CBC, plus the run's working vectors over dim coordinates.
 func (a *memAccount) reserveMIP(s *Spec, rows, cols, nonzeros, dim float64) error {
-	return a.reserve(fmt.Sprintf("polytope %q", s.Text),
-		fmt.Sprintf("a MIP model with %.4g rows, %.4g columns and %.4g nonzeros", rows, cols, nonzeros),
-		mipBytesPerNonzero*nonzeros+mipBytesPerLine*(rows+cols)+runVectors*8*dim)
+	what := fmt.Sprintf("a MIP model with %.4g rows, %.4g columns and %.4g nonzeros", rows, cols, nonzeros)
+	copies := max(a.copies, 1)
+	if copies > 1 {
+		what += fmt.Sprintf(", loaded %d times (-stale fork)", copies)
+	}
+	return a.reserve(fmt.Sprintf("polytope %q", s.Text), what,
+		float64(copies)*(mipBytesPerNonzero*nonzeros+mipBytesPerLine*(rows+cols))+runVectors*8*dim)
 }
 
 // reserveFile reserves the parsed form of an instance file: about

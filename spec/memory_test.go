@@ -2,6 +2,7 @@ package spec
 
 import (
 	"compress/gzip"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,6 +65,33 @@ func TestMemoryBudgetRefusesBeforeAllocating(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "-memory") {
 			t.Errorf("%s %s with budget %d: error %v, want %q", tc.polytope, tc.objective, tc.budget, err, tc.want)
 		}
+	}
+	// The fork policy loads a MIP model twice: a budget that one copy fits
+	// and two do not is refused, naming the reason.
+	one := Config{Polytope: "cut:60", Objective: "distance", Method: "lcg", Seed: 1, Concurrent: true}
+	two := one
+	two.Stale = "fork"
+	need := func(c Config) float64 {
+		c.MemoryBudget = 1
+		_, err := c.Prepare()
+		var n float64
+		if err == nil || !strings.Contains(err.Error(), "needs about") {
+			t.Fatalf("%+v: %v", c, err)
+		}
+		var unit string
+		fmt.Sscanf(err.Error()[strings.Index(err.Error(), "needs about ")+len("needs about "):], "%g %s", &n, &unit)
+		scale := map[string]float64{"B": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12}[unit]
+		if scale == 0 {
+			t.Fatalf("unit %q in %v", unit, err)
+		}
+		return n * scale
+	}
+	if n1, n2 := need(one), need(two); !(n2 > 1.5*n1) {
+		t.Errorf("cut:60 needs about %g without the fork policy and %g with it, want nearly twice", n1, n2)
+	}
+	two.MemoryBudget = 1
+	if _, err := two.Prepare(); err == nil || !strings.Contains(err.Error(), "loaded 2 times (-stale fork)") {
+		t.Errorf("fork policy over budget: %v", err)
 	}
 	c := Config{Polytope: "simplex:1000", Objective: "distance", Method: "cg", MemoryBudget: 10e6}
 	p, err := c.Prepare()

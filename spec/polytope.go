@@ -33,6 +33,11 @@ type Options struct {
 	// setup abandoned at its deadline stops solving instead of finishing
 	// in the background.
 	Context context.Context
+	// SolverCopies is the number of instances of a solver-backed oracle
+	// the run will hold (2 under concurrent weak separation's fork
+	// policy, which loads the model a second time; 0 or 1 = one): the
+	// memory estimate counts the model that many times.
+	SolverCopies int
 
 	// mem is the memory account of the run (set by Polytope).
 	mem *memAccount
@@ -119,6 +124,7 @@ func Polytope(text string, opt Options) (*Instance, error) {
 		if opt.mem, err = newMemAccount(opt.MemoryBudget); err != nil {
 			return nil, err
 		}
+		opt.mem.copies = opt.SolverCopies
 	}
 	in, err := b(s, opt)
 	if err != nil {
