@@ -288,8 +288,8 @@ func (s *Sum) vertexGradient() []float64 {
 // term by term, or computing a new one) since H was last used is kept as
 // rent, and H is used once bringing it up to date and multiplying costs
 // no more than the rent plus the request's own cost by the other route
-// (rent or buy: at most twice the cheaper of the two policies in
-// hindsight, up to the product). Per round one term changes weight, so
+// (rent or buy), provided that keeping H current afterwards would beat
+// the other routes on average. Per round one term changes weight, so
 // once H is current, vertices seen again after many weight changes, and
 // new ones, come cheaper from H. Costs are counted in multiply-adds.
 
@@ -304,18 +304,19 @@ func (s *Sum) gramCheaper(alt float64) bool {
 	if s.n*s.n > gramFloats || sg.noGram {
 		return false
 	}
-	kg, ka := 1.0, 1.0
+	kg := 1.0
 	if s.n*s.n > gramCachedFloats {
 		kg = gramPenalty
 	}
 	// The average cost of the other routes per request.
 	if sg.altAvg == 0 {
-		sg.altAvg = alt * ka
+		sg.altAvg = alt
 	} else {
-		sg.altAvg = 0.9*sg.altAvg + 0.1*alt*ka
+		sg.altAvg = 0.9*sg.altAvg + 0.1*alt
 	}
-	cost := s.gramCost(alt*ka/kg) * kg
-	if cost <= alt*ka {
+	budget := alt + sg.rent
+	cost := s.gramCost(budget/kg) * kg
+	if cost <= alt {
 		return true // H is (nearly) current: cheaper now
 	}
 	// H lags by many terms. Catching up pays only if keeping H current
@@ -325,25 +326,28 @@ func (s *Sum) gramCheaper(alt float64) bool {
 	if s.gramSteady()*kg > sg.altAvg {
 		return false
 	}
-	budget := alt*ka + sg.rent
-	if s.gramCost(budget/kg)*kg <= budget {
+	if cost <= budget {
 		sg.rent = 0
 		return true
 	}
-	sg.rent += alt * ka
+	sg.rent += alt
 	return false
+}
+
+// gramProduct is the cost of the product Hv for the announced vertex.
+func (s *Sum) gramProduct() float64 {
+	if nz := s.sg.nz; nz > 0 {
+		return float64(s.n) * float64(nz)
+	}
+	return float64(s.n) * float64(s.n) // a dense v (or 0)
 }
 
 // gramSteady is the cost of keeping H current for one more round (the
 // update of the term added last) plus the product for the announced
 // vertex.
 func (s *Sum) gramSteady() float64 {
-	sg := &s.sg
-	c := float64(s.n) * float64(sg.nz)
-	if sg.nz == 0 {
-		c = float64(s.n) * float64(s.n)
-	}
-	if k := s.lastTerm; k >= 0 && k < len(s.terms) {
+	c := s.gramProduct()
+	if k := s.lastTerm; k < len(s.terms) {
 		c += float64(s.terms[k].(*LeastSquares).gramCost())
 	}
 	return c
@@ -354,16 +358,13 @@ func (s *Sum) gramSteady() float64 {
 // limit as soon as it exceeds limit.
 func (s *Sum) gramCost(limit float64) float64 {
 	sg := &s.sg
-	cost := float64(s.n) * float64(sg.nz)
-	if sg.nz == 0 {
-		cost = float64(s.n) * float64(s.n) // a dense v (or 0)
-	}
+	cost := s.gramProduct()
 	for i, w := range sg.wAt {
-		if w != weightAt(sg.gw, i) {
-			cost += float64(s.terms[i].(*LeastSquares).gramCost())
-		}
 		if cost > limit {
 			break
+		}
+		if w != weightAt(sg.gw, i) {
+			cost += float64(s.terms[i].(*LeastSquares).gramCost())
 		}
 	}
 	return cost
@@ -390,25 +391,18 @@ func (s *Sum) raiseCost(had []float64) float64 {
 }
 
 // newVertexCost is the cost of the gradient of a new vertex without H:
-// the sparse products (the estimate of sparseWorthIt) or term by term.
+// the sparse products (sparseWork's estimate) or term by term.
 func (s *Sum) newVertexCost() float64 {
 	sg := &s.sg
+	if sg.sparse {
+		work, _ := s.sparseWork(sg.idx[:sg.nz])
+		return work
+	}
 	var c float64
 	for i, w := range sg.wAt {
-		if w == 0 {
-			continue
+		if w != 0 {
+			c += s.terms[i].(*LeastSquares).gradCost()
 		}
-		ls := s.terms[i].(*LeastSquares)
-		if !sg.sparse {
-			c += ls.gradCost()
-			continue
-		}
-		a, col := ls.a.(*CSR), ls.k.cols.(*CSC)
-		cols := 0
-		for _, j := range sg.idx[:sg.nz] {
-			cols += col.ColPtr[j+1] - col.ColPtr[j]
-		}
-		c += float64(cols) * float64(len(a.Val)) / float64(max(a.Rows, 1))
 	}
 	return c
 }
@@ -539,9 +533,17 @@ func (f *LeastSquares) transB() []float64 {
 // (BenchmarkSumStep) about where the former reach half the latter's
 // nonzeros.
 func (s *Sum) sparseWorthIt(idx []int) bool {
-	var work, full float64
+	work, full := s.sparseWork(idx)
+	return work < full/2
+}
+
+// sparseWork estimates the entries the sparse products 2Σ_k w_k A_kᵀ(A_k v)
+// read for v with nonzeros at idx (the nonzeros of v's columns times the
+// average row length, over the terms with weight in wAt), and the
+// nonzeros of those terms' matrices.
+func (s *Sum) sparseWork(idx []int) (work, full float64) {
 	for i, f := range s.terms {
-		if s.sg.wAt == nil || i >= len(s.sg.wAt) || s.sg.wAt[i] == 0 {
+		if weightAt(s.sg.wAt, i) == 0 {
 			continue
 		}
 		ls := f.(*LeastSquares)
@@ -555,7 +557,7 @@ func (s *Sum) sparseWorthIt(idx []int) bool {
 		work += float64(cols) * nnz / float64(max(a.Rows, 1))
 		full += nnz
 	}
-	return work < full/2
+	return work, full
 }
 
 // gramCost returns the multiply-adds of addGram (+1): Σ_r l_r(l_r + 1)/2
