@@ -193,6 +193,28 @@ func (c *Cache) Search(dst, cost []float64, target float64) (float64, bool) {
 	return bestVal, true
 }
 
+// Best copies the cached vertex y minimizing c·y into dst, increments its
+// usage count and returns (c·y, true); false when the cache is empty. It
+// allocates nothing.
+func (c *Cache) Best(dst, cost []float64) (float64, bool) {
+	if len(c.entries) == 0 {
+		return 0, false
+	}
+	if len(cost) != c.n || len(dst) != c.n {
+		panic("lazycg: cache: dimension mismatch")
+	}
+	best, bestVal := 0, math.Inf(1)
+	for k := range c.entries {
+		if v := c.entries[k].dot(cost); v < bestVal {
+			best, bestVal = k, v
+		}
+	}
+	e := &c.entries[best]
+	e.uses++
+	e.copyTo(dst)
+	return bestVal, true
+}
+
 // Add stores a copy of vertex v unless it is already cached; it reports
 // whether v was added. When the policy's MaxSize is reached the least used
 // vertex is evicted first.

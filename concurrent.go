@@ -17,8 +17,10 @@ import (
 // stepping: every iteration while the call is in flight takes a cached
 // vertex y with ∇f(x_t)·(x_t − y) > Φ/(2K) at its current iterate x_t (the
 // relaxed threshold, the one a negative answer would leave), with a
-// monotone line search; when the cache has none, the iteration waits for
-// the answer. The answer concerns the point x_a that was asked about:
+// monotone line search; when the cache has none, LazyCG and LPCG take a
+// hull step (hull.go, SeparatorConfig.Idle) and the iteration waits for
+// the answer only when the hull is nearly optimal too (the other methods
+// wait at once). The answer concerns the point x_a that was asked about:
 //
 //   - positive: its vertex enters the cache (and is stepped toward at once
 //     if it still improves the current iterate by more than Φ/K);
@@ -55,6 +57,7 @@ type splitSeparator interface {
 	fromCache(dst, c, x []float64, phi, k float64) (Separation, bool, error)
 	solve(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k float64) (Separation, bool, error)
 	keep(dst []float64, sep Separation, found bool)
+	best(dst, c []float64) (float64, bool)
 	separateWith(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k float64) (Separation, error)
 }
 
@@ -100,6 +103,8 @@ type concurrency struct {
 	last  *inflight // the call whose answer was received last
 	// closers close the forks when the run ends.
 	closers []func()
+	// hull takes the hull steps (IdleHull; nil under IdleWait).
+	hull *hullStepper
 }
 
 type inflightResult struct {
@@ -140,7 +145,7 @@ func relaxedSteps(pre string, m Method, monotone bool) error {
 // method m with the stale-call policy, or says why the argument of
 // docs/CONCURRENT.md does not hold. Under StaleFork it makes the LMO's
 // fork (loading a second solver: ctx bounds it); closeForks closes it.
-func (o *Oracle) enableConcurrent(ctx context.Context, m Method, monotone bool, policy StalePolicy) error {
+func (o *Oracle) enableConcurrent(ctx context.Context, m Method, monotone bool, policy StalePolicy, idle IdlePolicy) error {
 	const pre = "lazycg: concurrent weak separation"
 	if err := relaxedSteps(pre, m, monotone); err != nil {
 		return err
@@ -156,6 +161,9 @@ func (o *Oracle) enableConcurrent(ctx context.Context, m Method, monotone bool, 
 		return fmt.Errorf("%s: the LMO (%T) compacts cached vertices, which would touch it during its calls", pre, o.lmo)
 	}
 	a := &concurrency{sep: sep, policy: policy}
+	if _, ok := m.(hullMethod); ok && idle == IdleHull {
+		a.hull = newHullStepper(o.lmo.Dim())
+	}
 	lmos := []LMO{o.lmo}
 	switch policy {
 	case StaleWait, StaleRestart:
@@ -197,22 +205,23 @@ func (o *Oracle) enableConcurrent(ctx context.Context, m Method, monotone bool, 
 func (o *Oracle) concurrent() bool { return o.async != nil }
 
 // pending reports whether an LMO call is in flight.
-func (o *Oracle) pending() bool {
-	if o.async == nil {
-		return false
-	}
-	for _, sl := range o.async.slots {
-		if sl.busy {
-			return true
-		}
-	}
-	return false
-}
+func (o *Oracle) pending() bool { return o.async != nil && o.async.busy() > 0 }
 
 // mayAsk reports whether a method in concurrent mode asks a new question
 // now: when no call is in flight, or when the policy let a fresh question
 // start beside a stale call (StaleFork).
 func (o *Oracle) mayAsk() bool { return !o.pending() || o.async.again }
+
+// busy returns the number of calls in flight.
+func (a *concurrency) busy() int {
+	n := 0
+	for _, sl := range a.slots {
+		if sl.busy {
+			n++
+		}
+	}
+	return n
+}
 
 // free returns an idle slot, or nil.
 func (a *concurrency) free() *inflight {
@@ -383,6 +392,23 @@ func (o *Oracle) await(ctx context.Context, f float64) (sep Separation, again bo
 // positive answer.
 func (o *Oracle) asked() *inflight { return o.async.last }
 
+// relaxedStep takes a step while calls are in flight and reports whether
+// x moved: try(t) looks for cached vertices that improve the iterate by
+// more than t and steps toward them (the relaxed threshold t = Φ/(2K));
+// when it finds none, a hull step (hull.go) if the run takes them.
+func (o *Oracle) relaxedStep(s *State, phi, k float64, try func(t float64) bool) bool {
+	t := phi / (relaxedFactor * k)
+	if try(t) {
+		o.relaxedHit()
+		return true
+	}
+	if h := o.async.hull; h != nil && h.step(s, t*hullTolerance, o.async.sep.best) {
+		o.stats.HullSteps++
+		return true
+	}
+	return false
+}
+
 // relaxedHit counts a step taken from the cache at the relaxed threshold
 // while a call was in flight: a positive answer, a cache hit and a
 // concurrent step.
@@ -441,9 +467,11 @@ func concurrentLazyStep(ctx context.Context, s *State, v []float64, phi *PhiSche
 	}
 	sep, ok, err := o.poll()
 	if !ok {
-		target := dot(s.Grad, s.X) - phi.Phi()/(relaxedFactor*k)
-		if _, hit := o.Probe(v, s.Grad, target); hit && move(s) > 0 {
-			o.relaxedHit()
+		gx := dot(s.Grad, s.X)
+		if o.relaxedStep(s, phi.Phi(), k, func(t float64) bool {
+			_, hit := o.Probe(v, s.Grad, gx-t)
+			return hit && move(s) > 0
+		}) {
 			return nil
 		}
 		var again bool

@@ -141,8 +141,9 @@ type concurrentCase struct {
 	lower, upper float64
 	method       func(phi0 float64) lazycg.Method
 	iters        int
-	// stale is the stale-call policy.
+	// stale is the stale-call policy, idle the idle policy.
 	stale lazycg.StalePolicy
+	idle  lazycg.IdlePolicy
 }
 
 func lazyCG(phi0 float64) lazycg.Method {
@@ -276,8 +277,14 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) lazycg.Stats {
 	if slow != nil {
 		slow.forks = nil
 	}
-	settings := &lazycg.Settings{MaxIterations: c.iters, Callback: cb,
-		SeparatorConfig: lazycg.SeparatorConfig{Concurrent: true, Stale: c.stale}}
+	iters := c.iters
+	if c.idle == lazycg.IdleHull {
+		// Most iterations of LazyCG and LPCG are then hull steps, taken
+		// while the LMO works (several per call: they are cheap).
+		iters *= 10
+	}
+	settings := &lazycg.Settings{MaxIterations: iters, Callback: cb,
+		SeparatorConfig: lazycg.SeparatorConfig{Concurrent: true, Stale: c.stale, Idle: c.idle}}
 	res, err := lazycg.Minimize(context.Background(), c.p, settings, c.method(phi0))
 	if err != nil {
 		t.Fatal(err)
@@ -325,9 +332,9 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) lazycg.Stats {
 	if c.stale == lazycg.StaleWait && res.Stats.StaleRestarts != 0 {
 		t.Errorf("%d questions asked again under the waiting policy", res.Stats.StaleRestarts)
 	}
-	t.Logf("%v after %d iterations: f − f* ≤ %.3g, gap %.3g, %d LMO calls, %d negative, %d concurrent steps, %d stale restarts", res.Status,
+	t.Logf("%v after %d iterations: f − f* ≤ %.3g, gap %.3g, %d LMO calls, %d negative, %d concurrent steps, %d hull steps, %d stale restarts", res.Status,
 		res.Stats.Iterations, res.F-c.lower, res.Gap(), res.Stats.LMOCalls, res.Stats.NegativeCalls, res.Stats.ConcurrentSteps,
-		res.Stats.StaleRestarts)
+		res.Stats.HullSteps, res.Stats.StaleRestarts)
 	return res.Stats
 }
 
@@ -629,5 +636,51 @@ func TestStalePolicyNames(t *testing.T) {
 	}
 	if s := lazycg.StalePolicy(9).String(); s != "StalePolicy(9)" {
 		t.Errorf("String of an unknown policy: %q", s)
+	}
+}
+
+// TestIdlePolicyNames checks that the idle policies' names parse back and
+// that other names are refused.
+func TestIdlePolicyNames(t *testing.T) {
+	for _, p := range []lazycg.IdlePolicy{lazycg.IdleHull, lazycg.IdleWait} {
+		got, err := lazycg.ParseIdlePolicy(p.String())
+		if err != nil || got != p {
+			t.Errorf("ParseIdlePolicy(%q) = %v, %v", p.String(), got, err)
+		}
+	}
+	for _, name := range []string{"", "Hull", "spin"} {
+		if _, err := lazycg.ParseIdlePolicy(name); err == nil {
+			t.Errorf("ParseIdlePolicy(%q) accepted", name)
+		}
+	}
+	if s := lazycg.IdlePolicy(7).String(); s != "IdlePolicy(7)" {
+		t.Errorf("String of an unknown policy: %q", s)
+	}
+}
+
+// TestConcurrentIdle: under IdleWait no hull step is taken and the
+// theorem checks hold as under the default IdleHull; under IdleHull the
+// methods without an active set of their own (LazyCG, LPCG) take hull
+// steps while calls are in flight, and the active-set methods never do.
+func TestConcurrentIdle(t *testing.T) {
+	for _, c := range concurrentCases(t) {
+		if !strings.HasSuffix(c.name, "/simplex") {
+			continue
+		}
+		t.Run(c.name, func(t *testing.T) {
+			hull := checkConcurrentRun(t, c)
+			c.idle = lazycg.IdleWait
+			wait := checkConcurrentRun(t, c)
+			if wait.HullSteps != 0 {
+				t.Errorf("%d hull steps under IdleWait", wait.HullSteps)
+			}
+			own := strings.HasPrefix(c.name, "lazy-afw") || strings.HasPrefix(c.name, "lazy-bpcg")
+			if own && hull.HullSteps != 0 {
+				t.Errorf("%d hull steps of a method with an active set of its own", hull.HullSteps)
+			}
+			if !own && hull.HullSteps == 0 {
+				t.Error("no hull step under IdleHull")
+			}
+		})
 	}
 }

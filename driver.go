@@ -155,6 +155,12 @@ type Stats struct {
 	// separation, SeparatorConfig.Concurrent); they are part of CacheHits
 	// and PositiveCalls.
 	ConcurrentSteps int
+	// HullSteps counts the pairwise steps over the hull of the iterate and
+	// the cached vertices taken while an LMO call was in flight and no
+	// cached vertex met the relaxed threshold (SeparatorConfig.Idle); they
+	// are not weak separation answers (their time is in GradTime and
+	// LineSearchTime).
+	HullSteps int
 	// StaleRestarts counts the questions asked again at the current
 	// iterate because the LMO call in flight went stale
 	// (SeparatorConfig.Stale): calls canceled under StaleRestart (their
@@ -334,7 +340,7 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	defer run.Stop()
 	oracle := run.NewOracle(p.LMO, p.Separator, settings.separatorConfig())
 	if settings.Concurrent {
-		if err := oracle.enableConcurrent(run.Context(), method, monotone, settings.Stale); err != nil {
+		if err := oracle.enableConcurrent(run.Context(), method, monotone, settings.Stale, settings.Idle); err != nil {
 			return nil, err
 		}
 		defer oracle.closeForks()

@@ -546,8 +546,10 @@ func (m *LPCG) stepConcurrent(ctx context.Context, s *State) error {
 	sep, ok, err := o.poll()
 	if !ok {
 		gx := dot(s.Grad, s.X)
-		if _, _, hit := m.sep.cached(s, c, gx, m.phi/(relaxedFactor*m.K)); hit && m.pairStep(s) {
-			o.relaxedHit()
+		if o.relaxedStep(s, m.phi, m.K, func(t float64) bool {
+			_, _, hit := m.sep.cached(s, c, gx, t)
+			return hit && m.pairStep(s)
+		}) {
 			return nil
 		}
 		var again bool

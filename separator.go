@@ -146,7 +146,8 @@ type SeparatorConfig struct {
 	NoEarlyStop bool
 	// Concurrent runs the LMO calls of weak separation in a goroutine of
 	// their own while the method keeps stepping on cached vertices at the
-	// relaxed threshold Φ/(2K) (see concurrent.go and docs/CONCURRENT.md).
+	// relaxed threshold Φ/(2K), and then by hull steps (Idle; see
+	// concurrent.go, hull.go and docs/CONCURRENT.md).
 	// Minimize refuses it for methods and oracles where the argument does
 	// not hold.
 	Concurrent bool
@@ -159,6 +160,12 @@ type SeparatorConfig struct {
 	// it runs on (StaleFork; the LMO must be a Forker). See
 	// docs/CONCURRENT.md for which policy wins where.
 	Stale StalePolicy
+	// Idle is what a concurrent method does while calls are in flight and
+	// no cached vertex improves its iterate by the relaxed threshold: hull
+	// steps (IdleHull, the zero value: pairwise steps over the hull of the
+	// iterate and the cached vertices, for LazyCG and LPCG; see hull.go)
+	// or wait for an answer (IdleWait).
+	Idle IdlePolicy
 	// CallBudget, if positive, is the time an early-stopping LMO call of
 	// weak separation may take before the separator settles for less: a
 	// call that has found neither a vertex improving by Φ/K nor a proof
@@ -212,6 +219,39 @@ func ParseStalePolicy(name string) (StalePolicy, error) {
 	return StaleWait, fmt.Errorf("lazycg: unknown stale-call policy %q (want wait, restart or fork)", name)
 }
 
+// IdlePolicy is what concurrent weak separation does while calls are in
+// flight and the cache has no vertex at the relaxed threshold (see
+// SeparatorConfig.Idle).
+type IdlePolicy int
+
+const (
+	// IdleHull takes hull steps (hull.go) until the hull of the iterate
+	// and the cached vertices is nearly optimal, then waits.
+	IdleHull IdlePolicy = iota
+	// IdleWait waits for an answer.
+	IdleWait
+)
+
+var idleNames = [...]string{IdleHull: "hull", IdleWait: "wait"}
+
+// String returns the policy's name: hull or wait.
+func (p IdlePolicy) String() string {
+	if p >= 0 && int(p) < len(idleNames) {
+		return idleNames[p]
+	}
+	return fmt.Sprintf("IdlePolicy(%d)", int(p))
+}
+
+// ParseIdlePolicy returns the IdlePolicy named name (hull or wait).
+func ParseIdlePolicy(name string) (IdlePolicy, error) {
+	for p, n := range idleNames {
+		if n == name {
+			return IdlePolicy(p), nil
+		}
+	}
+	return IdleHull, fmt.Errorf("lazycg: unknown idle policy %q (want hull or wait)", name)
+}
+
 // DefaultCacheBytes is the memory budget of the default separator's
 // cache when SeparatorConfig sets none (1 GiB), for the library and the
 // CLI alike.
@@ -249,6 +289,15 @@ func (s *CachedSeparator) Remember(v []float64) { cacheRemember(s.Cache, v) }
 // the cache.
 func (s *CachedSeparator) Probe(dst, c []float64, target float64) (float64, bool) {
 	return cacheProbe(s.Cache, dst, c, target)
+}
+
+// best copies the cached vertex minimizing c·y into dst (false: no cache,
+// or an empty one).
+func (s *CachedSeparator) best(dst, c []float64) (float64, bool) {
+	if s.Cache == nil {
+		return 0, false
+	}
+	return s.Cache.Best(dst, c)
 }
 
 // cacheRemember adds v to c unless c is nil (no cache).

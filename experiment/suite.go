@@ -82,6 +82,9 @@ type Variant struct {
 	// Stale selects the concurrent mode's stale-call policy: wait,
 	// restart or fork (spec.Config.Stale; replacing the experiment's).
 	Stale string `json:"stale,omitempty"`
+	// Idle selects the concurrent mode's idle policy: hull or wait
+	// (spec.Config.Idle; replacing the experiment's).
+	Idle string `json:"idle,omitempty"`
 	// Params are the method-specific settings of this run (as -params),
 	// replacing the experiment's.
 	Params string `json:"params,omitempty"`
@@ -103,6 +106,9 @@ func (e *Experiment) RunConfig(v *Variant) spec.Config {
 	c.Concurrent = c.Concurrent || v.Concurrent
 	if v.Stale != "" {
 		c.Stale = v.Stale
+	}
+	if v.Idle != "" {
+		c.Idle = v.Idle
 	}
 	if v.Params != "" {
 		c.Params = v.Params
@@ -438,8 +444,8 @@ func readVariants(doc *srcDoc, n *node, path string) ([]Variant, error) {
 		r.str("method", &v.Method)
 		r.str("label", &v.Label)
 		var c spec.Config
-		r.settings(&c, "k", "cache", "early_stop", "concurrent", "stale", "params")
-		v.K, v.NoCache, v.NoEarlyStop, v.Concurrent, v.Stale, v.Params = c.K, c.NoCache, c.NoEarlyStop, c.Concurrent, c.Stale, c.Params
+		r.settings(&c, "k", "cache", "early_stop", "concurrent", "stale", "idle", "params")
+		v.K, v.NoCache, v.NoEarlyStop, v.Concurrent, v.Stale, v.Idle, v.Params = c.K, c.NoCache, c.NoEarlyStop, c.Concurrent, c.Stale, c.Idle, c.Params
 		r.str("baseline", &v.Baseline)
 		if v.Method == "" {
 			r.fail(it, "method", "required")

@@ -76,6 +76,10 @@ type Config struct {
 	// too), restart or fork (lazycg.SeparatorConfig.Stale,
 	// lazycg.ParseStalePolicy).
 	Stale string `json:"stale,omitempty"`
+	// Idle is what concurrent lazy methods do while calls are in flight
+	// and no cached vertex meets the relaxed threshold: hull ("" too) or
+	// wait (lazycg.SeparatorConfig.Idle, lazycg.ParseIdlePolicy).
+	Idle string `json:"idle,omitempty"`
 	// CallBudget bounds the early-stopping LMO calls of the lazy methods'
 	// weak separation: at the budget they settle for a vertex that improves
 	// by less than Φ/K (lazycg.SeparatorConfig.CallBudget; 0: none).
@@ -142,7 +146,7 @@ const DefaultCacheBytes = lazycg.DefaultCacheBytes
 // policy, and the memory budget (DefaultCacheBytes unless CacheBytes).
 func (c *Config) SeparatorConfig() lazycg.SeparatorConfig {
 	cfg := lazycg.SeparatorConfig{NoCache: c.NoCache, NoEarlyStop: c.NoEarlyStop, Concurrent: c.Concurrent, Stale: c.stalePolicy(),
-		CallBudget: c.CallBudget}
+		Idle: c.idlePolicy(), CallBudget: c.CallBudget}
 	if c.Prune {
 		cfg.Cache = lazycg.PaperPruning
 	}
@@ -163,6 +167,16 @@ func (c *Config) stalePolicy() lazycg.StalePolicy {
 		return lazycg.StaleWait
 	}
 	p, _ := lazycg.ParseStalePolicy(c.Stale)
+	return p
+}
+
+// idlePolicy returns the parsed Idle (hull when empty; validated by the
+// settings table).
+func (c *Config) idlePolicy() lazycg.IdlePolicy {
+	if c.Idle == "" {
+		return lazycg.IdleHull
+	}
+	p, _ := lazycg.ParseIdlePolicy(c.Idle)
 	return p
 }
 
@@ -307,7 +321,7 @@ var settings = []Setting{
 	{Flag: "best-fit", JSON: "best_fit", Kind: SettingBool, Usage: "best-fit cache search instead of first fit",
 		field: func(c *Config) any { return &c.BestFit }},
 	{Flag: "concurrent", JSON: "concurrent", Kind: SettingBool,
-		Usage: "lazy methods (lcg, lazy-afw, lazy-bpcg, lpcg): run LMO calls in the background while stepping on cached vertices at Φ/(2K) (docs/CONCURRENT.md)",
+		Usage: "lazy methods (lcg, lazy-afw, lazy-bpcg, lpcg): run LMO calls in the background while stepping on cached vertices at Φ/(2K), then by hull steps (-idle; docs/CONCURRENT.md)",
 		field: func(c *Config) any { return &c.Concurrent }},
 	{Flag: "stale", JSON: "stale", Kind: SettingString,
 		Usage: "with -concurrent: `POLICY` when the method runs out of cached steps and has moved since the call in flight was asked: wait for the call, restart it at the current iterate, or fork (ask at the current iterate on a second solver instance while the call runs on; MIP oracles) (default wait)",
@@ -318,6 +332,15 @@ var settings = []Setting{
 			return nil
 		},
 		field: func(c *Config) any { return &c.Stale }},
+	{Flag: "idle", JSON: "idle", Kind: SettingString,
+		Usage: "with -concurrent: `POLICY` while a call is in flight and no cached vertex improves by Φ/(2K): hull (pairwise steps over the hull of the iterate and the cached vertices; lcg, lpcg) or wait (default hull)",
+		check: func(v string) error {
+			if _, err := lazycg.ParseIdlePolicy(v); err != nil {
+				return fmt.Errorf("must be hull or wait, got %q", v)
+			}
+			return nil
+		},
+		field: func(c *Config) any { return &c.Idle }},
 	{Flag: "call-budget", JSON: "call_budget", Kind: SettingDuration,
 		Usage: "lazy methods with line search (lcg, lazy-afw, lazy-bpcg, lpcg): an early-stopping LMO call (MIP oracles) that has decided nothing after this `TIME` ends, and the method steps toward its best vertex if that improves at all (0: no budget)",
 		field: func(c *Config) any { return &c.CallBudget }},

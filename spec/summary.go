@@ -26,6 +26,9 @@ type Summary struct {
 	// ConcurrentSteps counts the steps taken at the relaxed threshold
 	// while an LMO call ran in the background (lazycg.Stats).
 	ConcurrentSteps int `json:"concurrent_steps,omitempty"`
+	// HullSteps counts the pairwise steps over the hull of the iterate and
+	// the cached vertices taken while a call was in flight (lazycg.Stats).
+	HullSteps int `json:"hull_steps,omitempty"`
 	// StaleRestarts counts LMO calls canceled and asked again because
 	// their question went stale (lazycg.Stats).
 	StaleRestarts int `json:"stale_restarts,omitempty"`
@@ -90,7 +93,7 @@ func finite(v float64) *float64 {
 func (p *Prepared) newSummary(method string, st lazycg.Stats, status lazycg.Status, err error) Summary {
 	s := Summary{Polytope: p.Config.Polytope, Method: method, Dim: p.Instance.Dim(), Status: status.String(),
 		Iterations: st.Iterations, LMOCalls: st.LMOCalls, CacheHits: st.CacheHits, LocalHits: st.LocalHits,
-		ConcurrentSteps: st.ConcurrentSteps, StaleRestarts: st.StaleRestarts, PartialAnswers: st.PartialAnswers,
+		ConcurrentSteps: st.ConcurrentSteps, HullSteps: st.HullSteps, StaleRestarts: st.StaleRestarts, PartialAnswers: st.PartialAnswers,
 		PositiveCalls: st.PositiveCalls, NegativeCalls: st.NegativeCalls, EarlyStops: st.EarlyStops,
 		CacheHitRate: st.CacheHitRate(), TimeS: st.Runtime.Seconds(), OracleTimeS: st.OracleTime.Seconds(),
 		GradTimeS: st.GradTime.Seconds(), CacheTimeS: st.CacheTime.Seconds(), LineSearchTimeS: st.LineSearchTime.Seconds()}

@@ -24,7 +24,7 @@ func init() {
 
 // solveSettings are the run settings solve accepts as flags.
 var solveSettings = []string{"polytope", "objective", "method", "K", "C", "phi0", "phi0-search", "phi0-lmo", "no-ls", "improved-phi",
-	"gap", "time", "iters", "lmo-calls", "seed", "oracle", "oracle-gap", "oracle-time", "cache", "early", "concurrent", "stale", "call-budget", "prune",
+	"gap", "time", "iters", "lmo-calls", "seed", "oracle", "oracle-gap", "oracle-time", "cache", "early", "concurrent", "stale", "idle", "call-budget", "prune",
 	"best-fit", "cache-bytes", "memory", "params", "data", "target", "line-search", "smoothness"}
 
 func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -150,8 +150,8 @@ func printSeparation(w io.Writer, s spec.Summary) {
 		fmt.Fprintf(w, ", %d from the active set", s.LocalHits)
 	}
 	fmt.Fprintln(w, ")")
-	if s.ConcurrentSteps > 0 || s.StaleRestarts > 0 {
-		fmt.Fprintf(w, "concurrent  %d steps while a call ran, %d stale calls restarted\n", s.ConcurrentSteps, s.StaleRestarts)
+	if s.ConcurrentSteps > 0 || s.HullSteps > 0 || s.StaleRestarts > 0 {
+		fmt.Fprintf(w, "concurrent  %d steps while a call ran (%d hull steps), %d stale calls restarted\n", s.ConcurrentSteps+s.HullSteps, s.HullSteps, s.StaleRestarts)
 	}
 	if s.PartialAnswers > 0 {
 		fmt.Fprintf(w, "budget      %d partial answers (calls out of -call-budget, stepping below Φ/K)\n", s.PartialAnswers)

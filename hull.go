@@ -1,0 +1,106 @@
+package lazycg
+
+import "math"
+
+// Hull steps of concurrent weak separation (SeparatorConfig.Idle,
+// docs/CONCURRENT.md).
+//
+// While an LMO call is in flight and no cached vertex improves the iterate
+// by the relaxed threshold Φ/(2K), the method's goroutine would wait for
+// the answer and its core would idle. With IdleHull it instead takes
+// pairwise steps over the convex hull of the current iterate x₀ and the
+// cached vertices: it keeps x as a convex combination of x₀ (a point of
+// P, stored as a dense "vertex") and cached vertices, and each step moves
+// weight from the active point worst for ∇f(x) to the cached or active
+// point best for it, with a monotone line search (at most the weight of
+// the point it leaves, so x stays in the hull and so in P). These are the
+// steps of the pairwise Frank–Wolfe method on the hull, which converges
+// linearly there; they stop when the hull's pairwise gap ∇f(x)·(a − s)
+// falls below hullTolerance of the relaxed threshold (then the method
+// waits). Every step decreases f, so the argument of docs/CONCURRENT.md
+// holds unchanged: answers concern the points asked, f(x_t) ≤ f(x_a).
+//
+// The decomposition holds as long as only hull steps move x: every hull
+// step records the iterate it left, and a step finding x elsewhere (a
+// method step moved it) starts a new decomposition at that point.
+
+// hullMethod is implemented by the concurrent methods that keep no
+// decomposition of x of their own, so that hull steps may move it: LazyCG
+// and LPCG (LazyAwayFW and LazyBPCG keep active sets, which hull steps
+// would leave behind).
+type hullMethod interface{ takesHullSteps() }
+
+func (*LazyCG) takesHullSteps() {}
+func (*LPCG) takesHullSteps()   {}
+
+// hullTolerance is the ratio of the hull's stopping gap to the relaxed
+// threshold Φ/(2K).
+const hullTolerance = 1.0 / 64
+
+// hullStepper is the state of the hull steps of a run: the decomposition
+// of x, the iterate it describes, buffers and a line search.
+type hullStepper struct {
+	set  *ActiveSet
+	x    []float64 // the iterate after the last hull step
+	v, d []float64
+	ls   lineSearcher
+	ok   bool // set and x describe a past iterate
+}
+
+// newHullStepper returns the hull steps of an n-dimensional run; they
+// search lines with LineSearchAuto (exact for quadratics, else secant).
+func newHullStepper(n int) *hullStepper {
+	return &hullStepper{set: NewActiveSet(n), x: make([]float64, n), v: make([]float64, n), d: make([]float64, n)}
+}
+
+// step takes one pairwise step over the hull of the cache and the
+// decomposition of s.X if its gap exceeds tol, and reports whether x moved.
+// best finds the cached vertex y minimizing c·y into dst (false: the
+// cache is empty).
+func (h *hullStepper) step(s *State, tol float64, best func(dst, c []float64) (float64, bool)) bool {
+	if !h.ok || !equalVec(h.x, s.X) {
+		h.set.Init(s.X)
+		h.ok = true
+	}
+	// The away point: the active point worst for ∇f(x).
+	a, va := h.set.ArgMax(s.Grad)
+	// The toward point: the best cached vertex, or the best active point.
+	to, vt := h.set.ArgMin(s.Grad)
+	cached := false
+	if vc, ok := best(h.v, s.Grad); ok && vc < vt {
+		vt, cached = vc, true
+	}
+	if !(va-vt > tol) || a < 0 {
+		return false
+	}
+	if cached {
+		copy(h.d, h.v)
+	} else {
+		h.set.Vertex(h.d, to)
+	}
+	h.set.AddScaledTo(h.d, a, -1)
+	eta := h.ls.search(s, h.d, h.set.Weight(a))
+	if !(eta > 0) {
+		return false
+	}
+	if cached {
+		to = h.set.Add(h.v)
+		// Add may append after a; a's index stays valid (no removal).
+	}
+	axpy(s.X, eta, h.d)
+	h.set.PairwiseStep(to, a, eta)
+	h.set.Sync(s.X)
+	s.Eval()
+	copy(h.x, s.X)
+	return true
+}
+
+// equalVec reports whether a and b are equal coordinatewise.
+func equalVec(a, b []float64) bool {
+	for i := range a {
+		if a[i] != b[i] && !(math.IsNaN(a[i]) && math.IsNaN(b[i])) {
+			return false
+		}
+	}
+	return true
+}

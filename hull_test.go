@@ -1,0 +1,153 @@
+package lazycg
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// hullFixture is a distance objective over [0, 1]^n with m random 0/1
+// vertices in the cache and a start point x0 that is the mean of two
+// vertices outside the cache.
+func hullFixture(n, m int, seed uint64) (*State, *Cache, [][]float64) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	b := make([]float64, n)
+	for i := range b {
+		b[i] = rng.Float64()
+	}
+	cache := NewCache(n, CachePolicy{})
+	verts := make([][]float64, 0, m+2)
+	for len(verts) < m+2 {
+		v := make([]float64, n)
+		for i := range v {
+			if rng.Float64() < 0.4 {
+				v[i] = 1
+			}
+		}
+		verts = append(verts, v)
+	}
+	for _, v := range verts[2:] {
+		cache.Add(v)
+	}
+	x0 := make([]float64, n)
+	for i := range x0 {
+		x0[i] = (verts[0][i] + verts[1][i]) / 2
+	}
+	var stats Stats
+	s := newState(testSimplex{n}, testDistance{b}, x0, &stats)
+	return s, cache, verts
+}
+
+// hullOptimum minimizes f over the hull of points by projected gradient
+// on the simplex of weights (exact line search of the quadratic) and
+// returns the minimum.
+func hullOptimum(obj testDistance, points [][]float64) float64 {
+	m, n := len(points), len(obj.b)
+	w := make([]float64, m)
+	w[0] = 1
+	x := make([]float64, n)
+	g := make([]float64, n)
+	gw := make([]float64, m)
+	combine := func(dst, w []float64) {
+		clear(dst)
+		for k, p := range points {
+			axpy(dst, w[k], p)
+		}
+	}
+	for range 20000 {
+		combine(x, w)
+		obj.Grad(g, x)
+		// A pairwise step between the best and the worst weighted point:
+		// the pairwise Frank–Wolfe method on the weights.
+		best, worst := 0, -1
+		for k, p := range points {
+			gw[k] = dot(g, p)
+			if gw[k] < gw[best] {
+				best = k
+			}
+			if w[k] > 0 && (worst < 0 || gw[k] > gw[worst]) {
+				worst = k
+			}
+		}
+		if gw[worst]-gw[best] < 1e-13 {
+			break
+		}
+		d := make([]float64, n)
+		axpy(d, 1, points[best])
+		axpy(d, -1, points[worst])
+		// f = |x − b|², so the exact step along d is −g·d / (2|d|²).
+		eta := math.Min(w[worst], -dot(g, d)/(2*norm2sq(d)))
+		w[best] += eta
+		w[worst] -= eta
+	}
+	combine(x, w)
+	return obj.Func(x)
+}
+
+// TestHullSteps: hull steps decrease f at every step, keep x a convex
+// combination of x0 and the cached vertices, and end (returning false) at
+// the minimum of f over that hull; when x is moved by something else the
+// next step starts a new decomposition there.
+func TestHullSteps(t *testing.T) {
+	for _, tc := range []struct {
+		n, m int
+		seed uint64
+	}{{12, 4, 1}, {30, 12, 2}, {60, 40, 3}} {
+		s, cache, verts := hullFixture(tc.n, tc.m, tc.seed)
+		h := newHullStepper(tc.n)
+		points := append([][]float64{append([]float64(nil), s.X...)}, verts[2:]...)
+		want := hullOptimum(testDistance{s.Obj.(testDistance).b}, points)
+		prev := s.F
+		steps := 0
+		for h.step(s, 1e-12, cache.Best) {
+			steps++
+			if s.F > prev+1e-12 {
+				t.Fatalf("n=%d: step %d increased f from %.15g to %.15g", tc.n, steps, prev, s.F)
+			}
+			prev = s.F
+			// x is the decomposition's point.
+			y := make([]float64, tc.n)
+			h.set.Compute(y)
+			for i := range y {
+				if math.Abs(y[i]-s.X[i]) > 1e-9 {
+					t.Fatalf("n=%d: x[%d] = %g, its decomposition gives %g", tc.n, i, s.X[i], y[i])
+				}
+			}
+			if sum := h.set.Sum(); math.Abs(sum-1) > 1e-9 {
+				t.Fatalf("n=%d: weights sum to %g", tc.n, sum)
+			}
+			if steps > 100000 {
+				t.Fatal("hull steps do not end")
+			}
+		}
+		if math.Abs(s.F-want) > 1e-8*math.Max(1, want) {
+			t.Errorf("n=%d m=%d: hull steps end at f = %.12g after %d steps, the hull's minimum is %.12g", tc.n, tc.m, s.F, steps, want)
+		}
+		// Something else moves x (a method's step toward vertex 1): the
+		// next hull step starts from there, and f still only decreases.
+		for i := range s.X {
+			s.X[i] = (s.X[i] + verts[1][i]) / 2
+		}
+		s.Eval()
+		f0 := s.F
+		if h.step(s, 1e-12, cache.Best) {
+			if s.F > f0 {
+				t.Errorf("n=%d: the step after an outside move increased f", tc.n)
+			}
+			if h.set.Len() > 2 {
+				t.Errorf("n=%d: the decomposition was not restarted: %d points after one step", tc.n, h.set.Len())
+			}
+		}
+	}
+}
+
+// TestHullStepsAllocs: once its buffers exist, a hull step allocates
+// nothing.
+func TestHullStepsAllocs(t *testing.T) {
+	s, cache, _ := hullFixture(40, 20, 5)
+	h := newHullStepper(40)
+	h.step(s, 0, cache.Best)
+	if a := testing.AllocsPerRun(50, func() { h.step(s, 0, cache.Best) }); a != 0 {
+		t.Errorf("%v allocations per hull step", a)
+	}
+}
