@@ -383,8 +383,8 @@ func quickSuite() *Suite {
 func concurrentSuite() *Suite {
 	s := &Suite{Name: "concurrent", Description: "Concurrent weak separation (issue 15): on the hard MIP rows of the paper " +
 		"suite, the non-lazy baseline, the lazy method, and the lazy method whose LMO calls run in the background while it " +
-		"steps on cached vertices at Φ/(2K), waiting for calls whose question went stale, restarting them, or asking again " +
-		"on a second solver instance while they run on (fork). " +
+		"steps on cached vertices at Φ/(2K) and by hull steps (-idle hull), waiting for calls whose question went stale, " +
+		"restarting them, or asking again on a second solver instance while they run on (fork). " +
 		"Settings as in the paper suite. Needs the benchmark data directory."}
 	third := func(e Experiment) Experiment {
 		lazy := e.Variants[1]
