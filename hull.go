@@ -11,9 +11,11 @@ import "math"
 // pairwise steps over the convex hull of the current iterate x₀ and the
 // cached vertices: it keeps x as a convex combination of x₀ (a point of
 // P, stored as a dense "vertex") and cached vertices, and each step moves
-// weight from the active point worst for ∇f(x) to the cached or active
-// point best for it, with a monotone line search (at most the weight of
-// the point it leaves, so x stays in the hull and so in P). These are the
+// weight from the active point worst for ∇f(x) to the point best for it
+// among the active points, the cached vertices and x₀ (which a drop step
+// may have removed from the active set), with a monotone line search (at
+// most the weight of the point it leaves, so x stays in the hull and so in
+// P). These are the
 // steps of the pairwise Frank–Wolfe method on the hull, which converges
 // linearly there; they stop when the hull's pairwise gap ∇f(x)·(a − s)
 // falls below hullTolerance of the relaxed threshold (then the method
@@ -42,6 +44,7 @@ const hullTolerance = 1.0 / 64
 type hullStepper struct {
 	set  *ActiveSet
 	x    []float64 // the iterate after the last hull step
+	x0   []float64 // the decomposition's first point (it may leave set)
 	v, d []float64
 	ls   lineSearcher
 	ok   bool // set and x describe a past iterate
@@ -50,30 +53,37 @@ type hullStepper struct {
 // newHullStepper returns the hull steps of an n-dimensional run; they
 // search lines with LineSearchAuto (exact for quadratics, else secant).
 func newHullStepper(n int) *hullStepper {
-	return &hullStepper{set: NewActiveSet(n), x: make([]float64, n), v: make([]float64, n), d: make([]float64, n)}
+	return &hullStepper{set: NewActiveSet(n), x: make([]float64, n), x0: make([]float64, n), v: make([]float64, n), d: make([]float64, n)}
 }
 
-// step takes one pairwise step over the hull of the cache and the
-// decomposition of s.X if its gap exceeds tol, and reports whether x moved.
+// step takes one pairwise step over the hull of x0 (the iterate at which
+// the decomposition started) and the cached vertices if its gap exceeds
+// tol, and reports whether x moved.
 // best finds the cached vertex y minimizing c·y into dst (false: the
 // cache is empty).
 func (h *hullStepper) step(s *State, tol float64, best func(dst, c []float64) (float64, bool)) bool {
 	if !h.ok || !equalVec(h.x, s.X) {
 		h.set.Init(s.X)
+		copy(h.x0, s.X)
 		h.ok = true
 	}
 	// The away point: the active point worst for ∇f(x).
 	a, va := h.set.ArgMax(s.Grad)
-	// The toward point: the best cached vertex, or the best active point.
+	// The toward point: the best active point, the best cached vertex, or
+	// x0 (which a drop step may have removed from the active set).
 	to, vt := h.set.ArgMin(s.Grad)
-	cached := false
+	outside := false
 	if vc, ok := best(h.v, s.Grad); ok && vc < vt {
-		vt, cached = vc, true
+		vt, outside = vc, true
+	}
+	if v0 := dot(s.Grad, h.x0); v0 < vt {
+		vt, outside = v0, true
+		copy(h.v, h.x0)
 	}
 	if !(va-vt > tol) || a < 0 {
 		return false
 	}
-	if cached {
+	if outside {
 		copy(h.d, h.v)
 	} else {
 		h.set.Vertex(h.d, to)
@@ -83,7 +93,7 @@ func (h *hullStepper) step(s *State, tol float64, best func(dst, c []float64) (f
 	if !(eta > 0) {
 		return false
 	}
-	if cached {
+	if outside {
 		to = h.set.Add(h.v)
 		// Add may append after a; a's index stays valid (no removal).
 	}

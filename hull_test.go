@@ -8,12 +8,14 @@ import (
 
 // hullFixture is a distance objective over [0, 1]^n with m random 0/1
 // vertices in the cache and a start point x0 that is the mean of two
-// vertices outside the cache.
-func hullFixture(n, m int, seed uint64) (*State, *Cache, [][]float64) {
+// vertices outside the cache; with atVertex the objective's center b is
+// the first cached vertex (the hull's minimum is that vertex, and every
+// other point, x0 included, must be dropped on the way).
+func hullFixture(n, m int, seed uint64, atVertex bool) (*State, *Cache, [][]float64) {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	b := make([]float64, n)
 	for i := range b {
-		b[i] = rng.Float64()
+		b[i] = 3*rng.Float64() - 1 // mostly outside the cube: the minimum lies on a small face
 	}
 	cache := NewCache(n, CachePolicy{})
 	verts := make([][]float64, 0, m+2)
@@ -28,6 +30,9 @@ func hullFixture(n, m int, seed uint64) (*State, *Cache, [][]float64) {
 	}
 	for _, v := range verts[2:] {
 		cache.Add(v)
+	}
+	if atVertex {
+		copy(b, verts[2])
 	}
 	x0 := make([]float64, n)
 	for i := range x0 {
@@ -90,10 +95,14 @@ func hullOptimum(obj testDistance, points [][]float64) float64 {
 // next step starts a new decomposition there.
 func TestHullSteps(t *testing.T) {
 	for _, tc := range []struct {
-		n, m int
-		seed uint64
-	}{{12, 4, 1}, {30, 12, 2}, {60, 40, 3}} {
-		s, cache, verts := hullFixture(tc.n, tc.m, tc.seed)
+		n, m     int
+		seed     uint64
+		atVertex bool
+	}{{12, 4, 1, false}, {30, 12, 2, false}, {60, 40, 3, false}, {30, 12, 4, true}, {60, 40, 5, true},
+		// Small cases whose exact steps would go beyond the weight of the
+		// point they leave (the line search must stop there).
+		{3, 2, 12, false}, {3, 2, 22, false}, {3, 3, 12, false}} {
+		s, cache, verts := hullFixture(tc.n, tc.m, tc.seed, tc.atVertex)
 		h := newHullStepper(tc.n)
 		points := append([][]float64{append([]float64(nil), s.X...)}, verts[2:]...)
 		want := hullOptimum(testDistance{s.Obj.(testDistance).b}, points)
@@ -144,7 +153,7 @@ func TestHullSteps(t *testing.T) {
 // TestHullStepsAllocs: once its buffers exist, a hull step allocates
 // nothing.
 func TestHullStepsAllocs(t *testing.T) {
-	s, cache, _ := hullFixture(40, 20, 5)
+	s, cache, _ := hullFixture(40, 20, 5, false)
 	h := newHullStepper(40)
 	h.step(s, 0, cache.Best)
 	if a := testing.AllocsPerRun(50, func() { h.step(s, 0, cache.Best) }); a != 0 {
