@@ -159,11 +159,7 @@ func (c *Cache) Search(dst, cost []float64, target float64) (float64, bool) {
 	}
 	best, bestVal := -1, math.Inf(1)
 	if c.policy.Search == BestFit {
-		for k := range c.entries {
-			if v := c.entries[k].dot(cost); v < bestVal {
-				best, bestVal = k, v
-			}
-		}
+		best, bestVal = c.argMin(cost)
 		if !(bestVal < target) {
 			return 0, false
 		}
@@ -203,16 +199,23 @@ func (c *Cache) Best(dst, cost []float64) (float64, bool) {
 	if len(cost) != c.n || len(dst) != c.n {
 		panic("lazycg: cache: dimension mismatch")
 	}
+	best, bestVal := c.argMin(cost)
+	e := &c.entries[best]
+	e.uses++
+	e.copyTo(dst)
+	return bestVal, true
+}
+
+// argMin returns the index of the cached vertex minimizing cost·y and the
+// minimum (0 and +Inf for NaN costs; call it on a non-empty cache).
+func (c *Cache) argMin(cost []float64) (int, float64) {
 	best, bestVal := 0, math.Inf(1)
 	for k := range c.entries {
 		if v := c.entries[k].dot(cost); v < bestVal {
 			best, bestVal = k, v
 		}
 	}
-	e := &c.entries[best]
-	e.uses++
-	e.copyTo(dst)
-	return bestVal, true
+	return best, bestVal
 }
 
 // Add stores a copy of vertex v unless it is already cached; it reports

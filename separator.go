@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 )
 
@@ -202,21 +203,37 @@ const (
 var staleNames = [...]string{StaleWait: "wait", StaleRestart: "restart", StaleFork: "fork"}
 
 // String returns the policy's name: wait, restart or fork.
-func (p StalePolicy) String() string {
-	if p >= 0 && int(p) < len(staleNames) {
-		return staleNames[p]
-	}
-	return fmt.Sprintf("StalePolicy(%d)", int(p))
-}
+func (p StalePolicy) String() string { return policyName(staleNames[:], p, "StalePolicy") }
 
 // ParseStalePolicy returns the policy named wait, restart or fork.
 func ParseStalePolicy(name string) (StalePolicy, error) {
-	for p, n := range staleNames {
+	return parsePolicy[StalePolicy](staleNames[:], name, "stale-call policy")
+}
+
+// policyNames lists the names of a policy type for messages: "a, b or c".
+func policyNames(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// policyName returns names[p], or Type(p) for values without a name.
+func policyName[P ~int](names []string, p P, typ string) string {
+	if p >= 0 && int(p) < len(names) {
+		return names[p]
+	}
+	return fmt.Sprintf("%s(%d)", typ, int(p))
+}
+
+// parsePolicy returns the P named name; what names the kind in errors.
+func parsePolicy[P ~int](names []string, name, what string) (P, error) {
+	for p, n := range names {
 		if n == name {
-			return StalePolicy(p), nil
+			return P(p), nil
 		}
 	}
-	return StaleWait, fmt.Errorf("lazycg: unknown stale-call policy %q (want wait, restart or fork)", name)
+	return 0, fmt.Errorf("lazycg: unknown %s %q (want %s)", what, name, policyNames(names))
 }
 
 // IdlePolicy is what concurrent weak separation does while calls are in
@@ -235,21 +252,11 @@ const (
 var idleNames = [...]string{IdleHull: "hull", IdleWait: "wait"}
 
 // String returns the policy's name: hull or wait.
-func (p IdlePolicy) String() string {
-	if p >= 0 && int(p) < len(idleNames) {
-		return idleNames[p]
-	}
-	return fmt.Sprintf("IdlePolicy(%d)", int(p))
-}
+func (p IdlePolicy) String() string { return policyName(idleNames[:], p, "IdlePolicy") }
 
 // ParseIdlePolicy returns the IdlePolicy named name (hull or wait).
 func ParseIdlePolicy(name string) (IdlePolicy, error) {
-	for p, n := range idleNames {
-		if n == name {
-			return IdlePolicy(p), nil
-		}
-	}
-	return IdleHull, fmt.Errorf("lazycg: unknown idle policy %q (want hull or wait)", name)
+	return parsePolicy[IdlePolicy](idleNames[:], name, "idle policy")
 }
 
 // DefaultCacheBytes is the memory budget of the default separator's

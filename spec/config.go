@@ -170,6 +170,17 @@ func (c *Config) stalePolicy() lazycg.StalePolicy {
 	return p
 }
 
+// policyCheck is the settings check of a policy name that parse must
+// accept; want lists the names.
+func policyCheck[P any](parse func(string) (P, error), want string) func(string) error {
+	return func(v string) error {
+		if _, err := parse(v); err != nil {
+			return fmt.Errorf("must be %s, got %q", want, v)
+		}
+		return nil
+	}
+}
+
 // idlePolicy returns the parsed Idle (hull when empty; validated by the
 // settings table).
 func (c *Config) idlePolicy() lazycg.IdlePolicy {
@@ -325,21 +336,11 @@ var settings = []Setting{
 		field: func(c *Config) any { return &c.Concurrent }},
 	{Flag: "stale", JSON: "stale", Kind: SettingString,
 		Usage: "with -concurrent: `POLICY` when the method runs out of cached steps and has moved since the call in flight was asked: wait for the call, restart it at the current iterate, or fork (ask at the current iterate on a second solver instance while the call runs on; MIP oracles) (default wait)",
-		check: func(v string) error {
-			if _, err := lazycg.ParseStalePolicy(v); err != nil {
-				return fmt.Errorf("must be wait, restart or fork, got %q", v)
-			}
-			return nil
-		},
+		check: policyCheck(lazycg.ParseStalePolicy, "wait, restart or fork"),
 		field: func(c *Config) any { return &c.Stale }},
 	{Flag: "idle", JSON: "idle", Kind: SettingString,
 		Usage: "with -concurrent: `POLICY` while a call is in flight and no cached vertex improves by Φ/(2K): hull (pairwise steps over the hull of the iterate and the cached vertices; lcg, lpcg) or wait (default hull)",
-		check: func(v string) error {
-			if _, err := lazycg.ParseIdlePolicy(v); err != nil {
-				return fmt.Errorf("must be hull or wait, got %q", v)
-			}
-			return nil
-		},
+		check: policyCheck(lazycg.ParseIdlePolicy, "hull or wait"),
 		field: func(c *Config) any { return &c.Idle }},
 	{Flag: "call-budget", JSON: "call_budget", Kind: SettingDuration,
 		Usage: "lazy methods with line search (lcg, lazy-afw, lazy-bpcg, lpcg): an early-stopping LMO call (MIP oracles) that has decided nothing after this `TIME` ends, and the method steps toward its best vertex if that improves at all (0: no budget)",
