@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"time"
 )
 
@@ -104,12 +103,8 @@ type concurrency struct {
 	last  *inflight // the call whose answer was received last
 	// closers close the forks when the run ends.
 	closers []func()
-	// hull takes the hull steps (IdleHull, IdleHullAlways; nil under
-	// IdleWait).
+	// hull takes the hull steps (IdleHull; nil under IdleWait).
 	hull *hullStepper
-	// cores, if positive, pauses the hull steps while this many calls are
-	// in flight (IdleHull: runtime.NumCPU).
-	cores int
 }
 
 type inflightResult struct {
@@ -166,11 +161,8 @@ func (o *Oracle) enableConcurrent(ctx context.Context, m Method, monotone bool, 
 		return fmt.Errorf("%s: the LMO (%T) compacts cached vertices, which would touch it during its calls", pre, o.lmo)
 	}
 	a := &concurrency{sep: sep, policy: policy}
-	if _, ok := m.(hullMethod); ok && (idle == IdleHull || idle == IdleHullAlways) {
+	if _, ok := m.(hullMethod); ok && idle == IdleHull {
 		a.hull = newHullStepper(o.lmo.Dim())
-		if idle == IdleHull {
-			a.cores = numCPU()
-		}
 	}
 	lmos := []LMO{o.lmo}
 	switch policy {
@@ -208,10 +200,6 @@ func (o *Oracle) enableConcurrent(ctx context.Context, m Method, monotone bool, 
 	o.async = a
 	return nil
 }
-
-// numCPU returns the machine's cores for IdleHull's pause (a variable
-// for the tests).
-var numCPU = runtime.NumCPU
 
 // concurrent reports whether weak separation runs concurrently.
 func (o *Oracle) concurrent() bool { return o.async != nil }
@@ -414,8 +402,7 @@ func (o *Oracle) relaxedStep(s *State, phi, k float64, try func(t float64) bool)
 		o.relaxedHit()
 		return true
 	}
-	if h := o.async.hull; h != nil && (o.async.cores <= 0 || o.async.busy() < o.async.cores) &&
-		h.step(s, t*hullTolerance, o.async.sep.best) {
+	if h := o.async.hull; h != nil && h.step(s, t*hullTolerance, o.async.sep.best) {
 		o.stats.HullSteps++
 		return true
 	}

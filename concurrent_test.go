@@ -144,8 +144,6 @@ type concurrentCase struct {
 	// stale is the stale-call policy, idle the idle policy.
 	stale lazycg.StalePolicy
 	idle  lazycg.IdlePolicy
-	// cores, if positive, is the number of cores IdleHull sees.
-	cores int
 }
 
 func lazyCG(phi0 float64) lazycg.Method {
@@ -206,7 +204,7 @@ func concurrentCases(t *testing.T) []concurrentCase {
 			return l
 		}
 		p := lazycg.Problem{Objective: distance{b}, LMO: &slowLMO{LMO: simplex, delay: 200 * time.Microsecond, fresh: fresh}, X0: testutil.E0(n)}
-		cs = append(cs, concurrentCase{name: m.name + "/simplex", p: p, lower: fstar, upper: fstar, method: m.new, iters: 4000, cores: 2})
+		cs = append(cs, concurrentCase{name: m.name + "/simplex", p: p, lower: fstar, upper: fstar, method: m.new, iters: 4000})
 	}
 	// Birkhoff 10×10, b random: f* from a reference run.
 	for _, m := range []struct {
@@ -229,7 +227,7 @@ func concurrentCases(t *testing.T) []concurrentCase {
 		}
 		p := lazycg.Problem{Objective: distance{b}, LMO: &slowLMO{LMO: bk, delay: 200 * time.Microsecond, fresh: fresh}, X0: x0}
 		lo, up := referenceBounds(t, p)
-		cs = append(cs, concurrentCase{name: m.name + "/birkhoff", p: p, lower: lo, upper: up, method: m.new, iters: 3000, cores: 2})
+		cs = append(cs, concurrentCase{name: m.name + "/birkhoff", p: p, lower: lo, upper: up, method: m.new, iters: 3000})
 	}
 	return cs
 }
@@ -259,30 +257,11 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) lazycg.Stats {
 	}
 	prevF := math.Inf(1)
 	var bad []string
-	slow, _ := c.p.LMO.(*slowLMO)
-	// With c.cores set, IdleHull sees that many cores and takes no hull
-	// step while as many calls are in flight. An iteration's calls start
-	// before its hull step and none ends unseen within it, so a hull step
-	// in an iteration at whose end c.cores instances are inside a call was
-	// taken with c.cores calls in flight (fullSteps counts them).
-	hullBefore, fullSteps := 0, 0
 	cb := func(pr lazycg.Progress) bool {
 		if pr.F > prevF+1e-12*math.Max(1, math.Abs(prevF)) {
 			bad = append(bad, "f increased")
 		}
 		prevF = pr.F
-		if c.cores > 0 && slow != nil && pr.Stats.HullSteps > hullBefore {
-			in := 0
-			for _, s := range slow.instances() {
-				if s.busy.Load() > 0 {
-					in++
-				}
-			}
-			if in >= c.cores {
-				fullSteps++
-			}
-		}
-		hullBefore = pr.Stats.HullSteps
 		if pr.DualBound > c.upper+tol {
 			bad = append(bad, "dual bound above f*")
 		}
@@ -293,15 +272,13 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) lazycg.Stats {
 		}
 		return len(bad) == 0
 	}
-	if c.cores > 0 {
-		defer lazycg.SetNumCPU(c.cores)()
-	}
 	before := runtime.NumGoroutine()
+	slow, _ := c.p.LMO.(*slowLMO)
 	if slow != nil {
 		slow.forks = nil
 	}
 	iters := c.iters
-	if c.idle != lazycg.IdleWait {
+	if c.idle == lazycg.IdleHull {
 		// Most iterations of LazyCG and LPCG are then hull steps, taken
 		// while the LMO works (several per call: they are cheap).
 		iters *= 10
@@ -348,9 +325,6 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) lazycg.Stats {
 			t.Errorf("%d forks of the LMO under the stale-call policy %v", forks, c.stale)
 		}
 	}
-	if c.idle == lazycg.IdleHull && fullSteps > 0 {
-		t.Errorf("%d hull steps with %d calls in flight on %d cores", fullSteps, c.cores, c.cores)
-	}
 	checkGoroutines(t, before)
 	if !(res.F-c.lower <= 1e-3*math.Max(1, phi0)) {
 		t.Errorf("no progress: f − f* = %g after %d iterations (%v)", res.F-c.lower, res.Stats.Iterations, res.Status)
@@ -358,9 +332,9 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) lazycg.Stats {
 	if c.stale == lazycg.StaleWait && res.Stats.StaleRestarts != 0 {
 		t.Errorf("%d questions asked again under the waiting policy", res.Stats.StaleRestarts)
 	}
-	t.Logf("%v after %d iterations: f − f* ≤ %.3g, gap %.3g, %d LMO calls, %d negative, %d concurrent steps, %d hull steps (%d with every core busy), %d stale restarts", res.Status,
+	t.Logf("%v after %d iterations: f − f* ≤ %.3g, gap %.3g, %d LMO calls, %d negative, %d concurrent steps, %d hull steps, %d stale restarts", res.Status,
 		res.Stats.Iterations, res.F-c.lower, res.Gap(), res.Stats.LMOCalls, res.Stats.NegativeCalls, res.Stats.ConcurrentSteps,
-		res.Stats.HullSteps, fullSteps, res.Stats.StaleRestarts)
+		res.Stats.HullSteps, res.Stats.StaleRestarts)
 	return res.Stats
 }
 
@@ -440,7 +414,7 @@ func TestConcurrentMIP(t *testing.T) {
 			if testing.Short() && m.name == "lazy-afw" {
 				t.Skip("short mode")
 			}
-			checkConcurrentRun(t, concurrentCase{name: m.name, p: prob, lower: lo, upper: up, method: m.new, iters: 3000, cores: 2})
+			checkConcurrentRun(t, concurrentCase{name: m.name, p: prob, lower: lo, upper: up, method: m.new, iters: 3000})
 		})
 	}
 	// Restarting stale calls cancels CBC in mid-solve and reuses the
@@ -452,7 +426,7 @@ func TestConcurrentMIP(t *testing.T) {
 	// Forking runs two CBC solvers over the same model at the same time.
 	prob.LMO = &slowLMO{LMO: p.Instance.LMO}
 	t.Run("lcg-fork", func(t *testing.T) {
-		checkConcurrentRun(t, concurrentCase{name: "lcg-fork", p: prob, lower: lo, upper: up, method: lazyCG, iters: 3000, stale: lazycg.StaleFork, cores: 2})
+		checkConcurrentRun(t, concurrentCase{name: "lcg-fork", p: prob, lower: lo, upper: up, method: lazyCG, iters: 3000, stale: lazycg.StaleFork})
 	})
 }
 
@@ -492,7 +466,7 @@ func TestConcurrentMIPPairwise(t *testing.T) {
 	})
 	prob.LMO = &slowLMO{LMO: solver}
 	t.Run("lpcg-fork", func(t *testing.T) {
-		checkConcurrentRun(t, concurrentCase{name: "lpcg-fork", p: prob, lower: lo, upper: up, method: lpcg, iters: 2000, stale: lazycg.StaleFork, cores: 2})
+		checkConcurrentRun(t, concurrentCase{name: "lpcg-fork", p: prob, lower: lo, upper: up, method: lpcg, iters: 2000, stale: lazycg.StaleFork})
 	})
 }
 
@@ -668,7 +642,7 @@ func TestStalePolicyNames(t *testing.T) {
 // TestIdlePolicyNames checks that the idle policies' names parse back and
 // that other names are refused.
 func TestIdlePolicyNames(t *testing.T) {
-	for _, p := range []lazycg.IdlePolicy{lazycg.IdleHull, lazycg.IdleWait, lazycg.IdleHullAlways} {
+	for _, p := range []lazycg.IdlePolicy{lazycg.IdleHull, lazycg.IdleWait} {
 		got, err := lazycg.ParseIdlePolicy(p.String())
 		if err != nil || got != p {
 			t.Errorf("ParseIdlePolicy(%q) = %v, %v", p.String(), got, err)
@@ -688,9 +662,6 @@ func TestIdlePolicyNames(t *testing.T) {
 // theorem checks hold as under the default IdleHull; under IdleHull the
 // methods without an active set of their own (LazyCG, LPCG) take hull
 // steps while calls are in flight, and the active-set methods never do.
-// IdleHull pauses them while the calls in flight occupy every core (on
-// one core: always; on two under the fork policy: while both instances
-// solve, checked by checkConcurrentRun), IdleHullAlways does not.
 func TestConcurrentIdle(t *testing.T) {
 	for _, c := range concurrentCases(t) {
 		if !strings.HasSuffix(c.name, "/simplex") {
@@ -698,28 +669,17 @@ func TestConcurrentIdle(t *testing.T) {
 		}
 		t.Run(c.name, func(t *testing.T) {
 			hull := checkConcurrentRun(t, c)
-			own := strings.HasPrefix(c.name, "lazy-afw") || strings.HasPrefix(c.name, "lazy-bpcg")
-			steps := map[string]int{"hull": hull.HullSteps}
-			for _, v := range []struct {
-				name  string
-				idle  lazycg.IdlePolicy
-				stale lazycg.StalePolicy
-				cores int
-			}{
-				{"wait", lazycg.IdleWait, lazycg.StaleWait, 2},
-				{"hull-one-core", lazycg.IdleHull, lazycg.StaleWait, 1},
-				{"hull-always-one-core", lazycg.IdleHullAlways, lazycg.StaleWait, 1},
-				{"hull-fork", lazycg.IdleHull, lazycg.StaleFork, 2},
-			} {
-				c := c
-				c.idle, c.stale, c.cores = v.idle, v.stale, v.cores
-				steps[v.name] = checkConcurrentRun(t, c).HullSteps
+			c.idle = lazycg.IdleWait
+			wait := checkConcurrentRun(t, c)
+			if wait.HullSteps != 0 {
+				t.Errorf("%d hull steps under IdleWait", wait.HullSteps)
 			}
-			for name, n := range steps {
-				want := !own && (name == "hull" || name == "hull-always-one-core" || name == "hull-fork")
-				if (n > 0) != want {
-					t.Errorf("%s: %d hull steps", name, n)
-				}
+			own := strings.HasPrefix(c.name, "lazy-afw") || strings.HasPrefix(c.name, "lazy-bpcg")
+			if own && hull.HullSteps != 0 {
+				t.Errorf("%d hull steps of a method with an active set of its own", hull.HullSteps)
+			}
+			if !own && hull.HullSteps == 0 {
+				t.Error("no hull step under IdleHull")
 			}
 		})
 	}

@@ -163,10 +163,9 @@ type SeparatorConfig struct {
 	Stale StalePolicy
 	// Idle is what a concurrent method does while calls are in flight and
 	// no cached vertex improves its iterate by the relaxed threshold: hull
-	// steps while a core is free (IdleHull, the zero value: pairwise steps
-	// over the hull of the iterate and the cached vertices, for LazyCG and
-	// LPCG; see hull.go), hull steps whatever the calls in flight
-	// (IdleHullAlways), or wait for an answer (IdleWait).
+	// steps (IdleHull, the zero value: pairwise steps over the hull of the
+	// iterate and the cached vertices, for LazyCG and LPCG; see hull.go)
+	// or wait for an answer (IdleWait).
 	Idle IdlePolicy
 	// CallBudget, if positive, is the time an early-stopping LMO call of
 	// weak separation may take before the separator settles for less: a
@@ -244,25 +243,18 @@ type IdlePolicy int
 
 const (
 	// IdleHull takes hull steps (hull.go) until the hull of the iterate
-	// and the cached vertices is nearly optimal, then waits; it waits
-	// also while the calls in flight are at least as many as the
-	// machine's cores (runtime.NumCPU; two forked solves on two cores),
-	// so that the steps never take a core from a solve.
+	// and the cached vertices is nearly optimal, then waits.
 	IdleHull IdlePolicy = iota
 	// IdleWait waits for an answer.
 	IdleWait
-	// IdleHullAlways takes hull steps as IdleHull does, but also while
-	// the calls in flight occupy every core.
-	IdleHullAlways
 )
 
-var idleNames = [...]string{IdleHull: "hull", IdleWait: "wait", IdleHullAlways: "hull-always"}
+var idleNames = [...]string{IdleHull: "hull", IdleWait: "wait"}
 
-// String returns the policy's name: hull, wait or hull-always.
+// String returns the policy's name: hull or wait.
 func (p IdlePolicy) String() string { return policyName(idleNames[:], p, "IdlePolicy") }
 
-// ParseIdlePolicy returns the IdlePolicy named name (hull, wait or
-// hull-always).
+// ParseIdlePolicy returns the IdlePolicy named name (hull or wait).
 func ParseIdlePolicy(name string) (IdlePolicy, error) {
 	return parsePolicy[IdlePolicy](idleNames[:], name, "idle policy")
 }

@@ -82,8 +82,7 @@ type Variant struct {
 	// Stale selects the concurrent mode's stale-call policy: wait,
 	// restart or fork (spec.Config.Stale; replacing the experiment's).
 	Stale string `json:"stale,omitempty"`
-	// Idle selects the concurrent mode's idle policy: hull, hull-always or
-	// wait
+	// Idle selects the concurrent mode's idle policy: hull or wait
 	// (spec.Config.Idle; replacing the experiment's).
 	Idle string `json:"idle,omitempty"`
 	// Params are the method-specific settings of this run (as -params),
