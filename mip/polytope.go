@@ -88,14 +88,27 @@ func (s *Solver) RelaxationBound(ctx context.Context, c []float64) (float64, err
 }
 
 // MinimizeFace implements lazycg.FaceMinimizer: it minimizes c·v over the
-// vertices with v_i = 0 for every i with zero[i], by setting the upper
-// bounds of those coordinates to 0 for this call only.
+// vertices with v_i = 0 for every i with zero[i]: on a model without those
+// columns when they are at least half of the model's (face.go), else by
+// setting their upper bounds to 0 for this call only.
 func (s *Solver) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool) (lazycg.LinearResult, error) {
 	if s.eng == nil {
 		return notFound(), ErrClosed
 	}
 	if len(zero) != len(s.vars) {
 		return notFound(), fmt.Errorf("mip: face mask has length %d, dimension is %d", len(zero), len(s.vars))
+	}
+	if s.reducible(zero) {
+		if err := s.checkVec(dst, c); err != nil {
+			return notFound(), err
+		}
+		f, err := s.faceFor(ctx, zero)
+		if err != nil {
+			return notFound(), err
+		}
+		if f != nil {
+			return s.minimizeFaceReduced(ctx, dst, c, zero, f)
+		}
 	}
 	if s.changed == nil {
 		s.changed = make([]int, 0, len(s.vars))

@@ -77,8 +77,9 @@ type Solver struct {
 	x       []float64 // per column: the backend's solution
 	last    []float64 // per column: last vertex returned
 	lastOK  bool
-	buf     []float64 // 2·rows: Model.check's buffer
-	changed []int     // columns whose upper bound MinimizeFace lowered
+	buf     []float64  // 2·rows: Model.check's buffer
+	changed []int      // columns whose upper bound MinimizeFace lowered
+	face    *faceModel // MinimizeFace's last reduced model (face.go)
 	params  SolveParams
 	res     SolveResult
 	solves  int  // backend solves so far
@@ -229,6 +230,7 @@ func (s *Solver) Close() {
 	if s.eng == nil {
 		return
 	}
+	s.closeFace()
 	s.eng.Close()
 	s.eng = nil
 }

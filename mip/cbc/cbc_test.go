@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -439,19 +440,26 @@ func TestCBCImprovingShortcut(t *testing.T) {
 }
 
 // TestCBCMinimizeFace checks face minimization against enumeration and that
-// the fixings are undone after each call.
+// the fixings are undone after each call (masks removing fewer than 90% of
+// the columns set upper bounds to 0; see TestCBCMinimizeSmallFace for the
+// others), also for a mask asked twice in a row.
 func TestCBCMinimizeFace(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	m := cbcRandomModel(rng, 12, 4)
 	vs := cbcVertices(m)
 	s := cbcSolver(t, m, mip.Options{})
 	dst := make([]float64, 12)
-	for k := 0; k < 10; k++ {
+	zero := make([]bool, 12)
+	for k := 0; k < 30; k++ {
 		c := cbcRandomObjective(rng, 12)
 		x := vs[rng.IntN(len(vs))]
-		zero := make([]bool, 12)
 		for i := range zero {
-			zero[i] = x[i] == 0 && rng.IntN(2) == 0
+			// k%3 == 0: about a quarter of the columns; k%3 == 1: every
+			// zero of x, the face of a vertex; k%3 == 2: the mask of
+			// k%3 == 1 again, with another objective.
+			if k%3 != 2 {
+				zero[i] = x[i] == 0 && (k%3 == 1 || rng.IntN(2) == 0)
+			}
 		}
 		res, err := s.MinimizeFace(context.Background(), dst, c, zero)
 		if err != nil {
@@ -478,6 +486,83 @@ func TestCBCMinimizeFace(t *testing.T) {
 	}
 	if _, err := s.MinimizeFace(context.Background(), dst, make([]float64, 12), make([]bool, 3)); err == nil {
 		t.Error("short mask accepted")
+	}
+}
+
+// TestCBCMinimizeSmallFace checks faces that leave at most 6 of 60
+// columns free (a reduced model, mip/face.go) against enumeration of the
+// free columns.
+func TestCBCMinimizeSmallFace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const n, most = 60, 6
+	m := cbcRandomModel(rng, n, 3)
+	s := cbcSolver(t, m, mip.Options{})
+	dst, x := make([]float64, n), make([]float64, n)
+	ran := 0
+	for k := 0; k < 40 && ran < 12; k++ {
+		// A sparse vertex: minimize positive costs.
+		pos := make([]float64, n)
+		for i := range pos {
+			pos[i] = 1 + rng.Float64()
+		}
+		if _, err := s.Minimize(context.Background(), x, pos); err != nil {
+			t.Fatal(err)
+		}
+		var free []int
+		for i, v := range x {
+			if v != 0 {
+				free = append(free, i)
+			}
+		}
+		if len(free) > most {
+			t.Logf("vertex with %d nonzeros", len(free))
+			continue
+		}
+		for len(free) < most {
+			if i := rng.IntN(n); x[i] == 0 && !slices.Contains(free, i) {
+				free = append(free, i)
+			}
+		}
+		ran++
+		zero := make([]bool, n)
+		for i := range zero {
+			zero[i] = !slices.Contains(free, i)
+		}
+		c := cbcRandomObjective(rng, n)
+		res, err := s.MinimizeFace(context.Background(), dst, c, zero)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt, y := math.Inf(1), make([]float64, n)
+		for bits := 0; bits < 1<<len(free); bits++ {
+			clear(y)
+			for b, i := range free {
+				y[i] = float64(bits >> b & 1)
+			}
+			if m.Check(y, 1e-9) == nil {
+				opt = math.Min(opt, dot(c, y))
+			}
+		}
+		cbcCheckResult(t, "small face", m, res, dst, c, opt)
+		if !cbcNear(res.Value, opt) {
+			t.Errorf("small face %v: %g, want %g", free, res.Value, opt)
+		}
+		for i, z := range zero {
+			if z && dst[i] != 0 {
+				t.Errorf("small face: coordinate %d is %g, fixed to 0", i, dst[i])
+			}
+		}
+		// The whole polytope again: the full model is untouched.
+		full, err := s.Minimize(context.Background(), dst, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if full.Value > res.Value+1e-9 {
+			t.Errorf("whole polytope %g above its face's %g", full.Value, res.Value)
+		}
+	}
+	if ran < 8 {
+		t.Fatalf("only %d small faces", ran)
 	}
 }
 
