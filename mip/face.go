@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/lazycg/lazycg"
 )
@@ -88,7 +89,7 @@ func (s *Solver) minimizeFaceReduced(ctx context.Context, dst, c []float64, zero
 // that lies in the face); nil when the mask leaves no coordinate (the full
 // model decides whether 0 is in the face).
 func (s *Solver) faceFor(ctx context.Context, zero []bool) (*faceModel, error) {
-	if f := s.face; f != nil && equalMask(f.mask, zero) {
+	if f := s.face; f != nil && slices.Equal(f.mask, zero) {
 		return f, nil
 	}
 	s.closeFace()
@@ -164,16 +165,4 @@ func (s *Solver) closeFace() {
 		s.face.sub.Close()
 		s.face = nil
 	}
-}
-
-func equalMask(a, b []bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -163,11 +163,19 @@ func (c *Config) SeparatorConfig() lazycg.SeparatorConfig {
 // stalePolicy returns the policy Stale names (Validate rejects other
 // names; an unknown one is StaleWait here).
 func (c *Config) stalePolicy() lazycg.StalePolicy {
-	if c.Stale == "" {
-		return lazycg.StaleWait
+	return namedPolicy(c.Stale, lazycg.StaleWait, lazycg.ParseStalePolicy)
+}
+
+// namedPolicy returns the policy name names, or def when name is empty or
+// unknown (the settings table rejects unknown names).
+func namedPolicy[P any](name string, def P, parse func(string) (P, error)) P {
+	if name == "" {
+		return def
 	}
-	p, _ := lazycg.ParseStalePolicy(c.Stale)
-	return p
+	if p, err := parse(name); err == nil {
+		return p
+	}
+	return def
 }
 
 // policyCheck is the settings check of a policy name that parse must
@@ -184,11 +192,7 @@ func policyCheck[P any](parse func(string) (P, error), want string) func(string)
 // idlePolicy returns the parsed Idle (hull when empty; validated by the
 // settings table).
 func (c *Config) idlePolicy() lazycg.IdlePolicy {
-	if c.Idle == "" {
-		return lazycg.IdleHull
-	}
-	p, _ := lazycg.ParseIdlePolicy(c.Idle)
-	return p
+	return namedPolicy(c.Idle, lazycg.IdleHull, lazycg.ParseIdlePolicy)
 }
 
 // Settings returns the offline driver's settings: the limits and the
