@@ -88,6 +88,10 @@ type Variant struct {
 	// Params are the method-specific settings of this run (as -params),
 	// replacing the experiment's.
 	Params string `json:"params,omitempty"`
+	// LineSearch names the line search of this run (auto, adaptive,
+	// secant or short, as spec.Config.LineSearch); set, it also lifts the
+	// experiment's NoLineSearch for this run.
+	LineSearch string `json:"line_search_rule,omitempty"`
 	// Baseline is the label of the variant this one is compared with; by
 	// default a lazy variant is compared with the first non-lazy one.
 	Baseline string `json:"baseline,omitempty"`
@@ -112,6 +116,9 @@ func (e *Experiment) RunConfig(v *Variant) spec.Config {
 	}
 	if v.Params != "" {
 		c.Params = v.Params
+	}
+	if v.LineSearch != "" {
+		c.LineSearch, c.NoLineSearch = v.LineSearch, false
 	}
 	return c
 }
@@ -444,8 +451,9 @@ func readVariants(doc *srcDoc, n *node, path string) ([]Variant, error) {
 		r.str("method", &v.Method)
 		r.str("label", &v.Label)
 		var c spec.Config
-		r.settings(&c, "k", "cache", "early_stop", "concurrent", "stale", "idle", "params")
+		r.settings(&c, "k", "cache", "early_stop", "concurrent", "stale", "idle", "params", "line_search_rule")
 		v.K, v.NoCache, v.NoEarlyStop, v.Concurrent, v.Stale, v.Idle, v.Params = c.K, c.NoCache, c.NoEarlyStop, c.Concurrent, c.Stale, c.Idle, c.Params
+		v.LineSearch = c.LineSearch
 		r.str("baseline", &v.Baseline)
 		if v.Method == "" {
 			r.fail(it, "method", "required")

@@ -15,8 +15,9 @@ const goodSuite = `{
   "experiments": [
     {"name": "birkhoff-10", "polytope": "birkhoff:10", "objective": "quadratic",
      "methods": ["cg-ls", "lcg", {"method": "lcg", "label": "LCG K=4", "k": 4, "cache": false},
-                 {"method": "lcg", "label": "LCG concurrent", "concurrent": true, "baseline": "lcg"}],
-     "dual_row": true,
+                 {"method": "lcg", "label": "LCG concurrent", "concurrent": true, "baseline": "lcg"},
+                 {"method": "lcg", "label": "LCG short step", "line_search_rule": "short"}],
+     "dual_row": true, "line_search": false,
      "paper": {"figure": "fig:x", "side": "left", "cache_hit_rate": 95.5, "time_limit": 500}},
     {"name": "online", "polytope": "birkhoff:5", "losses": "linear:rounds=20",
      "methods": ["ocg", "locg"], "time_limit": 3, "max_iterations": 10, "line_search": false,
@@ -39,12 +40,15 @@ func TestParseSuite(t *testing.T) {
 	if e.TimeLimit != 20*time.Second || e.K != 1.5 || e.Seed != 7 || e.OracleGap != DefaultOracleGap || !e.DualRow {
 		t.Errorf("defaults not applied: %+v", e)
 	}
-	if len(e.Variants) != 4 || e.Variants[2].Label != "LCG K=4" || e.Variants[2].K != 4 || !e.Variants[2].NoCache ||
+	if len(e.Variants) != 5 || e.Variants[2].Label != "LCG K=4" || e.Variants[2].K != 4 || !e.Variants[2].NoCache ||
 		e.Variants[0].Method != "cg-ls" || e.Variants[1].NoCache || e.Variants[2].Concurrent || !e.Variants[3].Concurrent {
 		t.Errorf("variants = %+v", e.Variants)
 	}
 	if c := e.RunConfig(&e.Variants[3]); !c.Concurrent || !c.Settings().Concurrent || e.RunConfig(&e.Variants[1]).Concurrent {
 		t.Errorf("the concurrent variant's config: %+v", c)
+	}
+	if c := e.RunConfig(&e.Variants[4]); c.NoLineSearch || c.LineSearch != "short" || !e.RunConfig(&e.Variants[1]).NoLineSearch {
+		t.Errorf("the short-step variant's config: %+v (the experiment has no line search)", c)
 	}
 	if e.Paper.Figure != "fig:x" || e.Paper.Side != "left" || e.Paper.CacheHitRate == nil || *e.Paper.CacheHitRate != 95.5 ||
 		e.Paper.TimeLimit != 500*time.Second {
