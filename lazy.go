@@ -74,8 +74,24 @@ type LazyCG struct {
 	// K ≥ 1 is the accuracy of the weak separation oracle (default 1; the
 	// paper used 1 and 1.1).
 	K float64
-	// Rule is the step rule: line search (default) or StepCurvature, which
-	// uses Remark 4.4's γ = min{1, Φ/(K C)} and needs C.
+	// Rule is the step rule: line search (default), StepCurvature, which
+	// uses Remark 4.4's γ = min{1, Φ/(K C)} and needs C, or StepAgnostic,
+	// the open-loop step γ_k = 2/(k+2) of vanilla CG with k the number of
+	// steps taken so far (negative answers do not count). The open-loop
+	// step is not Theorem 4.1's: f need not decrease along it, so the
+	// method is not monotone (the driver keeps the best point), and what
+	// holds is weaker. With the curvature C of f, a positive answer
+	// (∇f·(x − v) > Φ/K) gives h_{k+1} ≤ h_k − γ_kΦ/K + γ_k²C/2 for the
+	// primal gap h, so once γ_k ≤ Φ/(KC) every step decreases f by at
+	// least γ_kΦ/(2K); since Σγ_k diverges, every phase of constant Φ
+	// ends with a negative answer, and Φ → 0. The last negative answer
+	// (or Φ0's call), asked after k_s steps, proved h ≤ 2Φ, and later
+	// steps add at most (C/2)Σ_{k≥k_s} γ_k² ≤ 2C/(k_s+1), so at every
+	// iterate f(x) − f* ≤ 2Φ + 2C/(k_s+1). No rate in the iteration
+	// count is claimed. The proven dual bounds of the negative answers
+	// do not depend on the step. It exists because on some instances
+	// open-loop steps beat every greedy step (docs/RESULTS.md, matrix
+	// completion 100×10000).
 	Rule StepRule
 	// C is the curvature estimate for StepCurvature.
 	C float64
@@ -97,6 +113,7 @@ type LazyCG struct {
 	ls   lineSearcher
 	move func(*State) float64
 	l    float64 // the smoothness L for ShortStep
+	k    int     // steps taken, for StepAgnostic
 }
 
 // Monotone implements Monotone.
@@ -126,9 +143,10 @@ func (m *LazyCG) Init(ctx context.Context, s *State) error {
 	} else if m.Rule == StepCurvature && !(m.C > 0) {
 		return fmt.Errorf("lazycg: lazy cg: the curvature step needs C > 0, got %g", m.C)
 	}
-	if m.Rule == StepAgnostic {
-		return fmt.Errorf("lazycg: lazy cg: step rule %v is not supported (use line search or the curvature step)", m.Rule)
+	if m.Rule != StepLineSearch && m.Rule != StepCurvature && m.Rule != StepAgnostic {
+		return fmt.Errorf("lazycg: lazy cg: unknown step rule %v", m.Rule)
 	}
+	m.k = 0
 	n := len(s.X)
 	m.v = make([]float64, n)
 	m.d = make([]float64, n)
@@ -149,13 +167,17 @@ func (m *LazyCG) Step(ctx context.Context, s *State) error {
 func (m *LazyCG) step(s *State) float64 {
 	sub(m.d, m.v, s.X)
 	var gamma float64
-	if m.Rule == StepCurvature {
+	switch m.Rule {
+	case StepCurvature:
 		c := m.C
 		if m.ShortStep {
 			c = m.l * norm2sq(m.d)
 		}
 		gamma = math.Min(1, m.phi/(m.K*c))
-	} else {
+	case StepAgnostic:
+		gamma = 2 / float64(m.k+2)
+		m.k++
+	default:
 		gamma = m.ls.search(s, m.d, 1)
 	}
 	if gamma > 0 {

@@ -115,7 +115,7 @@ func init() {
 			return ret(&lazycg.FrankWolfe{LineSearch: ls}, noParams("cg-ls", p))
 		}})
 	RegisterMethod(MethodInfo{Name: "lcg", Lazy: true, Baseline: "cg-ls", LineSearch: true,
-		Doc: "parameter-free lazy conditional gradient (Algorithm 7); -params short=1 with -no-ls: Remark 4.4's step with the curvature L‖v−x‖² along each step",
+		Doc: "parameter-free lazy conditional gradient (Algorithm 7); with -no-ls, -params short=1: Remark 4.4's step with the curvature L‖v−x‖² along each step, open=1: the open-loop step 2/(k+2) over the k steps taken (no proven rate)",
 		New: func(p MethodParams) (lazycg.Method, error) {
 			ls, err := LineSearchOf(p)
 			if err != nil {
@@ -129,15 +129,23 @@ func init() {
 			if m.ShortStep, err = e.OptFlag("short"); err != nil {
 				return nil, err
 			}
+			open, err := e.OptFlag("open")
+			if err != nil {
+				return nil, err
+			}
 			if err := e.Unused(); err != nil {
 				return nil, err
 			}
-			if m.ShortStep && !p.NoLineSearch {
-				return nil, errors.New("spec: lcg: short=1 selects the step without line search; add -no-ls")
-			}
-			if p.NoLineSearch {
+			switch {
+			case (m.ShortStep || open) && !p.NoLineSearch:
+				return nil, errors.New("spec: lcg: short=1 and open=1 select steps without line search; add -no-ls")
+			case m.ShortStep && open:
+				return nil, errors.New("spec: lcg: short=1 and open=1 are two step rules; choose one")
+			case open:
+				m.Rule = lazycg.StepAgnostic
+			case p.NoLineSearch:
 				if !(p.C > 0) && !m.ShortStep {
-					return nil, fmt.Errorf("spec: lcg without line search needs a curvature estimate C (-C) or short=1")
+					return nil, fmt.Errorf("spec: lcg without line search needs a curvature estimate C (-C), short=1 or open=1")
 				}
 				m.Rule, m.C = lazycg.StepCurvature, p.C
 			}

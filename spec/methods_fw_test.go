@@ -60,6 +60,20 @@ func TestFWRegisteredMethods(t *testing.T) {
 		{"lcg", MethodParams{LineSearch: "Secant"}, func(m lazycg.Method) bool {
 			return m.(*lazycg.LazyCG).LineSearch.Rule == lazycg.LineSearchSecant
 		}, ""},
+		{"lcg", MethodParams{NoLineSearch: true, Params: "open=1"}, func(m lazycg.Method) bool {
+			return m.(*lazycg.LazyCG).Rule == lazycg.StepAgnostic
+		}, ""},
+		{"lcg", MethodParams{NoLineSearch: true, Params: "short=1"}, func(m lazycg.Method) bool {
+			l := m.(*lazycg.LazyCG)
+			return l.Rule == lazycg.StepCurvature && l.ShortStep
+		}, ""},
+		{"lcg", MethodParams{NoLineSearch: true, C: 3}, func(m lazycg.Method) bool {
+			l := m.(*lazycg.LazyCG)
+			return l.Rule == lazycg.StepCurvature && l.C == 3 && !l.ShortStep
+		}, ""},
+		{"lcg", MethodParams{Params: "open=1"}, nil, "add -no-ls"},
+		{"lcg", MethodParams{NoLineSearch: true, Params: "open=1,short=1"}, nil, "choose one"},
+		{"lcg", MethodParams{NoLineSearch: true}, nil, "open=1"},
 	}
 	for _, tc := range cases {
 		info, err := Method(tc.name)
