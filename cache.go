@@ -54,7 +54,10 @@ type Cache struct {
 	bytes     int64
 	order     []int // scratch for pruning
 	compactor VertexCompactor
-	scratch   []float64 // length n, for comparing compact entries
+	batch     BatchDotter // the compactor's, when it has the capability
+	scratch   []float64   // length n, for comparing compact entries
+	blockV    [BatchDotSize]CompactVertex
+	blockD    [BatchDotSize]float64
 }
 
 type cacheEntry struct {
@@ -90,6 +93,21 @@ type VertexCompactor interface {
 	Compact(v []float64) CompactVertex
 }
 
+// BatchDotter is an optional capability of a VertexCompactor whose inner
+// products are bound by reading the cost vector (as the factored vertices
+// of lmo.NuclearBallOn are): DotBatch sets dst[i] = vs[i].Dot(c), bit for
+// bit, for len(vs) ≤ BatchDotSize vertices in about one pass over c. A
+// Cache with such a compactor scores its compact entries in blocks of
+// BatchDotSize; the first-fit and best-fit answers are those of the
+// one-by-one scan (a block may score up to BatchDotSize − 1 entries past
+// a first fit). DotBatch must not allocate.
+type BatchDotter interface {
+	DotBatch(dst []float64, vs []CompactVertex, c []float64)
+}
+
+// BatchDotSize is the block size of BatchDotter.
+const BatchDotSize = 4
+
 // NewCache returns an empty cache for vertices of dimension n.
 func NewCache(n int, policy CachePolicy) *Cache {
 	return &Cache{n: n, policy: policy}
@@ -106,7 +124,10 @@ func (c *Cache) Policy() CachePolicy { return c.policy }
 
 // SetCompactor makes the cache store the vertices it adds from now on in
 // vc's compact form (nil: coordinates).
-func (c *Cache) SetCompactor(vc VertexCompactor) { c.compactor = vc }
+func (c *Cache) SetCompactor(vc VertexCompactor) {
+	c.compactor = vc
+	c.batch, _ = vc.(BatchDotter)
+}
 
 // Reset empties the cache.
 func (c *Cache) Reset() {
@@ -168,15 +189,29 @@ func (c *Cache) Search(dst, cost []float64, target float64) (float64, bool) {
 		if start >= m {
 			start = 0
 		}
-		for j := 0; j < m; j++ {
+		for j := 0; j < m; {
 			k := start + j
 			if k >= m {
 				k -= m
+			}
+			if nb := c.scoreBlock(start, j, cost); nb > 0 {
+				for i := range nb {
+					if v := c.blockD[i]; v < target {
+						best, bestVal = (k+i)%m, v
+						break
+					}
+				}
+				if best >= 0 {
+					break
+				}
+				j += nb
+				continue
 			}
 			if v := c.entries[k].dot(cost); v < target {
 				best, bestVal = k, v
 				break
 			}
+			j++
 		}
 		if best < 0 {
 			return 0, false
@@ -210,12 +245,50 @@ func (c *Cache) Best(dst, cost []float64) (float64, bool) {
 // minimum (0 and +Inf for NaN costs; call it on a non-empty cache).
 func (c *Cache) argMin(cost []float64) (int, float64) {
 	best, bestVal := 0, math.Inf(1)
-	for k := range c.entries {
+	for k := 0; k < len(c.entries); {
+		if nb := c.scoreBlock(0, k, cost); nb > 0 {
+			for i := range nb {
+				if v := c.blockD[i]; v < bestVal {
+					best, bestVal = k+i, v
+				}
+			}
+			k += nb
+			continue
+		}
 		if v := c.entries[k].dot(cost); v < bestVal {
 			best, bestVal = k, v
 		}
+		k++
 	}
 	return best, bestVal
+}
+
+// scoreBlock scores, with the compactor's BatchDotter, the compact entries
+// at scan positions j, j+1, … (entry (start + position) mod Len) into
+// c.blockD: at most BatchDotSize of them, ending at the first entry that
+// is not compact or at the end of the scan. It returns their number, 0
+// when there is no BatchDotter or fewer than two entries qualify (the
+// caller then scores entry j alone).
+func (c *Cache) scoreBlock(start, j int, cost []float64) int {
+	if c.batch == nil {
+		return 0
+	}
+	m := len(c.entries)
+	nb := 0
+	for ; nb < BatchDotSize && j+nb < m; nb++ {
+		k := (start + j + nb) % m
+		e := &c.entries[k]
+		if e.compact == nil || e.idx != nil {
+			break
+		}
+		c.blockV[nb] = e.compact
+	}
+	if nb < 2 {
+		return 0
+	}
+	c.batch.DotBatch(c.blockD[:nb], c.blockV[:nb], cost)
+	clear(c.blockV[:nb])
+	return nb
 }
 
 // Add stores a copy of vertex v unless it is already cached; it reports

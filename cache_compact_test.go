@@ -49,7 +49,17 @@ func TestCacheCompactVertices(t *testing.T) {
 	if compact.Len() != 12 {
 		t.Fatalf("%d vertices cached, want 12", compact.Len())
 	}
-	d1, d2 := make([]float64, n), make([]float64, n)
+	// one by one: the same compact vertices without the ball's DotBatch.
+	single := lazycg.NewCache(n, lazycg.CachePolicy{})
+	single.SetCompactor(compactOnly{ball})
+	bestFit := lazycg.NewCache(n, lazycg.CachePolicy{Search: lazycg.BestFit})
+	bestFit.SetCompactor(ball)
+	for _, c := range costs {
+		ball.Minimize(context.Background(), v, c)
+		single.Add(v)
+		bestFit.Add(v)
+	}
+	d1, d2, d3 := make([]float64, n), make([]float64, n), make([]float64, n)
 	for i, c := range costs {
 		for _, target := range []float64{-5, -8, -10, -12} {
 			v1, ok1 := compact.Search(d1, c, target)
@@ -57,6 +67,20 @@ func TestCacheCompactVertices(t *testing.T) {
 			if ok1 != ok2 || (ok1 && (!slices.Equal(d1, d2) || math.Abs(v1-v2) > 1e-12*(1+math.Abs(v2)))) {
 				t.Fatalf("cost %d, target %v: compact (%v, %v), coordinates (%v, %v)", i, target, v1, ok1, v2, ok2)
 			}
+			// Scored in blocks or one by one: the same answers, bit for bit.
+			v3, ok3 := single.Search(d3, c, target)
+			if ok1 != ok3 || v1 != v3 || !slices.Equal(d1, d3) {
+				t.Fatalf("cost %d, target %v: in blocks (%v, %v), one by one (%v, %v)", i, target, v1, ok1, v3, ok3)
+			}
+		}
+		v1, _ := bestFit.Best(d1, c)
+		v3, _ := single.Best(d3, c)
+		v2, _ := plain.Best(d2, c)
+		if v1 != v3 || !slices.Equal(d1, d3) || !slices.Equal(d1, d2) {
+			t.Fatalf("cost %d: best in blocks %v, one by one %v, coordinates %v", i, v1, v3, v2)
+		}
+		if w1, ok1 := bestFit.Search(d1, c, v1*(1-1e-9)+1e-9); !ok1 || w1 != v1 {
+			t.Fatalf("cost %d: best-fit search %v (%v), want %v", i, w1, ok1, v1)
 		}
 	}
 	if allocs := testing.AllocsPerRun(50, func() { compact.Search(d1, costs[3], -5) }); allocs != 0 {
@@ -73,3 +97,8 @@ func TestCacheCompactVertices(t *testing.T) {
 		t.Fatalf("a budget of 3 factored vertices holds %d", small.Len())
 	}
 }
+
+// compactOnly hides every capability of a VertexCompactor but Compact.
+type compactOnly struct{ vc lazycg.VertexCompactor }
+
+func (c compactOnly) Compact(v []float64) lazycg.CompactVertex { return c.vc.Compact(v) }

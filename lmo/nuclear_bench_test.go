@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/objective"
 )
 
@@ -95,6 +96,31 @@ func BenchmarkCompletionIteration(b *testing.B) {
 		cv := cb.on.Compact(vo)
 		for range b.N {
 			benchSink += cv.Dot(cb.gw)
+		}
+	})
+	// Four factored vertices, one by one and in one DotBatch pass (per op:
+	// four inner products).
+	atoms := make([]lazycg.CompactVertex, 4)
+	g := make([]float64, len(cb.gw))
+	for i := range atoms {
+		for k := range g {
+			g[k] = cb.gw[k] * float64(1+(k*(i+3))%7)
+		}
+		cb.on.Minimize(ctx, vo, g)
+		atoms[i] = cb.on.Compact(vo)
+	}
+	b.Run("cache-dot/factored-4", func(b *testing.B) {
+		for range b.N {
+			for _, a := range atoms {
+				benchSink += a.Dot(cb.gw)
+			}
+		}
+	})
+	b.Run("cache-dot/factored-batch4", func(b *testing.B) {
+		var d [4]float64
+		for range b.N {
+			cb.on.DotBatch(d[:], atoms, cb.gw)
+			benchSink += d[0] + d[1] + d[2] + d[3]
 		}
 	})
 }

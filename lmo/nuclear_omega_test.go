@@ -164,6 +164,47 @@ func TestNuclearBallOnCompact(t *testing.T) {
 	}
 }
 
+// TestNuclearBallOnDotBatch: DotBatch gives Dot's values bit for bit for
+// blocks of four of the ball's vertices, for shorter blocks and for blocks
+// holding another ball's vertex (both scored one by one), without
+// allocating.
+func TestNuclearBallOnDotBatch(t *testing.T) {
+	rng := basicRNG(11)
+	omega, _ := basicOmega(rng, 20, 30, 0.3)
+	b, _ := NewNuclearBallOn(20, 30, 5, omega)
+	other, _ := NewNuclearBallOn(20, 30, 5, omega)
+	dst := make([]float64, len(omega))
+	var atoms []lazycg.CompactVertex
+	for range 6 {
+		_, c := basicOmega(rng, 1, len(omega), 1)
+		if _, err := b.Minimize(context.Background(), dst, c); err != nil {
+			t.Fatal(err)
+		}
+		atoms = append(atoms, b.Compact(dst))
+	}
+	_, c := basicOmega(rng, 1, len(omega), 1)
+	other.Minimize(context.Background(), dst, c)
+	foreign := other.Compact(dst)
+	got := make([]float64, 4)
+	for _, block := range [][]lazycg.CompactVertex{
+		atoms[:4], atoms[2:6], {atoms[5], atoms[0], atoms[3], atoms[1]},
+		atoms[:3], atoms[4:6], {atoms[0], foreign, atoms[1], atoms[2]},
+	} {
+		for range 3 {
+			_, c := basicOmega(rng, 1, len(omega), 1)
+			b.DotBatch(got[:len(block)], block, c)
+			for i, v := range block {
+				if want := v.Dot(c); got[i] != want {
+					t.Fatalf("block of %d, vertex %d: DotBatch %v, Dot %v", len(block), i, got[i], want)
+				}
+			}
+		}
+	}
+	if allocs := testing.AllocsPerRun(20, func() { b.DotBatch(got, atoms[:4], c) }); allocs != 0 {
+		t.Errorf("DotBatch allocates %v times", allocs)
+	}
+}
+
 // TestNuclearBallOnEarlyStop: MinimizeUntil stops with an improving
 // vertex and a rigorous bound.
 func TestNuclearBallOnEarlyStop(t *testing.T) {
