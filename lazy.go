@@ -84,14 +84,15 @@ type LazyCG struct {
 	// (∇f·(x − v) > Φ/K) gives h_{k+1} ≤ h_k − γ_kΦ/K + γ_k²C/2 for the
 	// primal gap h, so once γ_k ≤ Φ/(KC) every step decreases f by at
 	// least γ_kΦ/(2K); since Σγ_k diverges, every phase of constant Φ
-	// ends with a negative answer, and Φ → 0. The last negative answer
-	// (or Φ0's call), asked after k_s steps, proved h ≤ 2Φ, and later
-	// steps add at most (C/2)Σ_{k≥k_s} γ_k² ≤ 2C/(k_s+1), so at every
-	// iterate f(x) − f* ≤ 2Φ + 2C/(k_s+1). No rate in the iteration
-	// count is claimed. The proven dual bounds of the negative answers
-	// do not depend on the step. It exists because on some instances
-	// open-loop steps beat every greedy step (docs/RESULTS.md, matrix
-	// completion 100×10000).
+	// ends with a negative answer, and Φ → 0. The last negative answer,
+	// asked after k_s steps, proved h ≤ 2Φ (as does Φ0 from one LMO call,
+	// with k_s = 0), and later steps add at most (C/2)Σ_{k≥k_s} γ_k² ≤
+	// 2C/(k_s+1), so at every later iterate f(x) − f* ≤ 2Φ + 2C/(k_s+1).
+	// No rate in the iteration count is claimed. The proven dual bounds
+	// of the negative answers do not depend on the step. It exists
+	// because on some instances open-loop steps beat every greedy step
+	// (docs/RESULTS.md, matrix completion 100×10000, where it ends below
+	// the greedy lazy steps but still above vanilla CG).
 	Rule StepRule
 	// C is the curvature estimate for StepCurvature.
 	C float64
