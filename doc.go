@@ -27,8 +27,8 @@
 //	                 │                              of its own (SeparatorConfig.Concurrent)
 //	                 ├─ WeakSeparator, VertexStore  separator.go, cache.go (Algorithm 2), augment.go (Algorithm 9)
 //	                 └─ LMO, EarlyStopper, …        lmo.go; realizations in packages lmo and mip
-//	                                                (VertexCompactor, MoveRecorder: LMOs with factored
-//	                                                vertices, such as lmo.NuclearBallOn)
+//	                                                (VertexCompactor, BatchDotter, MoveRecorder: LMOs
+//	                                                with factored vertices, such as lmo.NuclearBallOn)
 //
 // Minimize owns the limits, the counters, the dual bound and the trace; a
 // Method owns its steps and reaches the oracles only through the Oracle,
