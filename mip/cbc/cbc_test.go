@@ -5,6 +5,7 @@ package cbc_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -465,16 +466,7 @@ func TestCBCMinimizeFace(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		opt := cbcBrute(vs, c, zero)
-		cbcCheckResult(t, "face", m, res, dst, c, opt)
-		if !cbcNear(res.Value, opt) {
-			t.Errorf("face: %g, want %g", res.Value, opt)
-		}
-		for i, z := range zero {
-			if z && dst[i] != 0 {
-				t.Errorf("face: coordinate %d is %g, fixed to 0", i, dst[i])
-			}
-		}
+		cbcCheckFace(t, "face", m, res, dst, c, cbcBrute(vs, c, zero), zero)
 		// The whole polytope again: the fixings must be gone.
 		full, err := s.Minimize(context.Background(), dst, c)
 		if err != nil {
@@ -486,6 +478,21 @@ func TestCBCMinimizeFace(t *testing.T) {
 	}
 	if _, err := s.MinimizeFace(context.Background(), dst, make([]float64, 12), make([]bool, 3)); err == nil {
 		t.Error("short mask accepted")
+	}
+}
+
+// cbcCheckFace checks a face minimization's answer: cbcCheckResult, the
+// optimum opt over the face, and every masked coordinate at 0.
+func cbcCheckFace(t *testing.T, what string, m *mip.Model, res lazycg.LinearResult, dst, c []float64, opt float64, zero []bool) {
+	t.Helper()
+	cbcCheckResult(t, what, m, res, dst, c, opt)
+	if !cbcNear(res.Value, opt) {
+		t.Errorf("%s: %g, want %g", what, res.Value, opt)
+	}
+	for i, z := range zero {
+		if z && dst[i] != 0 {
+			t.Errorf("%s: coordinate %d is %g, fixed to 0", what, i, dst[i])
+		}
 	}
 }
 
@@ -543,15 +550,7 @@ func TestCBCMinimizeSmallFace(t *testing.T) {
 				opt = math.Min(opt, dot(c, y))
 			}
 		}
-		cbcCheckResult(t, "small face", m, res, dst, c, opt)
-		if !cbcNear(res.Value, opt) {
-			t.Errorf("small face %v: %g, want %g", free, res.Value, opt)
-		}
-		for i, z := range zero {
-			if z && dst[i] != 0 {
-				t.Errorf("small face: coordinate %d is %g, fixed to 0", i, dst[i])
-			}
-		}
+		cbcCheckFace(t, fmt.Sprintf("small face %v", free), m, res, dst, c, opt, zero)
 		// The whole polytope again: the full model is untouched.
 		full, err := s.Minimize(context.Background(), dst, c)
 		if err != nil {
