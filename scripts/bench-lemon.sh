@@ -7,7 +7,7 @@
 # digits); the script prints times per call, their ratios and the speedup
 # of warm-started calls. See lmo/internal/lemonbench for the details.
 #
-# Usage: scripts/bench-lemon.sh [-instances 08a,10a] [-iters 10] [-reps 5] [-g0] [-v]
+# Usage: scripts/bench-lemon.sh [-instances 08a,10a] [-iters 10] [-reps 5] [-g0] [-v] [-distance]
 # The data directory is $LAZYCG_DATA (or -data DIR). Large instances take
 # minutes each (netgen 16a/16b: about half an hour with the defaults).
 set -euo pipefail

@@ -27,6 +27,13 @@
 // the ratio of the two runs of a pair, which were made back to back (and
 // the ratio of the CPU times where LEMON's add up to 0.2 s or more). The
 // comparisons among our own calls use the CPU time of the solving thread.
+//
+// With -distance nothing is timed: for the vertices v_from … v_iters of the
+// same Frank–Wolfe run it prints the median support size and the median
+// number of arcs whose flow differs from the previous vertex and from the
+// nearest of the 16 previous ones, and how many vertices repeat an earlier
+// one — how much of a solve a warm start (or a pool of kept bases) can
+// save at best.
 package main
 
 import (
@@ -62,6 +69,7 @@ func main() {
 		reps      = flag.Int("reps", 5, "alternating repetitions per timing")
 		solver    = flag.String("solver", "dimacs-solver", "LEMON's dimacs-solver")
 		verbose   = flag.Bool("v", false, "print a line per gradient")
+		distance  = flag.Bool("distance", false, "instead of timing, print how far apart the Frank–Wolfe vertices v_from … v_iters are (arcs whose flow differs)")
 	)
 	flag.Parse()
 	dataDir, ok := datadir.Find(*data)
@@ -74,6 +82,17 @@ func main() {
 	files, err := instanceFiles(dataDir, *instances)
 	if err != nil {
 		fail(err)
+	}
+	if *distance {
+		fmt.Printf("Frank–Wolfe vertices v_k (the LMO's answer for g_k), k = %d…%d: medians of the support size, of the\n", *from, *iters)
+		fmt.Printf("number of arcs whose flow differs from v_{k−1}, and from the nearest of v_{k−16} … v_{k−1}; repeats: v_k equal to an earlier v_j.\n")
+		fmt.Printf("%-14s %8s %8s %10s %10s %8s\n", "instance", "arcs", "support", "vs prev", "vs near16", "repeats")
+		for _, f := range files {
+			if err := distances(f, *from, *iters); err != nil {
+				fail(err)
+			}
+		}
+		return
 	}
 	dir, err := os.MkdirTemp("", "lemonbench")
 	if err != nil {
@@ -262,6 +281,86 @@ func (b *bench) instance(path string) error {
 		}
 		fmt.Printf("%-14s %8s | %9.4f %9.4f %6.2f %6s %s |\n", "  ∇f(0)", "", l.wall, c.wall, median(r), "", cpu)
 	}
+	return nil
+}
+
+// distances prints how far apart the vertices v_from … v_iters of a
+// Frank–Wolfe run over the instance in path are (see the -distance flag):
+// a warm start from the basis of v_{k−1} has to change the flow on the
+// arcs where v_k differs from it.
+func distances(path string, from, iters int) error {
+	name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".gz"), ".min")
+	net, err := lmo.ReadDIMACSFile(path)
+	if err != nil {
+		return err
+	}
+	f, err := flowgrad.Objective(net)
+	if err != nil {
+		return err
+	}
+	p, err := lmo.NewFlowPolytope(net)
+	if err != nil {
+		return err
+	}
+	m := len(net.Arcs)
+	x := make([]float64, m)
+	p.Vertex(x)
+	const window = 16
+	var (
+		recent           [][]float64 // the last window vertices, oldest first
+		seen             = map[string]bool{}
+		supp, prev, near []float64
+		repeats, k       int
+		key              []byte
+	)
+	differ := func(a, b []float64) int {
+		n := 0
+		for i := range a {
+			if a[i] != b[i] {
+				n++
+			}
+		}
+		return n
+	}
+	err = flowgrad.FrankWolfe(f, func(dst, c []float64) error {
+		k++
+		if _, err := p.Minimize(context.Background(), dst, c); err != nil {
+			return err
+		}
+		key = key[:0]
+		n := 0
+		for i, v := range dst {
+			if v != 0 {
+				n++
+				key = fmt.Appendf(key, "%d:%g,", i, v)
+			}
+		}
+		if k >= from && len(recent) > 0 {
+			supp = append(supp, float64(n))
+			prev = append(prev, float64(differ(dst, recent[len(recent)-1])))
+			best := m
+			for _, r := range recent {
+				best = min(best, differ(dst, r))
+			}
+			near = append(near, float64(best))
+			if seen[string(key)] {
+				repeats++
+			}
+		}
+		seen[string(key)] = true
+		if len(recent) == window {
+			recent = append(recent[:0], recent[1:]...)
+		}
+		recent = append(recent, slices.Clone(dst))
+		return nil
+	}, x, iters, nil)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if len(supp) == 0 {
+		return fmt.Errorf("%s: no vertices compared", name)
+	}
+	fmt.Printf("%-14s %8d %8.0f %10.0f %10.0f %4d/%-4d\n", name, m, median(supp), median(prev), median(near), repeats, len(supp))
 	return nil
 }
 
