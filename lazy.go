@@ -104,6 +104,14 @@ type LazyCG struct {
 	// Theorem 4.1's proof, with steps longer by diam²/‖d‖² than with the
 	// worst case C = L·diam².
 	ShortStep bool
+	// ShortStepMax makes ShortStep's estimate the largest curvature along
+	// the steps so far, C_t = max_{s≤t} L‖v_s − x_s‖²: a non-decreasing
+	// estimate of the constant C of Remark 4.4, which it approaches from
+	// below (C_t ≤ L·diam²). Since C_t ≥ L‖v_t − x_t‖², the per-step
+	// progress of ShortStep is kept; steps are shorter than ShortStep's
+	// when the current direction is shorter than an earlier one, so
+	// cached vertices keep separating longer.
+	ShortStepMax bool
 	// LineSearch is the line search of StepLineSearch.
 	LineSearch LineSearch
 	// PhiSchedule is Φ: its start (Φ0 by one LMO call or binary search)
@@ -114,6 +122,7 @@ type LazyCG struct {
 	ls   lineSearcher
 	move func(*State) float64
 	l    float64 // the smoothness L for ShortStep
+	cmax float64 // ShortStepMax's running estimate
 	k    int     // steps taken, for StepAgnostic
 }
 
@@ -137,6 +146,9 @@ func (m *LazyCG) Init(ctx context.Context, s *State) error {
 	if m.ShortStep && m.Rule != StepCurvature {
 		return errors.New("lazycg: lazy cg: ShortStep is a curvature step (set Rule to StepCurvature)")
 	}
+	if m.ShortStepMax && !m.ShortStep {
+		return errors.New("lazycg: lazy cg: ShortStepMax is a form of ShortStep (set ShortStep)")
+	}
 	if m.Rule == StepCurvature && m.ShortStep {
 		if m.l = smoothness(s.Obj, 0); !validSmoothness(m.l) {
 			return errors.New("lazycg: lazy cg: the short step needs an objective with a known smoothness L > 0 (a Smoother)")
@@ -147,7 +159,7 @@ func (m *LazyCG) Init(ctx context.Context, s *State) error {
 	if m.Rule != StepLineSearch && m.Rule != StepCurvature && m.Rule != StepAgnostic {
 		return fmt.Errorf("lazycg: lazy cg: unknown step rule %v", m.Rule)
 	}
-	m.k = 0
+	m.k, m.cmax = 0, 0
 	n := len(s.X)
 	m.v = make([]float64, n)
 	m.d = make([]float64, n)
@@ -173,6 +185,10 @@ func (m *LazyCG) step(s *State) float64 {
 		c := m.C
 		if m.ShortStep {
 			c = m.l * norm2sq(m.d)
+			if m.ShortStepMax {
+				m.cmax = math.Max(m.cmax, c)
+				c = m.cmax
+			}
 		}
 		gamma = math.Min(1, m.phi/(m.K*c))
 	case StepAgnostic:

@@ -201,27 +201,38 @@ type smoothDistance struct{ testDistance }
 func (smoothDistance) Smoothness() float64 { return 2 }
 
 // TestLazyCGShortStep checks Remark 4.4's step with the curvature along
-// the step, γ = min{1, Φ/(K·L‖v − x‖²)}: every positive answer decreases f
-// (by at least γΦ/(2K), from the smoothness bound), the run reaches the
-// optimum, and ShortStep needs the curvature rule and a Smoother.
+// the step, γ = min{1, Φ/(K·L‖v − x‖²)}, and with the largest such
+// curvature so far (ShortStepMax): every positive answer decreases f (by
+// at least γΦ/(2K), from the smoothness bound), the run reaches the
+// optimum, the running maximum takes steps no longer than the step's own
+// curvature would (so at least as many cache hits on this instance), and
+// ShortStep needs the curvature rule and a Smoother.
 func TestLazyCGShortStep(t *testing.T) {
 	p, fstar := simplexProblem(60, 5)
 	p.Objective = smoothDistance{p.Objective.(testDistance)}
-	prev := math.Inf(1)
-	var increases int
-	res, err := Minimize(context.Background(), p, &Settings{MaxIterations: 3000, Callback: func(pr Progress) bool {
-		if pr.F > prev {
-			increases++
+	hits := map[bool]int{}
+	for _, max := range []bool{false, true} {
+		prev := math.Inf(1)
+		var increases int
+		res, err := Minimize(context.Background(), p, &Settings{MaxIterations: 3000, Callback: func(pr Progress) bool {
+			if pr.F > prev {
+				increases++
+			}
+			prev = pr.F
+			return true
+		}}, &LazyCG{K: 1.1, Rule: StepCurvature, ShortStep: true, ShortStepMax: max})
+		if err != nil {
+			t.Fatal(err)
 		}
-		prev = pr.F
-		return true
-	}}, &LazyCG{K: 1.1, Rule: StepCurvature, ShortStep: true})
-	if err != nil {
-		t.Fatal(err)
+		if increases > 0 || res.F-fstar > 1e-4 || res.Stats.CacheHits == 0 {
+			t.Errorf("max %v: f increased %d times; f − f* = %g after %d iterations, %d cache hits",
+				max, increases, res.F-fstar, res.Stats.Iterations, res.Stats.CacheHits)
+		}
+		hits[max] = res.Stats.CacheHits
+		t.Logf("max %v: %d iterations, %d cache hits, f − f* = %g", max, res.Stats.Iterations, res.Stats.CacheHits, res.F-fstar)
 	}
-	if increases > 0 || res.F-fstar > 1e-4 || res.Stats.CacheHits == 0 {
-		t.Errorf("f increased %d times; f − f* = %g after %d iterations, %d cache hits",
-			increases, res.F-fstar, res.Stats.Iterations, res.Stats.CacheHits)
+	if hits[true] < hits[false] {
+		t.Errorf("cache hits: %d with the running maximum, %d with the step's own curvature", hits[true], hits[false])
 	}
 	for _, tc := range []struct {
 		name string
@@ -230,6 +241,7 @@ func TestLazyCGShortStep(t *testing.T) {
 		want string
 	}{
 		{"line search", p, &LazyCG{ShortStep: true}, "StepCurvature"},
+		{"max without short", p, &LazyCG{Rule: StepCurvature, C: 1, ShortStepMax: true}, "set ShortStep"},
 		{"no smoothness", Problem{Objective: p.Objective.(smoothDistance).testDistance, LMO: p.LMO, X0: p.X0},
 			&LazyCG{Rule: StepCurvature, ShortStep: true}, "smoothness"},
 	} {

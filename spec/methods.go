@@ -115,7 +115,7 @@ func init() {
 			return ret(&lazycg.FrankWolfe{LineSearch: ls}, noParams("cg-ls", p))
 		}})
 	RegisterMethod(MethodInfo{Name: "lcg", Lazy: true, Baseline: "cg-ls", LineSearch: true,
-		Doc: "parameter-free lazy conditional gradient (Algorithm 7); with -no-ls, -params short=1: Remark 4.4's step with the curvature L‖v−x‖² along each step, open=1: the open-loop step 2/(k+2) over the k steps taken (no proven rate)",
+		Doc: "parameter-free lazy conditional gradient (Algorithm 7); with -no-ls, -params short=1: Remark 4.4's step with the curvature L‖v−x‖² along each step, short=max: with the largest such curvature so far, open=1: the open-loop step 2/(k+2) over the k steps taken (no proven rate)",
 		New: func(p MethodParams) (lazycg.Method, error) {
 			ls, err := LineSearchOf(p)
 			if err != nil {
@@ -126,8 +126,14 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			if m.ShortStep, err = e.OptFlag("short"); err != nil {
-				return nil, err
+			switch short := e.OptString("short", "0"); short {
+			case "0":
+			case "1":
+				m.ShortStep = true
+			case "max":
+				m.ShortStep, m.ShortStepMax = true, true
+			default:
+				return nil, fmt.Errorf("spec: lcg: short must be 0, 1 (the curvature along each step) or max (the largest along the steps so far), got %q", short)
 			}
 			open, err := e.OptFlag("open")
 			if err != nil {

@@ -67,6 +67,11 @@ func TestFWRegisteredMethods(t *testing.T) {
 			l := m.(*lazycg.LazyCG)
 			return l.Rule == lazycg.StepCurvature && l.ShortStep
 		}, ""},
+		{"lcg", MethodParams{NoLineSearch: true, Params: "short=max"}, func(m lazycg.Method) bool {
+			l := m.(*lazycg.LazyCG)
+			return l.Rule == lazycg.StepCurvature && l.ShortStep && l.ShortStepMax
+		}, ""},
+		{"lcg", MethodParams{NoLineSearch: true, Params: "short=2"}, nil, "short must be"},
 		{"lcg", MethodParams{NoLineSearch: true, C: 3}, func(m lazycg.Method) bool {
 			l := m.(*lazycg.LazyCG)
 			return l.Rule == lazycg.StepCurvature && l.C == 3 && !l.ShortStep
