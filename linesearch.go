@@ -95,8 +95,8 @@ func ParseLineSearchRule(s string) (LineSearchRule, error) {
 // LineSearch configures the line search of a method: every method that
 // searches along its directions (FrankWolfe with StepLineSearch, LazyCG,
 // the active-set methods AwayFW, LazyAwayFW, BlendedPairwise, LazyBPCG,
-// PairwiseFW, LazyPairwiseFW, BlendedCG, and BlockFW, LazyBlockFW) has a
-// LineSearch field, and all of them accept every rule: the searches stay
+// PairwiseFW, LazyPairwiseFW, BlendedCG, BlockFW, LazyBlockFW, and PCG,
+// LPCG with PairwiseLineSearch) has a LineSearch field, and all of them accept every rule: the searches stay
 // within [0, γmax], so the iterates stay in P. The zero value is
 // LineSearchAuto.
 type LineSearch struct {

@@ -353,6 +353,34 @@ func TestLineSearchRules(t *testing.T) {
 				t.Errorf("%v %T: Monotone() wrong", ls.Rule, m)
 			}
 		}
+		// Garber–Meshi's pairwise methods need the face oracle of the
+		// product itself (standard form), not the blocks.
+		for _, m := range []Method{&PCG{LineSearch: ls}, &LPCG{LineSearch: ls}} {
+			p, fstar, ch := pwProblem(poly, 3)
+			ch.obj = testDistanceNoLS{ch.obj.(testDistance)}
+			res, err := Minimize(context.Background(), p, &Settings{MaxIterations: 3000, GapTolerance: 1e-6}, m)
+			if err != nil {
+				t.Fatalf("%v %T: %v", ls.Rule, m, err)
+			}
+			if ch.err != nil {
+				t.Fatalf("%v %T: left P: %v", ls.Rule, m, ch.err)
+			}
+			if res.F-fstar > 1e-6 || res.DualBound > fstar+1e-9 {
+				t.Errorf("%v %T: f − f* = %g, dual − f* = %g, status %v after %d iterations", ls.Rule, m, res.F-fstar,
+					res.DualBound-fstar, res.Status, res.Stats.Iterations)
+			}
+			if m.(Monotone).Monotone() != (ls.Rule != LineSearchShortStep) {
+				t.Errorf("%v %T: Monotone() wrong", ls.Rule, m)
+			}
+		}
+	}
+	// The dyadic steps take no line search.
+	p, _, _ := pwProblem(poly, 3)
+	for _, m := range []Method{&PCG{Rule: PairwiseDyadic, S: 1, C: 1, Alpha: 3, LineSearch: LineSearch{Rule: LineSearchSecant}},
+		&LPCG{Rule: PairwiseDyadic, S: 1, C: 1, Alpha: 3, LineSearch: LineSearch{Rule: LineSearchSecant}}} {
+		if _, err := Minimize(context.Background(), p, &Settings{MaxIterations: 10}, m); err == nil || !strings.Contains(err.Error(), "no line search") {
+			t.Errorf("%T dyadic with a line search: %v", m, err)
+		}
 	}
 }
 

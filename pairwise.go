@@ -80,7 +80,7 @@ type pairwiseCore struct {
 	ls                     lineSearcher
 }
 
-func (p *pairwiseCore) init(s *State, name string, assume bool) error {
+func (p *pairwiseCore) init(s *State, name string, assume bool, rule PairwiseRule, cfg LineSearch) error {
 	l := s.Oracle.LMO()
 	if _, ok := l.(FaceMinimizer); !ok {
 		return fmt.Errorf("lazycg: %s: the LMO (%T) cannot minimize over faces (it must implement FaceMinimizer)", name, l)
@@ -98,8 +98,10 @@ func (p *pairwiseCore) init(s *State, name string, assume bool) error {
 	p.d = make([]float64, n)
 	p.zero = make([]bool, n)
 	p.bounder, _ = s.Oracle.LMO().(PairwiseStepBounder)
-	p.ls = lineSearcher{}
-	return nil
+	if rule != PairwiseLineSearch && cfg != (LineSearch{}) {
+		return fmt.Errorf("lazycg: %s: the %v steps take no line search (LineSearch is for the %v rule)", name, rule, PairwiseLineSearch)
+	}
+	return p.ls.init(s, cfg, name)
 }
 
 // minimizeAway stores in vMinus a vertex maximizing ∇f·v over the face
@@ -236,6 +238,10 @@ type PCG struct {
 	// AssumeStandardForm accepts an LMO that does not declare StandardForm
 	// (the caller knows P = {x ≥ 0 : Ax = b}).
 	AssumeStandardForm bool
+	// LineSearch is the search of PairwiseLineSearch along v⁺ − v⁻ up to
+	// the largest feasible step (zero value: exact for quadratics, secant
+	// otherwise).
+	LineSearch LineSearch
 
 	core pairwiseCore
 	th   thm32
@@ -247,11 +253,11 @@ type PCG struct {
 func (m *PCG) Phi() float64 { return m.phi }
 
 // Monotone implements Monotone.
-func (m *PCG) Monotone() bool { return m.Rule == PairwiseLineSearch }
+func (m *PCG) Monotone() bool { return m.Rule == PairwiseLineSearch && m.LineSearch.monotone() }
 
 // Init implements Method.
 func (m *PCG) Init(ctx context.Context, s *State) error {
-	if err := m.core.init(s, "pcg", m.AssumeStandardForm); err != nil {
+	if err := m.core.init(s, "pcg", m.AssumeStandardForm, m.Rule, m.LineSearch); err != nil {
 		return err
 	}
 	switch m.Rule {
@@ -368,6 +374,8 @@ type LPCG struct {
 	FaceCache CachePolicy
 	// AssumeStandardForm is as in PCG.
 	AssumeStandardForm bool
+	// LineSearch is as in PCG (for the FW fallback steps as well).
+	LineSearch LineSearch
 
 	core pairwiseCore
 	sep  pairSeparator
@@ -375,14 +383,14 @@ type LPCG struct {
 }
 
 // Monotone implements Monotone.
-func (m *LPCG) Monotone() bool { return m.Rule == PairwiseLineSearch }
+func (m *LPCG) Monotone() bool { return m.Rule == PairwiseLineSearch && m.LineSearch.monotone() }
 
 // Init implements Method.
 func (m *LPCG) Init(ctx context.Context, s *State) error {
 	if err := defaultK(&m.K, "lpcg"); err != nil {
 		return err
 	}
-	if err := m.core.init(s, "lpcg", m.AssumeStandardForm); err != nil {
+	if err := m.core.init(s, "lpcg", m.AssumeStandardForm, m.Rule, m.LineSearch); err != nil {
 		return err
 	}
 	m.sep.init(len(s.X), m.FaceCache.MaxSize)

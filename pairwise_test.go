@@ -512,7 +512,7 @@ func TestPwPairSeparatorContract(t *testing.T) {
 				var ps pairSeparator
 				ps.init(n, 0)
 				var core pairwiseCore
-				if err := core.init(s, "test", false); err != nil {
+				if err := core.init(s, "test", false, PairwiseLineSearch, LineSearch{}); err != nil {
 					t.Fatal(err)
 				}
 				pos, neg, inconclusive := 0, 0, 0

@@ -8,25 +8,29 @@ import (
 
 // pwDyadic reads the settings of the dyadic (theoretical) pairwise
 // rule: dyadic=1, s (strong convexity), alpha (≥ card(x*)); C comes from
-// the curvature parameter.
-func pwDyadic(e *Spec, p MethodParams) (rule lazycg.PairwiseRule, s, alpha float64, err error) {
+// the curvature parameter; for the practical rule, its line search.
+func pwDyadic(e *Spec, p MethodParams) (rule lazycg.PairwiseRule, s, alpha float64, ls lazycg.LineSearch, err error) {
 	dy, err := e.OptFlag("dyadic")
 	if err != nil {
-		return 0, 0, 0, err
+		return 0, 0, 0, ls, err
 	}
 	if s, err = e.OptFloat("s", 0, 0, inf); err != nil {
-		return 0, 0, 0, err
+		return 0, 0, 0, ls, err
 	}
 	if alpha, err = e.OptFloat("alpha", 0, 0, inf); err != nil {
-		return 0, 0, 0, err
+		return 0, 0, 0, ls, err
 	}
 	if !dy && !p.NoLineSearch {
-		return lazycg.PairwiseLineSearch, s, alpha, nil
+		ls, err = LineSearchOf(p)
+		return lazycg.PairwiseLineSearch, s, alpha, ls, err
+	}
+	if p.LineSearch != "" || p.Smoothness != 0 {
+		return 0, 0, 0, ls, fmt.Errorf("spec: %s: the dyadic steps take no line search (drop -line-search and -smoothness)", e.Kind)
 	}
 	if !(s > 0) || !(alpha >= 1) || !(p.C > 0) {
-		return 0, 0, 0, fmt.Errorf("spec: %s: the dyadic (line-search-free) steps need s=S>0, alpha=α≥card(x*) and the curvature C (-C)", e.Kind)
+		return 0, 0, 0, ls, fmt.Errorf("spec: %s: the dyadic (line-search-free) steps need s=S>0, alpha=α≥card(x*) and the curvature C (-C)", e.Kind)
 	}
-	return lazycg.PairwiseDyadic, s, alpha, nil
+	return lazycg.PairwiseDyadic, s, alpha, ls, nil
 }
 
 // pwLocal holds the settings of LLCG and local-cg.
@@ -81,24 +85,24 @@ func pwParams(name string, p MethodParams, read func(e *Spec) (lazycg.Method, er
 }
 
 func init() {
-	RegisterMethod(MethodInfo{Name: "pcg",
+	RegisterMethod(MethodInfo{Name: "pcg", LineSearch: true,
 		Doc: "decomposition-invariant pairwise CG of Garber–Meshi (needs a face oracle over {x ≥ 0 : Ax = b}, " +
 			"standard-form=1 to vouch for it; dyadic=1,s=,alpha= for the theoretical steps)",
 		New: func(p MethodParams) (lazycg.Method, error) {
 			return pwParams("pcg", p, func(e *Spec) (lazycg.Method, error) {
-				rule, s, alpha, err := pwDyadic(e, p)
+				rule, s, alpha, ls, err := pwDyadic(e, p)
 				if err != nil {
 					return nil, err
 				}
 				std, err := e.OptFlag("standard-form")
-				return &lazycg.PCG{Rule: rule, S: s, C: p.C, Alpha: alpha, Phi0: p.Phi0, AssumeStandardForm: std}, err
+				return &lazycg.PCG{Rule: rule, S: s, C: p.C, Alpha: alpha, Phi0: p.Phi0, AssumeStandardForm: std, LineSearch: ls}, err
 			})
 		}})
-	RegisterMethod(MethodInfo{Name: "lpcg", Lazy: true, Baseline: "pcg",
+	RegisterMethod(MethodInfo{Name: "lpcg", Lazy: true, Baseline: "pcg", LineSearch: true,
 		Doc: "lazy pairwise conditional gradient (Algorithm 4; practical variant unless dyadic=1,s=,alpha=; face-cache=N; standard-form=1 as for pcg)",
 		New: func(p MethodParams) (lazycg.Method, error) {
 			return pwParams("lpcg", p, func(e *Spec) (lazycg.Method, error) {
-				rule, s, alpha, err := pwDyadic(e, p)
+				rule, s, alpha, ls, err := pwDyadic(e, p)
 				if err != nil {
 					return nil, err
 				}
@@ -108,7 +112,7 @@ func init() {
 				}
 				std, err := e.OptFlag("standard-form")
 				return &lazycg.LPCG{K: p.K, Rule: rule, S: s, C: p.C, Alpha: alpha, PhiSchedule: phiSchedule(p),
-					FaceCache: lazycg.CachePolicy{MaxSize: int(size)}, AssumeStandardForm: std}, err
+					FaceCache: lazycg.CachePolicy{MaxSize: int(size)}, AssumeStandardForm: std, LineSearch: ls}, err
 			})
 		}})
 	RegisterMethod(MethodInfo{Name: "local-cg",

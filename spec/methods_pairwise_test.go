@@ -22,6 +22,9 @@ func TestPwRegisteredMethods(t *testing.T) {
 		{"pcg", MethodParams{Params: "standard-form=1"}, "*lazycg.PCG", ""},
 		{"lpcg", MethodParams{Params: "bogus=1"}, "", "unknown setting"},
 		{"lpcg", MethodParams{Params: "dyadic=2"}, "", "dyadic"},
+		{"lpcg", MethodParams{LineSearch: "adaptive"}, "*lazycg.LPCG", ""},
+		{"pcg", MethodParams{LineSearch: "bogus"}, "", "unknown line search"},
+		{"pcg", MethodParams{C: 4, LineSearch: "secant", Params: "dyadic=1,s=2,alpha=3"}, "", "no line search"},
 		{"llcg", MethodParams{Params: "s=2,mu=1,ls=1,alpha-scale=10,adaptive=1"}, "*lazycg.LLCG", ""},
 		{"llcg", MethodParams{}, "", "strong convexity"},
 		{"llcg", MethodParams{Params: "s=2,mu=0.5"}, "", "mu"},
@@ -50,6 +53,9 @@ func TestPwRegisteredMethods(t *testing.T) {
 		}
 		if got := pwTypeName(m); got != tc.want {
 			t.Errorf("%s: got %s, want %s", tc.name, got, tc.want)
+		}
+		if l, ok := m.(*lazycg.LPCG); ok && tc.params.LineSearch == "adaptive" && l.LineSearch.Rule != lazycg.LineSearchAdaptive {
+			t.Errorf("%s %+v: line search %v", tc.name, tc.params, l.LineSearch.Rule)
 		}
 	}
 	for _, pair := range [][2]string{{"lpcg", "pcg"}, {"llcg", "local-cg"}, {"lazy-afw", "afw"}, {"lazy-bpcg", "bpcg"}} {
