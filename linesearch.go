@@ -96,9 +96,9 @@ func ParseLineSearchRule(s string) (LineSearchRule, error) {
 // searches along its directions (FrankWolfe with StepLineSearch, LazyCG,
 // the active-set methods AwayFW, LazyAwayFW, BlendedPairwise, LazyBPCG,
 // PairwiseFW, LazyPairwiseFW, BlendedCG, BlockFW, LazyBlockFW, and PCG,
-// LPCG with PairwiseLineSearch) has a LineSearch field, and all of them accept every rule: the searches stay
-// within [0, γmax], so the iterates stay in P. The zero value is
-// LineSearchAuto.
+// LPCG with PairwiseLineSearch) has a LineSearch field, and all of them
+// accept every rule: the searches stay within [0, γmax], so the iterates
+// stay in P. The zero value is LineSearchAuto.
 type LineSearch struct {
 	// Rule selects the search.
 	Rule LineSearchRule
