@@ -56,28 +56,40 @@ func FrankWolfe(f *objective.LeastSquares, solve Solver, x []float64, iters int,
 	return nil
 }
 
-// Gradients returns the gradients g_from, …, g_iters (from ≥ 1) of a
-// Frank–Wolfe run over the flow polytope of net that starts, as lazycg's
-// driver does with the flow oracle, at the min-cost flow for the
-// network's own costs (lmo.NewFlowPolytope's vertex), with each LMO call
-// warm-started from the previous one.
-func Gradients(net *lmo.FlowNetwork, from, iters int) ([][]float64, error) {
+// Run runs Frank–Wolfe for iters iterations over the flow polytope of
+// net, starting, as lazycg's driver does with the flow oracle, at the
+// min-cost flow for the network's own costs (lmo.NewFlowPolytope's
+// vertex), with each LMO call warm-started from the previous one. After
+// the LMO call of iteration k it calls visit(k, g_k, v_k) with the
+// gradient and the vertex found (visit must not keep them).
+func Run(net *lmo.FlowNetwork, iters int, visit func(k int, g, v []float64)) error {
 	f, err := Objective(net)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	p, err := lmo.NewFlowPolytope(net)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	x := make([]float64, len(net.Arcs))
 	p.Vertex(x)
 	ctx := context.Background()
+	k := 0
+	return FrankWolfe(f, func(dst, c []float64) error {
+		k++
+		if _, err := p.Minimize(ctx, dst, c); err != nil {
+			return err
+		}
+		visit(k, c, dst)
+		return nil
+	}, x, iters, nil)
+}
+
+// Gradients returns the gradients g_from, …, g_iters (from ≥ 1) of the
+// Frank–Wolfe run of Run.
+func Gradients(net *lmo.FlowNetwork, from, iters int) ([][]float64, error) {
 	var grads [][]float64
-	err = FrankWolfe(f, func(dst, c []float64) error {
-		_, err := p.Minimize(ctx, dst, c)
-		return err
-	}, x, iters, func(k int, g []float64) {
+	err := Run(net, iters, func(k int, g, _ []float64) {
 		if k >= from {
 			grads = append(grads, slices.Clone(g))
 		}

@@ -170,8 +170,13 @@ type bench struct {
 // timing is one solve's wall-clock and CPU seconds.
 type timing struct{ wall, cpu float64 }
 
+// instanceName is the instance's file name without .min/.min.gz.
+func instanceName(path string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".gz"), ".min")
+}
+
 func (b *bench) instance(path string) error {
-	name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".gz"), ".min")
+	name := instanceName(path)
 	net, err := lmo.ReadDIMACSFile(path)
 	if err != nil {
 		return err
@@ -289,28 +294,18 @@ func (b *bench) instance(path string) error {
 // a warm start from the basis of v_{k−1} has to change the flow on the
 // arcs where v_k differs from it.
 func distances(path string, from, iters int) error {
-	name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".gz"), ".min")
+	name := instanceName(path)
 	net, err := lmo.ReadDIMACSFile(path)
 	if err != nil {
 		return err
 	}
-	f, err := flowgrad.Objective(net)
-	if err != nil {
-		return err
-	}
-	p, err := lmo.NewFlowPolytope(net)
-	if err != nil {
-		return err
-	}
 	m := len(net.Arcs)
-	x := make([]float64, m)
-	p.Vertex(x)
 	const window = 16
 	var (
 		recent           [][]float64 // the last window vertices, oldest first
 		seen             = map[string]bool{}
 		supp, prev, near []float64
-		repeats, k       int
+		repeats          int
 		key              []byte
 	)
 	differ := func(a, b []float64) int {
@@ -322,25 +317,21 @@ func distances(path string, from, iters int) error {
 		}
 		return n
 	}
-	err = flowgrad.FrankWolfe(f, func(dst, c []float64) error {
-		k++
-		if _, err := p.Minimize(context.Background(), dst, c); err != nil {
-			return err
-		}
+	err = flowgrad.Run(net, iters, func(k int, _, v []float64) {
 		key = key[:0]
 		n := 0
-		for i, v := range dst {
-			if v != 0 {
+		for i, x := range v {
+			if x != 0 {
 				n++
-				key = fmt.Appendf(key, "%d:%g,", i, v)
+				key = fmt.Appendf(key, "%d:%g,", i, x)
 			}
 		}
 		if k >= from && len(recent) > 0 {
 			supp = append(supp, float64(n))
-			prev = append(prev, float64(differ(dst, recent[len(recent)-1])))
+			prev = append(prev, float64(differ(v, recent[len(recent)-1])))
 			best := m
 			for _, r := range recent {
-				best = min(best, differ(dst, r))
+				best = min(best, differ(v, r))
 			}
 			near = append(near, float64(best))
 			if seen[string(key)] {
@@ -351,9 +342,8 @@ func distances(path string, from, iters int) error {
 		if len(recent) == window {
 			recent = append(recent[:0], recent[1:]...)
 		}
-		recent = append(recent, slices.Clone(dst))
-		return nil
-	}, x, iters, nil)
+		recent = append(recent, slices.Clone(v))
+	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
