@@ -486,7 +486,7 @@ const int rootPasses = 10;
 // searchLight runs a light branch-and-cut on the solved LP: cuts at the
 // root only (probing, Gomory, knapsack, clique, flow cover, MIR; at most
 // rootPasses rounds), the rounding, greedy cover and equality, feasibility
-// pump, coefficient diving and RINS heuristics, and pseudo-cost branching.
+// pump, coefficient diving and RINS heuristics, and strong branching.
 static void searchLight(lcg_cbc *s, const OsiSolverInterface &lp)
 {
 	const lcg_cbc_params *p = s->p;
@@ -534,14 +534,9 @@ static void searchLight(lcg_cbc *s, const OsiSolverInterface &lp)
 	model.addCutGenerator(&flow, -99, "FlowCover");
 	model.addCutGenerator(&mir, -99, "MixedIntegerRounding2");
 	model.setMaximumCutPassesAtRoot(rootPasses);
-	// The strategy adds the rounding heuristic and dynamic pseudo-cost
-	// branching (trusted after 5 branches), but no further cuts, no
-	// preprocessing and no strong branching: strong branching made the
-	// early-terminated calls on the cut polytope of K28 about 20x and a
-	// 10%-gap call on m100n500k4r1 about 6x slower, and exact calls on
-	// K23 1.25x slower, against up to 1.1x faster exact calls on K28
-	// (docs/ORACLE.md, "Strong branching in the light search").
-	CbcStrategyDefault strategy(-1, 0, 5);
+	// The strategy adds the rounding heuristic and strong branching
+	// settings, but no further cuts and no preprocessing.
+	CbcStrategyDefault strategy(-1, 5, 5);
 	strategy.setupPreProcessing(0);
 	model.setStrategy(strategy);
 	CbcHeuristicGreedyCover greedyCover(model);

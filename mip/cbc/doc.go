@@ -25,8 +25,7 @@
 //   - mip.SearchLight is a lighter branch-and-cut: cuts at the root only
 //     (probing, Gomory, knapsack, clique, flow cover, MIR; at most 10
 //     rounds), the rounding, greedy cover, greedy equality, feasibility
-//     pump, coefficient diving and RINS heuristics, and pseudo-cost
-//     branching without strong branching.
+//     pump, coefficient diving and RINS heuristics, and strong branching.
 //   - mip.SearchAuto, the default, is the light search on models with fewer
 //     than 20,000 nonzeros and the standard one on larger models. Measured
 //     (docs/ORACLE.md): on the small combinatorial formulations (a 23-node
