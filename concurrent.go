@@ -489,7 +489,7 @@ func concurrentLazyStep(ctx context.Context, s *State, v []float64, phi *PhiSche
 		// Under StaleFork another answer may have updated Φ since this
 		// question was asked: the proof then only gives its dual bound.
 		if a.note.phi == phi.Phi() && phi.Negative(sep, s.F) {
-			s.Converged = true
+			s.settle(sep)
 		}
 		return nil
 	}

@@ -171,6 +171,10 @@ type Stats struct {
 	// less than Φ/K, from LMO calls that ran out of their budget
 	// (SeparatorConfig.CallBudget); they are part of PositiveCalls.
 	PartialAnswers int
+	// InexactAnswers counts the negative answers that proved less than
+	// the Φ asked, from LMO calls that stopped at SeparatorConfig.RelGap;
+	// they are part of NegativeCalls.
+	InexactAnswers int
 	// EarlyStops counts LMO calls that ended early.
 	EarlyStops int
 	// OracleTime is the time spent in LMO calls. With concurrent weak
@@ -335,6 +339,9 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	monotone := false
 	if mo, ok := method.(Monotone); ok {
 		monotone = mo.Monotone()
+	}
+	if err := settings.SeparatorConfig.Check(); err != nil {
+		return nil, err
 	}
 	run := StartRun(ctx, settings.TimeLimit)
 	defer run.Stop()

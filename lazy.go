@@ -226,7 +226,7 @@ func lazyStep(ctx context.Context, s *State, v []float64, phi *PhiSchedule, k fl
 	switch {
 	case !sep.Positive:
 		if phi.Negative(sep, s.F) {
-			s.Converged = true
+			s.settle(sep)
 		}
 	case move(s) == 0:
 		if phi.Halve(s.F) {

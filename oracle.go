@@ -210,6 +210,9 @@ func (o *Oracle) countLMO(sep Separation) {
 	if sep.Partial {
 		o.stats.PartialAnswers++
 	}
+	if sep.Inexact {
+		o.stats.InexactAnswers++
+	}
 }
 
 // CountAnswer counts the answer of a compound weak separation call (see

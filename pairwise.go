@@ -487,7 +487,7 @@ func (m *LPCG) follow(ctx context.Context, s *State, sep Separation) error {
 	c := &m.core
 	if !sep.Positive {
 		if m.Negative(sep, s.F) {
-			s.Converged = true
+			s.settle(sep)
 		}
 		return nil
 	}
@@ -507,7 +507,7 @@ func (m *LPCG) follow(ctx context.Context, s *State, sep Separation) error {
 		}
 		if !fw.Positive {
 			if m.Negative(fw, s.F) {
-				s.Converged = true
+				s.settle(fw)
 			}
 			return nil
 		}
@@ -575,7 +575,7 @@ func (m *LPCG) stepConcurrent(ctx context.Context, s *State) error {
 		// Under StaleFork another answer may have updated Φ since this
 		// question was asked: the proof then only gives its dual bound.
 		if a.note.phi == m.phi && m.Negative(sep, s.F) {
-			s.Converged = true
+			s.settle(sep)
 		}
 		return nil
 	}
@@ -668,10 +668,11 @@ func (p *pairSeparator) positive(s *State, c *pairwiseCore, a2, gx, gapBound flo
 }
 
 // negative counts and returns a negative answer (a + b ≤ Φ is proven; b
-// is at most gapBound).
-func (p *pairSeparator) negative(s *State, gapBound float64) Separation {
+// is at most gapBound), or with inexact one whose FW component proved
+// only b ≤ gapBound (SeparatorConfig.RelGap).
+func (p *pairSeparator) negative(s *State, gapBound float64, inexact bool) Separation {
 	s.Oracle.CountAnswer(false, false)
-	return Separation{GapBound: gapBound}
+	return Separation{GapBound: gapBound, Inexact: inexact}
 }
 
 // separate answers LPsep_{P×P}; on a positive answer c.vPlus and c.vMinus
@@ -749,7 +750,7 @@ func (p *pairSeparator) separateStart(ctx context.Context, s *State, c *pairwise
 		}
 		s.ReportGap(s.F, sep.GapBound)
 		if !sep.Positive {
-			return p.negative(s, sep.GapBound), false, nil
+			return p.negative(s, sep.GapBound, sep.Inexact), false, nil
 		}
 		if imp := a2 + (gx - dot(g, c.vPlus)); imp > t || sep.Partial && imp > 0 {
 			// A Partial answer (SeparatorConfig.CallBudget): the pair
@@ -779,7 +780,7 @@ func (p *pairSeparator) separateStart(ctx context.Context, s *State, c *pairwise
 		return p.positive(s, c, a2, gx, gx-res.Bound, false), false, nil
 	}
 	if bigA+(gx-res.Bound) <= phi {
-		return p.negative(s, gx-res.Bound), false, nil
+		return p.negative(s, gx-res.Bound, false), false, nil
 	}
 	return Separation{}, false, fmt.Errorf("%w: pair separation: away value %g (bound %g) and FW value %g (bound %g) decide neither Φ/K=%g nor Φ=%g",
 		ErrInconclusive, a2, bigA, gx-res.Value, gx-res.Bound, t, phi)

@@ -151,8 +151,9 @@ func (p *PhiSchedule) search(s *State, separate func(phi float64) (Separation, e
 		}
 		phi /= 2
 		if PhiNegligible(phi, s.F) {
-			// The gap is certified below the resolution of f.
-			s.Converged = true
+			// The gap is certified below the resolution of f (unless
+			// the answer was Inexact).
+			s.settle(sep)
 			p.phi = phi
 			return nil
 		}
@@ -162,15 +163,29 @@ func (p *PhiSchedule) search(s *State, separate func(phi float64) (Separation, e
 
 // Negative updates Φ after the negative answer sep at a point with value
 // f, which proves that the Wolfe gap, and so f − f*, is at most the Φ
-// asked: Φ is halved, or with ImprovedPhi set to g/2 when sep carries the
-// exact Wolfe gap g < Φ (Remark 4.3). It reports whether the new Φ is
-// negligible for f (PhiNegligible): the run has then converged.
+// asked (or only sep.GapBound when sep is Inexact): Φ is halved, or with
+// ImprovedPhi set to g/2 when sep carries the exact Wolfe gap g < Φ
+// (Remark 4.3). It reports whether the new Φ is negligible for f
+// (PhiNegligible): the run has then converged, or stalled after an
+// Inexact answer.
 func (p *PhiSchedule) Negative(sep Separation, f float64) bool {
 	if p.ImprovedPhi && sep.ExactGap && sep.GapBound < p.phi {
 		p.phi = math.Max(sep.GapBound, 0) / 2
 		return PhiNegligible(p.phi, f)
 	}
 	return p.Halve(f)
+}
+
+// settle ends a run whose Φ a negative answer sep made negligible
+// (PhiSchedule.Negative): it has converged when sep proved the Wolfe gap
+// at most Φ, and stalled when sep was Inexact (SeparatorConfig.RelGap),
+// since its proof is only sep.GapBound.
+func (s *State) settle(sep Separation) {
+	if sep.Inexact {
+		s.Stalled = true
+		return
+	}
+	s.Converged = true
 }
 
 // Halve halves Φ and reports whether it is negligible for f. Methods call

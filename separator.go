@@ -70,6 +70,11 @@ type Separation struct {
 	// ExactGap reports that GapBound is the exact Wolfe gap (the LMO solved
 	// to optimality), which Remark 4.3's Φ update may use.
 	ExactGap bool
+	// Inexact marks a negative answer that proves less than the Φ asked:
+	// an early-stopping LMO call under SeparatorConfig.RelGap stopped at
+	// the relative gap with its proven bound short of c·x − Φ. GapBound
+	// (> Φ) is then what the answer proves.
+	Inexact bool
 	// Partial marks a positive answer whose vertex improves by less than
 	// Φ/K: 0 < c·(x−y) ≤ Φ/K. It is the best vertex of an LMO call that
 	// ran out of its budget (SeparatorConfig.CallBudget) with neither
@@ -109,6 +114,9 @@ type CachedSeparator struct {
 	// CallBudget, if positive, bounds an early-stopping LMO call (see
 	// SeparatorConfig.CallBudget).
 	CallBudget time.Duration
+	// RelGap, if positive, allows Inexact negative answers (see
+	// SeparatorConfig.RelGap).
+	RelGap float64
 
 	partial bool // the last LMO call gave a Partial answer
 
@@ -182,6 +190,33 @@ type SeparatorConfig struct {
 	// separation (LazyCG, LazyAwayFW, LazyBPCG, LPCG with line search) and
 	// not together with Concurrent.
 	CallBudget time.Duration
+	// RelGap, if positive, lets an early-stopping LMO call of weak
+	// separation (MIP oracles; also the flow polytope's network simplex and
+	// the nuclear-norm ball, which certify early) settle for a negative answer without the
+	// proof of Φ, as the paper's experiments did with Gurobi's 10% gap
+	// (section 7): besides the two answers of LPsep, the call also stops
+	// once it proves c·z ≥ t − RelGap·|t| for every z, t = c·x − Φ/K
+	// being the value an improving vertex must beat (where a solver at
+	// relative gap RelGap with an incumbent at t would stop). Such an
+	// answer is negative and Inexact; its GapBound, larger than Φ, is what
+	// it proves and what the method reports as its dual bound. Φ is
+	// updated as after a proven negative answer, but a run whose Φ
+	// becomes negligible that way has stalled, not converged, and the
+	// paper's rates do not follow (Φ may fall below the Wolfe gap; each
+	// negative answer still halves Φ, so their number until Φ ≤ ε is as
+	// before). 0 (the default): every negative answer proves
+	// c·(x−z) ≤ Φ. LMOs that do not stop early (combinatorial oracles)
+	// are exact anyway. See docs/ORACLE.md, "The lazy gap".
+	RelGap float64
+}
+
+// Check reports settings that no separator can follow: a RelGap that is
+// NaN, negative or not below 1.
+func (c SeparatorConfig) Check() error {
+	if !(c.RelGap >= 0 && c.RelGap < 1) {
+		return fmt.Errorf("lazycg: the weak separation's relative gap must be in [0, 1), got %g", c.RelGap)
+	}
+	return nil
 }
 
 // StalePolicy is what concurrent weak separation does with an LMO call
@@ -269,7 +304,7 @@ const DefaultCacheBytes = 1 << 30
 // holds at most DefaultCacheBytes unless cfg.Cache.MaxBytes says
 // otherwise (negative: unbounded).
 func NewSeparator(lmo LMO, cfg SeparatorConfig) *CachedSeparator {
-	cs := &CachedSeparator{LMO: lmo, NoEarlyStop: cfg.NoEarlyStop, CallBudget: cfg.CallBudget}
+	cs := &CachedSeparator{LMO: lmo, NoEarlyStop: cfg.NoEarlyStop, CallBudget: cfg.CallBudget, RelGap: cfg.RelGap}
 	if !cfg.NoCache {
 		policy := cfg.Cache
 		switch {
@@ -364,7 +399,7 @@ func (s *CachedSeparator) fromCache(dst, c, x []float64, phi, k float64) (Separa
 func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k float64) (sep Separation, found bool, err error) {
 	cx := dot(c, x)
 	improve := cx - phi/k
-	rule := StopRule{Improve: improve, Certify: cx - phi}
+	rule := StopRule{Improve: improve, Certify: s.certify(cx, phi, improve)}
 	var res LinearResult
 	start := time.Now()
 	es, canStop := lmo.(EarlyStopper)
@@ -378,7 +413,7 @@ func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, dst, c, x []float6
 	switch {
 	case budget:
 		res, err = s.budgeted(ctx, es, dst, c, rule, cx)
-		undecided := !(res.Found && res.Value < improve) && !(res.Bound >= cx-phi)
+		undecided := !(res.Found && res.Value < improve) && !(res.Bound >= rule.Certify)
 		if ctx.Err() == nil && undecided && (err == nil && res.Reason == StopTimeLimit || errors.Is(err, context.DeadlineExceeded)) {
 			if err == nil && res.Found && res.Value < cx {
 				// The budget ran out with a vertex that improves on x.
@@ -419,8 +454,25 @@ func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, dst, c, x []float6
 		}
 		return sep, res.Found, nil
 	}
+	if res.Bound >= rule.Certify {
+		// Within RelGap of the improvement asked for: a negative answer
+		// that proves the Wolfe gap ≤ GapBound only.
+		sep.Inexact = true
+		return sep, res.Found, nil
+	}
 	return sep, res.Found, fmt.Errorf("%w: LMO stopped (%v) with value %g and bound %g, need value < %g or bound ≥ %g",
 		ErrInconclusive, res.Reason, res.Value, res.Bound, improve, cx-phi)
+}
+
+// certify is the Certify of the stop rule of a call at c·x = cx with Φ =
+// phi and Improve = improve: c·x − Φ, or with RelGap the lower
+// improve − RelGap·|improve| when that is lower (SeparatorConfig.RelGap).
+func (s *CachedSeparator) certify(cx, phi, improve float64) float64 {
+	t := cx - phi
+	if s.RelGap > 0 {
+		t = math.Min(t, improve-s.RelGap*math.Abs(improve))
+	}
+	return t
 }
 
 // budgeted is solve's LMO call under CallBudget: rule, keeping every

@@ -252,7 +252,7 @@ func (m *LazyStochasticFW) Step(ctx context.Context, s *State) error {
 	}
 	s.ReportGap(s.F, sep.GapBound)
 	if !sep.Positive && m.Negative(sep, s.F) {
-		s.Converged = true
+		s.settle(sep)
 	}
 	return nil
 }

@@ -92,6 +92,9 @@ type Variant struct {
 	// secant or short, as spec.Config.LineSearch); set, it also lifts the
 	// experiment's NoLineSearch for this run.
 	LineSearch string `json:"line_search_rule,omitempty"`
+	// LazyGap, when positive, is this run's relative gap of the lazy weak
+	// separation calls (spec.Config.LazyGap; replacing the experiment's).
+	LazyGap float64 `json:"lazy_gap,omitempty"`
 	// Baseline is the label of the variant this one is compared with; by
 	// default a lazy variant is compared with the first non-lazy one.
 	Baseline string `json:"baseline,omitempty"`
@@ -119,6 +122,9 @@ func (e *Experiment) RunConfig(v *Variant) spec.Config {
 	}
 	if v.LineSearch != "" {
 		c.LineSearch, c.NoLineSearch = v.LineSearch, false
+	}
+	if v.LazyGap > 0 {
+		c.LazyGap = v.LazyGap
 	}
 	return c
 }
@@ -278,6 +284,34 @@ func (s *Suite) Select(pattern string) (*Suite, error) {
 		return nil, fmt.Errorf("experiment: no experiment of suite %q matches %q", s.Name, pattern)
 	}
 	return out, nil
+}
+
+// Override sets the settings in assignments, "key=value,..." with the
+// keys of spec.Config (suite-file names or flag names, e.g.
+// "lazy_gap=0.1"), on every experiment of the suite, after their own
+// settings, and notes them in the suite's description (the report's
+// header).
+func (s *Suite) Override(assignments string) error {
+	if strings.TrimSpace(assignments) == "" {
+		return nil
+	}
+	for _, a := range strings.Split(assignments, ",") {
+		key, value, ok := strings.Cut(strings.TrimSpace(a), "=")
+		if !ok || key == "" {
+			return fmt.Errorf("experiment: override %q: want key=value", a)
+		}
+		for i := range s.Experiments {
+			if err := s.Experiments[i].Config.Set(key, value); err != nil {
+				return fmt.Errorf("experiment: override %q: %w", a, err)
+			}
+		}
+	}
+	note := "Settings overridden on every experiment: " + assignments + "."
+	if s.Description != "" {
+		note = s.Description + "\n\n" + note
+	}
+	s.Description = note
+	return nil
 }
 
 // Load returns the built-in suite called nameOrFile, or reads a JSON suite
@@ -451,9 +485,9 @@ func readVariants(doc *srcDoc, n *node, path string) ([]Variant, error) {
 		r.str("method", &v.Method)
 		r.str("label", &v.Label)
 		var c spec.Config
-		r.settings(&c, "k", "cache", "early_stop", "concurrent", "stale", "idle", "params", "line_search_rule")
+		r.settings(&c, "k", "cache", "early_stop", "concurrent", "stale", "idle", "params", "line_search_rule", "lazy_gap")
 		v.K, v.NoCache, v.NoEarlyStop, v.Concurrent, v.Stale, v.Idle, v.Params = c.K, c.NoCache, c.NoEarlyStop, c.Concurrent, c.Stale, c.Idle, c.Params
-		v.LineSearch = c.LineSearch
+		v.LineSearch, v.LazyGap = c.LineSearch, c.LazyGap
 		r.str("baseline", &v.Baseline)
 		if v.Method == "" {
 			r.fail(it, "method", "required")

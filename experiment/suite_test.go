@@ -16,7 +16,8 @@ const goodSuite = `{
     {"name": "birkhoff-10", "polytope": "birkhoff:10", "objective": "quadratic",
      "methods": ["cg-ls", "lcg", {"method": "lcg", "label": "LCG K=4", "k": 4, "cache": false},
                  {"method": "lcg", "label": "LCG concurrent", "concurrent": true, "baseline": "lcg"},
-                 {"method": "lcg", "label": "LCG short step", "line_search_rule": "short"}],
+                 {"method": "lcg", "label": "LCG short step", "line_search_rule": "short"},
+                 {"method": "lcg", "label": "LCG 10% gap", "lazy_gap": 0.1}],
      "dual_row": true, "line_search": false,
      "paper": {"figure": "fig:x", "side": "left", "cache_hit_rate": 95.5, "time_limit": 500}},
     {"name": "online", "polytope": "birkhoff:5", "losses": "linear:rounds=20",
@@ -40,7 +41,7 @@ func TestParseSuite(t *testing.T) {
 	if e.TimeLimit != 20*time.Second || e.K != 1.5 || e.Seed != 7 || e.OracleGap != DefaultOracleGap || !e.DualRow {
 		t.Errorf("defaults not applied: %+v", e)
 	}
-	if len(e.Variants) != 5 || e.Variants[2].Label != "LCG K=4" || e.Variants[2].K != 4 || !e.Variants[2].NoCache ||
+	if len(e.Variants) != 6 || e.Variants[2].Label != "LCG K=4" || e.Variants[2].K != 4 || !e.Variants[2].NoCache ||
 		e.Variants[0].Method != "cg-ls" || e.Variants[1].NoCache || e.Variants[2].Concurrent || !e.Variants[3].Concurrent {
 		t.Errorf("variants = %+v", e.Variants)
 	}
@@ -50,6 +51,9 @@ func TestParseSuite(t *testing.T) {
 	if c := e.RunConfig(&e.Variants[4]); c.NoLineSearch || c.LineSearch != "short" || !e.RunConfig(&e.Variants[1]).NoLineSearch {
 		t.Errorf("the short-step variant's config: %+v (the experiment has no line search)", c)
 	}
+	if c := e.RunConfig(&e.Variants[5]); c.LazyGap != 0.1 || c.SeparatorConfig().RelGap != 0.1 || e.RunConfig(&e.Variants[1]).LazyGap != 0 {
+		t.Errorf("the lazy-gap variant's config: %+v", c)
+	}
 	if e.Paper.Figure != "fig:x" || e.Paper.Side != "left" || e.Paper.CacheHitRate == nil || *e.Paper.CacheHitRate != 95.5 ||
 		e.Paper.TimeLimit != 500*time.Second {
 		t.Errorf("paper = %+v", e.Paper)
@@ -57,6 +61,41 @@ func TestParseSuite(t *testing.T) {
 	o := s.Experiments[1]
 	if !o.Online() || o.TimeLimit != 3*time.Second || o.MaxIterations != 10 || !o.NoLineSearch || o.OracleGap != 0 || o.K != 1.5 {
 		t.Errorf("online experiment = %+v", o)
+	}
+}
+
+// TestSuiteOverride: -set's assignments reach every experiment's
+// settings (and so every run's), a variant's own lazy_gap still wins,
+// the report's header says what was overridden, and bad assignments are
+// errors.
+func TestSuiteOverride(t *testing.T) {
+	s, err := ParseSuite("good.json", []byte(goodSuite))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Override("lazy_gap=0.05, oracle-gap=0.2"); err != nil {
+		t.Fatal(err)
+	}
+	e := &s.Experiments[0]
+	if c := e.RunConfig(&e.Variants[1]); c.LazyGap != 0.05 || c.OracleGap != 0.2 {
+		t.Errorf("overridden config: lazy gap %g, oracle gap %g", c.LazyGap, c.OracleGap)
+	}
+	if c := e.RunConfig(&e.Variants[5]); c.LazyGap != 0.1 {
+		t.Errorf("the variant's lazy gap: %g, want its own 0.1", c.LazyGap)
+	}
+	if o := s.Experiments[1]; o.LazyGap != 0.05 {
+		t.Errorf("second experiment: lazy gap %g", o.LazyGap)
+	}
+	if !strings.Contains(s.Description, "lazy_gap=0.05") || !strings.HasPrefix(s.Description, "test suite") {
+		t.Errorf("description %q", s.Description)
+	}
+	for _, bad := range []string{"lazy_gap", "nosuch=1", "lazy_gap=1.5", "lazy_gap=x", "=3"} {
+		if err := s.Override(bad); err == nil {
+			t.Errorf("Override(%q) accepted", bad)
+		}
+	}
+	if err := s.Override(""); err != nil {
+		t.Errorf("empty override: %v", err)
 	}
 }
 

@@ -370,6 +370,9 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, m Method) (*Re
 	if cum.Dim() != n && cum.Dim() != 0 {
 		return nil, fmt.Errorf("online: accumulator dimension %d differs from loss dimension %d", cum.Dim(), n)
 	}
+	if err := settings.SeparatorConfig.Check(); err != nil {
+		return nil, err
+	}
 	run := lazycg.StartRun(ctx, settings.TimeLimit)
 	defer run.Stop()
 	stats := &run.Stats

@@ -84,6 +84,11 @@ type Config struct {
 	// weak separation: at the budget they settle for a vertex that improves
 	// by less than Φ/K (lazycg.SeparatorConfig.CallBudget; 0: none).
 	CallBudget time.Duration `json:"call_budget,omitempty"`
+	// LazyGap lets the early-stopping MIP calls of the lazy methods' weak
+	// separation end at this relative gap with an unproven negative
+	// answer, as the paper's experiments did (lazycg.SeparatorConfig.RelGap;
+	// 0: every negative answer is proven).
+	LazyGap float64 `json:"lazy_gap,omitempty"`
 	// CacheBytes bounds the cache's memory (0: DefaultCacheBytes).
 	CacheBytes int64 `json:"cache_bytes,omitempty"`
 	// MemoryBudget bounds the estimated memory of the run's instance,
@@ -146,7 +151,7 @@ const DefaultCacheBytes = lazycg.DefaultCacheBytes
 // policy, and the memory budget (DefaultCacheBytes unless CacheBytes).
 func (c *Config) SeparatorConfig() lazycg.SeparatorConfig {
 	cfg := lazycg.SeparatorConfig{NoCache: c.NoCache, NoEarlyStop: c.NoEarlyStop, Concurrent: c.Concurrent, Stale: c.stalePolicy(),
-		Idle: c.idlePolicy(), CallBudget: c.CallBudget}
+		Idle: c.idlePolicy(), CallBudget: c.CallBudget, RelGap: c.LazyGap}
 	if c.Prune {
 		cfg.Cache = lazycg.PaperPruning
 	}
@@ -349,6 +354,9 @@ var settings = []Setting{
 	{Flag: "call-budget", JSON: "call_budget", Kind: SettingDuration,
 		Usage: "lazy methods with line search (lcg, lazy-afw, lazy-bpcg, lpcg): an early-stopping LMO call (MIP oracles) that has decided nothing after this `TIME` ends, and the method steps toward its best vertex if that improves at all (0: no budget)",
 		field: func(c *Config) any { return &c.CallBudget }},
+	{Flag: "lazy-gap", JSON: "lazy_gap", Kind: SettingFloat, lo: 0, hi: 0.999999,
+		Usage: "lazy methods over MIP oracles: an early-stopping weak separation call may also end within this relative `GAP` of the improvement asked for, with a negative answer that proves only the solver's bound (the paper's Gurobi setting; dual bounds stay proven; 0: every negative answer proves the Wolfe gap ≤ Φ)",
+		field: func(c *Config) any { return &c.LazyGap }},
 	{Flag: "cache-bytes", JSON: "cache_bytes", Kind: SettingBytes, lo: 0, hi: 1 << 50, Usage: "memory budget of the vertex cache: `SIZE` such as 512MiB, or bytes (0: 1 GiB)",
 		field: func(c *Config) any { return &c.CacheBytes }},
 	{Flag: "memory", JSON: "memory_budget", Kind: SettingBytes, lo: -1, hi: 1 << 60,

@@ -24,7 +24,7 @@ func init() {
 
 // solveSettings are the run settings solve accepts as flags.
 var solveSettings = []string{"polytope", "objective", "method", "K", "C", "phi0", "phi0-search", "phi0-lmo", "no-ls", "improved-phi",
-	"gap", "time", "iters", "lmo-calls", "seed", "oracle", "oracle-gap", "oracle-time", "cache", "early", "concurrent", "stale", "idle", "call-budget", "prune",
+	"gap", "time", "iters", "lmo-calls", "seed", "oracle", "oracle-gap", "oracle-time", "cache", "early", "concurrent", "stale", "idle", "call-budget", "lazy-gap", "prune",
 	"best-fit", "cache-bytes", "memory", "params", "data", "target", "line-search", "smoothness"}
 
 func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -155,6 +155,9 @@ func printSeparation(w io.Writer, s spec.Summary) {
 	}
 	if s.PartialAnswers > 0 {
 		fmt.Fprintf(w, "budget      %d partial answers (calls out of -call-budget, stepping below Φ/K)\n", s.PartialAnswers)
+	}
+	if s.InexactAnswers > 0 {
+		fmt.Fprintf(w, "lazy gap    %d of the negative answers stopped at -lazy-gap (each proves only the solver's bound)\n", s.InexactAnswers)
 	}
 }
 

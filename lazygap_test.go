@@ -1,0 +1,202 @@
+package lazycg_test
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/testutil"
+	"github.com/lazycg/lazycg/lmo"
+	"github.com/lazycg/lazycg/mip"
+)
+
+// gapSimplex is the probability simplex with an early-stopping oracle
+// that proves as little as its stop rule allows: when no vertex beats
+// rule.Improve it stops with the bound rule.Certify (valid whenever
+// Certify is at most the minimum: the weakest proof a solver may stop
+// with), and otherwise it returns the least improving vertex below
+// Improve.
+type gapSimplex struct {
+	*lmo.ProbabilitySimplex
+}
+
+func (g gapSimplex) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazycg.StopRule) (lazycg.LinearResult, error) {
+	lo := math.Inf(1)
+	j := -1
+	for i, v := range c {
+		lo = math.Min(lo, v)
+		if v < rule.Improve && (j < 0 || v > c[j]) {
+			j = i
+		}
+	}
+	if j >= 0 {
+		clear(dst)
+		dst[j] = 1
+		return lazycg.LinearResult{Found: true, Value: c[j], Bound: math.Inf(-1), Reason: lazycg.StopImproving}, nil
+	}
+	if rule.Certify <= lo {
+		return lazycg.LinearResult{Value: math.Inf(1), Bound: rule.Certify, Reason: lazycg.StopCertified}, nil
+	}
+	return g.Minimize(ctx, dst, c)
+}
+
+// TestLazyGapInexact runs the lazy methods with SeparatorConfig.RelGap
+// over an oracle that stops at the weakest bound its rule allows: the
+// separator must turn those stops into Inexact negative answers whose
+// GapBound (> Φ) is the only dual bound reported, so that every dual bound
+// stays at most f*, and the runs still converge. Without RelGap no answer
+// is inexact.
+func TestLazyGapInexact(t *testing.T) {
+	const n = 40
+	b := testutil.RandomVector(n, 11, 3.0/n)
+	fstar := testutil.SquaredDistance(testutil.ProjectSimplex(b), b)
+	for _, m := range []struct {
+		name string
+		new  func() lazycg.Method
+	}{
+		{"lcg", func() lazycg.Method { return &lazycg.LazyCG{K: 1.1} }},
+		{"lazy-bpcg", func() lazycg.Method { return &lazycg.LazyBPCG{K: 1.1} }},
+		{"lpcg", func() lazycg.Method { return &lazycg.LPCG{K: 1.1} }},
+	} {
+		for _, gap := range []float64{0, 0.5} {
+			simplex, err := lmo.NewProbabilitySimplex(n, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x0 := make([]float64, n)
+			x0[0] = 1
+			worst := math.Inf(-1)
+			settings := &lazycg.Settings{MaxIterations: 3000, GapTolerance: 1e-9,
+				SeparatorConfig: lazycg.SeparatorConfig{RelGap: gap},
+				Callback: func(p lazycg.Progress) bool {
+					worst = math.Max(worst, p.DualBound)
+					return true
+				}}
+			res, err := lazycg.Minimize(context.Background(), lazycg.Problem{Objective: distance{b}, LMO: gapSimplex{simplex}, X0: x0},
+				settings, m.new())
+			if err != nil {
+				t.Fatalf("%s, gap %g: %v", m.name, gap, err)
+			}
+			st := res.Stats
+			t.Logf("%s, gap %g: %v after %d iterations, %d negative answers (%d inexact), f − f* = %.3g, f* − dual = %.3g",
+				m.name, gap, res.Status, st.Iterations, st.NegativeCalls, st.InexactAnswers, res.F-fstar, fstar-res.DualBound)
+			if gap == 0 && st.InexactAnswers != 0 {
+				t.Errorf("%s: %d inexact answers without a lazy gap", m.name, st.InexactAnswers)
+			}
+			if gap > 0 && st.InexactAnswers == 0 {
+				t.Errorf("%s, gap %g: no inexact answer from an oracle that stops at every gap", m.name, gap)
+			}
+			if st.InexactAnswers > st.NegativeCalls {
+				t.Errorf("%s: %d inexact answers but %d negative ones", m.name, st.InexactAnswers, st.NegativeCalls)
+			}
+			if tol := 1e-12 * math.Max(1, fstar); worst > fstar+tol || res.DualBound > fstar+tol {
+				t.Errorf("%s, gap %g: dual bound %.15g (worst seen %.15g) above f* = %.15g", m.name, gap, res.DualBound, worst, fstar)
+			}
+			if res.F-fstar > 1e-3 {
+				t.Errorf("%s, gap %g: f − f* = %g after %d iterations (%v)", m.name, gap, res.F-fstar, st.Iterations, res.Status)
+			}
+		}
+	}
+}
+
+// TestLazyGapStalls: a run whose Φ an inexact negative answer makes
+// negligible has stalled (its proof is only the solver's bound), not
+// converged; the same run with proofs converges. The objective is linear
+// with x_1 optimal, so every answer is negative.
+func TestLazyGapStalls(t *testing.T) {
+	const n = 6
+	simplex, err := lmo.NewProbabilitySimplex(n, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := []float64{1, 2, 3, 4, 5, 6}
+	x0 := make([]float64, n)
+	x0[0] = 1
+	for _, tc := range []struct {
+		gap  float64
+		want lazycg.Status
+	}{{0, lazycg.GapConverged}, {0.5, lazycg.Stalled}} {
+		res, err := lazycg.Minimize(context.Background(), lazycg.Problem{Objective: linearObjective{c}, LMO: gapSimplex{simplex}, X0: x0},
+			&lazycg.Settings{MaxIterations: 5000, SeparatorConfig: lazycg.SeparatorConfig{RelGap: tc.gap}},
+			&lazycg.LazyCG{K: 1.1, PhiSchedule: lazycg.PhiSchedule{Phi0: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != tc.want {
+			t.Errorf("gap %g: status %v, want %v (%d negative, %d inexact)", tc.gap, res.Status, tc.want, res.Stats.NegativeCalls, res.Stats.InexactAnswers)
+		}
+		if res.DualBound > 1 {
+			t.Errorf("gap %g: dual bound %g above the optimum 1", tc.gap, res.DualBound)
+		}
+	}
+}
+
+// linearObjective is f(x) = c·x.
+type linearObjective struct{ c []float64 }
+
+func (l linearObjective) Dim() int { return len(l.c) }
+func (l linearObjective) Func(x []float64) float64 {
+	v := 0.0
+	for i, ci := range l.c {
+		v += ci * x[i]
+	}
+	return v
+}
+func (l linearObjective) Grad(dst, _ []float64) { copy(dst, l.c) }
+
+// TestLazyGapRefused: a relative gap outside [0, 1) is an error.
+func TestLazyGapRefused(t *testing.T) {
+	simplex, err := lmo.NewProbabilitySimplex(3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := lazycg.Problem{Objective: distance{make([]float64, 3)}, LMO: simplex}
+	for _, g := range []float64{-0.1, 1, math.NaN(), math.Inf(1)} {
+		_, err := lazycg.Minimize(context.Background(), p, &lazycg.Settings{MaxIterations: 5,
+			SeparatorConfig: lazycg.SeparatorConfig{RelGap: g}}, &lazycg.LazyCG{})
+		if err == nil || !strings.Contains(err.Error(), "relative gap") {
+			t.Errorf("RelGap %g: err %v", g, err)
+		}
+	}
+}
+
+// TestLazyGapMIP runs LCG over a cut polytope with CBC and a large lazy
+// gap: CBC stops at the relaxed bound, and the run's bounds stay proven
+// (below the reference bound of an exact run).
+func TestLazyGapMIP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("CBC runs take seconds")
+	}
+	f, err := mip.CutPolytope(8, mip.CompleteGraph(8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	solver, err := mip.NewSolver(f.Model, mip.Options{Vars: f.Vars})
+	if err != nil {
+		t.Skipf("CBC unavailable: %v", err)
+	}
+	defer solver.Close()
+	nd := solver.Dim()
+	b := testutil.RandomVector(nd, 3, 0.6)
+	p := lazycg.Problem{Objective: distance{b}, LMO: solver, X0: make([]float64, nd)}
+	lo, _ := referenceBounds(t, p)
+	res, err := lazycg.Minimize(context.Background(), p, &lazycg.Settings{MaxIterations: 400,
+		SeparatorConfig: lazycg.SeparatorConfig{RelGap: 0.5}}, &lazycg.LazyCG{K: 1.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tol := 1e-7 * math.Max(1, math.Abs(lo))
+	if res.DualBound > lo+tol {
+		t.Errorf("dual bound %.12g above the reference bound %.12g", res.DualBound, lo)
+	}
+	if res.F < lo-tol {
+		t.Errorf("primal %.12g below the reference bound %.12g", res.F, lo)
+	}
+	if res.Stats.InexactAnswers == 0 {
+		t.Errorf("no inexact answer at a 50%% lazy gap (%d negative answers)", res.Stats.NegativeCalls)
+	}
+	t.Logf("%v: %d iterations, %d LMO calls, %d negative answers (%d inexact), f − lo = %.3g",
+		res.Status, res.Stats.Iterations, res.Stats.LMOCalls, res.Stats.NegativeCalls, res.Stats.InexactAnswers, res.F-lo)
+}
