@@ -54,14 +54,7 @@ func TestCallBudgetPartial(t *testing.T) {
 	const n = 30
 	b := testutil.RandomVector(n, 5, 2.0/n*3)
 	fstar := testutil.SquaredDistance(testutil.ProjectSimplex(b), b)
-	for _, m := range []struct {
-		name string
-		new  func() lazycg.Method
-	}{
-		{"lcg", func() lazycg.Method { return &lazycg.LazyCG{K: 1.1} }},
-		{"lazy-bpcg", func() lazycg.Method { return &lazycg.LazyBPCG{K: 1.1} }},
-		{"lpcg", func() lazycg.Method { return &lazycg.LPCG{K: 1.1} }},
-	} {
+	for _, m := range lazyLineSearchMethods() {
 		t.Run(m.name, func(t *testing.T) {
 			simplex, err := lmo.NewProbabilitySimplex(n, 1)
 			if err != nil {
@@ -113,6 +106,39 @@ func TestCallBudgetPartial(t *testing.T) {
 // call budget: CBC is cut short at its deadline and reused, and the run's
 // bounds stay proven.
 func TestCallBudgetMIP(t *testing.T) {
+	p, lo := cutCaseCBC(t)
+	res, err := lazycg.Minimize(context.Background(), p, &lazycg.Settings{MaxIterations: 400,
+		SeparatorConfig: lazycg.SeparatorConfig{CallBudget: 200 * time.Microsecond}}, &lazycg.LazyCG{K: 1.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkReferenceBound(t, res, lo)
+	t.Logf("%d iterations, %d LMO calls, %d partial answers", res.Stats.Iterations, res.Stats.LMOCalls, res.Stats.PartialAnswers)
+}
+
+// namedMethod is a method under test with its registry name.
+type namedMethod struct {
+	name string
+	new  func() lazycg.Method
+}
+
+// lazyLineSearchMethods are the lazy methods with line-searched steps
+// toward any improving vertex (those that accept partial answers), at
+// K = 1.1.
+func lazyLineSearchMethods() []namedMethod {
+	return []namedMethod{
+		{"lcg", func() lazycg.Method { return &lazycg.LazyCG{K: 1.1} }},
+		{"lazy-bpcg", func() lazycg.Method { return &lazycg.LazyBPCG{K: 1.1} }},
+		{"lpcg", func() lazycg.Method { return &lazycg.LPCG{K: 1.1} }},
+	}
+}
+
+// cutCaseCBC is the distance to a random point over the cut polytope of
+// K8 with CBC as the LMO, started at the empty cut, and the reference
+// bound of an exact run (it skips the test in -short mode or without
+// CBC; the solver is closed when the test ends).
+func cutCaseCBC(t *testing.T) (lazycg.Problem, float64) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("CBC runs take seconds")
 	}
@@ -124,23 +150,25 @@ func TestCallBudgetMIP(t *testing.T) {
 	if err != nil {
 		t.Skipf("CBC unavailable: %v", err)
 	}
-	defer solver.Close()
+	t.Cleanup(func() { solver.Close() })
 	nd := solver.Dim()
 	b := testutil.RandomVector(nd, 3, 0.6)
 	p := lazycg.Problem{Objective: distance{b}, LMO: solver, X0: make([]float64, nd)}
 	lo, _ := referenceBounds(t, p)
-	res, err := lazycg.Minimize(context.Background(), p, &lazycg.Settings{MaxIterations: 400,
-		SeparatorConfig: lazycg.SeparatorConfig{CallBudget: 200 * time.Microsecond}}, &lazycg.LazyCG{K: 1.1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.DualBound > lo+1e-7*math.Max(1, math.Abs(lo)) {
+	return p, lo
+}
+
+// checkReferenceBound checks a run's proven dual bound and its primal
+// value against the reference bound lo of an exact run.
+func checkReferenceBound(t *testing.T, res *lazycg.Result, lo float64) {
+	t.Helper()
+	tol := 1e-7 * math.Max(1, math.Abs(lo))
+	if res.DualBound > lo+tol {
 		t.Errorf("dual bound %.12g above the reference bound %.12g", res.DualBound, lo)
 	}
-	if res.F < lo-1e-7*math.Max(1, math.Abs(lo)) {
+	if res.F < lo-tol {
 		t.Errorf("primal %.12g below the reference bound %.12g", res.F, lo)
 	}
-	t.Logf("%d iterations, %d LMO calls, %d partial answers", res.Stats.Iterations, res.Stats.LMOCalls, res.Stats.PartialAnswers)
 }
 
 // TestCallBudgetRefused: methods without line-searched steps toward any

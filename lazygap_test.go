@@ -9,7 +9,6 @@ import (
 	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/internal/testutil"
 	"github.com/lazycg/lazycg/lmo"
-	"github.com/lazycg/lazycg/mip"
 )
 
 // gapSimplex is the probability simplex with an early-stopping oracle
@@ -52,14 +51,7 @@ func TestLazyGapInexact(t *testing.T) {
 	const n = 40
 	b := testutil.RandomVector(n, 11, 3.0/n)
 	fstar := testutil.SquaredDistance(testutil.ProjectSimplex(b), b)
-	for _, m := range []struct {
-		name string
-		new  func() lazycg.Method
-	}{
-		{"lcg", func() lazycg.Method { return &lazycg.LazyCG{K: 1.1} }},
-		{"lazy-bpcg", func() lazycg.Method { return &lazycg.LazyBPCG{K: 1.1} }},
-		{"lpcg", func() lazycg.Method { return &lazycg.LPCG{K: 1.1} }},
-	} {
+	for _, m := range lazyLineSearchMethods() {
 		for _, gap := range []float64{0, 0.5} {
 			simplex, err := lmo.NewProbabilitySimplex(n, 1)
 			if err != nil {
@@ -166,34 +158,13 @@ func TestLazyGapRefused(t *testing.T) {
 // gap: CBC stops at the relaxed bound, and the run's bounds stay proven
 // (below the reference bound of an exact run).
 func TestLazyGapMIP(t *testing.T) {
-	if testing.Short() {
-		t.Skip("CBC runs take seconds")
-	}
-	f, err := mip.CutPolytope(8, mip.CompleteGraph(8))
-	if err != nil {
-		t.Fatal(err)
-	}
-	solver, err := mip.NewSolver(f.Model, mip.Options{Vars: f.Vars})
-	if err != nil {
-		t.Skipf("CBC unavailable: %v", err)
-	}
-	defer solver.Close()
-	nd := solver.Dim()
-	b := testutil.RandomVector(nd, 3, 0.6)
-	p := lazycg.Problem{Objective: distance{b}, LMO: solver, X0: make([]float64, nd)}
-	lo, _ := referenceBounds(t, p)
+	p, lo := cutCaseCBC(t)
 	res, err := lazycg.Minimize(context.Background(), p, &lazycg.Settings{MaxIterations: 400,
 		SeparatorConfig: lazycg.SeparatorConfig{RelGap: 0.5}}, &lazycg.LazyCG{K: 1.1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tol := 1e-7 * math.Max(1, math.Abs(lo))
-	if res.DualBound > lo+tol {
-		t.Errorf("dual bound %.12g above the reference bound %.12g", res.DualBound, lo)
-	}
-	if res.F < lo-tol {
-		t.Errorf("primal %.12g below the reference bound %.12g", res.F, lo)
-	}
+	checkReferenceBound(t, res, lo)
 	if res.Stats.InexactAnswers == 0 {
 		t.Errorf("no inexact answer at a 50%% lazy gap (%d negative answers)", res.Stats.NegativeCalls)
 	}
