@@ -488,8 +488,8 @@ func concurrentLazyStep(ctx context.Context, s *State, v []float64, phi *PhiSche
 	if !sep.Positive {
 		// Under StaleFork another answer may have updated Φ since this
 		// question was asked: the proof then only gives its dual bound.
-		if a.note.phi == phi.Phi() && phi.Negative(sep, s.F) {
-			s.settle(sep)
+		if a.note.phi == phi.Phi() {
+			phi.negativeAnswer(s, sep)
 		}
 		return nil
 	}

@@ -225,9 +225,7 @@ func lazyStep(ctx context.Context, s *State, v []float64, phi *PhiSchedule, k fl
 	s.ReportGap(s.F, sep.GapBound)
 	switch {
 	case !sep.Positive:
-		if phi.Negative(sep, s.F) {
-			s.settle(sep)
-		}
+		phi.negativeAnswer(s, sep)
 	case move(s) == 0:
 		if phi.Halve(s.F) {
 			s.Stalled = true

@@ -486,9 +486,7 @@ func (m *LPCG) Step(ctx context.Context, s *State) error {
 func (m *LPCG) follow(ctx context.Context, s *State, sep Separation) error {
 	c := &m.core
 	if !sep.Positive {
-		if m.Negative(sep, s.F) {
-			s.settle(sep)
-		}
+		m.negativeAnswer(s, sep)
 		return nil
 	}
 	sub(c.d, c.vPlus, c.vMinus)
@@ -506,9 +504,7 @@ func (m *LPCG) follow(ctx context.Context, s *State, sep Separation) error {
 			return nil
 		}
 		if !fw.Positive {
-			if m.Negative(fw, s.F) {
-				s.settle(fw)
-			}
+			m.negativeAnswer(s, fw)
 			return nil
 		}
 	} else if eta := c.ls.search(s, c.d, etaMax); eta > 0 {
@@ -574,8 +570,8 @@ func (m *LPCG) stepConcurrent(ctx context.Context, s *State) error {
 		o.CountAnswer(false, false)
 		// Under StaleFork another answer may have updated Φ since this
 		// question was asked: the proof then only gives its dual bound.
-		if a.note.phi == m.phi && m.Negative(sep, s.F) {
-			s.settle(sep)
+		if a.note.phi == m.phi {
+			m.negativeAnswer(s, sep)
 		}
 		return nil
 	}

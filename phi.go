@@ -176,6 +176,14 @@ func (p *PhiSchedule) Negative(sep Separation, f float64) bool {
 	return p.Halve(f)
 }
 
+// negativeAnswer is Negative at the run's point s.X, ending the run
+// when Φ becomes negligible (see settle).
+func (p *PhiSchedule) negativeAnswer(s *State, sep Separation) {
+	if p.Negative(sep, s.F) {
+		s.settle(sep)
+	}
+}
+
 // settle ends a run whose Φ a negative answer sep made negligible
 // (PhiSchedule.Negative): it has converged when sep proved the Wolfe gap
 // at most Φ, and stalled when sep was Inexact (SeparatorConfig.RelGap),

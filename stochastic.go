@@ -251,8 +251,8 @@ func (m *LazyStochasticFW) Step(ctx context.Context, s *State) error {
 		return err
 	}
 	s.ReportGap(s.F, sep.GapBound)
-	if !sep.Positive && m.Negative(sep, s.F) {
-		s.settle(sep)
+	if !sep.Positive {
+		m.negativeAnswer(s, sep)
 	}
 	return nil
 }
