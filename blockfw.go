@@ -53,7 +53,7 @@ func (s *CachedSeparator) SeparateBlock(ctx context.Context, k int, dst, c, x []
 	if s.blocks == nil {
 		s.blocks = make([]*CachedSeparator, len(blocks))
 		for i, b := range blocks {
-			bs := &CachedSeparator{LMO: b.LMO, NoEarlyStop: s.NoEarlyStop, CacheAll: s.CacheAll, RelGap: s.RelGap}
+			bs := &CachedSeparator{LMO: b.LMO, NoEarlyStop: s.NoEarlyStop, CacheAll: s.CacheAll, RelGap: s.RelGap, MaxInexact: s.MaxInexact}
 			if s.Cache != nil {
 				policy := s.Cache.Policy()
 				if policy.MaxBytes > 0 {

@@ -55,8 +55,10 @@ type splitSeparator interface {
 	WeakSeparator
 	VertexStore
 	fromCache(dst, c, x []float64, phi, k float64) (Separation, bool, error)
-	solve(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k float64) (Separation, bool, error)
+	solve(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k, relGap float64) (Separation, bool, error)
+	relGap() float64
 	keep(dst []float64, sep Separation, found bool)
+	note(sep Separation, err error)
 	best(dst, c []float64) (float64, bool)
 	separateWith(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k float64) (Separation, error)
 }
@@ -277,9 +279,9 @@ func (o *Oracle) separateOrStart(ctx context.Context, dst, c, x []float64, f, ph
 	cctx, cancel := context.WithCancel(ctx)
 	sl.cancel, sl.busy = cancel, true
 	a.last = sl
-	split, lmo, v, ac, ax, done := a.sep, sl.lmo, sl.v, sl.c, sl.x, sl.done
+	split, lmo, v, ac, ax, done, relGap := a.sep, sl.lmo, sl.v, sl.c, sl.x, sl.done, a.sep.relGap()
 	go func() {
-		sep, found, err := split.solve(cctx, lmo, v, ac, ax, phi, k)
+		sep, found, err := split.solve(cctx, lmo, v, ac, ax, phi, k, relGap)
 		done <- inflightResult{sep: sep, found: found, err: err}
 	}()
 	return Separation{}, true, nil
@@ -342,6 +344,7 @@ func (o *Oracle) received(sl *inflight, r inflightResult) (Separation, error) {
 		a.sep.keep(sl.v, r.sep, r.found)
 		o.stats.CacheTime += time.Since(start)
 	}
+	a.sep.note(r.sep, r.err)
 	return r.sep, r.err
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/internal/testutil"
 	"github.com/lazycg/lazycg/lmo"
+	"gonum.org/v1/gonum/floats"
 )
 
 // gapSimplex is the probability simplex with an early-stopping oracle
@@ -152,6 +153,11 @@ func TestLazyGapRefused(t *testing.T) {
 			t.Errorf("RelGap %g: err %v", g, err)
 		}
 	}
+	_, err = lazycg.Minimize(context.Background(), p, &lazycg.Settings{MaxIterations: 5,
+		SeparatorConfig: lazycg.SeparatorConfig{RelGap: 0.1, MaxInexact: -1}}, &lazycg.LazyCG{})
+	if err == nil || !strings.Contains(err.Error(), "inexact") {
+		t.Errorf("MaxInexact −1: err %v", err)
+	}
 }
 
 // TestLazyGapMIP runs LCG over a cut polytope with CBC and a large lazy
@@ -170,4 +176,134 @@ func TestLazyGapMIP(t *testing.T) {
 	}
 	t.Logf("%v: %d iterations, %d LMO calls, %d negative answers (%d inexact), f − lo = %.3g",
 		res.Status, res.Stats.Iterations, res.Stats.LMOCalls, res.Stats.NegativeCalls, res.Stats.InexactAnswers, res.F-lo)
+}
+
+// TestMaxInexactSequence asks the separator the same question again and
+// again at an optimal point, over an oracle that stops at the weakest
+// bound its rule allows: with the lazy gap every answer is Inexact; with
+// MaxInexact m, every (m+1)-th call is asked without the gap and proves
+// its negative answer (GapBound ≤ Φ), after which the run starts again.
+func TestMaxInexactSequence(t *testing.T) {
+	const n = 6
+	simplex, err := lmo.NewProbabilitySimplex(n, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := []float64{1, 2, 3, 4, 5, 6}
+	x := []float64{1, 0, 0, 0, 0, 0}
+	dst := make([]float64, n)
+	for _, m := range []int{0, 1, 2, 3} {
+		sep := lazycg.NewSeparator(gapSimplex{simplex}, lazycg.SeparatorConfig{NoCache: true, RelGap: 0.5, MaxInexact: m})
+		var got strings.Builder
+		for i := range 12 {
+			const phi = 0.1
+			a, err := sep.Separate(context.Background(), dst, c, x, phi, 1.1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Positive {
+				t.Fatalf("m=%d, call %d: positive answer at an optimal point", m, i)
+			}
+			switch {
+			case a.Inexact:
+				got.WriteByte('I')
+				if !(a.GapBound > phi) {
+					t.Errorf("m=%d, call %d: Inexact with GapBound %g ≤ Φ", m, i, a.GapBound)
+				}
+			default:
+				got.WriteByte('P')
+				if a.GapBound > phi {
+					t.Errorf("m=%d, call %d: proven answer with GapBound %g > Φ", m, i, a.GapBound)
+				}
+			}
+		}
+		want := strings.Repeat("I", 12)
+		if m > 0 {
+			want = strings.Repeat(strings.Repeat("I", m)+"P", 12)[:12]
+		}
+		if got.String() != want {
+			t.Errorf("MaxInexact %d: answers %s, want %s", m, got.String(), want)
+		}
+	}
+}
+
+// lazySimplex is the probability simplex with an early-stopping oracle
+// that stops as soon as its stop rule lets it: with the bound
+// rule.Certify whenever that is valid (at most the minimum), even when a
+// vertex beats rule.Improve — as a MIP solver whose relaxation closes the
+// gap before its incumbents improve —, and otherwise with the least
+// improving vertex below Improve.
+type lazySimplex struct {
+	*lmo.ProbabilitySimplex
+}
+
+func (g lazySimplex) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazycg.StopRule) (lazycg.LinearResult, error) {
+	if lo := floats.Min(c); rule.Certify <= lo {
+		return lazycg.LinearResult{Value: math.Inf(1), Bound: rule.Certify, Reason: lazycg.StopCertified}, nil
+	}
+	return gapSimplex(g).MinimizeUntil(ctx, dst, c, rule)
+}
+
+// TestMaxInexactInvariant checks the bound that SeparatorConfig.MaxInexact
+// promises on real runs of the lazy methods with line search (monotone):
+// f − f* ≤ 2^(m+1)·Φ after every iteration, although the oracle stops at
+// the weakest bound its lazy gap allows whenever it can (lazySimplex).
+// Without the bound (m = 0) the unproven halvings drive Φ far below
+// f − f* and the run stalls far from the optimum; the test checks that too
+// (so the bound is what keeps the invariant).
+func TestMaxInexactInvariant(t *testing.T) {
+	const n = 40
+	b := testutil.RandomVector(n, 11, 3.0/n)
+	fstar := testutil.SquaredDistance(testutil.ProjectSimplex(b), b)
+	unbounded := 0.0 // the largest (f − f*)/Φ without MaxInexact
+	for _, md := range lazyLineSearchMethods() {
+		for _, m := range []int{0, 1, 2} {
+			simplex, err := lmo.NewProbabilitySimplex(n, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x0 := make([]float64, n)
+			x0[0] = 1
+			method := md.new()
+			ph, ok := method.(interface{ Phi() float64 })
+			if !ok {
+				t.Fatalf("%s has no Phi", md.name)
+			}
+			worst := 0.0 // max (f − f*)/Φ over the run
+			settings := &lazycg.Settings{MaxIterations: 3000, GapTolerance: 1e-9,
+				SeparatorConfig: lazycg.SeparatorConfig{RelGap: 0.5, MaxInexact: m},
+				Callback: func(p lazycg.Progress) bool {
+					if phi := ph.Phi(); phi > 0 && p.F-fstar > 1e-12 {
+						worst = math.Max(worst, (p.F-fstar)/phi)
+					}
+					return true
+				}}
+			res, err := lazycg.Minimize(context.Background(), lazycg.Problem{Objective: distance{b}, LMO: lazySimplex{simplex}, X0: x0},
+				settings, method)
+			if err != nil {
+				t.Fatalf("%s, m=%d: %v", md.name, m, err)
+			}
+			st := res.Stats
+			t.Logf("%s, MaxInexact %d: %v after %d iterations, %d negative answers (%d inexact), max (f − f*)/Φ = %.3g, f − f* = %.3g",
+				md.name, m, res.Status, st.Iterations, st.NegativeCalls, st.InexactAnswers, worst, res.F-fstar)
+			if st.InexactAnswers == 0 {
+				t.Errorf("%s, m=%d: no inexact answer", md.name, m)
+			}
+			if m == 0 {
+				unbounded = math.Max(unbounded, worst)
+			}
+			if m > 0 && worst > math.Ldexp(1, m+1)*(1+1e-9) {
+				t.Errorf("%s, MaxInexact %d: f − f* reached %.4g·Φ, above 2^%d", md.name, m, worst, m+1)
+			}
+			if m > 0 && res.Status == lazycg.Stalled {
+				t.Errorf("%s, MaxInexact %d: stalled at f − f* = %g", md.name, m, res.F-fstar)
+			}
+			if res.F-fstar > 1e-3 {
+				t.Errorf("%s, m=%d: f − f* = %g after %d iterations (%v)", md.name, m, res.F-fstar, st.Iterations, res.Status)
+			}
+		}
+	}
+	if unbounded <= 4 {
+		t.Errorf("without MaxInexact f − f* stayed within %.3g·Φ: the oracle does not exercise the bound", unbounded)
+	}
 }

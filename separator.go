@@ -117,8 +117,12 @@ type CachedSeparator struct {
 	// RelGap, if positive, allows Inexact negative answers (see
 	// SeparatorConfig.RelGap).
 	RelGap float64
+	// MaxInexact, if positive, bounds the Inexact negative answers between
+	// two proven ones (see SeparatorConfig.MaxInexact).
+	MaxInexact int
 
-	partial bool // the last LMO call gave a Partial answer
+	partial  bool // the last LMO call gave a Partial answer
+	unproven int  // Inexact negative answers since the last proven one
 
 	blocks []*CachedSeparator // per-factor separators of a BlockLMO (SeparateBlock)
 }
@@ -208,6 +212,18 @@ type SeparatorConfig struct {
 	// c·(x−z) ≤ Φ. LMOs that do not stop early (combinatorial oracles)
 	// are exact anyway. See docs/ORACLE.md, "The lazy gap".
 	RelGap float64
+	// MaxInexact, if positive, bounds the run of Inexact negative answers
+	// that RelGap allows: after MaxInexact of them with no proven negative
+	// answer in between, the LMO calls are asked without RelGap until one
+	// proves its negative answer (positive answers on the way do not
+	// count). Φ then stays within a factor 2^MaxInexact of what the last
+	// proof allows: a method that keeps f monotone has f − f* ≤
+	// 2^(MaxInexact+1)·Φ throughout (2Φ with proofs only), so the paper's
+	// rates hold with their constants scaled by 2^MaxInexact. 0 (the
+	// default): no bound, every call may stop at RelGap, and Φ may fall
+	// below the Wolfe gap by any factor (online, the player is then
+	// confined to the hull of its cached vertices; docs/ONLINE.md).
+	MaxInexact int
 }
 
 // Check reports settings that no separator can follow: a RelGap that is
@@ -215,6 +231,9 @@ type SeparatorConfig struct {
 func (c SeparatorConfig) Check() error {
 	if !(c.RelGap >= 0 && c.RelGap < 1) {
 		return fmt.Errorf("lazycg: the weak separation's relative gap must be in [0, 1), got %g", c.RelGap)
+	}
+	if c.MaxInexact < 0 {
+		return fmt.Errorf("lazycg: the bound on inexact answers must be ≥ 0, got %d", c.MaxInexact)
 	}
 	return nil
 }
@@ -304,7 +323,7 @@ const DefaultCacheBytes = 1 << 30
 // holds at most DefaultCacheBytes unless cfg.Cache.MaxBytes says
 // otherwise (negative: unbounded).
 func NewSeparator(lmo LMO, cfg SeparatorConfig) *CachedSeparator {
-	cs := &CachedSeparator{LMO: lmo, NoEarlyStop: cfg.NoEarlyStop, CallBudget: cfg.CallBudget, RelGap: cfg.RelGap}
+	cs := &CachedSeparator{LMO: lmo, NoEarlyStop: cfg.NoEarlyStop, CallBudget: cfg.CallBudget, RelGap: cfg.RelGap, MaxInexact: cfg.MaxInexact}
 	if !cfg.NoCache {
 		policy := cfg.Cache
 		switch {
@@ -368,9 +387,32 @@ func (s *CachedSeparator) separateWith(ctx context.Context, lmo LMO, dst, c, x [
 	if sep, ok, err := s.fromCache(dst, c, x, phi, k); err != nil || ok {
 		return sep, err
 	}
-	sep, found, err := s.solve(ctx, lmo, dst, c, x, phi, k)
+	sep, found, err := s.solve(ctx, lmo, dst, c, x, phi, k, s.relGap())
 	s.keep(dst, sep, found)
+	s.note(sep, err)
 	return sep, err
+}
+
+// relGap is the relative gap of the next LMO call: RelGap, or 0 once
+// MaxInexact Inexact answers have come since the last proven negative
+// answer.
+func (s *CachedSeparator) relGap() float64 {
+	if s.MaxInexact > 0 && s.unproven >= s.MaxInexact {
+		return 0
+	}
+	return s.RelGap
+}
+
+// note counts the answer sep of an LMO call for MaxInexact: an Inexact
+// negative answer adds to the run, a proven one ends it.
+func (s *CachedSeparator) note(sep Separation, err error) {
+	switch {
+	case err != nil || sep.Positive:
+	case sep.Inexact:
+		s.unproven++
+	default:
+		s.unproven = 0
+	}
 }
 
 // fromCache is the first half of Separate: it checks the arguments and
@@ -396,10 +438,10 @@ func (s *CachedSeparator) fromCache(dst, c, x []float64, phi, k float64) (Separa
 // It touches lmo and dst, never the cache, so it may run in a goroutine of its own while
 // the caller scans the cache (see concurrent.go); found reports that dst
 // holds a vertex of P, to be kept by keep on the caller's goroutine.
-func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k float64) (sep Separation, found bool, err error) {
+func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k, relGap float64) (sep Separation, found bool, err error) {
 	cx := dot(c, x)
 	improve := cx - phi/k
-	rule := StopRule{Improve: improve, Certify: s.certify(cx, phi, improve)}
+	rule := StopRule{Improve: improve, Certify: certifyBelow(cx, phi, improve, relGap)}
 	var res LinearResult
 	start := time.Now()
 	es, canStop := lmo.(EarlyStopper)
@@ -464,13 +506,14 @@ func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, dst, c, x []float6
 		ErrInconclusive, res.Reason, res.Value, res.Bound, improve, cx-phi)
 }
 
-// certify is the Certify of the stop rule of a call at c·x = cx with Φ =
-// phi and Improve = improve: c·x − Φ, or with RelGap the lower
-// improve − RelGap·|improve| when that is lower (SeparatorConfig.RelGap).
-func (s *CachedSeparator) certify(cx, phi, improve float64) float64 {
+// certifyBelow is the Certify of the stop rule of a call at c·x = cx
+// with Φ = phi and Improve = improve: c·x − Φ, or with a relative gap
+// the lower improve − relGap·|improve| when that is lower
+// (SeparatorConfig.RelGap).
+func certifyBelow(cx, phi, improve, relGap float64) float64 {
 	t := cx - phi
-	if s.RelGap > 0 {
-		t = math.Min(t, improve-s.RelGap*math.Abs(improve))
+	if relGap > 0 {
+		t = math.Min(t, improve-relGap*math.Abs(improve))
 	}
 	return t
 }

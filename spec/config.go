@@ -89,6 +89,10 @@ type Config struct {
 	// answer, as the paper's experiments did (lazycg.SeparatorConfig.RelGap;
 	// 0: every negative answer is proven).
 	LazyGap float64 `json:"lazy_gap,omitempty"`
+	// MaxInexact bounds the unproven negative answers that LazyGap allows
+	// between two proven ones (lazycg.SeparatorConfig.MaxInexact; 0: no
+	// bound).
+	MaxInexact int `json:"max_inexact,omitempty"`
 	// CacheBytes bounds the cache's memory (0: DefaultCacheBytes).
 	CacheBytes int64 `json:"cache_bytes,omitempty"`
 	// MemoryBudget bounds the estimated memory of the run's instance,
@@ -151,7 +155,7 @@ const DefaultCacheBytes = lazycg.DefaultCacheBytes
 // policy, and the memory budget (DefaultCacheBytes unless CacheBytes).
 func (c *Config) SeparatorConfig() lazycg.SeparatorConfig {
 	cfg := lazycg.SeparatorConfig{NoCache: c.NoCache, NoEarlyStop: c.NoEarlyStop, Concurrent: c.Concurrent, Stale: c.stalePolicy(),
-		Idle: c.idlePolicy(), CallBudget: c.CallBudget, RelGap: c.LazyGap}
+		Idle: c.idlePolicy(), CallBudget: c.CallBudget, RelGap: c.LazyGap, MaxInexact: c.MaxInexact}
 	if c.Prune {
 		cfg.Cache = lazycg.PaperPruning
 	}
@@ -357,6 +361,9 @@ var settings = []Setting{
 	{Flag: "lazy-gap", JSON: "lazy_gap", Kind: SettingFloat, lo: 0, hi: 0.999999,
 		Usage: "lazy methods over MIP oracles: an early-stopping weak separation call may also end within this relative `GAP` of the improvement asked for, with a negative answer that proves only the solver's bound (the paper's Gurobi setting; dual bounds stay proven; 0: every negative answer proves the Wolfe gap ≤ Φ)",
 		field: func(c *Config) any { return &c.LazyGap }},
+	{Flag: "max-inexact", JSON: "max_inexact", Kind: SettingInt, lo: 0, hi: 1 << 20,
+		Usage: "with -lazy-gap: at most `N` unproven negative answers between two proven ones; after N of them the calls are exact until one proves its answer, so Φ stays within 2^N of what the proofs allow (0: no bound)",
+		field: func(c *Config) any { return &c.MaxInexact }},
 	{Flag: "cache-bytes", JSON: "cache_bytes", Kind: SettingBytes, lo: 0, hi: 1 << 50, Usage: "memory budget of the vertex cache: `SIZE` such as 512MiB, or bytes (0: 1 GiB)",
 		field: func(c *Config) any { return &c.CacheBytes }},
 	{Flag: "memory", JSON: "memory_budget", Kind: SettingBytes, lo: -1, hi: 1 << 60,
