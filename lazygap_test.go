@@ -295,6 +295,9 @@ func TestMaxInexactInvariant(t *testing.T) {
 			if m > 0 && worst > math.Ldexp(1, m+1)*(1+1e-9) {
 				t.Errorf("%s, MaxInexact %d: f − f* reached %.4g·Φ, above 2^%d", md.name, m, worst, m+1)
 			}
+			if proven := st.NegativeCalls - st.InexactAnswers; m > 0 && st.InexactAnswers > m*(proven+1) {
+				t.Errorf("%s, MaxInexact %d: %d inexact answers against %d proven ones", md.name, m, st.InexactAnswers, proven)
+			}
 			if m > 0 && res.Status == lazycg.Stalled {
 				t.Errorf("%s, MaxInexact %d: stalled at f − f* = %g", md.name, m, res.F-fstar)
 			}
