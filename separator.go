@@ -217,9 +217,11 @@ type SeparatorConfig struct {
 	// answer in between, the LMO calls are asked without RelGap until one
 	// proves its negative answer (positive answers on the way do not
 	// count). Φ then stays within a factor 2^MaxInexact of what the last
-	// proof allows: a method that keeps f monotone has f − f* ≤
-	// 2^(MaxInexact+1)·Φ throughout (2Φ with proofs only), so the paper's
-	// rates hold with their constants scaled by 2^MaxInexact. 0 (the
+	// proof allows: a method that keeps f monotone and starts with
+	// f − f* ≤ 2Φ0 (Φ0 from one LMO call) has f − f* ≤ 2^(MaxInexact+1)·Φ
+	// after every iteration (2Φ with proofs only), so the paper's bounds
+	// on the positive steps per value of Φ grow by the factor 2^MaxInexact
+	// and the count of negative answers until Φ ≤ ε stays. 0 (the
 	// default): no bound, every call may stop at RelGap, and Φ may fall
 	// below the Wolfe gap by any factor (online, the player is then
 	// confined to the hull of its cached vertices; docs/ONLINE.md).
@@ -227,7 +229,7 @@ type SeparatorConfig struct {
 }
 
 // Check reports settings that no separator can follow: a RelGap that is
-// NaN, negative or not below 1.
+// NaN, negative or not below 1, or a negative MaxInexact.
 func (c SeparatorConfig) Check() error {
 	if !(c.RelGap >= 0 && c.RelGap < 1) {
 		return fmt.Errorf("lazycg: the weak separation's relative gap must be in [0, 1), got %g", c.RelGap)
