@@ -15,7 +15,10 @@
 // run, as the CLI does; non-lazy baselines get the inexact MIP oracle) and
 // writes, per experiment, OUT/NAME/LABEL.csv traces, OUT/NAME/summary.json
 // and OUT/NAME/figure.png (and .svg), and for the suite OUT/summary.json,
-// OUT/summary.md and OUT/report.md. Derived
+// OUT/summary.md and OUT/report.md, which accumulate: the experiments of
+// an earlier run of the same suite at the same time scale in OUT stay
+// beside those run again (benches side by side into one OUT included).
+// Derived
 // numbers (the time the lazy method needs to reach the baseline's final
 // primal value and the speedup) are computed from the written traces, and
 // dual bounds only from the driver's proven bounds.

@@ -44,6 +44,9 @@ type ExperimentResult struct {
 	Spec Experiment `json:"spec"`
 	// TimeLimitS is the scaled time limit of each run (0: none).
 	TimeLimitS float64 `json:"time_limit_s"`
+	// Started is the time the experiment started, in RFC 3339 with
+	// nanoseconds (empty in summaries written before it was recorded).
+	Started string `json:"started,omitempty"`
 	// Dim is the dimension of the instance (0 when no run got that far).
 	Dim  int         `json:"dim"`
 	Runs []RunResult `json:"runs"`

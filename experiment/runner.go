@@ -34,6 +34,8 @@ type Runner struct {
 	// NoFigures skips drawing the figures (they can be drawn later by
 	// WriteReport with Figures set).
 	NoFigures bool
+
+	noted bool // a message about Out's earlier summary was logged
 }
 
 func (r *Runner) logf(format string, args ...any) {
@@ -41,6 +43,9 @@ func (r *Runner) logf(format string, args ...any) {
 		fmt.Fprintf(r.Log, format+"\n", args...)
 	}
 }
+
+// stamp is the time of an experiment's start (ExperimentResult.Started).
+func stamp() string { return time.Now().Format(time.RFC3339Nano) }
 
 func (r *Runner) scale() float64 {
 	if r.TimeScale > 0 {
@@ -56,6 +61,13 @@ func (r *Runner) scale() float64 {
 // recorded in its row and the suite continues; Run returns an error only
 // when the output cannot be written or ctx was canceled (after writing
 // what ran).
+//
+// Results accumulate in OUT: when OUT/summary.json holds an earlier run of
+// the same suite at the same time scale, its experiments stay and those
+// run again are replaced, so experiments run one at a time, or by benches
+// side by side, into one OUT end up in one summary and report (an earlier
+// summary of another suite or time scale is replaced). Run returns this
+// run's experiments only.
 func (r *Runner) Run(ctx context.Context, s *Suite) (*SuiteResult, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -70,6 +82,7 @@ func (r *Runner) Run(ctx context.Context, s *Suite) (*SuiteResult, error) {
 		return nil, fmt.Errorf("experiment: %w", err)
 	}
 	start := time.Now()
+	r.noted = false
 	res := &SuiteResult{Suite: s.Name, Description: s.Description, TimeScale: r.scale(),
 		Started: start.Format(time.RFC3339),
 		Machine: fmt.Sprintf("%s/%s, %d CPUs, %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())}
@@ -78,22 +91,19 @@ func (r *Runner) Run(ctx context.Context, s *Suite) (*SuiteResult, error) {
 		e := s.Experiments[i]
 		var er ExperimentResult
 		if ctx.Err() != nil {
-			er = ExperimentResult{Spec: e, TimeLimitS: r.scaledLimit(&e).Seconds(), Error: "not run: canceled"}
+			er = ExperimentResult{Spec: e, TimeLimitS: r.scaledLimit(&e).Seconds(), Started: stamp(), Error: "not run: canceled"}
 		} else {
 			r.logf("[%d/%d] %s: %s", i+1, len(s.Experiments), e.Name, describe(&e))
 			er = r.runExperiment(ctx, &e)
 		}
 		res.Experiments = append(res.Experiments, er)
 		res.WallTimeS = time.Since(start).Seconds()
-		if err := writeJSON(filepath.Join(r.Out, SummaryFile), res); err != nil {
+		if err := r.writeSummary(res, false); err != nil {
 			return res, err
 		}
 	}
 	res.WallTimeS = time.Since(start).Seconds()
-	if err := writeJSON(filepath.Join(r.Out, SummaryFile), res); err != nil {
-		return res, err
-	}
-	if err := WriteReport(r.Out, res, ReportOptions{}); err != nil {
+	if err := r.writeSummary(res, true); err != nil {
 		return res, err
 	}
 	r.logf("suite %s done in %.1f s", s.Name, res.WallTimeS)
@@ -121,7 +131,7 @@ func (r *Runner) scaledLimit(e *Experiment) time.Duration {
 
 // runExperiment runs the variants of e and writes OUT/NAME/.
 func (r *Runner) runExperiment(ctx context.Context, e *Experiment) ExperimentResult {
-	er := ExperimentResult{Spec: *e, TimeLimitS: r.scaledLimit(e).Seconds()}
+	er := ExperimentResult{Spec: *e, TimeLimitS: r.scaledLimit(e).Seconds(), Started: stamp()}
 	dir := filepath.Join(r.Out, e.Name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		er.Error = err.Error()

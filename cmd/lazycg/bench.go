@@ -20,7 +20,7 @@ func init() {
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	out := fs.String("out", "", "output `DIR` (default bench-out/SUITE)")
+	out := fs.String("out", "", "output `DIR` (default bench-out/SUITE); its report keeps the experiments of earlier runs of the suite at the same time scale there")
 	scale := fs.Float64("time-scale", 1, "multiply every time limit by `F` (e.g. 0.01 for a 100× shorter paper suite)")
 	dataDir := fs.String("data", "", "benchmark data directory (default $LAZYCG_DATA or ../shared/data)")
 	only := fs.String("run", "", "run only the experiments whose name matches the `REGEXP`")

@@ -1,0 +1,122 @@
+package experiment
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lazycg/lazycg/internal/fileio"
+)
+
+// lockFile serializes the updates of OUT/summary.json by benches that
+// write into the same OUT side by side.
+const lockFile = ".summary.lock"
+
+// writeSummary writes OUT/summary.json, and with report OUT/summary.md and
+// OUT/report.md (WriteReport): the experiments of res merged into those of
+// an earlier run of the same suite at the same time scale found there
+// (mergeSummaries). The read, merge and writes hold a lock on
+// OUT/.summary.lock, so that benches writing into the same OUT side by
+// side do not lose each other's experiments.
+func (r *Runner) writeSummary(res *SuiteResult, report bool) error {
+	unlock, err := fileio.Lock(filepath.Join(r.Out, lockFile))
+	if err != nil {
+		return fmt.Errorf("experiment: %w", err)
+	}
+	defer unlock()
+	all := r.merged(res)
+	if err := writeJSON(filepath.Join(r.Out, SummaryFile), all); err != nil {
+		return err
+	}
+	if report {
+		return WriteReport(r.Out, all, ReportOptions{})
+	}
+	return nil
+}
+
+// merged is res merged into the summary already in OUT, if that is an
+// earlier run of the same suite at the same time scale; otherwise res
+// itself (the first time, the earlier summary's replacement is logged).
+func (r *Runner) merged(res *SuiteResult) *SuiteResult {
+	prev, err := ReadSuiteResult(r.Out)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return res
+	case err != nil:
+		r.noteOnce("replacing %s, which cannot be read: %v", filepath.Join(r.Out, SummaryFile), err)
+		return res
+	case prev.Suite != res.Suite || prev.TimeScale != res.TimeScale:
+		r.noteOnce("replacing %s of suite %s at time scale %g (this run: suite %s at time scale %g)",
+			filepath.Join(r.Out, SummaryFile), prev.Suite, prev.TimeScale, res.Suite, res.TimeScale)
+		return res
+	}
+	all := mergeSummaries(prev, res)
+	if n := len(all.Experiments) - len(res.Experiments); n > 0 {
+		r.noteOnce("%s: keeping %d experiments of earlier runs of suite %s beside this run's", filepath.Join(r.Out, SummaryFile), n, res.Suite)
+	}
+	return all
+}
+
+// noteOnce logs a message about the output directory once per Run.
+func (r *Runner) noteOnce(format string, args ...any) {
+	if !r.noted {
+		r.noted = true
+		r.logf(format, args...)
+	}
+}
+
+// mergeSummaries returns the summary of prev with the experiments of res:
+// an experiment of res replaces the one of prev with its name, in its
+// place; the others of res follow in their order. The merged header spans
+// both runs: the earlier start, the wall-clock time to the later end, both
+// machines when they differ.
+func mergeSummaries(prev, res *SuiteResult) *SuiteResult {
+	all := *res
+	all.Experiments = make([]ExperimentResult, 0, len(prev.Experiments)+len(res.Experiments))
+	fresh := make(map[string]int, len(res.Experiments))
+	for i := range res.Experiments {
+		fresh[res.Experiments[i].Spec.Name] = i
+	}
+	used := make([]bool, len(res.Experiments))
+	for _, e := range prev.Experiments {
+		if i, ok := fresh[e.Spec.Name]; ok {
+			if !used[i] {
+				all.Experiments = append(all.Experiments, res.Experiments[i])
+				used[i] = true
+			}
+			continue
+		}
+		all.Experiments = append(all.Experiments, e)
+	}
+	for i := range res.Experiments {
+		if !used[i] {
+			all.Experiments = append(all.Experiments, res.Experiments[i])
+		}
+	}
+	ps, perr := time.Parse(time.RFC3339, prev.Started)
+	rs, rerr := time.Parse(time.RFC3339, res.Started)
+	if perr == nil && rerr == nil {
+		start, end := rs, rs.Add(seconds(res.WallTimeS))
+		if pe := ps.Add(seconds(prev.WallTimeS)); pe.After(end) {
+			end = pe
+		}
+		if ps.Before(start) {
+			start = ps
+		}
+		all.Started, all.WallTimeS = start.Format(time.RFC3339), end.Sub(start).Seconds()
+	}
+	if prev.Machine != "" && res.Machine != "" {
+		machines := strings.Split(prev.Machine, "; ")
+		if !slices.Contains(machines, res.Machine) {
+			machines = append(machines, res.Machine)
+		}
+		all.Machine = strings.Join(machines, "; ")
+	}
+	return &all
+}
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
