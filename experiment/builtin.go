@@ -369,10 +369,17 @@ func quickSuite() *Suite {
 		Variant{Method: "ocg", Label: "OCG"}, onlineLazy)
 	online.Losses = "quadratic"
 	online.Title = "online: Birkhoff 15×15, rounds drawn from 100 quadratic losses"
+	// The online case the paper lazifies for: an LMO that is a MIP solve
+	// (OCG's calls to a 10% gap cost about 0.2 s each on K_10).
+	onlineCut := NewExperiment("quick-online-cut", "cut:10", "", 15*time.Second,
+		Variant{Method: "ocg", Label: "OCG"}, onlineLazy)
+	onlineCut.Losses = "quadratic"
+	onlineCut.Title = "online: cut polytope of K_10 (MIP oracle), quadratic losses"
 	return &Suite{Name: "quick", Description: "A few minutes on 2 cores on generated instances (no data files): " +
 		"LCG vs CG over a path polytope, the Birkhoff polytope, spanning trees and a nuclear norm ball " +
-		"(matrix completion), a small cut polytope with a MIP oracle, and parameter-free LOCG vs OCG online.",
-		Experiments: []Experiment{path, birk, st, mc, cut, online}}
+		"(matrix completion), a small cut polytope with a MIP oracle, and parameter-free LOCG vs OCG online " +
+		"with a cheap oracle (Birkhoff) and a MIP oracle (cut polytope).",
+		Experiments: []Experiment{path, birk, st, mc, cut, online, onlineCut}}
 }
 
 // concurrentSuite runs the hard MIP rows of the paper suite (MIPLIB

@@ -71,9 +71,10 @@ func (r *Runner) noteOnce(format string, args ...any) {
 
 // mergeSummaries returns the summary of prev with the experiments of res:
 // an experiment of res replaces the one of prev with its name, in its
-// place; the others of res follow in their order. The merged header spans
-// both runs: the earlier start, the wall-clock time to the later end, both
-// machines when they differ.
+// place; the others of res follow in their order. Benches lists the bench
+// runs whose experiments the merged summary holds (res's earlier writes,
+// recognized by its start time, replaced), and the header spans them: the
+// earliest start, the wall-clock time to the latest end, every machine.
 func mergeSummaries(prev, res *SuiteResult) *SuiteResult {
 	all := *res
 	all.Experiments = make([]ExperimentResult, 0, len(prev.Experiments)+len(res.Experiments))
@@ -97,26 +98,61 @@ func mergeSummaries(prev, res *SuiteResult) *SuiteResult {
 			all.Experiments = append(all.Experiments, res.Experiments[i])
 		}
 	}
-	ps, perr := time.Parse(time.RFC3339, prev.Started)
-	rs, rerr := time.Parse(time.RFC3339, res.Started)
-	if perr == nil && rerr == nil {
-		start, end := rs, rs.Add(seconds(res.WallTimeS))
-		if pe := ps.Add(seconds(prev.WallTimeS)); pe.After(end) {
-			end = pe
+
+	earlier := prev.Benches
+	if len(earlier) == 0 {
+		earlier = []BenchRun{benchOf(prev)}
+	}
+	all.Benches = nil
+	for _, b := range earlier {
+		if b.Started == res.Started {
+			continue // an earlier write of this run
 		}
-		if ps.Before(start) {
-			start = ps
+		kept := b.Experiments[:0:0]
+		for _, n := range b.Experiments {
+			if _, ok := fresh[n]; !ok {
+				kept = append(kept, n)
+			}
 		}
+		if len(kept) > 0 {
+			b.Experiments = kept
+			all.Benches = append(all.Benches, b)
+		}
+	}
+	if len(all.Benches) == 0 {
+		all.Benches = nil
+		return &all
+	}
+	all.Benches = append(all.Benches, benchOf(res))
+	var start, end time.Time
+	var machines []string
+	for _, b := range all.Benches {
+		if t, err := time.Parse(time.RFC3339, b.Started); err == nil {
+			if start.IsZero() || t.Before(start) {
+				start = t
+			}
+			if e := t.Add(seconds(b.WallTimeS)); e.After(end) {
+				end = e
+			}
+		}
+		if b.Machine != "" && !slices.Contains(machines, b.Machine) {
+			machines = append(machines, b.Machine)
+		}
+	}
+	if !start.IsZero() {
 		all.Started, all.WallTimeS = start.Format(time.RFC3339), end.Sub(start).Seconds()
 	}
-	if prev.Machine != "" && res.Machine != "" {
-		machines := strings.Split(prev.Machine, "; ")
-		if !slices.Contains(machines, res.Machine) {
-			machines = append(machines, res.Machine)
-		}
-		all.Machine = strings.Join(machines, "; ")
-	}
+	all.Machine = strings.Join(machines, "; ")
 	return &all
+}
+
+// benchOf describes the bench run of a summary that holds one.
+func benchOf(r *SuiteResult) BenchRun {
+	b := BenchRun{Started: r.Started, WallTimeS: r.WallTimeS, Machine: r.Machine}
+	for _, e := range r.Experiments {
+		b.Experiments = append(b.Experiments, e.Spec.Name)
+	}
+	return b
 }
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

@@ -79,6 +79,9 @@ func TestRunnerAccumulates(t *testing.T) {
 	if strings.Join(ns, ",") != "a,b,c" {
 		t.Fatalf("after b, c: %v", ns)
 	}
+	if b, err := os.ReadFile(filepath.Join(out, ReportFile)); err != nil || !strings.Contains(string(b), "3 experiments from 2 bench runs") {
+		t.Errorf("report header (%v):\n%.400s", err, b)
+	}
 	for _, f := range []string{ReportFile, SummaryTableFile} {
 		b, err := os.ReadFile(filepath.Join(out, f))
 		if err != nil {
@@ -154,7 +157,22 @@ func TestMergeSummaries(t *testing.T) {
 	if all.Started != prev.Started || all.WallTimeS != 1200 || all.Machine != "m1; m2" {
 		t.Errorf("header: started %s, wall %g s, machine %q", all.Started, all.WallTimeS, all.Machine)
 	}
-	if again := mergeSummaries(all, res); again.Machine != "m1; m2" {
-		t.Errorf("machine after a second merge: %q", again.Machine)
+	benches := func(s *SuiteResult) string {
+		var out []string
+		for _, b := range s.Benches {
+			out = append(out, b.Started[11:16]+"="+strings.Join(b.Experiments, "+"))
+		}
+		return strings.Join(out, " ")
+	}
+	if got := benches(all); got != "10:00=y 10:05=z+x" {
+		t.Errorf("benches %q", got)
+	}
+	// A later write of the same run (more experiments done) replaces its
+	// entry; a run that re-runs every experiment of the earlier one leaves
+	// a summary of one bench run.
+	res.Experiments = append(res.Experiments, exp("y", "2"))
+	again := mergeSummaries(all, res)
+	if got := benches(again); got != "" || again.Started != res.Started || again.Machine != "m2" || len(again.Experiments) != 3 {
+		t.Errorf("after re-running y: benches %q, started %s, machine %q, %d experiments", got, again.Started, again.Machine, len(again.Experiments))
 	}
 }

@@ -227,8 +227,17 @@ func ReportMarkdown(dir string, res *SuiteResult) string {
 	if res.Description != "" {
 		b.WriteString(res.Description + "\n\n")
 	}
-	fmt.Fprintf(&b, "%d experiments, time scale %g, total wall-clock time %s (%s).\n\n",
-		len(res.Experiments), res.TimeScale, fmtSeconds(res.WallTimeS), res.Machine)
+	if len(res.Benches) > 1 {
+		fmt.Fprintf(&b, "%d experiments from %d bench runs, time scale %g:\n\n", len(res.Experiments), len(res.Benches), res.TimeScale)
+		for _, r := range res.Benches {
+			fmt.Fprintf(&b, "- started %s, wall-clock time %s (%s): %s\n", r.Started, fmtSeconds(r.WallTimeS), r.Machine,
+				strings.Join(r.Experiments, ", "))
+		}
+		b.WriteString("\n")
+	} else {
+		fmt.Fprintf(&b, "%d experiments, time scale %g, total wall-clock time %s (%s).\n\n",
+			len(res.Experiments), res.TimeScale, fmtSeconds(res.WallTimeS), res.Machine)
+	}
 	b.WriteString("Figures: one column per experiment; rows show f (or the average loss online) over wall-clock " +
 		"time, iterations (rounds) and LMO calls, and where the paper does, the proven gap primal − dual bound over time " +
 		"(online: the average regret's upper bound, from hindsight solves at up to eight rounds). " +

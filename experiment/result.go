@@ -36,6 +36,20 @@ type SuiteResult struct {
 	// Machine describes where the suite ran (GOOS/GOARCH, CPUs, Go version).
 	Machine     string             `json:"machine"`
 	Experiments []ExperimentResult `json:"experiments"`
+	// Benches lists the bench runs whose experiments the summary holds
+	// when there are several (Runner.Run merges into an earlier summary of
+	// the suite); Started, WallTimeS and Machine then span them all.
+	Benches []BenchRun `json:"benches,omitempty"`
+}
+
+// BenchRun is one run of lazycg bench (Runner.Run) in a merged summary:
+// its start, wall-clock time, machine and the experiments of the summary
+// that come from it.
+type BenchRun struct {
+	Started     string   `json:"started"`
+	WallTimeS   float64  `json:"wall_time_s"`
+	Machine     string   `json:"machine"`
+	Experiments []string `json:"experiments"`
 }
 
 // ExperimentResult is the outcome of one experiment (OUT/NAME/summary.json).
