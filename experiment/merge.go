@@ -140,7 +140,7 @@ func mergeSummaries(prev, res *SuiteResult) *SuiteResult {
 		}
 	}
 	if !start.IsZero() {
-		all.Started, all.WallTimeS = start.Format(time.RFC3339), end.Sub(start).Seconds()
+		all.Started, all.WallTimeS = start.Format(time.RFC3339Nano), end.Sub(start).Seconds()
 	}
 	all.Machine = strings.Join(machines, "; ")
 	return &all

@@ -29,8 +29,8 @@ type SuiteResult struct {
 	Suite       string  `json:"suite"`
 	Description string  `json:"description,omitempty"`
 	TimeScale   float64 `json:"time_scale"`
-	// Started is the start time in RFC 3339; WallTimeS the suite's total
-	// wall-clock time.
+	// Started is the start time in RFC 3339 (with nanoseconds, which tell
+	// runs apart); WallTimeS the suite's total wall-clock time.
 	Started   string  `json:"started"`
 	WallTimeS float64 `json:"wall_time_s"`
 	// Machine describes where the suite ran (GOOS/GOARCH, CPUs, Go version).

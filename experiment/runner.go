@@ -84,7 +84,7 @@ func (r *Runner) Run(ctx context.Context, s *Suite) (*SuiteResult, error) {
 	start := time.Now()
 	r.noted = false
 	res := &SuiteResult{Suite: s.Name, Description: s.Description, TimeScale: r.scale(),
-		Started: start.Format(time.RFC3339),
+		Started: start.Format(time.RFC3339Nano),
 		Machine: fmt.Sprintf("%s/%s, %d CPUs, %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())}
 	r.logf("suite %s: %d experiments, time scale %g, output %s", s.Name, len(s.Experiments), r.scale(), r.Out)
 	for i := range s.Experiments {
