@@ -308,6 +308,9 @@ func writeGroup(b *strings.Builder, dir string, g *figureGroup) {
 				notes = append(notes, fmt.Sprintf("%s/%s: regret against the best fixed point in hindsight in [%s, %s] over %d rounds",
 					er.Spec.Name, r.Label, fmtOpt(r.RegretLower), fmtOpt(r.RegretUpper), roundsOf(r)))
 			}
+			if n := roundAnswers(r); n != "" {
+				notes = append(notes, fmt.Sprintf("%s/%s: %s", er.Spec.Name, r.Label, n))
+			}
 		}
 		if er.Error != "" {
 			notes = append(notes, fmt.Sprintf("%s: %s", er.Spec.Name, er.Error))
@@ -319,6 +322,27 @@ func writeGroup(b *strings.Builder, dir string, g *figureGroup) {
 	if len(notes) > 0 {
 		b.WriteString("\n")
 	}
+}
+
+// roundAnswers splits the rounds of a lazy online run by the answer of
+// their weak separation call: positive (from the cache or an LMO call),
+// negative (a proof that the Wolfe gap of F_t at x_t is at most Φ: at a
+// point that minimizes F_t every round ends so, docs/ONLINE.md), and the
+// others (the last round, and the rounds in which parameter-free LOCG set
+// Φ from an LMO call or the relaxation). The cache hit rate counts the
+// negative answers' LMO calls against the cache; this split shows them.
+func roundAnswers(r RunResult) string {
+	s := r.Summary
+	if !r.Online || !r.Lazy || s == nil || s.Iterations == 0 {
+		return ""
+	}
+	other := s.Iterations - s.PositiveCalls - s.NegativeCalls
+	if other < 0 {
+		return ""
+	}
+	return fmt.Sprintf("rounds %d: positive answers %d (%d from the cache), negative answers %d, "+
+		"other %d (the last round, whose update is skipped, and rounds that set Φ from an LMO call or the relaxation)",
+		s.Iterations, s.PositiveCalls, s.CacheHits, s.NegativeCalls, other)
 }
 
 func roundsOf(r RunResult) int {
