@@ -3,7 +3,9 @@ package experiment
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,18 +14,28 @@ import (
 	"github.com/lazycg/lazycg/internal/fileio"
 )
 
-// lockFile serializes the updates of OUT/summary.json by benches that
-// write into the same OUT side by side.
-const lockFile = ".summary.lock"
+// lockPath is the lock file that serializes the updates of
+// OUT/summary.json by benches writing into the same OUT side by side: in
+// the temporary directory, named after OUT's absolute path, so that output
+// directories (often committed) stay clean.
+func lockPath(out string) string {
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		abs = out
+	}
+	h := fnv.New64a()
+	h.Write([]byte(abs))
+	return filepath.Join(os.TempDir(), fmt.Sprintf("lazycg-bench-%016x.lock", h.Sum64()))
+}
 
 // writeSummary writes OUT/summary.json, and with report OUT/summary.md and
 // OUT/report.md (WriteReport): the experiments of res merged into those of
 // an earlier run of the same suite at the same time scale found there
-// (mergeSummaries). The read, merge and writes hold a lock on
-// OUT/.summary.lock, so that benches writing into the same OUT side by
-// side do not lose each other's experiments.
+// (mergeSummaries). The read, merge and writes hold a lock (lockPath), so
+// that benches writing into the same OUT side by side do not lose each
+// other's experiments.
 func (r *Runner) writeSummary(res *SuiteResult, report bool) error {
-	unlock, err := fileio.Lock(filepath.Join(r.Out, lockFile))
+	unlock, err := fileio.Lock(lockPath(r.Out))
 	if err != nil {
 		return fmt.Errorf("experiment: %w", err)
 	}

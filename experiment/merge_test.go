@@ -93,6 +93,15 @@ func TestRunnerAccumulates(t *testing.T) {
 			}
 		}
 	}
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if n := e.Name(); !e.IsDir() && n != SummaryFile && n != SummaryTableFile && n != ReportFile {
+			t.Errorf("unexpected file %s in the output directory", n)
+		}
+	}
 	runMerge(t, out, "^b$", 1)
 	ns, again := names(t, out)
 	if strings.Join(ns, ",") != "a,b,c" {
