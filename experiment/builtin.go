@@ -370,7 +370,7 @@ func quickSuite() *Suite {
 	online.Losses = "quadratic"
 	online.Title = "online: Birkhoff 15×15, rounds drawn from 100 quadratic losses"
 	// The online case the paper lazifies for: an LMO that is a MIP solve
-	// (OCG's calls to a 10% gap cost about 0.2 s each on K_10).
+	// (OCG's calls to a 10% gap cost about 0.15 s each on K_10).
 	onlineCut := NewExperiment("quick-online-cut", "cut:10", "", 15*time.Second,
 		Variant{Method: "ocg", Label: "OCG"}, onlineLazy)
 	onlineCut.Losses = "quadratic"
