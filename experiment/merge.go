@@ -131,9 +131,8 @@ func mergeSummaries(prev, res *SuiteResult) *SuiteResult {
 			all.Benches = append(all.Benches, b)
 		}
 	}
-	if len(all.Benches) == 0 {
-		all.Benches = nil
-		return &all
+	if all.Benches == nil {
+		return &all // res re-ran every experiment of the earlier runs
 	}
 	all.Benches = append(all.Benches, benchOf(res))
 	var start, end time.Time
