@@ -175,6 +175,12 @@ type Stats struct {
 	// the Φ asked, from LMO calls that stopped at SeparatorConfig.RelGap;
 	// they are part of NegativeCalls.
 	InexactAnswers int
+	// DeferredRounds counts the rounds in which a lazy online method
+	// (parameter-free online.LOCG in its backoff) asked the separator's
+	// cache only and found no vertex good enough: no weak separation
+	// answer, no LMO call, no proof; the point stays. CacheHitRate counts
+	// them as decided from the cache.
+	DeferredRounds int
 	// EarlyStops counts LMO calls that ended early.
 	EarlyStops int
 	// OracleTime is the time spent in LMO calls. With concurrent weak
@@ -195,13 +201,15 @@ type Stats struct {
 }
 
 // CacheHitRate returns the cache hits (local hits included) over the weak
-// separation answers (0 when none).
+// separation answers (0 when none), the deferred rounds of online methods
+// counted as both: the fraction of the questions decided without an LMO
+// call.
 func (s Stats) CacheHitRate() float64 {
-	n := s.PositiveCalls + s.NegativeCalls
+	n := s.PositiveCalls + s.NegativeCalls + s.DeferredRounds
 	if n == 0 {
 		return 0
 	}
-	return float64(s.CacheHits) / float64(n)
+	return float64(s.CacheHits+s.DeferredRounds) / float64(n)
 }
 
 // TracePoint is one recorded state of a run.

@@ -229,6 +229,10 @@ func (o *Oracle) CountAnswer(positive, cacheHit bool) {
 	}
 }
 
+// Deferred counts a round in which the method asked the separator's
+// vertex store only (Probe) and took no answer (Stats.DeferredRounds).
+func (o *Oracle) Deferred() { o.stats.DeferredRounds++ }
+
 // LocalHit counts a positive weak separation answer that a method found
 // in its own active set without calling the separator (a local step of
 // the lazy active-set methods): a positive answer, a cache hit and a local

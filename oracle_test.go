@@ -96,4 +96,10 @@ func TestOracleCounters(t *testing.T) {
 	if r := stats.CacheHitRate(); math.Abs(r-0.5) > 1e-15 {
 		t.Errorf("cache hit rate %g", r)
 	}
+	// Deferred rounds are decided from the cache: 2 hits + 2 of 4 + 2.
+	o.Deferred()
+	o.Deferred()
+	if r := stats.CacheHitRate(); stats.DeferredRounds != 2 || math.Abs(r-4.0/6) > 1e-15 {
+		t.Errorf("after two deferred rounds: %+v, hit rate %g", stats, r)
+	}
 }

@@ -65,8 +65,12 @@ func (p *PhiSchedule) SetPhi(phi float64) { p.phi = phi }
 // ends its Φ: after a negative answer (a proof that f − f* ≤ 2Φ) the run
 // has converged; after a step without progress it has stalled.
 func PhiNegligible(phi, f float64) bool {
-	return !(phi > 1e-13*math.Max(1, math.Abs(f)))
+	return !(phi > PhiFloor(f))
 }
+
+// PhiFloor is the largest Φ that PhiNegligible calls negligible at the
+// objective value f: 1e-13·max(1, |f|).
+func PhiFloor(f float64) float64 { return 1e-13 * math.Max(1, math.Abs(f)) }
 
 // maxPhiHalvings bounds the binary search for Φ0 (more halvings than
 // float64 has exponents).

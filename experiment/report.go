@@ -327,22 +327,29 @@ func writeGroup(b *strings.Builder, dir string, g *figureGroup) {
 // roundAnswers splits the rounds of a lazy online run by the answer of
 // their weak separation call: positive (from the cache or an LMO call),
 // negative (a proof that the Wolfe gap of F_t at x_t is at most Φ: at a
-// point that minimizes F_t every round ends so, docs/ONLINE.md), and the
-// others (the last round, and the rounds in which parameter-free LOCG set
-// Φ from an LMO call or the relaxation). The cache hit rate counts the
-// negative answers' LMO calls against the cache; this split shows them.
+// point that minimizes F_t every round asked ends so, docs/ONLINE.md),
+// deferred (the backoff of parameter-free LOCG after repeated proofs: the
+// cache had no vertex good enough, the point stays without a proof), and
+// the others (the last round, and the rounds in which parameter-free LOCG
+// set Φ from an LMO call or the relaxation). The cache hit rate counts the
+// negative answers' LMO calls against the cache and the deferred rounds
+// for it; this split shows them.
 func roundAnswers(r RunResult) string {
 	s := r.Summary
 	if !r.Online || !r.Lazy || s == nil || s.Iterations == 0 {
 		return ""
 	}
-	other := s.Iterations - s.PositiveCalls - s.NegativeCalls
+	other := s.Iterations - s.PositiveCalls - s.NegativeCalls - s.DeferredRounds
 	if other < 0 {
 		return ""
 	}
-	return fmt.Sprintf("rounds %d: positive answers %d (%d from the cache), negative answers %d, "+
+	deferred := ""
+	if s.DeferredRounds > 0 {
+		deferred = fmt.Sprintf("deferred to the cache %d, ", s.DeferredRounds)
+	}
+	return fmt.Sprintf("rounds %d: positive answers %d (%d from the cache), negative answers %d, %s"+
 		"other %d (the last round, whose update is skipped, and rounds that set Φ from an LMO call or the relaxation)",
-		s.Iterations, s.PositiveCalls, s.CacheHits, s.NegativeCalls, other)
+		s.Iterations, s.PositiveCalls, s.CacheHits, s.NegativeCalls, deferred, other)
 }
 
 func roundsOf(r RunResult) int {

@@ -378,3 +378,23 @@ func TestInstancesDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundAnswers: the split of a lazy online run's rounds adds up to its
+// rounds, with the deferred rounds named only when there are any.
+func TestRoundAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		s    spec.Summary
+		want string
+	}{
+		{spec.Summary{Iterations: 30, PositiveCalls: 1, NegativeCalls: 28},
+			"rounds 30: positive answers 1 (0 from the cache), negative answers 28, other 1 "},
+		{spec.Summary{Iterations: 100, PositiveCalls: 60, CacheHits: 55, NegativeCalls: 10, DeferredRounds: 25},
+			"rounds 100: positive answers 60 (55 from the cache), negative answers 10, deferred to the cache 25, other 5 "},
+		{spec.Summary{Iterations: 10, PositiveCalls: 6, NegativeCalls: 3, DeferredRounds: 2}, ""},
+	} {
+		got := roundAnswers(RunResult{Online: true, Lazy: true, Summary: &tc.s})
+		if !strings.HasPrefix(got, tc.want) || (tc.want == "") != (got == "") {
+			t.Errorf("%+v: %q, want prefix %q", tc.s, got, tc.want)
+		}
+	}
+}

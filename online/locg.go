@@ -57,13 +57,33 @@ import (
 //     Φ = t·Φ_{t−1}/(t−1). On a positive answer v it moves as above and
 //     Φ_t = Φ; on a negative one x_{t+1} = x_t and Φ_t = Φ/2 (with
 //     TightenPhi Φ_t = g/2 when the answer carries the exact Wolfe gap
-//     g < Φ, Remark 4.3).
+//     g < Φ, Remark 4.3). When Φ becomes negligible (lazycg.PhiNegligible)
+//     the next round asked takes Φ again from an LMO call as in the first
+//     round; a gap (or relaxation bound) at the rounding level of F_t
+//     counts as zero, so the cache never answers on rounding noise.
+//   - Backoff (unless Params.NoBackoff): with linear losses x_t converges
+//     to the vertex minimizing F_t, where every question needs the LMO to
+//     prove the point optimal again (docs/ONLINE.md, the converged
+//     regime). After the n-th round in a row (n ≥ 2) whose LMO work moved
+//     nothing — a negative answer, or Φ taken from an LMO call or the
+//     relaxation without a step — the next min(2^{n−1}, ⌈√t⌉) − 1 rounds
+//     consult the cache only: a cached vertex that passes Φ/K (or, with Φ
+//     uninitialized, improves by more than the rounding level, setting
+//     Φ = half its gap) is a positive answer and a step, which ends the
+//     streak; otherwise the round is deferred (Stats.DeferredRounds): x
+//     stays, without an answer or a proof. So the weak separation oracle
+//     is asked at least once in every ⌈√t⌉ rounds, and in a deferred
+//     round the Wolfe gap of F_t at x_t grows by at most ‖∇f_t‖·D over
+//     the last proven one; over T rounds of repeated proofs the LMO is
+//     consulted O(√T) times (O(log T) while the streak is shorter than
+//     the cap) instead of T.
 //
 // What it guarantees: every negative answer proves F_t(x_t) − min F_t ≤
 // Φ (the round's Bound is the proven Wolfe gap bound of the oracle's
 // answer), every step is Algorithm 8's step γ_t toward a vertex v with
 // ∇F_t(x_t)·(x_t − v) > Φ/K, and the LMO is called at most once per round
-// (OCG calls it in every round). It has no proven regret rate: Theorem 5.1's proof needs
+// (OCG calls it in every round); the weak separation oracle is asked at
+// least once in every ⌈√t⌉ rounds. It has no proven regret rate: Theorem 5.1's proof needs
 // Φ_t ≥ the h_t recursion, which the parameter-free Φ does not track. A
 // negative answer certifies that the Wolfe gap of F_t at x_t is at most
 // Φ, but F_{t+1} = F_t + f_{t+1} may have a larger gap, so unlike offline
@@ -94,6 +114,10 @@ type LOCG struct {
 	phi   lazycg.PhiSchedule
 	live  bool // parameter-free: Φ is initialized
 	round int  // parameter-free: the round Φ refers to
+	// streak counts the rounds in a row whose LMO work moved nothing
+	// (parameter-free); wait is the number of rounds still to be decided
+	// from the cache alone (Params.NoBackoff).
+	streak, wait int
 }
 
 // Phi returns the current Φ_t (NaN before the parameter-free variant has
@@ -108,6 +132,7 @@ func (m *LOCG) Phi() float64 {
 // Init implements Method.
 func (m *LOCG) Init(ctx context.Context, s *State) error {
 	m.phi, m.live, m.round = lazycg.PhiSchedule{ImprovedPhi: m.Params.TightenPhi}, false, 0
+	m.streak, m.wait = 0, 0
 	return m.core.init(s, m.Params, "locg")
 }
 
@@ -186,35 +211,43 @@ func (m *LOCG) updateFree(ctx context.Context, s *State) error {
 	}
 	m.round = s.Round
 	bound := math.Inf(1)
-	var move bool
-	if !m.live {
+	var move, proof bool // proof: LMO work that moved nothing
+	switch {
+	case m.wait > 0:
+		m.wait--
+		move = m.fromCache(s)
+		bound = math.NaN()
+	case !m.live:
 		// Φ0 from one LMO call: half the Wolfe gap of F_t at x_t; or,
 		// from an LMO's relaxation, half a proven bound on it (no vertex,
-		// no move in this round).
+		// no move in this round). A gap at the rounding level of F_t
+		// proves that x_t minimizes F_t: Φ stays uninitialized.
 		res, err := s.Oracle.LowerBound(ctx, c.v, c.g, !m.Params.Phi0LMO)
 		if err != nil {
 			return err
 		}
 		gx := floats.Dot(c.g, s.X)
+		scale := m.scale(s, gx)
 		if !math.IsInf(res.Bound, -1) && !math.IsNaN(res.Bound) {
 			bound = math.Max(0, gx-res.Bound)
 		}
 		switch {
 		case res.Found:
-			if gap := gx - res.Value; gap > 0 {
+			if gap := gx - res.Value; !lazycg.PhiNegligible(gap/2, scale) {
 				m.phi.SetPhi(gap / 2)
 				m.live, move = true, true
 				s.Oracle.Remember(c.v) // as the separator keeps the improving vertices it finds
 			}
 		case res.Reason == lazycg.StopCertified:
-			if bound > 0 && !math.IsInf(bound, 1) {
+			if !lazycg.PhiNegligible(bound/2, scale) && !math.IsInf(bound, 1) {
 				m.phi.SetPhi(bound / 2)
 				m.live = true
 			}
 		default:
 			return fmt.Errorf("online: locg: LMO returned no vertex (%v)", res.Reason)
 		}
-	} else {
+		proof = !move
+	default:
 		sep, err := s.Oracle.Separate(ctx, c.v, c.g, s.X, m.phi.Phi(), c.p.k)
 		if err != nil {
 			return err
@@ -222,10 +255,22 @@ func (m *LOCG) updateFree(ctx context.Context, s *State) error {
 		bound = math.Max(0, sep.GapBound)
 		if sep.Positive {
 			move = true
-		} else if m.phi.Negative(sep, c.cumScale(s, s.X)) {
-			// x_t minimizes F_t to the resolution of F_t(x_t): Φ is
-			// recomputed by an LMO call in the next round.
-			m.live = false
+		} else {
+			proof = true
+			if m.phi.Negative(sep, c.cumScale(s, s.X)) {
+				// x_t minimizes F_t to the resolution of F_t(x_t): Φ is
+				// recomputed by an LMO call in the next round asked.
+				m.live = false
+			}
+		}
+	}
+	switch {
+	case move:
+		m.streak = 0
+	case proof:
+		m.streak++
+		if !m.Params.NoBackoff {
+			m.wait = backoff(m.streak, s.Round)
 		}
 	}
 	s.Bound, s.Phi = bound, m.Phi()
@@ -236,4 +281,50 @@ func (m *LOCG) updateFree(ctx context.Context, s *State) error {
 		s.moveToward(gamma, c.v)
 	}
 	return nil
+}
+
+// backoff returns the number of rounds to decide from the cache alone
+// after the streak-th round in a row whose LMO work moved nothing, in
+// round t: min(2^{streak−1}, ⌈√t⌉) − 1.
+func backoff(streak, t int) int {
+	w := int(math.Ceil(math.Sqrt(float64(t))))
+	if streak <= 30 && 1<<(streak-1) < w {
+		w = 1 << (streak - 1)
+	}
+	return w - 1
+}
+
+// scale is the magnitude against which a Wolfe gap of F_t at x_t is
+// negligible: the larger of |F_t(x_t)| (or its estimate) and
+// |∇F_t(x_t)·x_t| = gx, the rounding level of the gap's terms.
+func (m *LOCG) scale(s *State, gx float64) float64 {
+	return math.Max(math.Abs(m.core.cumScale(s, s.X)), math.Abs(gx))
+}
+
+// fromCache decides a deferred round from the separator's cache alone:
+// with Φ initialized, a cached vertex v with ∇F_t(x_t)·(x_t − v) > Φ/K is
+// a positive answer; otherwise one whose gap is not negligible sets
+// Φ = gap/2 (as the LMO call would, with a vertex of at most that gap).
+// It reports whether x_t moves toward c.v; a round without such a vertex
+// is deferred (Stats.DeferredRounds): no answer, no proof.
+func (m *LOCG) fromCache(s *State) bool {
+	c := &m.core
+	gx := floats.Dot(c.g, s.X)
+	var target float64
+	if m.live {
+		target = gx - m.phi.Phi()/c.p.k
+	} else {
+		target = gx - 2*lazycg.PhiFloor(m.scale(s, gx))
+	}
+	val, ok := s.Oracle.Probe(c.v, c.g, target)
+	if !ok || !(val < target) {
+		s.Oracle.Deferred()
+		return false
+	}
+	if !m.live {
+		m.phi.SetPhi((gx - val) / 2)
+		m.live = true
+	}
+	s.Oracle.CountAnswer(true, true)
+	return true
 }

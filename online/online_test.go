@@ -819,7 +819,7 @@ func TestLOCGParameterFree(t *testing.T) {
 				math.Abs(r1.Bound-gap1) > 1e-9*gap1 {
 				t.Fatalf("%s: round 1 %+v, want Φ = %g from one lazycg.LMO call (and one for x_1)", name, r1, gap1/2)
 			}
-			negatives := 0
+			negatives, deferred, lastProofs := 0, 0, 0
 			for r := 2; r < res.Rounds; r++ {
 				prev, rec := res.Trace[r-2], res.Trace[r-1]
 				x, next := xs[r-1], xs[r]
@@ -831,6 +831,21 @@ func TestLOCGParameterFree(t *testing.T) {
 				phi := prev.Phi * float64(r) / float64(r-1) // the oracle's Φ
 				pos := rec.PositiveCalls - prev.PositiveCalls
 				neg := rec.NegativeCalls - prev.NegativeCalls
+				if pos+neg == 0 && rec.LMOCalls == prev.LMOCalls {
+					// A deferred round (backoff after two proofs in a
+					// row): the point and Φ/t stay.
+					deferred++
+					if !slices.Equal(next, x) || (math.IsNaN(prev.Phi) != math.IsNaN(rec.Phi)) ||
+						(!math.IsNaN(phi) && math.Abs(rec.Phi-phi) > 1e-12*phi) || lastProofs < 2 {
+						t.Fatalf("%s round %d: deferred %+v after %+v (%d proofs in a row)", name, r, rec, prev, lastProofs)
+					}
+					continue
+				}
+				if pos == 0 {
+					lastProofs++
+				} else {
+					lastProofs = 0
+				}
 				if pos+neg == 0 {
 					// Φ became negligible (x_t minimized F_{t−1}): one LMO
 					// call recomputes Φ0.
@@ -882,8 +897,10 @@ func TestLOCGParameterFree(t *testing.T) {
 				}
 			}
 			st := res.Stats
-			if negatives == 0 || st.PositiveCalls < 3*negatives || st.CacheHits == 0 || 2*st.LMOCalls > res.Rounds {
-				t.Errorf("%s: %d negative answers, stats %+v", name, negatives, st)
+			t.Logf("%s: %d negatives, %d deferred, %+v", name, negatives, deferred, st)
+			if negatives == 0 || st.PositiveCalls < 3*negatives || st.CacheHits == 0 || 2*st.LMOCalls > res.Rounds ||
+				deferred != st.DeferredRounds {
+				t.Errorf("%s: %d negative answers, %d deferred rounds, stats %+v", name, negatives, deferred, st)
 			}
 		}
 	}
@@ -922,25 +939,98 @@ func TestLOCGParameterFreeVsTheory(t *testing.T) {
 	}
 }
 
-// TestLOCGParameterFreeZeroGap: while x_t minimizes F_t the point stays
-// and Φ0 is recomputed with one LMO call per round.
+// TestLOCGParameterFreeZeroGap: while x_t minimizes F_t the point stays,
+// Φ stays uninitialized and every round asked recomputes Φ0 with one LMO
+// call; after two such proofs in a row the backoff decides the next round
+// from the cache.
 func TestLOCGParameterFreeZeroGap(t *testing.T) {
 	stream := newOlLinearStream(6, 20, 5)
 	for i := range 3 {
 		stream.losses[i] = &olLinear{c: make([]float64, 6), b: 1}
 	}
 	res, xs := olRun(t, stream, &LOCG{Params: Params{K: 1.1, ParameterFree: true}}, Settings{})
-	for r := 1; r <= 3; r++ {
-		rec := res.Trace[r-1]
-		if rec.LMOCalls != 1+r || !math.IsNaN(rec.Phi) || rec.Bound != 0 || !slices.Equal(xs[r], xs[0]) {
-			t.Fatalf("round %d: %+v", r, rec)
+	// Round 1 and 2: one call each (after the call for x_1); round 3:
+	// deferred (min(2^1, ⌈√2⌉) − 1 = 1 round).
+	for r, calls := range []int{2, 3, 3} {
+		rec := res.Trace[r]
+		if rec.LMOCalls != calls || !math.IsNaN(rec.Phi) || !slices.Equal(xs[r+1], xs[0]) {
+			t.Fatalf("round %d: %+v, want %d LMO calls in all", r+1, rec, calls)
+		}
+		if want := r < 2; want != (rec.Bound == 0) {
+			t.Fatalf("round %d: bound %g (a zero bound is the proof of a call)", r+1, rec.Bound)
 		}
 	}
-	if rec := res.Trace[3]; rec.LMOCalls != 5 || !(rec.Phi > 0) {
-		t.Fatalf("round 4: %+v, want Φ initialized by the fourth Φ0 call", rec)
+	if rec := res.Trace[3]; rec.LMOCalls != 4 || !(rec.Phi > 0) {
+		t.Fatalf("round 4: %+v, want Φ initialized by the third Φ0 call", rec)
+	}
+	if res.Stats.DeferredRounds < 1 {
+		t.Errorf("stats %+v: want the deferred round counted", res.Stats)
 	}
 	if math.IsNaN((&LOCG{Params: Params{ParameterFree: true}}).Phi()) == false {
 		t.Error("Phi before initialization: want NaN")
+	}
+}
+
+// TestLOCGBackoff: on a stream whose F_t keeps the same minimizing vertex
+// (a fixed linear loss, the converged regime of docs/ONLINE.md) the
+// parameter-free LOCG proves optimality O(√T) times instead of once per
+// round, and is asked at least once in every ⌈√t⌉ rounds; with NoBackoff it
+// calls the LMO in every round. On random linear losses, whose minimizer
+// changes now and then, it costs little regret for far fewer calls.
+func TestLOCGBackoff(t *testing.T) {
+	const T = 2000
+	fixed := newOlLinearStream(8, T, 3)
+	for i := range fixed.losses {
+		fixed.losses[i] = fixed.losses[0]
+	}
+	run := func(stream objective.Stream, noBackoff bool) (*Result, [][]float64) {
+		return olRun(t, stream, &LOCG{Params: Params{K: 1.1, ParameterFree: true, NoBackoff: noBackoff}}, Settings{TraceRounds: -1})
+	}
+	eager, _ := run(fixed, true)
+	lazy, xs := run(fixed, false)
+	if eager.Stats.LMOCalls < T-50 || eager.Stats.DeferredRounds != 0 {
+		t.Errorf("NoBackoff: %+v, want an LMO call in (nearly) every round", eager.Stats)
+	}
+	if bound := int(3 * math.Sqrt(T)); lazy.Stats.LMOCalls > bound || lazy.Stats.DeferredRounds < T/2 {
+		t.Errorf("backoff: %+v, want at most %d LMO calls", lazy.Stats, bound)
+	}
+	last := 0 // the last round in which the oracle was asked
+	for i, rec := range lazy.Trace[:T-1] {
+		r := i + 1
+		prevCalls, prevAns := 0, 0
+		if i > 0 {
+			p := lazy.Trace[i-1]
+			prevCalls, prevAns = p.LMOCalls, p.PositiveCalls+p.NegativeCalls
+		}
+		if rec.LMOCalls > prevCalls || rec.PositiveCalls+rec.NegativeCalls > prevAns {
+			last = r
+		} else if r-last >= int(math.Ceil(math.Sqrt(float64(r)))) {
+			t.Fatalf("round %d: not asked since round %d", r, last)
+		}
+	}
+	if !slices.Equal(xs[T-1], xs[T/2]) || math.Abs(lazy.TotalLoss-eager.TotalLoss) > 1e-9*math.Abs(eager.TotalLoss) {
+		t.Errorf("backoff moved at the optimum: loss %g against %g", lazy.TotalLoss, eager.TotalLoss)
+	}
+
+	// Random linear losses: summed over 8 seeds (single runs diverge
+	// either way after the first deferred round), at T = 5000 the backoff
+	// measured 727 LMO calls against 4,093 and a total regret 7% above
+	// (13% at T = 2000, 1.6% at T = 20000 with 1,556 calls against 45,770).
+	const R = 5000
+	var eagerCalls, lazyCalls int
+	var eagerRegret, lazyRegret float64
+	for seed := uint64(1); seed <= 8; seed++ {
+		random := newOlLinearStream(8, R, seed)
+		eager, _ = run(random, true)
+		lazy, _ = run(random, false)
+		eagerCalls += eager.Stats.LMOCalls
+		lazyCalls += lazy.Stats.LMOCalls
+		eagerRegret += eager.RegretUpper
+		lazyRegret += lazy.RegretUpper
+	}
+	if 4*lazyCalls > eagerCalls || !(lazyRegret <= 1.15*eagerRegret) {
+		t.Errorf("random losses: backoff %d LMO calls, total regret ≤ %g; eager %d, ≤ %g", lazyCalls, lazyRegret,
+			eagerCalls, eagerRegret)
 	}
 }
 

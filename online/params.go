@@ -150,6 +150,12 @@ type Params struct {
 	// applies Remark 4.3's update Φ ← g/2 for the exact Wolfe gap g < Φ of a
 	// negative answer. TheoremBound does not apply to it.
 	ParameterFree bool
+	// NoBackoff (parameter-free LOCG only) asks the weak separation oracle
+	// in every round. By default, after n ≥ 2 rounds in a row whose LMO
+	// work moved nothing (negative answers, Φ from an LMO call or the
+	// relaxation without a step), the next min(2^{n−1}, ⌈√t⌉) − 1 rounds
+	// consult the cache only (see LOCG).
+	NoBackoff bool
 }
 
 // resolved are the validated Params with their defaults filled in.

@@ -135,6 +135,9 @@ type MethodParams struct {
 	D float64 `json:"d,omitempty"`
 	// Smoothing runs an online method on Corollary 5.3's surrogates.
 	Smoothing bool `json:"smooth,omitempty"`
+	// NoBackoff makes parameter-free LOCG consult its oracle in every
+	// round, also after proofs of optimality (online.Params.NoBackoff).
+	NoBackoff bool `json:"no_backoff,omitempty"`
 	// LineSearch names the line search of the methods that search
 	// (auto, adaptive, secant or short; "" is auto), and Smoothness the L
 	// of the short step (0: the objective's).
@@ -319,6 +322,8 @@ var settings = []Setting{
 		field: func(c *Config) any { return &c.D }},
 	{Flag: "smooth", JSON: "smooth", Kind: SettingBool, Usage: "run on Corollary 5.3's smoothed surrogates of the losses (adversarial Lipschitz losses)",
 		field: func(c *Config) any { return &c.Smoothing }},
+	{Flag: "no-backoff", JSON: "no_backoff", Kind: SettingBool, Usage: "locg-pf: ask the weak separation oracle in every round, also after repeated proofs that x_t minimizes F_t (default: back off, see online.LOCG)",
+		field: func(c *Config) any { return &c.NoBackoff }},
 	{Flag: "line-search", JSON: "line_search_rule", Kind: SettingString,
 		Usage: "line search `RULE` of the methods that search: auto (exact for quadratics, else secant), adaptive (Pedregosa et al. 2020), secant, short (needs -smoothness or an objective that knows L)",
 		field: func(c *Config) any { return &c.LineSearch }},

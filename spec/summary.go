@@ -37,7 +37,10 @@ type Summary struct {
 	PartialAnswers int `json:"partial_answers,omitempty"`
 	// InexactAnswers counts the negative answers that proved less than Φ,
 	// from calls that stopped at the lazy gap (lazycg.Stats).
-	InexactAnswers int     `json:"inexact_answers,omitempty"`
+	InexactAnswers int `json:"inexact_answers,omitempty"`
+	// DeferredRounds counts the online rounds decided from the cache
+	// without an answer or a proof (lazycg.Stats).
+	DeferredRounds int     `json:"deferred_rounds,omitempty"`
 	PositiveCalls  int     `json:"positive_calls"`
 	NegativeCalls  int     `json:"negative_calls"`
 	EarlyStops     int     `json:"early_stops"`
@@ -97,8 +100,8 @@ func (p *Prepared) newSummary(method string, st lazycg.Stats, status lazycg.Stat
 	s := Summary{Polytope: p.Config.Polytope, Method: method, Dim: p.Instance.Dim(), Status: status.String(),
 		Iterations: st.Iterations, LMOCalls: st.LMOCalls, CacheHits: st.CacheHits, LocalHits: st.LocalHits,
 		ConcurrentSteps: st.ConcurrentSteps, HullSteps: st.HullSteps, StaleRestarts: st.StaleRestarts, PartialAnswers: st.PartialAnswers,
-		InexactAnswers: st.InexactAnswers,
-		PositiveCalls:  st.PositiveCalls, NegativeCalls: st.NegativeCalls, EarlyStops: st.EarlyStops,
+		InexactAnswers: st.InexactAnswers, DeferredRounds: st.DeferredRounds,
+		PositiveCalls: st.PositiveCalls, NegativeCalls: st.NegativeCalls, EarlyStops: st.EarlyStops,
 		CacheHitRate: st.CacheHitRate(), TimeS: st.Runtime.Seconds(), OracleTimeS: st.OracleTime.Seconds(),
 		GradTimeS: st.GradTime.Seconds(), CacheTimeS: st.CacheTime.Seconds(), LineSearchTimeS: st.LineSearchTime.Seconds()}
 	if err != nil {

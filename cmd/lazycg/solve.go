@@ -149,6 +149,9 @@ func printSeparation(w io.Writer, s spec.Summary) {
 	if s.LocalHits > 0 {
 		fmt.Fprintf(w, ", %d from the active set", s.LocalHits)
 	}
+	if s.DeferredRounds > 0 {
+		fmt.Fprintf(w, ", %d rounds deferred to the cache", s.DeferredRounds)
+	}
 	fmt.Fprintln(w, ")")
 	if s.ConcurrentSteps > 0 || s.HullSteps > 0 || s.StaleRestarts > 0 {
 		fmt.Fprintf(w, "concurrent  %d steps while a call ran (%d hull steps), %d stale calls restarted\n", s.ConcurrentSteps+s.HullSteps, s.HullSteps, s.StaleRestarts)
