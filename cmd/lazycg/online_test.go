@@ -160,3 +160,19 @@ func TestOnlineParameterFree(t *testing.T) {
 		t.Errorf("parameter-free study, cached run: %v", cached)
 	}
 }
+
+// TestOnlineBackoffFlag: with a loss that keeps one minimizing vertex
+// (functions=1) locg-pf defers most rounds to the cache; -no-backoff asks
+// in every round.
+func TestOnlineBackoffFlag(t *testing.T) {
+	args := []string{"-polytope", "simplex:12", "-losses", "linear:functions=1,rounds=400,seed=3", "-method", "locg-pf", "-json"}
+	lazy := onlineJSON(t, args...)
+	eager := onlineJSON(t, append(args, "-no-backoff")...)
+	d, _ := lazy["deferred_rounds"].(float64)
+	if d < 300 || lazy["lmo_calls"].(float64) > 80 {
+		t.Errorf("backoff: %v deferred rounds, %v LMO calls", lazy["deferred_rounds"], lazy["lmo_calls"])
+	}
+	if _, ok := eager["deferred_rounds"]; ok || eager["lmo_calls"].(float64) < 390 {
+		t.Errorf("-no-backoff: %v deferred rounds, %v LMO calls", eager["deferred_rounds"], eager["lmo_calls"])
+	}
+}
