@@ -1128,7 +1128,7 @@ func TestLOCGParameterFreeRelaxation(t *testing.T) {
 func TestBackoffSchedule(t *testing.T) {
 	for _, tc := range []struct{ streak, round, want int }{
 		{1, 100, 0}, {2, 100, 1}, {3, 100, 3}, {4, 100, 7}, {5, 100, 9}, {6, 100, 9},
-		{2, 1, 0}, {3, 2, 1}, {40, 10000, 99}, {70, 1 << 40, 1 << 20 - 1}, {1000, 50, 7},
+		{2, 1, 0}, {3, 2, 1}, {40, 10000, 99}, {70, 1 << 40, 1<<20 - 1}, {1000, 50, 7},
 	} {
 		if got := backoff(tc.streak, tc.round); got != tc.want {
 			t.Errorf("backoff(%d, %d) = %d, want %d", tc.streak, tc.round, got, tc.want)
