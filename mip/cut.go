@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // CutPolytope returns the standard formulation of the cut polytope of the
@@ -18,9 +19,11 @@ import (
 // named "x_i_j". Maximum cut is minimization of −w·x over it. The model's
 // Known point is the empty cut (all zeros).
 //
+// With opt.Triangles the triangle inequalities are added (see CutOptions).
+//
 // It returns an error if nodes < 2, edges is empty, an endpoint is out of
 // range, or an edge is a self-loop or repeated.
-func CutPolytope(nodes int, edges [][2]int) (*Formulation, error) {
+func CutPolytope(nodes int, edges [][2]int, opt CutOptions) (*Formulation, error) {
 	if nodes < 2 {
 		return nil, fmt.Errorf("mip: cut: need at least 2 nodes, got %d", nodes)
 	}
@@ -52,6 +55,9 @@ func CutPolytope(nodes int, edges [][2]int) (*Formulation, error) {
 		b.AddRow(fmt.Sprintf("diff_ij_%d", k), 0, inf, idx, []float64{1, -1, 1})
 		b.AddRow(fmt.Sprintf("diff_ji_%d", k), 0, inf, idx, []float64{1, 1, -1})
 	}
+	if opt.Triangles {
+		addTriangles(b, f.Vars, edges)
+	}
 	f.Model = b.Build()
 	f.Model.Known = make([]float64, f.Model.NumCols())
 	return f, nil
@@ -75,4 +81,76 @@ func RandomGraph(n int, p float64, seed uint64) [][2]int {
 		}
 	}
 	return edges
+}
+
+// CutOptions selects what CutPolytope adds to the standard formulation.
+type CutOptions struct {
+	// Triangles adds, for every triangle {i, j, k} of the graph, the four
+	// triangle inequalities
+	//
+	//	x_ij + x_ik + x_jk ≤ 2,  x_ij ≤ x_ik + x_jk,  x_ik ≤ x_ij + x_jk,  x_jk ≤ x_ij + x_ik,
+	//
+	// which every cut satisfies (a cycle crosses a cut an even number of
+	// times). They change no integer point, hence not the polytope, only
+	// the LP relaxation: on a complete graph it becomes the metric
+	// polytope, whose bound on a linear objective is far tighter than the
+	// standard formulation's, where y = ½ lets every edge variable take any
+	// value in [0, 1]. A graph with t triangles gets 4t more rows of three
+	// nonzeros (C(N,3) triangles on K_N).
+	Triangles bool
+}
+
+// Triangles returns the number of triangles of the simple graph with the
+// given edges, the number of groups of four rows CutOptions.Triangles adds;
+// it stops counting at limit + 1 when limit ≥ 0 (a graph with more than
+// limit triangles returns limit + 1).
+func Triangles(edges [][2]int, limit int) int {
+	t := 0
+	forTriangles(edges, func(int, int, int) bool {
+		t++
+		return limit < 0 || t <= limit
+	})
+	return t
+}
+
+// forTriangles calls fn(ij, ik, jk) with the edge indices of every
+// triangle i < j < k of the simple graph, ordered by i, then j, then k,
+// until fn returns false.
+func forTriangles(edges [][2]int, fn func(ij, ik, jk int) bool) {
+	type pair struct{ i, j int }
+	idx := make(map[pair]int, len(edges))
+	n := 0
+	for _, e := range edges {
+		n = max(n, e[0]+1, e[1]+1)
+	}
+	adj := make([][]int, n) // higher neighbours
+	for k, e := range edges {
+		i, j := min(e[0], e[1]), max(e[0], e[1])
+		idx[pair{i, j}] = k
+		adj[i] = append(adj[i], j)
+	}
+	for i, nb := range adj {
+		slices.Sort(nb)
+		for a, j := range nb {
+			for _, k := range nb[a+1:] {
+				if jk, ok := idx[pair{j, k}]; ok && !fn(idx[pair{i, j}], idx[pair{i, k}], jk) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// addTriangles adds the triangle inequalities of the graph's triangles
+// (CutOptions.Triangles); vars[k] is the column of edges[k].
+func addTriangles(b *Builder, vars []int, edges [][2]int) {
+	forTriangles(edges, func(ij, ik, jk int) bool {
+		idx := []int{vars[ij], vars[ik], vars[jk]}
+		name := fmt.Sprintf("tri_%d_%d_%d", ij, ik, jk)
+		b.AddRow(name, -inf, 2, idx, []float64{1, 1, 1})
+		b.AddRow(name+"_ij", -inf, 0, idx, []float64{1, -1, -1})
+		b.AddRow(name+"_ik", -inf, 0, idx, []float64{-1, 1, -1})
+		b.AddRow(name+"_jk", -inf, 0, idx, []float64{-1, -1, 1})
+		return true
+	})
 }

@@ -10,7 +10,7 @@ import (
 func TestCutPolytopeStructure(t *testing.T) {
 	const n = 6
 	edges := RandomGraph(n, 0.6, 11)
-	f, err := CutPolytope(n, edges)
+	f, err := CutPolytope(n, edges, CutOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,6 +47,99 @@ func TestCutPolytopeStructure(t *testing.T) {
 	}
 }
 
+// TestCutPolytopeTriangles checks the triangle count against brute force
+// and that the triangle inequalities keep every cut and cut off the
+// standard formulation's fractional point y = ½, x = 1.
+func TestCutPolytopeTriangles(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		p    float64
+		seed uint64
+	}{{3, 1, 1}, {6, 1, 1}, {7, 0.6, 2}, {9, 0.3, 3}, {8, 0.05, 4}} {
+		edges := RandomGraph(tc.n, tc.p, tc.seed)
+		if len(edges) == 0 {
+			continue
+		}
+		has := make(map[[2]int]bool)
+		for _, e := range edges {
+			has[e] = true
+		}
+		want, away := 0, 0 // away: triangles without node 0
+		for i := range tc.n {
+			for j := i + 1; j < tc.n; j++ {
+				for k := j + 1; k < tc.n; k++ {
+					if has[[2]int{i, j}] && has[[2]int{i, k}] && has[[2]int{j, k}] {
+						want++
+						if i > 0 {
+							away++
+						}
+					}
+				}
+			}
+		}
+		if got := Triangles(edges, -1); got != want {
+			t.Errorf("n=%d p=%v: %d triangles, brute force %d", tc.n, tc.p, got, want)
+		}
+		for _, limit := range []int{0, 1, want - 1, want, want + 5} {
+			if got := Triangles(edges, limit); limit >= 0 && got != min(want, limit+1) {
+				t.Errorf("n=%d p=%v: Triangles(limit %d) = %d, want %d", tc.n, tc.p, limit, got, min(want, limit+1))
+			}
+		}
+		plain, err := CutPolytope(tc.n, edges, CutOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := CutPolytope(tc.n, edges, CutOptions{Triangles: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		buildCheckFormulation(t, f, len(edges))
+		m := f.Model
+		if m.NumRows() != 4*len(edges)+4*want || m.NumCols() != len(edges)+tc.n {
+			t.Fatalf("n=%d: %d rows, %d cols; want %d rows", tc.n, m.NumRows(), m.NumCols(), 4*len(edges)+4*want)
+		}
+		col := buildColumns(m)
+		x := make([]float64, m.NumCols())
+		for mask := 0; mask < 1<<(tc.n-1); mask++ {
+			side := func(i int) int { return (mask << 1) >> i & 1 }
+			for i := range tc.n {
+				x[col[fmt.Sprintf("y_%d", i)]] = float64(side(i))
+			}
+			for k, e := range edges {
+				x[f.Vars[k]] = float64(side(e[0]) ^ side(e[1]))
+			}
+			if err := m.Check(x, 1e-9); err != nil {
+				t.Fatalf("n=%d partition %b: %v", tc.n, mask, err)
+			}
+		}
+		for i := 1; i < tc.n; i++ {
+			x[col[fmt.Sprintf("y_%d", i)]] = 0.5
+		}
+		for _, j := range f.Vars {
+			x[j] = 1
+		}
+		// y_0 = 0 is fixed: only edges between two ½-nodes may be 1 in the
+		// standard formulation.
+		for k, e := range edges {
+			if e[0] == 0 || e[1] == 0 {
+				x[f.Vars[k]] = 0.5
+			}
+		}
+		relax := func(m *Model) *Model {
+			r := *m
+			r.Integer = make([]bool, m.NumCols())
+			return &r
+		}
+		if err := relax(plain.Model).Check(x, 1e-9); err != nil {
+			t.Fatalf("n=%d: the fractional point is infeasible in the standard formulation's relaxation: %v", tc.n, err)
+		}
+		// A triangle of ½-nodes has x = 1 on all three edges: sum 3 > 2.
+		if err := relax(m).Check(x, 1e-9); (err == nil) != (away == 0) {
+			t.Errorf("n=%d (%d triangles without node 0): fractional point with triangles: %v", tc.n, away, err)
+		}
+	}
+}
+
 func TestCutPolytopeErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -60,7 +153,7 @@ func TestCutPolytopeErrors(t *testing.T) {
 		{"dup", 3, [][2]int{{0, 1}, {1, 2}, {1, 0}}, "edges 0 and 2 both join nodes 0 and 1"},
 		{"range", 3, [][2]int{{0, 3}}, "edge 0 (0,3) has an endpoint outside 0..2"},
 	} {
-		_, err := CutPolytope(tc.nodes, tc.edges)
+		_, err := CutPolytope(tc.nodes, tc.edges, CutOptions{})
 		if err == nil || !strings.HasPrefix(err.Error(), "mip: cut: ") || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}

@@ -188,7 +188,7 @@ func TestKnownPoints(t *testing.T) {
 		}
 	}
 	edges := RandomGraph(9, 0.6, 2)
-	cut, err := CutPolytope(9, edges)
+	cut, err := CutPolytope(9, edges, CutOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@
 # exact call cut there makes the table's ratio an upper bound).
 #
 # Usage: scripts/bench-oracle.sh [-data DIR] [-out DIR] [-cap SECONDS]
-#          [-instances "eil33-2 air04 ... cut:28"] [-costs "file quadratic"]
+#          [-instances "eil33-2 air04 ... cut:28 cut-tri:28"] [-costs "file quadratic"]
 #          [-targets "first gap optimal"] [-configs "default off pre search"]
 #          [-sep CALLS] [-repeat N] [-table]
 #
@@ -93,12 +93,14 @@ has() { case " $configs " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 for inst in $instances; do
 	# An instance is a MIPLIB name in $data/miplib, or cut:N (the cut
-	# polytope of K_N as lazycg builds it; quadratic costs only).
+	# polytope of K_N in the standard formulation; cut-tri:N with the
+	# triangle inequalities, as lazycg's cut:N builds it by default;
+	# quadratic costs only).
 	label=${inst/:/-}
 	file=$data/miplib/$inst.mps.gz
 	icosts=$costs
 	case $inst in
-	cut:*) file=$inst icosts=quadratic ;;
+	cut:* | cut-tri:*) file=$inst icosts=quadratic ;;
 	*) [ -f "$file" ] || { echo "bench-oracle.sh: missing $file" >&2; exit 1; } ;;
 	esac
 	for cost in $icosts; do

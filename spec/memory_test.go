@@ -3,6 +3,7 @@ package spec
 import (
 	"compress/gzip"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -143,5 +144,42 @@ func TestTextSize(t *testing.T) {
 	}
 	if _, err := textSize(dir); err == nil {
 		t.Error("textSize of a directory succeeded")
+	}
+}
+
+// TestCutTriangles checks the cut:N option triangles: on by default for
+// small graphs (the model, and its memory estimate, grows by 4 rows per
+// triangle), off by default beyond maxTriangleRows, and checked.
+func TestCutTriangles(t *testing.T) {
+	need := func(polytope string) float64 {
+		t.Helper()
+		c := Config{Polytope: polytope, Objective: "distance", Method: "lcg", Seed: 1, MemoryBudget: 1}
+		_, err := c.Prepare()
+		if err == nil || !strings.Contains(err.Error(), "needs about") {
+			t.Fatalf("%s: %v", polytope, err)
+		}
+		msg := err.Error()
+		i := strings.Index(msg, "with ")
+		var rows float64
+		fmt.Sscanf(msg[i+len("with "):], "%g rows", &rows)
+		return rows
+	}
+	for _, tc := range []struct {
+		spec string
+		rows float64
+	}{
+		{"cut:20", 4*190 + 4*1140},
+		{"cut:20,triangles=1", 4*190 + 4*1140},
+		{"cut:20,triangles=0", 4 * 190},
+		{"cut:120", 4 * 7140}, // 280,840 triangles: off by default
+		{"cut:120,triangles=1", 4*7140 + 4*280840},
+	} {
+		if got := need(tc.spec); math.Abs(got-tc.rows) > 1e-3*tc.rows { // the message has 4 digits
+			t.Errorf("%s: a model of %g rows, want %g", tc.spec, got, tc.rows)
+		}
+	}
+	c := Config{Polytope: "cut:10,triangles=2", Objective: "distance", Method: "lcg", Seed: 1}
+	if _, err := c.Prepare(); err == nil || !strings.Contains(err.Error(), "triangles") {
+		t.Errorf("triangles=2: %v", err)
 	}
 }

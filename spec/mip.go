@@ -133,10 +133,12 @@ func buildTSP(s *Spec, opt Options) (*Instance, error) {
 	return in, nil
 }
 
-// buildCut: cut:N[,p=P][,seed=S] — the cut polytope of a random graph
-// G(N, p) (p = 1: complete graph) in the standard formulation.
+// buildCut: cut:N[,p=P][,seed=S][,triangles=0|1] — the cut polytope of a
+// random graph G(N, p) (p = 1: complete graph) in the standard formulation,
+// with the triangle inequalities (mip.CutOptions) unless triangles=0; by
+// default they are added when they are at most maxTriangleRows rows.
 func buildCut(s *Spec, opt Options) (*Instance, error) {
-	if err := s.NArgs(1, 1, "cut:N[,p=P][,seed=S]"); err != nil {
+	if err := s.NArgs(1, 1, "cut:N[,p=P][,seed=S][,triangles=0|1]"); err != nil {
 		return nil, err
 	}
 	n, err := s.Int(0, "N", 2, 500)
@@ -152,18 +154,40 @@ func buildCut(s *Spec, opt Options) (*Instance, error) {
 		return nil, err
 	}
 	edges := mip.RandomGraph(n, p, seed)
-	// The standard formulation (mip.CutPolytope): 4 rows of 3 nonzeros
-	// per edge.
-	m := float64(len(edges))
-	if err := opt.mem.reserveMIP(s, 4*m, m+float64(n), 12*m, m); err != nil {
+	t := float64(mip.Triangles(edges, maxTriangleRows/4))
+	def := 0
+	if 4*t <= maxTriangleRows {
+		def = 1
+	}
+	tri, err := s.OptInt("triangles", def, 0, 1)
+	if err != nil {
 		return nil, err
 	}
-	f, err := mip.CutPolytope(n, edges)
+	switch {
+	case tri == 0:
+		t = 0
+	case def == 0:
+		t = float64(mip.Triangles(edges, -1))
+	}
+	// The standard formulation (mip.CutPolytope): 4 rows of 3 nonzeros
+	// per edge, and as many per triangle.
+	m := float64(len(edges))
+	if err := opt.mem.reserveMIP(s, 4*(m+t), m+float64(n), 12*(m+t), m); err != nil {
+		return nil, err
+	}
+	f, err := mip.CutPolytope(n, edges, mip.CutOptions{Triangles: tri == 1})
 	if err != nil {
 		return nil, err
 	}
 	return mipInstance(s, f, opt)
 }
+
+// maxTriangleRows bounds the triangle inequalities cut:N adds by default
+// (K_68 has 50,116 triangles): with them CBC proves the optimum of a
+// gradient cost at the root on K_23 and K_28 (0.13 and 0.24 CPU seconds
+// against 4.6 and 13 without, docs/ORACLE.md); far larger LPs than that
+// are left to an explicit triangles=1.
+const maxTriangleRows = 200_000
 
 // buildSpanningTreeExt: spanningtree-ext:N — the spanning tree polytope of
 // the complete graph on N nodes in the extended formulation with O(N³)

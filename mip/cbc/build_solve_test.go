@@ -120,16 +120,18 @@ func TestCutSolveBrute(t *testing.T) {
 		seed uint64
 	}{{4, 1, 1}, {7, 0.5, 2}, {10, 0.4, 3}, {10, 0.8, 4}} {
 		edges := mip.RandomGraph(tc.n, tc.p, tc.seed)
-		f, err := mip.CutPolytope(tc.n, edges)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := buildSolver(t, f, nil)
-		for k, rng := range [][2]int{{-10, 10}, {-10, 3}, {1, 10}, {-10, -1}} {
-			c := brute.RandomCosts(len(edges), rng[0], rng[1], tc.seed*10+uint64(k))
-			got, _ := buildMinimize(t, fmt.Sprintf("cut n=%d seed=%d call %d", tc.n, tc.seed, k), s, c)
-			if want := brute.MinCut(tc.n, edges, c); got != want {
-				t.Errorf("n=%d seed=%d costs in %v: min %v, brute force %v", tc.n, tc.seed, rng, got, want)
+		for _, tri := range []bool{false, true} {
+			f, err := mip.CutPolytope(tc.n, edges, mip.CutOptions{Triangles: tri})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := buildSolver(t, f, nil)
+			for k, rng := range [][2]int{{-10, 10}, {-10, 3}, {1, 10}, {-10, -1}} {
+				c := brute.RandomCosts(len(edges), rng[0], rng[1], tc.seed*10+uint64(k))
+				got, _ := buildMinimize(t, fmt.Sprintf("cut n=%d seed=%d triangles=%v call %d", tc.n, tc.seed, tri, k), s, c)
+				if want := brute.MinCut(tc.n, edges, c); got != want {
+					t.Errorf("n=%d seed=%d triangles=%v costs in %v: min %v, brute force %v", tc.n, tc.seed, tri, rng, got, want)
+				}
 			}
 		}
 	}

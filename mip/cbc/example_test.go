@@ -61,7 +61,7 @@ func ExampleSolver_MinimizeUntil() {
 // The cut polytope of a triangle lives in R³ (one coordinate per edge). A
 // maximum cut minimizes −1 per cut edge; a triangle's largest cut has 2 edges.
 func ExampleCutPolytope() {
-	f, err := mip.CutPolytope(3, [][2]int{{0, 1}, {1, 2}, {0, 2}})
+	f, err := mip.CutPolytope(3, [][2]int{{0, 1}, {1, 2}, {0, 2}}, mip.CutOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}

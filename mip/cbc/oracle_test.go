@@ -40,7 +40,7 @@ func kinds(t *testing.T) []kind {
 	}
 	ks = append(ks, kind{"tsp 12", tsp, inst.ArcCosts()})
 	edges := mip.RandomGraph(12, 0.8, 4)
-	cut, err := mip.CutPolytope(12, edges)
+	cut, err := mip.CutPolytope(12, edges, mip.CutOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -433,7 +433,7 @@ func TestWarmLPResolve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cut, err := mip.CutPolytope(12, mip.RandomGraph(12, 1, 3))
+	cut, err := mip.CutPolytope(12, mip.RandomGraph(12, 1, 3), mip.CutOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,9 @@
 //	oraclebench -model FILE -cost quadratic -write-mps OUT.mps   (the model with these costs, for cbc)
 //	oraclebench -model FILE -sep 12                               (early vs exact separation calls)
 //	oraclebench -model FILE -lp 10                                (warm LP re-solves of perturbed costs)
-//	oraclebench -model cut:28 -cost quadratic ...   (the cut polytope of K_28 as lazycg builds it, costs on its edge columns)
+//	oraclebench -model cut:28 -cost quadratic ...   (the cut polytope of K_28 in the standard formulation, costs on its edge columns)
+//	oraclebench -model cut-tri:28 ...               (the same with the triangle inequalities, as lazycg's cut:28 builds it)
+//	oraclebench -model cut-tri:28 ...               (the same with the triangle inequalities, mip.CutOptions)
 //	oraclebench -table DIR                 (Markdown tables from DIR/lazycg.jsonl, cbc.jsonl, sep.jsonl)
 package main
 
@@ -26,7 +28,7 @@ import (
 )
 
 func main() {
-	model := flag.String("model", "", "MPS file, or cut:N for the cut polytope of the complete graph K_N in mip.CutPolytope's formulation")
+	model := flag.String("model", "", "MPS file, or cut:N (cut-tri:N: with the triangle inequalities) for the cut polytope of the complete graph K_N in mip.CutPolytope's formulation")
 	cost := flag.String("cost", "file", "objective: file (the file's) or quadratic (∇f(½·1) of the paper's quadratic, seed 1)")
 	target := flag.String("target", "optimal", "first, gap (10%) or optimal")
 	cpuCap := flag.Duration("cap", 300*time.Second, "CPU time cap of the call (0: none); with -sep, the wall-clock limit of each call")
@@ -154,20 +156,29 @@ func run(path, cost string, target bench.Target, cpuCap time.Duration, opts mip.
 	return emit(out)
 }
 
-// loadModel reads the MPS file path, or builds the formulation a
-// "cut:N" spec names (mip.CutPolytope of the complete graph K_N, as
-// lazycg's "cut:N" polytope; coords are then its edge columns, else nil).
+// loadModel reads the MPS file path, or builds the formulation a "cut:N"
+// or "cut-tri:N" spec names (mip.CutPolytope of the complete graph K_N,
+// without or with the triangle inequalities; lazycg's "cut:N" polytope has
+// them; coords are then its edge columns, else nil).
 func loadModel(path string) (m *mip.Model, coords []int, name string, err error) {
-	if rest, ok := strings.CutPrefix(path, "cut:"); ok {
+	rest, tri := strings.CutPrefix(path, "cut-tri:")
+	if !tri {
+		rest, _ = strings.CutPrefix(path, "cut:")
+	}
+	if tri || strings.HasPrefix(path, "cut:") {
 		n, err := strconv.Atoi(rest)
 		if err != nil || n < 2 || n > 500 {
-			return nil, nil, "", fmt.Errorf("-model %s: want cut:N with 2 ≤ N ≤ 500", path)
+			return nil, nil, "", fmt.Errorf("-model %s: want cut:N or cut-tri:N with 2 ≤ N ≤ 500", path)
 		}
-		f, err := mip.CutPolytope(n, mip.RandomGraph(n, 1, 1))
+		f, err := mip.CutPolytope(n, mip.RandomGraph(n, 1, 1), mip.CutOptions{Triangles: tri})
 		if err != nil {
 			return nil, nil, "", err
 		}
-		return f.Model, f.Vars, "cut-" + rest, nil
+		name := "cut-" + rest
+		if tri {
+			name = "cut-tri-" + rest
+		}
+		return f.Model, f.Vars, name, nil
 	}
 	m, err = mip.ReadMPSFile(path)
 	if err != nil {
