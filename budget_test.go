@@ -142,7 +142,7 @@ func cutCaseCBC(t *testing.T) (lazycg.Problem, float64) {
 	if testing.Short() {
 		t.Skip("CBC runs take seconds")
 	}
-	f, err := mip.CutPolytope(8, mip.CompleteGraph(8))
+	f, err := mip.CutPolytope(8, mip.CompleteGraph(8), mip.CutOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
