@@ -93,10 +93,14 @@ type CutOptions struct {
 	// which every cut satisfies (a cycle crosses a cut an even number of
 	// times). They change no integer point, hence not the polytope, only
 	// the LP relaxation: on a complete graph it becomes the metric
-	// polytope, whose bound on a linear objective is far tighter than the
-	// standard formulation's, where y = ½ lets every edge variable take any
-	// value in [0, 1]. A graph with t triangles gets 4t more rows of three
-	// nonzeros (C(N,3) triangles on K_N).
+	// polytope, whose bound is far tighter than the standard
+	// formulation's, where y = ½ lets every edge variable take any value
+	// in [0, 1]. A graph with t triangles gets 4t more rows of three
+	// nonzeros (C(N,3) triangles on K_N). Whether that pays depends on the
+	// costs: on mixed-sign costs CBC may solve the root LP to an integral
+	// optimum (50× faster on K_28), on costs of mostly one sign the metric
+	// bound stays weak and every node's LP is larger (many times slower);
+	// docs/ORACLE.md measures both.
 	Triangles bool
 }
 

@@ -94,8 +94,8 @@ has() { case " $configs " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 for inst in $instances; do
 	# An instance is a MIPLIB name in $data/miplib, or cut:N (the cut
 	# polytope of K_N in the standard formulation; cut-tri:N with the
-	# triangle inequalities, as lazycg's cut:N builds it by default;
-	# quadratic costs only).
+	# triangle inequalities, as lazycg's cut:N,triangles=1; quadratic
+	# costs only).
 	label=${inst/:/-}
 	file=$data/miplib/$inst.mps.gz
 	icosts=$costs

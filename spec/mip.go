@@ -135,8 +135,7 @@ func buildTSP(s *Spec, opt Options) (*Instance, error) {
 
 // buildCut: cut:N[,p=P][,seed=S][,triangles=0|1] — the cut polytope of a
 // random graph G(N, p) (p = 1: complete graph) in the standard formulation,
-// with the triangle inequalities (mip.CutOptions) unless triangles=0; by
-// default they are added when they are at most maxTriangleRows rows.
+// with triangles=1 also with the triangle inequalities (mip.CutOptions).
 func buildCut(s *Spec, opt Options) (*Instance, error) {
 	if err := s.NArgs(1, 1, "cut:N[,p=P][,seed=S][,triangles=0|1]"); err != nil {
 		return nil, err
@@ -153,41 +152,26 @@ func buildCut(s *Spec, opt Options) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	edges := mip.RandomGraph(n, p, seed)
-	t := float64(mip.Triangles(edges, maxTriangleRows/4))
-	def := 0
-	if 4*t <= maxTriangleRows {
-		def = 1
-	}
-	tri, err := s.OptInt("triangles", def, 0, 1)
+	tri, err := s.OptFlag("triangles")
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case tri == 0:
-		t = 0
-	case def == 0:
+	edges := mip.RandomGraph(n, p, seed)
+	// The standard formulation (mip.CutPolytope): 4 rows of 3 nonzeros
+	// per edge, and as many per triangle with triangles=1.
+	m, t := float64(len(edges)), 0.0
+	if tri {
 		t = float64(mip.Triangles(edges, -1))
 	}
-	// The standard formulation (mip.CutPolytope): 4 rows of 3 nonzeros
-	// per edge, and as many per triangle.
-	m := float64(len(edges))
 	if err := opt.mem.reserveMIP(s, 4*(m+t), m+float64(n), 12*(m+t), m); err != nil {
 		return nil, err
 	}
-	f, err := mip.CutPolytope(n, edges, mip.CutOptions{Triangles: tri == 1})
+	f, err := mip.CutPolytope(n, edges, mip.CutOptions{Triangles: tri})
 	if err != nil {
 		return nil, err
 	}
 	return mipInstance(s, f, opt)
 }
-
-// maxTriangleRows bounds the triangle inequalities cut:N adds by default
-// (K_68 has 50,116 triangles): with them CBC proves the optimum of a
-// gradient cost at the root on K_23 and K_28 (0.13 and 0.24 CPU seconds
-// against 4.6 and 13 without, docs/ORACLE.md); far larger LPs than that
-// are left to an explicit triangles=1.
-const maxTriangleRows = 200_000
 
 // buildSpanningTreeExt: spanningtree-ext:N — the spanning tree polytope of
 // the complete graph on N nodes in the extended formulation with O(N³)

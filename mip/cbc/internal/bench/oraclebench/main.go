@@ -6,7 +6,7 @@
 //	oraclebench -model FILE -sep 12                               (early vs exact separation calls)
 //	oraclebench -model FILE -lp 10                                (warm LP re-solves of perturbed costs)
 //	oraclebench -model cut:28 -cost quadratic ...   (the cut polytope of K_28 in the standard formulation, costs on its edge columns)
-//	oraclebench -model cut-tri:28 ...               (the same with the triangle inequalities, as lazycg's cut:28 builds it)
+//	oraclebench -model cut-tri:28 ...               (the same with the triangle inequalities: cut:28,triangles=1)
 //	oraclebench -model cut-tri:28 ...               (the same with the triangle inequalities, mip.CutOptions)
 //	oraclebench -table DIR                 (Markdown tables from DIR/lazycg.jsonl, cbc.jsonl, sep.jsonl)
 package main
@@ -158,8 +158,8 @@ func run(path, cost string, target bench.Target, cpuCap time.Duration, opts mip.
 
 // loadModel reads the MPS file path, or builds the formulation a "cut:N"
 // or "cut-tri:N" spec names (mip.CutPolytope of the complete graph K_N,
-// without or with the triangle inequalities; lazycg's "cut:N" polytope has
-// them; coords are then its edge columns, else nil).
+// without or with the triangle inequalities, as lazycg's "cut:N" and
+// "cut:N,triangles=1"; coords are then its edge columns, else nil).
 func loadModel(path string) (m *mip.Model, coords []int, name string, err error) {
 	rest, tri := strings.CutPrefix(path, "cut-tri:")
 	if !tri {
