@@ -116,16 +116,7 @@ func (net *FlowNetwork) Costs() []float64 {
 // ReadDIMACSFile reads a DIMACS min-cost flow file (see ReadDIMACS). Gzip
 // files are recognized by their magic bytes (1f 8b), whatever their name.
 func ReadDIMACSFile(path string) (*FlowNetwork, error) {
-	r, err := fileio.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("lmo: dimacs: %s: %w", path, err)
-	}
-	defer r.Close()
-	net, err := ReadDIMACS(r)
-	if err != nil {
-		return nil, fmt.Errorf("%w (file %s)", err, path)
-	}
-	return net, nil
+	return fileio.ReadPath(path, "lmo: dimacs", ReadDIMACS)
 }
 
 // ReadDIMACS reads a minimum-cost flow problem in the DIMACS format:

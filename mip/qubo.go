@@ -50,16 +50,7 @@ func (q *QUBO) Value(x []float64) float64 {
 
 // ReadQUBOFile reads a QUBO file with ReadQUBO; errors name the file.
 func ReadQUBOFile(path string) (*QUBO, error) {
-	f, err := fileio.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("mip: qubo: %s: %w", path, err)
-	}
-	defer f.Close()
-	q, err := readQUBO(f)
-	if err != nil {
-		return nil, fmt.Errorf("mip: qubo: %s: %w", path, err)
-	}
-	return q, nil
+	return fileio.ReadPathBare(path, "mip: qubo", readQUBO)
 }
 
 // ReadQUBO reads a QUBO in Selby's "stdformat": one term "i j q" per line

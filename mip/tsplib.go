@@ -147,16 +147,7 @@ func RandomTSP(n int, seed uint64) *TSPInstance {
 
 // ReadTSPLIBFile reads a TSPLIB file with ReadTSPLIB; errors name the file.
 func ReadTSPLIBFile(path string) (*TSPInstance, error) {
-	f, err := fileio.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("mip: tsplib: %s: %w", path, err)
-	}
-	defer f.Close()
-	t, err := readTSPLIB(f)
-	if err != nil {
-		return nil, fmt.Errorf("mip: tsplib: %s: %w", path, err)
-	}
-	return t, nil
+	return fileio.ReadPathBare(path, "mip: tsplib", readTSPLIB)
 }
 
 // ReadTSPLIB reads a symmetric TSP instance in TSPLIB format: the keywords

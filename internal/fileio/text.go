@@ -76,6 +76,16 @@ func ParseFinite(s string) (float64, error) {
 // error opening the file is returned as "PREFIX: PATH: error"; a parse
 // error gets " (file PATH)" appended, so that both name the file.
 func ReadPath[T any](path, prefix string, read func(io.Reader) (T, error)) (T, error) {
+	return readPath(path, prefix, read, func(err error) error { return fmt.Errorf("%w (file %s)", err, path) })
+}
+
+// ReadPathBare is ReadPath for a parser whose errors carry no prefix:
+// both kinds of error are returned as "PREFIX: PATH: error".
+func ReadPathBare[T any](path, prefix string, read func(io.Reader) (T, error)) (T, error) {
+	return readPath(path, prefix, read, func(err error) error { return fmt.Errorf("%s: %s: %w", prefix, path, err) })
+}
+
+func readPath[T any](path, prefix string, read func(io.Reader) (T, error), wrap func(error) error) (T, error) {
 	var zero T
 	r, err := Open(path)
 	if err != nil {
@@ -84,7 +94,7 @@ func ReadPath[T any](path, prefix string, read func(io.Reader) (T, error)) (T, e
 	defer r.Close()
 	v, err := read(r)
 	if err != nil {
-		return zero, fmt.Errorf("%w (file %s)", err, path)
+		return zero, wrap(err)
 	}
 	return v, nil
 }

@@ -77,4 +77,11 @@ func TestReadPath(t *testing.T) {
 	if _, err := ReadPath(missing, "pkg", read); err == nil || !strings.HasPrefix(err.Error(), "pkg: "+missing+": ") {
 		t.Fatalf("open error: %v", err)
 	}
+	bare := func(r io.Reader) (string, error) { return "", errors.New("line 1: bad") }
+	if _, err := ReadPathBare(p, "pkg", bare); err == nil || err.Error() != "pkg: "+p+": line 1: bad" {
+		t.Fatalf("bare parse error: %v", err)
+	}
+	if _, err := ReadPathBare(missing, "pkg", bare); err == nil || !strings.HasPrefix(err.Error(), "pkg: "+missing+": ") {
+		t.Fatalf("bare open error: %v", err)
+	}
 }
