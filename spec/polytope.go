@@ -183,14 +183,7 @@ func (s *Spec) fileArg(opt Options, usage string) (string, error) {
 const maxDim = 1 << 26
 
 func buildSimplex(s *Spec, opt Options) (*Instance, error) {
-	if err := s.NArgs(1, 1, s.Kind+":N[,r=RADIUS]"); err != nil {
-		return nil, err
-	}
-	n, err := s.Int(0, "N", 1, maxDim)
-	if err != nil {
-		return nil, err
-	}
-	r, err := s.OptFloat("r", 1, 1e-300, 1e300)
+	n, r, err := dimRadius(s, 1, 1, s.Kind+":N[,r=RADIUS]")
 	if err != nil {
 		return nil, err
 	}
@@ -212,14 +205,7 @@ func buildSimplex(s *Spec, opt Options) (*Instance, error) {
 }
 
 func buildL1(s *Spec, opt Options) (*Instance, error) {
-	if err := s.NArgs(1, 1, "l1:N[,r=RADIUS]"); err != nil {
-		return nil, err
-	}
-	n, err := s.Int(0, "N", 1, maxDim)
-	if err != nil {
-		return nil, err
-	}
-	r, err := s.OptFloat("r", 1, 1e-300, 1e300)
+	n, r, err := dimRadius(s, 1, 1, "l1:N[,r=RADIUS]")
 	if err != nil {
 		return nil, err
 	}
