@@ -105,22 +105,16 @@ type CutOptions struct {
 }
 
 // Triangles returns the number of triangles of the simple graph with the
-// given edges, the number of groups of four rows CutOptions.Triangles adds;
-// it stops counting at limit + 1 when limit ≥ 0 (a graph with more than
-// limit triangles returns limit + 1).
-func Triangles(edges [][2]int, limit int) int {
+// given edges, the number of groups of four rows CutOptions.Triangles adds.
+func Triangles(edges [][2]int) int {
 	t := 0
-	forTriangles(edges, func(int, int, int) bool {
-		t++
-		return limit < 0 || t <= limit
-	})
+	forTriangles(edges, func(int, int, int) { t++ })
 	return t
 }
 
 // forTriangles calls fn(ij, ik, jk) with the edge indices of every
-// triangle i < j < k of the simple graph, ordered by i, then j, then k,
-// until fn returns false.
-func forTriangles(edges [][2]int, fn func(ij, ik, jk int) bool) {
+// triangle i < j < k of the simple graph, ordered by i, then j, then k.
+func forTriangles(edges [][2]int, fn func(ij, ik, jk int)) {
 	type pair struct{ i, j int }
 	idx := make(map[pair]int, len(edges))
 	n := 0
@@ -137,8 +131,8 @@ func forTriangles(edges [][2]int, fn func(ij, ik, jk int) bool) {
 		slices.Sort(nb)
 		for a, j := range nb {
 			for _, k := range nb[a+1:] {
-				if jk, ok := idx[pair{j, k}]; ok && !fn(idx[pair{i, j}], idx[pair{i, k}], jk) {
-					return
+				if jk, ok := idx[pair{j, k}]; ok {
+					fn(idx[pair{i, j}], idx[pair{i, k}], jk)
 				}
 			}
 		}
@@ -148,13 +142,12 @@ func forTriangles(edges [][2]int, fn func(ij, ik, jk int) bool) {
 // addTriangles adds the triangle inequalities of the graph's triangles
 // (CutOptions.Triangles); vars[k] is the column of edges[k].
 func addTriangles(b *Builder, vars []int, edges [][2]int) {
-	forTriangles(edges, func(ij, ik, jk int) bool {
+	forTriangles(edges, func(ij, ik, jk int) {
 		idx := []int{vars[ij], vars[ik], vars[jk]}
 		name := fmt.Sprintf("tri_%d_%d_%d", ij, ik, jk)
 		b.AddRow(name, -inf, 2, idx, []float64{1, 1, 1})
 		b.AddRow(name+"_ij", -inf, 0, idx, []float64{1, -1, -1})
 		b.AddRow(name+"_ik", -inf, 0, idx, []float64{-1, 1, -1})
 		b.AddRow(name+"_jk", -inf, 0, idx, []float64{-1, -1, 1})
-		return true
 	})
 }

@@ -77,13 +77,8 @@ func TestCutPolytopeTriangles(t *testing.T) {
 				}
 			}
 		}
-		if got := Triangles(edges, -1); got != want {
+		if got := Triangles(edges); got != want {
 			t.Errorf("n=%d p=%v: %d triangles, brute force %d", tc.n, tc.p, got, want)
-		}
-		for _, limit := range []int{0, 1, want - 1, want, want + 5} {
-			if got := Triangles(edges, limit); limit >= 0 && got != min(want, limit+1) {
-				t.Errorf("n=%d p=%v: Triangles(limit %d) = %d, want %d", tc.n, tc.p, limit, got, min(want, limit+1))
-			}
 		}
 		plain, err := CutPolytope(tc.n, edges, CutOptions{})
 		if err != nil {

@@ -161,7 +161,7 @@ func buildCut(s *Spec, opt Options) (*Instance, error) {
 	// per edge, and as many per triangle with triangles=1.
 	m, t := float64(len(edges)), 0.0
 	if tri {
-		t = float64(mip.Triangles(edges, -1))
+		t = float64(mip.Triangles(edges))
 	}
 	if err := opt.mem.reserveMIP(s, 4*(m+t), m+float64(n), 12*(m+t), m); err != nil {
 		return nil, err
