@@ -7,7 +7,6 @@
 //	oraclebench -model FILE -lp 10                                (warm LP re-solves of perturbed costs)
 //	oraclebench -model cut:28 -cost quadratic ...   (the cut polytope of K_28 in the standard formulation, costs on its edge columns)
 //	oraclebench -model cut-tri:28 ...               (the same with the triangle inequalities: cut:28,triangles=1)
-//	oraclebench -model cut-tri:28 ...               (the same with the triangle inequalities, mip.CutOptions)
 //	oraclebench -table DIR                 (Markdown tables from DIR/lazycg.jsonl, cbc.jsonl, sep.jsonl)
 package main
 
