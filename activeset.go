@@ -2,6 +2,7 @@ package lazycg
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -62,6 +63,14 @@ func (a *ActiveSet) Dot(k int, c []float64) float64 { return a.verts[k].dot(c) }
 // AddScaledTo sets x += s·v_k, touching only the nonzeros of sparse vertices.
 func (a *ActiveSet) AddScaledTo(x []float64, k int, s float64) {
 	e := &a.verts[k]
+	if e.bits != nil { // not stored by an ActiveSet today; kept correct
+		for j, w := range e.bits {
+			for ; w != 0; w &= w - 1 {
+				x[j<<6+bits.TrailingZeros64(w)] += s
+			}
+		}
+		return
+	}
 	if e.idx == nil {
 		axpy(x, s, e.val)
 		return
@@ -132,7 +141,7 @@ func (a *ActiveSet) Add(v []float64) int {
 		a.free[m-1] = cacheEntry{}
 		a.free = a.free[:m-1]
 	}
-	storeEntry(&e, v, h, nnz)
+	storeEntry(&e, v, h, nnz, false)
 	a.verts = append(a.verts, e)
 	a.w = append(a.w, 0)
 	// Every stored entry may end up in the free list: reserve its slot now

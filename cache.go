@@ -2,6 +2,7 @@ package lazycg
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -42,8 +43,19 @@ type CachePolicy struct {
 var PaperPruning = CachePolicy{PruneEvery: 100, PruneKeep: 100}
 
 // Cache stores previously returned vertices of a polytope, deduplicated,
-// with usage counts. Vertices with few nonzeros are stored sparsely; with a
-// VertexCompactor (SetCompactor) vertices are stored in its compact form.
+// with usage counts. Vertices with few nonzeros are stored sparsely, 0/1
+// vertices with at least n/64 ones as bit sets; with a VertexCompactor
+// (SetCompactor) vertices are stored in its compact form.
+//
+// Long scans keep the scores they compute as bounds for later costs: a
+// score c'·y computed at an earlier cost c' proves c·y ≥ c'·y −
+// ‖c − c'‖₂‖y‖₂, and the cache tracks an upper bound on ‖c − c'‖₂ (the sum
+// of the distances between the costs of successive long scans). Entries
+// proven no better than the target are passed over without reading them,
+// which makes the failing scans of lazy methods late in a run, whose
+// costs (gradients) move little from call to call, cost a fraction of
+// reading the cache. Answers are those of the plain scan, bit for bit.
+//
 // A Cache is not safe for concurrent use.
 type Cache struct {
 	n         int
@@ -58,14 +70,37 @@ type Cache struct {
 	scratch   []float64   // length n, for comparing compact entries
 	blockV    [BatchDotSize]CompactVertex
 	blockD    [BatchDotSize]float64
+
+	// Score bounds (see track): the last tracked cost, the accumulated
+	// drift Σ‖c_j − c_{j−1}‖₂ over tracked costs, their number, and the
+	// epoch of the stored scores (scores of other epochs are not used).
+	prev   []float64
+	prevOK bool
+	drift  float64
+	tracks int64
+	epoch  uint32
+	// noBounds turns score bounds off (tests compare against it); passed
+	// counts the entries that bounds let scans pass over.
+	noBounds bool
+	passed   int64
 }
 
 type cacheEntry struct {
-	idx     []int32       // nil for dense and compact entries
+	idx     []int32       // nil for dense, binary and compact entries
 	val     []float64     // nonzero values (sparse) or the whole vector (dense)
+	bits    []uint64      // non-nil: a 0/1 vertex, bit i set where v_i = 1 (idx, val unused)
 	compact CompactVertex // non-nil: the vertex in compact form (idx, val unused)
 	hash    uint64
 	uses    int64
+
+	// A score c·v computed at a tracked cost c (see Cache.track), with the
+	// cache's drift, track count and epoch at that time, and ‖v‖₂ (an upper
+	// bound). Only a Cache sets them.
+	score  float64
+	drift  float64
+	tracks int64
+	epoch  uint32
+	norm   float64
 }
 
 // CompactVertex is a vertex of P in a compact form that a Cache can store
@@ -140,7 +175,10 @@ func (c *Cache) Reset() {
 
 func (e *cacheEntry) dot(c []float64) float64 {
 	if e.idx == nil {
-		if e.compact != nil {
+		switch {
+		case e.bits != nil:
+			return bitsDot(e.bits, c)
+		case e.compact != nil:
 			return e.compact.Dot(c)
 		}
 		return dot(e.val, c)
@@ -154,6 +192,10 @@ func (e *cacheEntry) dot(c []float64) float64 {
 
 func (e *cacheEntry) copyTo(dst []float64) {
 	if e.idx == nil {
+		if e.bits != nil {
+			bitsCopy(dst, e.bits)
+			return
+		}
 		if e.compact != nil {
 			e.compact.CopyTo(dst)
 			return
@@ -170,6 +212,11 @@ func (e *cacheEntry) copyTo(dst []float64) {
 // Search looks for a cached vertex y with c·y < target. If one is found it
 // is copied into dst, its usage count is incremented and Search returns
 // (c·y, true). It allocates nothing.
+//
+// A scan that has scored about n coordinates' worth of entries without
+// success starts to use score bounds: entries whose score at an earlier
+// cost, less the cost's drift since then, proves c·y ≥ target are passed
+// over (see track). The answer is the one of the plain scan.
 func (c *Cache) Search(dst, cost []float64, target float64) (float64, bool) {
 	m := len(c.entries)
 	if m == 0 {
@@ -189,6 +236,7 @@ func (c *Cache) Search(dst, cost []float64, target float64) (float64, bool) {
 		if start >= m {
 			start = 0
 		}
+		var b scanBounds
 		for j := 0; j < m; {
 			k := start + j
 			if k >= m {
@@ -207,11 +255,17 @@ func (c *Cache) Search(dst, cost []float64, target float64) (float64, bool) {
 				j += nb
 				continue
 			}
-			if v := c.entries[k].dot(cost); v < target {
+			e := &c.entries[k]
+			j++
+			if b.on && c.provenAtLeast(e, target, b.cnorm) {
+				continue
+			}
+			v := e.dot(cost)
+			if v < target {
 				best, bestVal = k, v
 				break
 			}
-			j++
+			c.scored(&b, e, v, cost)
 		}
 		if best < 0 {
 			return 0, false
@@ -242,9 +296,12 @@ func (c *Cache) Best(dst, cost []float64) (float64, bool) {
 }
 
 // argMin returns the index of the cached vertex minimizing cost·y and the
-// minimum (0 and +Inf for NaN costs; call it on a non-empty cache).
+// minimum (0 and +Inf for NaN costs; call it on a non-empty cache). Like
+// Search it passes over entries whose score bound proves them no better
+// than the best so far.
 func (c *Cache) argMin(cost []float64) (int, float64) {
 	best, bestVal := 0, math.Inf(1)
+	var b scanBounds
 	for k := 0; k < len(c.entries); {
 		if nb := c.scoreBlock(0, k, cost); nb > 0 {
 			for i := range nb {
@@ -255,12 +312,116 @@ func (c *Cache) argMin(cost []float64) (int, float64) {
 			k += nb
 			continue
 		}
-		if v := c.entries[k].dot(cost); v < bestVal {
-			best, bestVal = k, v
-		}
+		e := &c.entries[k]
 		k++
+		if b.on && c.provenAtLeast(e, bestVal, b.cnorm) {
+			continue
+		}
+		v := e.dot(cost)
+		if v < bestVal {
+			best, bestVal = k-1, v
+		}
+		c.scored(&b, e, v, cost)
 	}
 	return best, bestVal
+}
+
+// scanBounds is the state of one scan's use of score bounds: off until
+// the scan has done work worth n coordinates (so that short scans, which
+// end at an early hit, pay nothing), then on, or failed for a cost that is
+// not finite.
+type scanBounds struct {
+	work   int
+	on     bool
+	failed bool
+	cnorm  float64 // ‖cost‖₂ once on
+}
+
+// scored records that the scan computed v = cost·e: with bounds on it is
+// stored as e's score; otherwise the scan's work grows, and once it
+// reaches n coordinates (and the cache has no BatchDotter, whose blocks
+// do not use bounds) the cost is tracked and bounds go on.
+func (c *Cache) scored(b *scanBounds, e *cacheEntry, v float64, cost []float64) {
+	if b.on {
+		if !math.IsInf(v, 0) && !math.IsNaN(v) {
+			e.score, e.drift, e.tracks, e.epoch = v, c.drift, c.tracks, c.epoch
+		}
+		return
+	}
+	if b.failed || c.batch != nil || c.noBounds {
+		return
+	}
+	b.work += e.work(c.n)
+	if b.work >= c.n {
+		b.cnorm, b.on = c.track(cost)
+		b.failed = !b.on
+	}
+}
+
+// track makes cost the cache's reference: the drift grows by
+// ‖cost − prev‖₂ (by the triangle inequality the distance between any two
+// tracked costs is at most the drift between them), and it returns
+// ‖cost‖₂. For a cost that is not finite it drops every stored score and
+// returns false.
+func (c *Cache) track(cost []float64) (float64, bool) {
+	if len(c.prev) != c.n {
+		c.prev = make([]float64, c.n)
+		c.prevOK = false
+	}
+	var d2, n2 float64
+	for i, x := range cost {
+		d := x - c.prev[i]
+		d2 += d * d
+		n2 += x * x
+	}
+	copy(c.prev, cost)
+	if s := d2 + n2; math.IsNaN(s) || math.IsInf(s, 0) {
+		c.prevOK = false
+		c.epoch++
+		return 0, false
+	}
+	if c.prevOK {
+		// ‖·‖₂ of n terms is computed to a relative error below 2n·u.
+		c.drift += math.Sqrt(d2) * (1 + 2*float64(c.n)*eps64)
+	} else {
+		c.prevOK = true
+		c.epoch++ // scores of a forgotten reference are dropped
+	}
+	c.tracks++
+	return math.Sqrt(n2), true
+}
+
+// eps64 is the unit roundoff of float64.
+const eps64 = 0x1p-53
+
+// provenAtLeast reports whether e's stored score proves that cost·e, as
+// e.dot computes it, is at least target for the current tracked cost
+// (of norm cnorm): score − (drift since)·‖e‖ less the rounding of both dot
+// products and of the drift sum.
+func (c *Cache) provenAtLeast(e *cacheEntry, target, cnorm float64) bool {
+	if e.epoch != c.epoch || e.epoch == 0 {
+		return false
+	}
+	d := c.drift - e.drift
+	// Each dot product errs by at most n·u·‖c‖·‖e‖ (‖c‖ ≤ cnorm + d at the
+	// earlier cost); each of the drift sum's additions by u·drift.
+	slack := (d + 4*float64(c.n)*eps64*(2*cnorm+d) + 2*float64(c.tracks-e.tracks+1)*eps64*c.drift) * e.norm
+	if e.score-slack >= target {
+		c.passed++
+		return true
+	}
+	return false
+}
+
+// work is the number of coordinates e.dot reads (n for compact entries).
+func (e *cacheEntry) work(n int) int {
+	switch {
+	case e.bits != nil:
+		return len(e.bits) + int(e.norm*e.norm)
+	case e.idx != nil:
+		return len(e.idx)
+	}
+	return n
 }
 
 // scoreBlock scores, with the compactor's BatchDotter, the compact entries
@@ -308,15 +469,13 @@ func (c *Cache) Add(v []float64) bool {
 	if c.compactor != nil {
 		cv = c.compactor.Compact(v)
 	}
+	e := cacheEntry{compact: cv, hash: h, norm: norm2(v)}
+	if cv == nil {
+		storeEntry(&e, v, h, nnz, true)
+	}
+	size := e.size()
 	if c.policy.MaxSize > 0 && len(c.entries) >= c.policy.MaxSize {
 		c.evictLeastUsed()
-	}
-	size := int64(8 * c.n)
-	switch {
-	case cv != nil:
-		size = cv.Bytes()
-	case nnz*3 <= c.n:
-		size = int64(12 * nnz)
 	}
 	if c.policy.MaxBytes > 0 {
 		if size > c.policy.MaxBytes {
@@ -327,10 +486,6 @@ func (c *Cache) Add(v []float64) bool {
 		}
 	}
 	c.bytes += size
-	e := cacheEntry{compact: cv, hash: h}
-	if cv == nil {
-		storeEntry(&e, v, h, nnz)
-	}
 	c.entries = append(c.entries, e)
 	return true
 }
@@ -353,6 +508,8 @@ func (e *cacheEntry) size() int64 {
 	switch {
 	case e.compact != nil:
 		return e.compact.Bytes()
+	case e.bits != nil:
+		return int64(8 * len(e.bits))
 	case e.idx == nil:
 		return int64(8 * len(e.val))
 	}
@@ -361,6 +518,9 @@ func (e *cacheEntry) size() int64 {
 
 func (e *cacheEntry) equal(v []float64) bool {
 	if e.idx == nil {
+		if e.bits != nil {
+			return bitsEqual(e.bits, v)
+		}
 		return slices.Equal(e.val, v)
 	}
 	k := 0
@@ -456,10 +616,19 @@ func hashVector(v []float64) (uint64, int) {
 }
 
 // storeEntry overwrites e with vertex v (hash h, nnz nonzeros), reusing
-// e's buffers; sparse storage is used when nnz ≤ n/3, as in Cache.
-func storeEntry(e *cacheEntry, v []float64, h uint64, nnz int) {
+// e's buffers: sparse storage when nnz ≤ n/3, as in Cache, and with
+// binary set, a bit set for 0/1 vertices with at least n/64 ones (their
+// scores are then sums over the ones, bit for bit those of the sparse
+// form, in an eighth of a dense entry's memory or less).
+func storeEntry(e *cacheEntry, v []float64, h uint64, nnz int, binary bool) {
 	e.hash = h
 	e.uses = 0
+	if binary && nnz*64 >= len(v) && isBinary(v) {
+		e.idx, e.val = nil, nil
+		e.bits = bitsOf(e.bits, v)
+		return
+	}
+	e.bits = nil
 	if nnz*3 <= len(v) {
 		if e.idx == nil {
 			e.idx = make([]int32, 0, nnz)
@@ -506,16 +675,26 @@ func (vs *faceStore) add(v []float64) {
 			}
 		}
 		e = vs.entries[worst]
-		storeEntry(&e, v, h, nnz)
+		storeEntry(&e, v, h, nnz, false)
 		vs.entries[worst] = e
 		return
 	}
-	storeEntry(&e, v, h, nnz)
+	storeEntry(&e, v, h, nnz, false)
 	vs.entries = append(vs.entries, e)
 }
 
 // inFace reports whether supp(e) ⊆ supp(x).
 func inFace(e *cacheEntry, x []float64) bool {
+	if e.bits != nil {
+		for k, w := range e.bits {
+			for ; w != 0; w &= w - 1 {
+				if !(x[k<<6+bits.TrailingZeros64(w)] > 0) {
+					return false
+				}
+			}
+		}
+		return true
+	}
 	if e.idx == nil {
 		for i, v := range e.val {
 			if v != 0 && !(x[i] > 0) {

@@ -3,6 +3,8 @@ package lazycg
 import (
 	"context"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -229,5 +231,315 @@ func TestCacheMaxBytes(t *testing.T) {
 	}
 	if tiny.Add(ones) {
 		t.Fatal("vertex larger than the budget was added")
+	}
+}
+
+// randomBinary returns m random 0/1 vectors of dimension n with about
+// density·n ones each.
+func randomBinary(rng *rand.Rand, m, n int, density float64) [][]float64 {
+	vs := make([][]float64, m)
+	for k := range vs {
+		v := make([]float64, n)
+		for i := range v {
+			if rng.Float64() < density {
+				v[i] = 1
+			}
+		}
+		vs[k] = v
+	}
+	return vs
+}
+
+// TestCacheBinaryEntries checks the bit-set storage of 0/1 vertices
+// against the coordinates: scores bit for bit equal to the sparse sum over
+// the ones, copies, deduplication, memory, and answers of Search and Best
+// equal to a brute-force scan, for densities on both sides of the
+// storage thresholds and for vectors that are not 0/1.
+func TestCacheBinaryEntries(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for _, tc := range []struct {
+		name    string
+		n       int
+		density float64
+		binary  bool // stored as a bit set
+	}{
+		{"dense", 1458, 0.4, true},
+		{"sparse", 300, 0.08, true},
+		{"odd-length", 65, 0.5, true},
+		{"very-sparse", 4000, 0.002, false}, // fewer than n/64 ones: index list
+		{"full", 128, 1, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			vs := randomBinary(rng, 40, tc.n, tc.density)
+			c := NewCache(tc.n, CachePolicy{})
+			for _, v := range vs {
+				c.Add(v)
+			}
+			for k := range c.Len() {
+				if got := c.entries[k].bits != nil; got != tc.binary {
+					t.Fatalf("entry %d stored as bit set: %v, want %v", k, got, tc.binary)
+				}
+			}
+			got := make([]float64, tc.n)
+			for k := range c.Len() {
+				c.Vertex(got, k)
+				if !slices.Equal(got, vs[k]) && !slices.ContainsFunc(vs, func(v []float64) bool { return slices.Equal(v, got) }) {
+					t.Fatalf("entry %d copies to a vector that was never added", k)
+				}
+			}
+			for _, v := range vs {
+				if c.Add(v) {
+					t.Fatal("a cached 0/1 vertex was added again")
+				}
+			}
+			if tc.binary {
+				if want := int64(c.Len() * 8 * ((tc.n + 63) / 64)); c.bytes != want {
+					t.Fatalf("cache bytes %d, want %d", c.bytes, want)
+				}
+			}
+			cost := make([]float64, tc.n)
+			for range 20 {
+				for i := range cost {
+					cost[i] = rng.NormFloat64()
+				}
+				// Reference: the sum over the ones in increasing index.
+				best, bestVal := -1, math.Inf(1)
+				for k := range c.Len() {
+					c.Vertex(got, k)
+					var s float64
+					for i, x := range got {
+						if x == 1 {
+							s += cost[i]
+						}
+					}
+					if d := c.entries[k].dot(cost); d != s {
+						t.Fatalf("entry %d scores %v, sum over its ones %v", k, d, s)
+					}
+					if s < bestVal {
+						best, bestVal = k, s
+					}
+				}
+				dst := make([]float64, tc.n)
+				val, ok := c.Best(dst, cost)
+				if !ok || val != bestVal {
+					t.Fatalf("Best = %v, %v; want %v", val, ok, bestVal)
+				}
+				c.Vertex(got, best)
+				if !slices.Equal(dst, got) {
+					t.Fatal("Best copied another vertex than the minimizer")
+				}
+				if _, ok := c.Search(dst, cost, bestVal); ok {
+					t.Fatal("Search found a vertex strictly below the minimum")
+				}
+				if v, ok := c.Search(dst, cost, bestVal+1e-9); !ok || v != bestVal {
+					t.Fatalf("Search below min+1e-9 = %v, %v; want the minimizer %v", v, ok, bestVal)
+				}
+			}
+		})
+	}
+	t.Run("not-binary", func(t *testing.T) {
+		c := NewCache(200, CachePolicy{})
+		v := make([]float64, 200)
+		for i := range 100 {
+			v[i] = 1
+		}
+		v[7] = 2
+		c.Add(v)
+		w := slices.Clone(v)
+		w[7] = 1
+		if !c.Add(w) {
+			t.Fatal("a 0/1 vertex equal but for one entry was taken for a cached one")
+		}
+		if c.entries[0].bits != nil || c.entries[1].bits == nil {
+			t.Fatal("storage: want coordinates for the vector with a 2, a bit set for the 0/1 one")
+		}
+		got := make([]float64, 200)
+		c.Vertex(got, 0)
+		if !slices.Equal(got, v) {
+			t.Fatal("the vector with a 2 did not copy back")
+		}
+	})
+}
+
+// BenchmarkCacheScan01 measures a full first-fit scan (no vertex good
+// enough) of a cache of 0/1 vertices: QUBO-like (n = 1458, 40% ones: bit
+// sets instead of dense entries), spanning-tree-like (n = 300, 24 ones)
+// and path-like (n = 39640, 20 ones: index lists).
+func BenchmarkCacheScan01(b *testing.B) {
+	for _, bc := range []struct {
+		name    string
+		m, n    int
+		density float64
+	}{
+		{"qubo-1458", 500, 1458, 0.4},
+		{"tree-300", 500, 300, 0.08},
+		{"path-39640", 500, 39640, 20.0 / 39640},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			c := NewCache(bc.n, CachePolicy{})
+			for _, v := range randomBinary(rng, bc.m, bc.n, bc.density) {
+				c.Add(v)
+			}
+			cost := make([]float64, bc.n)
+			for i := range cost {
+				cost[i] = rng.NormFloat64()
+			}
+			dst := make([]float64, bc.n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if _, ok := c.Search(dst, cost, math.Inf(-1)); ok {
+					b.Fatal("found")
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(c.Len()), "ns/entry")
+		})
+	}
+}
+
+// TestCacheScoreBounds runs a cache with score bounds and one without in
+// lockstep over slowly drifting costs (the regime of lazy methods late in
+// a run), with additions, evictions, pruning, a NaN cost and both search
+// modes: every answer must be the same bit for bit, and the bounds must
+// have passed over entries.
+func TestCacheScoreBounds(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		policy CachePolicy
+		n      int
+		dense  bool
+	}{
+		{"first-fit-01", CachePolicy{}, 300, false},
+		{"best-fit-01", CachePolicy{Search: BestFit}, 300, false},
+		{"first-fit-dense", CachePolicy{MaxSize: 60}, 50, true},
+		{"pruned", CachePolicy{PruneEvery: 50, PruneKeep: 30}, 200, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(3, 5))
+			bounded := NewCache(tc.n, tc.policy)
+			plain := NewCache(tc.n, tc.policy)
+			plain.noBounds = true
+			vertex := func() []float64 {
+				v := randomBinary(rng, 1, tc.n, 0.3)[0]
+				if tc.dense {
+					for i := range v {
+						v[i] = math.Round(rng.NormFloat64()*4) / 4
+					}
+				}
+				return v
+			}
+			for range 80 {
+				v := vertex()
+				bounded.Add(v)
+				plain.Add(v)
+			}
+			cost := make([]float64, tc.n)
+			for i := range cost {
+				cost[i] = rng.NormFloat64()
+			}
+			d1, d2 := make([]float64, tc.n), make([]float64, tc.n)
+			for round := range 3000 {
+				for i := range cost {
+					cost[i] += 0.01 * rng.NormFloat64()
+				}
+				in := cost
+				if round == 1500 {
+					in = slices.Clone(cost)
+					in[3] = math.NaN()
+				}
+				var target float64
+				switch round % 3 {
+				case 0:
+					target = math.Inf(-1)
+				case 1:
+					_, target = plain.argMin(in)
+					target -= 0.05 * rng.Float64()
+				default:
+					_, target = plain.argMin(in)
+					target += 0.5 * rng.Float64()
+				}
+				v1, ok1 := bounded.Search(d1, in, target)
+				v2, ok2 := plain.Search(d2, in, target)
+				if ok1 != ok2 || math.Float64bits(v1) != math.Float64bits(v2) || (ok1 && !slices.Equal(d1, d2)) {
+					t.Fatalf("round %d: bounded (%v, %v), plain (%v, %v)", round, v1, ok1, v2, ok2)
+				}
+				if round%7 == 0 {
+					b1, _ := bounded.Best(d1, in)
+					b2, _ := plain.Best(d2, in)
+					if math.Float64bits(b1) != math.Float64bits(b2) || !slices.Equal(d1, d2) {
+						t.Fatalf("round %d: Best %v vs %v", round, b1, b2)
+					}
+				}
+				if round%40 == 0 {
+					v := vertex()
+					bounded.Add(v)
+					plain.Add(v)
+				}
+				bounded.Tick()
+				plain.Tick()
+			}
+			if bounded.passed == 0 {
+				t.Fatal("the bounds never passed over an entry")
+			}
+			t.Logf("%d entries passed over", bounded.passed)
+		})
+	}
+}
+
+// BenchmarkCacheScanDrift measures failing first-fit scans of a cache of
+// 500 QUBO-like 0/1 vertices (n = 1458) over costs that drift by a small
+// random step each call, as the cumulative costs of online rounds do:
+// with score bounds and without.
+func BenchmarkCacheScanDrift(b *testing.B) {
+	for _, noBounds := range []bool{false, true} {
+		name := "bounds"
+		if noBounds {
+			name = "plain"
+		}
+		b.Run(name, func(b *testing.B) {
+			const n = 1458
+			rng := rand.New(rand.NewPCG(1, 2))
+			c := NewCache(n, CachePolicy{})
+			c.noBounds = noBounds
+			for _, v := range randomBinary(rng, 500, n, 0.4) {
+				c.Add(v)
+			}
+			base := make([]float64, n)
+			for i := range base {
+				base[i] = rng.NormFloat64()
+			}
+			_, target := c.argMin(base)
+			target -= 10
+			// 64 independent random steps with sum 0: the cost walks
+			// around base and returns to it every 64 calls.
+			steps := make([][]float64, 64)
+			mean := make([]float64, n)
+			for k := range steps {
+				steps[k] = make([]float64, n)
+				for i := range n {
+					steps[k][i] = 0.001 * rng.NormFloat64()
+					mean[i] += steps[k][i] / 64
+				}
+			}
+			for k := range steps {
+				for i := range n {
+					steps[k][i] -= mean[i]
+				}
+			}
+			cost := slices.Clone(base)
+			dst := make([]float64, n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for it := range b.N {
+				for i, d := range steps[it&63] {
+					cost[i] += d
+				}
+				if _, ok := c.Search(dst, cost, target); ok {
+					b.Fatal("found")
+				}
+			}
+			b.ReportMetric(float64(c.passed)/float64(b.N)/float64(c.Len()), "passed/entry")
+		})
 	}
 }

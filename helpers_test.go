@@ -2,6 +2,9 @@ package lazycg
 
 import (
 	"context"
+	"math"
+	"slices"
+	"testing"
 
 	"github.com/lazycg/lazycg/internal/testutil"
 )
@@ -31,3 +34,28 @@ var (
 	randomVector   = testutil.RandomVector
 	e0             = testutil.E0
 )
+
+func TestCheckFinite(t *testing.T) {
+	for _, n := range []int{0, 1, 3, 4, 5, 9} {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(i) * 1e300
+		}
+		if !CheckFinite(v) {
+			t.Fatalf("n=%d: finite vector reported not finite", n)
+		}
+		for i := range n {
+			for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+				w := slices.Clone(v)
+				w[i] = bad
+				if CheckFinite(w) {
+					t.Fatalf("n=%d: %v at %d reported finite", n, bad, i)
+				}
+			}
+		}
+	}
+	big := []float64{math.MaxFloat64, -math.MaxFloat64, math.MaxFloat64, math.MaxFloat64, 1}
+	if !CheckFinite(big) {
+		t.Fatal("±MaxFloat64 reported not finite")
+	}
+}

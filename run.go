@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"time"
 )
 
@@ -133,10 +132,18 @@ func CheckProblem(n int, lmo LMO, sep WeakSeparator, x0 []float64) error {
 // CheckFinite reports whether every entry of v is finite (neither NaN nor
 // ±Inf).
 func CheckFinite(v []float64) bool {
-	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
+	// x − x is 0 for finite x and NaN for ±Inf and NaN; the sums of those
+	// stay 0 exactly when every entry is finite. No branch per entry.
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+3 < len(v); i += 4 {
+		s0 += v[i] - v[i]
+		s1 += v[i+1] - v[i+1]
+		s2 += v[i+2] - v[i+2]
+		s3 += v[i+3] - v[i+3]
 	}
-	return true
+	for ; i < len(v); i++ {
+		s0 += v[i] - v[i]
+	}
+	return s0+s1+s2+s3 == 0
 }

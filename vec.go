@@ -1,6 +1,10 @@
 package lazycg
 
-import "gonum.org/v1/gonum/blas/gonum"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/blas/gonum"
+)
 
 // Small dense vector kernels used on hot paths; axpy and sub run on gonum's
 // pure-Go BLAS (assembly on amd64, several times faster than plain loops).
@@ -55,4 +59,10 @@ func convexStep(x []float64, gamma float64, v []float64) {
 	for i := range x {
 		x[i] += gamma * (v[i] - x[i])
 	}
+}
+
+// norm2 returns an upper bound on ‖a‖₂: the computed norm enlarged by
+// the relative error bound n·u of its sum of squares.
+func norm2(a []float64) float64 {
+	return math.Sqrt(norm2sq(a)) * (1 + float64(len(a)+2)*eps64)
 }
