@@ -70,6 +70,7 @@ type Cache struct {
 	scratch   []float64   // length n, for comparing compact entries
 	blockV    [BatchDotSize]CompactVertex
 	blockD    [BatchDotSize]float64
+	blockK    [BatchDotSize]int
 
 	// Score bounds (see track): the last tracked cost, the accumulated
 	// drift Σ‖c_j − c_{j−1}‖₂ over tracked costs, their number, and the
@@ -237,35 +238,17 @@ func (c *Cache) Search(dst, cost []float64, target float64) (float64, bool) {
 			start = 0
 		}
 		var b scanBounds
-		for j := 0; j < m; {
-			k := start + j
-			if k >= m {
-				k -= m
-			}
-			if nb := c.scoreBlock(start, j, cost); nb > 0 {
-				for i := range nb {
-					if v := c.blockD[i]; v < target {
-						best, bestVal = (k+i)%m, v
-						break
-					}
-				}
-				if best >= 0 {
+		for j := 0; j < m && best < 0; {
+			np, nb := c.scanNext(start, j, cost, &b, target)
+			for i := range nb {
+				k, v := c.blockK[i], c.blockD[i]
+				if v < target {
+					best, bestVal = k, v
 					break
 				}
-				j += nb
-				continue
+				c.scored(&b, &c.entries[k], v, cost)
 			}
-			e := &c.entries[k]
-			j++
-			if b.on && c.provenAtLeast(e, target, b.cnorm) {
-				continue
-			}
-			v := e.dot(cost)
-			if v < target {
-				best, bestVal = k, v
-				break
-			}
-			c.scored(&b, e, v, cost)
+			j += np
 		}
 		if best < 0 {
 			return 0, false
@@ -302,28 +285,58 @@ func (c *Cache) Best(dst, cost []float64) (float64, bool) {
 func (c *Cache) argMin(cost []float64) (int, float64) {
 	best, bestVal := 0, math.Inf(1)
 	var b scanBounds
-	for k := 0; k < len(c.entries); {
-		if nb := c.scoreBlock(0, k, cost); nb > 0 {
-			for i := range nb {
-				if v := c.blockD[i]; v < bestVal {
-					best, bestVal = k+i, v
-				}
+	for j := 0; j < len(c.entries); {
+		np, nb := c.scanNext(0, j, cost, &b, bestVal)
+		for i := range nb {
+			k, v := c.blockK[i], c.blockD[i]
+			if v < bestVal {
+				best, bestVal = k, v
 			}
-			k += nb
-			continue
+			c.scored(&b, &c.entries[k], v, cost)
 		}
-		e := &c.entries[k]
-		k++
-		if b.on && c.provenAtLeast(e, bestVal, b.cnorm) {
-			continue
-		}
-		v := e.dot(cost)
-		if v < bestVal {
-			best, bestVal = k-1, v
-		}
-		c.scored(&b, e, v, cost)
+		j += np
 	}
 	return best, bestVal
+}
+
+// scanNext scores the entries at scan positions j, j+1, … (entry
+// (start + position) mod Len) into c.blockD, their indices into c.blockK:
+// one entry, or up to BatchDotSize compact entries in one pass of the
+// compactor's BatchDotter. With bounds on, entries proven no better than
+// bound are passed over unscored. It returns the positions consumed (at
+// least one) and the entries scored (none when all were passed over).
+func (c *Cache) scanNext(start, j int, cost []float64, b *scanBounds, bound float64) (np, nb int) {
+	m := len(c.entries)
+	for j+np < m && nb < BatchDotSize {
+		k := start + j + np
+		if k >= m {
+			k -= m
+		}
+		e := &c.entries[k]
+		batch := c.batch != nil && e.compact != nil && e.idx == nil
+		if nb > 0 && !batch {
+			break
+		}
+		np++
+		if b.on && c.provenAtLeast(e, bound, b.cnorm) {
+			continue
+		}
+		c.blockK[nb] = k
+		if !batch {
+			c.blockD[0] = e.dot(cost)
+			return np, 1
+		}
+		c.blockV[nb] = e.compact
+		nb++
+	}
+	switch {
+	case nb == 1:
+		c.blockD[0] = c.blockV[0].Dot(cost)
+	case nb > 1:
+		c.batch.DotBatch(c.blockD[:nb], c.blockV[:nb], cost)
+	}
+	clear(c.blockV[:nb])
+	return np, nb
 }
 
 // scanBounds is the state of one scan's use of score bounds: off until
@@ -339,8 +352,7 @@ type scanBounds struct {
 
 // scored records that the scan computed v = cost·e: with bounds on it is
 // stored as e's score; otherwise the scan's work grows, and once it
-// reaches n coordinates (and the cache has no BatchDotter, whose blocks
-// do not use bounds) the cost is tracked and bounds go on.
+// reaches n coordinates the cost is tracked and bounds go on.
 func (c *Cache) scored(b *scanBounds, e *cacheEntry, v float64, cost []float64) {
 	if b.on {
 		if !math.IsInf(v, 0) && !math.IsNaN(v) {
@@ -348,7 +360,7 @@ func (c *Cache) scored(b *scanBounds, e *cacheEntry, v float64, cost []float64) 
 		}
 		return
 	}
-	if b.failed || c.batch != nil || c.noBounds {
+	if b.failed || c.noBounds {
 		return
 	}
 	b.work += e.work(c.n)
@@ -422,34 +434,6 @@ func (e *cacheEntry) work(n int) int {
 		return len(e.idx)
 	}
 	return n
-}
-
-// scoreBlock scores, with the compactor's BatchDotter, the compact entries
-// at scan positions j, j+1, … (entry (start + position) mod Len) into
-// c.blockD: at most BatchDotSize of them, ending at the first entry that
-// is not compact or at the end of the scan. It returns their number, 0
-// when there is no BatchDotter or fewer than two entries qualify (the
-// caller then scores entry j alone).
-func (c *Cache) scoreBlock(start, j int, cost []float64) int {
-	if c.batch == nil {
-		return 0
-	}
-	m := len(c.entries)
-	nb := 0
-	for ; nb < BatchDotSize && j+nb < m; nb++ {
-		k := (start + j + nb) % m
-		e := &c.entries[k]
-		if e.compact == nil || e.idx != nil {
-			break
-		}
-		c.blockV[nb] = e.compact
-	}
-	if nb < 2 {
-		return 0
-	}
-	c.batch.DotBatch(c.blockD[:nb], c.blockV[:nb], cost)
-	clear(c.blockV[:nb])
-	return nb
 }
 
 // Add stores a copy of vertex v unless it is already cached; it reports

@@ -409,17 +409,24 @@ func TestCacheScoreBounds(t *testing.T) {
 		policy CachePolicy
 		n      int
 		dense  bool
+		batch  bool // compact entries scored in blocks
 	}{
-		{"first-fit-01", CachePolicy{}, 300, false},
-		{"best-fit-01", CachePolicy{Search: BestFit}, 300, false},
-		{"first-fit-dense", CachePolicy{MaxSize: 60}, 50, true},
-		{"pruned", CachePolicy{PruneEvery: 50, PruneKeep: 30}, 200, false},
+		{"compact-blocks", CachePolicy{}, 120, true, true},
+		{"best-fit-blocks", CachePolicy{Search: BestFit}, 120, true, true},
+		{"first-fit-01", CachePolicy{}, 300, false, false},
+		{"best-fit-01", CachePolicy{Search: BestFit}, 300, false, false},
+		{"first-fit-dense", CachePolicy{MaxSize: 60}, 50, true, false},
+		{"pruned", CachePolicy{PruneEvery: 50, PruneKeep: 30}, 200, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(3, 5))
 			bounded := NewCache(tc.n, tc.policy)
 			plain := NewCache(tc.n, tc.policy)
 			plain.noBounds = true
+			if tc.batch {
+				bounded.SetCompactor(denseCompactor{})
+				plain.SetCompactor(denseCompactor{})
+			}
 			vertex := func() []float64 {
 				v := randomBinary(rng, 1, tc.n, 0.3)[0]
 				if tc.dense {
@@ -541,5 +548,30 @@ func BenchmarkCacheScanDrift(b *testing.B) {
 			}
 			b.ReportMetric(float64(c.passed)/float64(b.N)/float64(c.Len()), "passed/entry")
 		})
+	}
+}
+
+// denseCompactor stores vertices "compactly" as their coordinates, with a
+// BatchDotter that scores each vertex as Dot does (bit for bit): it
+// exercises a Cache's block scans.
+type denseCompactor struct{}
+
+type denseCompact []float64
+
+func (denseCompactor) Compact(v []float64) CompactVertex { return denseCompact(slices.Clone(v)) }
+
+func (d denseCompact) Dot(c []float64) float64 {
+	var s float64
+	for i := len(d) - 1; i >= 0; i-- { // another order than dot's
+		s += d[i] * c[i]
+	}
+	return s
+}
+func (d denseCompact) CopyTo(dst []float64) { copy(dst, d) }
+func (d denseCompact) Bytes() int64         { return int64(8 * len(d)) }
+
+func (denseCompactor) DotBatch(dst []float64, vs []CompactVertex, c []float64) {
+	for i, v := range vs {
+		dst[i] = v.Dot(c)
 	}
 }
