@@ -239,6 +239,22 @@ func (c *Cache) Search(dst, cost []float64, target float64) (float64, bool) {
 		}
 		var b scanBounds
 		for j := 0; j < m && best < 0; {
+			if c.batch == nil && !b.on { // the plain scan, inline
+				k := start + j
+				if k >= m {
+					k -= m
+				}
+				e := &c.entries[k]
+				j++
+				if v := e.dot(cost); v < target {
+					best, bestVal = k, v
+				} else if !b.failed && !c.noBounds {
+					if b.work += e.work(c.n); b.work >= c.n {
+						c.boundsOn(&b, cost)
+					}
+				}
+				continue
+			}
 			np, nb := c.scanNext(start, j, cost, &b, target)
 			for i := range nb {
 				k, v := c.blockK[i], c.blockD[i]
@@ -365,9 +381,15 @@ func (c *Cache) scored(b *scanBounds, e *cacheEntry, v float64, cost []float64) 
 	}
 	b.work += e.work(c.n)
 	if b.work >= c.n {
-		b.cnorm, b.on = c.track(cost)
-		b.failed = !b.on
+		c.boundsOn(b, cost)
 	}
+}
+
+// boundsOn tracks cost and turns the scan's bounds on (failed for a cost
+// that is not finite).
+func (c *Cache) boundsOn(b *scanBounds, cost []float64) {
+	b.cnorm, b.on = c.track(cost)
+	b.failed = !b.on
 }
 
 // track makes cost the cache's reference: the drift grows by
