@@ -431,15 +431,17 @@ const eps64 = 0x1p-53
 // provenAtLeast reports whether e's stored score proves that cost·e, as
 // e.dot computes it, is at least target for the current tracked cost
 // (of norm cnorm): score − (drift since)·‖e‖ less the rounding of both dot
-// products and of the drift sum.
+// products, of the drift sum and of the final difference.
 func (c *Cache) provenAtLeast(e *cacheEntry, target, cnorm float64) bool {
 	if e.epoch != c.epoch || e.epoch == 0 {
 		return false
 	}
 	d := c.drift - e.drift
 	// Each dot product errs by at most n·u·‖c‖·‖e‖ (‖c‖ ≤ cnorm + d at the
-	// earlier cost); each of the drift sum's additions by u·drift.
-	slack := (d + 4*float64(c.n)*eps64*(2*cnorm+d) + 2*float64(c.tracks-e.tracks+1)*eps64*c.drift) * e.norm
+	// earlier cost); each of the drift sum's additions by u·drift; the
+	// difference below by u·|score|.
+	slack := (d+4*float64(c.n)*eps64*(2*cnorm+d)+2*float64(c.tracks-e.tracks+1)*eps64*c.drift)*e.norm +
+		2*eps64*math.Abs(e.score)
 	if e.score-slack >= target {
 		c.passed++
 		return true
