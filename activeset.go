@@ -2,7 +2,6 @@ package lazycg
 
 import (
 	"math"
-	"math/bits"
 	"slices"
 )
 
@@ -63,14 +62,6 @@ func (a *ActiveSet) Dot(k int, c []float64) float64 { return a.verts[k].dot(c) }
 // AddScaledTo sets x += s·v_k, touching only the nonzeros of sparse vertices.
 func (a *ActiveSet) AddScaledTo(x []float64, k int, s float64) {
 	e := &a.verts[k]
-	if e.bits != nil { // not stored by an ActiveSet today; kept correct
-		for j, w := range e.bits {
-			for ; w != 0; w &= w - 1 {
-				x[j<<6+bits.TrailingZeros64(w)] += s
-			}
-		}
-		return
-	}
 	if e.idx == nil {
 		axpy(x, s, e.val)
 		return

@@ -2,7 +2,6 @@ package lazycg
 
 import (
 	"math"
-	"math/bits"
 	"slices"
 )
 
@@ -625,7 +624,8 @@ func hashVector(v []float64) (uint64, int) {
 
 // storeEntry overwrites e with vertex v (hash h, nnz nonzeros), reusing
 // e's buffers: sparse storage when nnz ≤ n/3, as in Cache, and with
-// binary set, a bit set for 0/1 vertices with at least n/64 ones (their
+// binary set (only a Cache sets it: the active set's and the face store's
+// sparse-only paths, AddScaledTo and inFace, read idx/val), a bit set for 0/1 vertices with at least n/64 ones (their
 // scores are then sums over the ones, bit for bit those of the sparse
 // form, in an eighth of a dense entry's memory or less).
 func storeEntry(e *cacheEntry, v []float64, h uint64, nnz int, binary bool) {
@@ -693,16 +693,6 @@ func (vs *faceStore) add(v []float64) {
 
 // inFace reports whether supp(e) ⊆ supp(x).
 func inFace(e *cacheEntry, x []float64) bool {
-	if e.bits != nil {
-		for k, w := range e.bits {
-			for ; w != 0; w &= w - 1 {
-				if !(x[k<<6+bits.TrailingZeros64(w)] > 0) {
-					return false
-				}
-			}
-		}
-		return true
-	}
 	if e.idx == nil {
 		for i, v := range e.val {
 			if v != 0 && !(x[i] > 0) {
