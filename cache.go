@@ -623,11 +623,11 @@ func hashVector(v []float64) (uint64, int) {
 }
 
 // storeEntry overwrites e with vertex v (hash h, nnz nonzeros), reusing
-// e's buffers: sparse storage when nnz ≤ n/3, as in Cache, and with
-// binary set (only a Cache sets it: the active set's and the face store's
-// sparse-only paths, AddScaledTo and inFace, read idx/val), a bit set for 0/1 vertices with at least n/64 ones (their
-// scores are then sums over the ones, bit for bit those of the sparse
-// form, in an eighth of a dense entry's memory or less).
+// e's buffers: sparse storage when nnz ≤ n/3, as in Cache, and with binary
+// set, a bit set for 0/1 vertices with at least n/64 ones (their scores are
+// then sums over the ones, bit for bit those of the sparse form, in an
+// eighth of a dense entry's memory or less). Only a Cache sets binary: the
+// active set's AddScaledTo and the face store's inFace read idx/val.
 func storeEntry(e *cacheEntry, v []float64, h uint64, nnz int, binary bool) {
 	e.hash = h
 	e.uses = 0
