@@ -61,6 +61,23 @@ func NewSum(losses ...lazycg.Objective) *Sum {
 // panics on a loss of another dimension, a programming error.
 func (s *Sum) Add(f lazycg.Objective) { s.AddTimes(f, 1) }
 
+// AddWithGrad adds the loss f like Add, given its gradient g at x: the
+// online driver has just computed f_t and ∇f_t at x_t, and the next
+// gradient of the sum is asked at x_t, where the remembered gradient
+// (sumstep.go) then takes g instead of evaluating ∇f again. x and g are
+// copied; a later call at another point ignores them.
+func (s *Sum) AddWithGrad(f lazycg.Objective, x, g []float64) {
+	s.AddTimes(f, 1)
+	if _, ok := f.(*Linear); ok || len(x) != s.n || len(g) != s.n {
+		return
+	}
+	h := &s.sg.hint
+	h.term = s.lastTerm
+	h.x = append(h.x[:0], x...)
+	h.g = append(h.g[:0], g...)
+	h.ok = true
+}
+
 // AddTimes adds k ≥ 1 copies of the loss f to the sum (k·f), as k calls of
 // Add would. It panics when k < 1 or f has another dimension than the
 // losses added before.

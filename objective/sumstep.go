@@ -58,28 +58,43 @@ type sumGrad struct {
 	checked int       // terms checked for fast
 	// gram is H = Σ_k gw_k A_kᵀA_k (n×n, row-major) when n² ≤ gramFloats,
 	// else nil; gw are the weights it is for (terms beyond: 0).
-	gram   []float64
-	gw     []float64
-	rent   float64 // cost of the other routes since H was last used
-	altAvg float64 // average cost of the other routes per request
-	noGram bool    // never use H (benchmarks)
-	byGram int     // vertex gradients from H (tests)
-	raised int     // remembered vertex gradients brought up term by term (tests)
+	gram      []float64
+	gw        []float64
+	rent      float64 // cost of the other routes since H was last used
+	altAvg    float64 // average cost of the other routes per request
+	noGram    bool    // never use H (benchmarks)
+	byGram    int     // vertex gradients from H (tests)
+	raised    int     // remembered vertex gradients brought up term by term (tests)
+	refreshed int     // remembered vertex gradients recomputed after vertexRaiseTerms (tests)
+	// termWork is sparseWork's estimate per term for the announced vertex.
+	termWork []float64
+	// hint is the gradient of the term added last at a point, given by
+	// AddWithGrad; used (once) when that term's weight is absorbed at
+	// that point.
+	hint struct {
+		ok   bool
+		term int
+		x, g []float64
+	}
+	hinted int // term gradients taken from the hint (tests)
 }
 
-// vertexGrad is ∇F(v) (non-linear terms) of a vertex that steps went
-// toward, for the weights w: vertices recur (cache hits of the lazy
-// methods, repeated oracle answers), and a recurring vertex's gradient is
-// brought to the current weights by the terms whose weight grew.
+// vertexGrad is the Gram product g = Σ_k w_k A_kᵀA_k v of a vertex v that
+// steps went toward, for the weights w (∇F(v) = 2g − 2cb): vertices recur
+// (cache hits of the lazy methods, repeated oracle answers), and a
+// recurring vertex's product is brought to the current weights by the
+// terms whose weight grew — by sparse products for a sparse vertex, which
+// cost a few of its columns' entries per term.
 type vertexGrad struct {
-	hash uint64
-	v, g []float64
-	w    []float64
-	used int64
+	hash   uint64
+	v, g   []float64
+	w      []float64
+	used   int64
+	raised int // terms added since g was computed in full
 }
 
 // vertexGradFloats is the memory budget of the remembered vertex
-// gradients (each holds v and ∇F(v): 2n floats): 32 MiB, between 16 and
+// gradients (each holds v and its Gram product: 2n floats): 32 MiB, between 16 and
 // 1024 vertices.
 const vertexGradFloats = 4 << 20
 
@@ -175,7 +190,6 @@ func (s *Sum) fullGrad(x []float64) {
 	sg.wAt = append(sg.wAt[:0], s.weights...)
 	sg.cbOK = false // computed when needed (ensureCB)
 	sg.ok, sg.updates = true, 0
-	sg.nvg = 0 // the vertex gradients are recomputed on demand too
 }
 
 // ensureCB computes cb and bb for the weights wAt unless they are kept.
@@ -208,74 +222,139 @@ func (s *Sum) stepGrad() {
 }
 
 // vertexGradient returns ∇F(v) (non-linear terms, weights wAt) of the
-// announced vertex v: a remembered one brought to the weights wAt,
-// else 2Σ_k wAt_k A_kᵀ(A_k v) − 2cb by sparse products, or term by term,
-// remembered from then on.
+// announced vertex v as 2Hv − 2cb, from the Gram product Hv =
+// Σ_k wAt_k A_kᵀA_k v: a remembered product brought to the weights wAt
+// (from H, or term by term over the terms whose weight changed), else a
+// new one by sparse products, from H, or term by term, remembered from
+// then on. A remembered product is recomputed once vertexRaiseTerms terms
+// have been added to it (their rounding adds up).
 func (s *Sum) vertexGradient() []float64 {
 	sg := &s.sg
 	h := hashFloats(sg.vn)
 	sg.stamp++
+	var e *vertexGrad
 	for i := range sg.vgs[:sg.nvg] {
-		e := &sg.vgs[i]
-		if e.hash == h && sameVec(e.v, sg.vn) {
-			sg.reused++
-			e.used = sg.stamp
-			if s.gramCheaper(s.raiseCost(e.w)) {
-				s.gramGrad(e.g)
-				e.w = append(e.w[:0], sg.wAt...)
-				return e.g
-			}
-			s.bringUp(e)
-			sg.raised++
-			return e.g
+		if c := &sg.vgs[i]; c.hash == h && sameVec(c.v, sg.vn) {
+			e = c
+			break
 		}
 	}
-	// A new entry, or the least recently used one.
-	var e *vertexGrad
+	switch {
+	case e != nil && e.raised+s.changedTerms(e.w) <= vertexRaiseTerms:
+		sg.reused++
+		e.used = sg.stamp
+		if s.gramCheaper(s.raiseCost(e.w)) {
+			s.gramHv(e.g)
+			e.w = append(e.w[:0], sg.wAt...)
+			e.raised = 0
+		} else {
+			s.raiseVertex(e)
+			sg.raised++
+		}
+	case e != nil:
+		e.used = sg.stamp
+		s.freshHv(e)
+		sg.refreshed++
+	default:
+		e = s.vertexSlot()
+		e.hash, e.used = h, sg.stamp
+		copy(e.v, sg.vn)
+		s.freshHv(e)
+	}
+	s.ensureCB()
+	out := sg.acc
+	for i, hv := range e.g {
+		out[i] = 2*hv - 2*sg.cb[i]
+	}
+	return out
+}
+
+// vertexRaiseTerms is the number of terms added to a remembered Gram
+// product (raiseVertex) after which it is recomputed (a variable for the
+// tests).
+var vertexRaiseTerms = 1000
+
+// vertexSlot returns a free entry of the remembered vertex gradients, or
+// the least recently used one.
+func (s *Sum) vertexSlot() *vertexGrad {
+	sg := &s.sg
 	switch {
 	case sg.nvg < len(sg.vgs):
-		e = &sg.vgs[sg.nvg]
-		sg.nvg++
 	case sg.nvg < maxVertexGrads(s.n):
 		sg.vgs = append(sg.vgs, vertexGrad{v: make([]float64, s.n), g: make([]float64, s.n)})
-		e = &sg.vgs[sg.nvg]
-		sg.nvg++
 	default:
-		e = &sg.vgs[0]
+		e := &sg.vgs[0]
 		for i := range sg.vgs {
 			if sg.vgs[i].used < e.used {
 				e = &sg.vgs[i]
 			}
 		}
+		return e
 	}
-	e.hash, e.used = h, sg.stamp
-	copy(e.v, sg.vn)
+	sg.nvg++
+	return &sg.vgs[sg.nvg-1]
+}
+
+// freshHv computes the Gram product of the entry e (the announced vertex)
+// for the weights wAt: from H when that is cheaper, else by sparse
+// products or term by term.
+func (s *Sum) freshHv(e *vertexGrad) {
+	sg := &s.sg
 	e.w = append(e.w[:0], sg.wAt...)
+	e.raised = 0
 	if s.gramCheaper(s.newVertexCost()) {
-		s.gramGrad(e.g)
-		return e.g
-	}
-	if sg.sparse {
-		s.ensureCB()
-		clear(sg.acc)
-		for i, w := range sg.wAt {
-			if w != 0 {
-				s.terms[i].(*LeastSquares).addGramSparse(sg.acc, w, sg.idx[:sg.nz], sg.val[:sg.nz])
-			}
-		}
-		for i, a := range sg.acc {
-			e.g[i] = 2*a - 2*sg.cb[i]
-		}
-		return e.g
+		s.gramHv(e.g)
+		return
 	}
 	clear(e.g)
 	for i, w := range sg.wAt {
 		if w != 0 {
-			s.terms[i].Grad(sg.tmp, e.v)
-			axpy(e.g, w, sg.tmp)
+			s.addTermHv(e.g, i, w, e.v)
 		}
 	}
-	return e.g
+}
+
+// addTermHv adds w·A_iᵀA_i v to hv for the announced vertex v: by sparse
+// products when the announcement found them worth it, else from the
+// term's gradient, ∇f_i(v)/2 + A_iᵀb_i.
+func (s *Sum) addTermHv(hv []float64, i int, w float64, v []float64) {
+	sg := &s.sg
+	ls := s.terms[i].(*LeastSquares)
+	if sg.sparse {
+		ls.addGramSparse(hv, w, sg.idx[:sg.nz], sg.val[:sg.nz])
+		return
+	}
+	ls.Grad(sg.tmp, v)
+	axpy(hv, w/2, sg.tmp)
+	axpy(hv, w, ls.transB())
+}
+
+// raiseVertex brings the remembered Gram product e to the weights wAt,
+// term by term over the terms whose weight changed.
+func (s *Sum) raiseVertex(e *vertexGrad) {
+	sg := &s.sg
+	for i, w := range sg.wAt {
+		if i == len(e.w) {
+			e.w = append(e.w, 0)
+		}
+		if dw := w - e.w[i]; dw != 0 {
+			s.addTermHv(e.g, i, dw, e.v)
+			e.w[i] = w
+			e.raised++
+		}
+	}
+}
+
+// changedTerms returns the number of terms whose weight in wAt differs
+// from had.
+func (s *Sum) changedTerms(had []float64) int {
+	c := 0
+	for i, w := range s.sg.wAt {
+		if w != weightAt(had, i) {
+			c++
+		}
+	}
+	return c
 }
 
 // The Gram route. For a sum of least squares terms, ∇F(v) = 2Hv − 2cb
@@ -378,13 +457,20 @@ func weightAt(w []float64, i int) float64 {
 	return 0
 }
 
-// raiseCost is the cost of bringing a gradient for the weights had up to
-// wAt term by term (raise: one gradient per term whose weight changed).
+// raiseCost is the cost of bringing the announced vertex's Gram product
+// for the weights had up to wAt term by term (raiseVertex): per term whose
+// weight changed, its sparse products (sparseWork's estimate) or a
+// gradient.
 func (s *Sum) raiseCost(had []float64) float64 {
+	sg := &s.sg
 	var c float64
-	for i, w := range s.sg.wAt {
+	for i, w := range sg.wAt {
 		if w != weightAt(had, i) {
-			c += s.terms[i].(*LeastSquares).gradCost()
+			if sg.sparse {
+				c += sg.termWork[i]
+			} else {
+				c += s.terms[i].(*LeastSquares).gradCost()
+			}
 		}
 	}
 	return c
@@ -407,9 +493,9 @@ func (s *Sum) newVertexCost() float64 {
 	return c
 }
 
-// gramGrad stores ∇F(v) = 2Hv − 2cb of the announced vertex in dst after
+// gramHv stores the Gram product Hv of the announced vertex in dst after
 // bringing H to the weights wAt.
-func (s *Sum) gramGrad(dst []float64) {
+func (s *Sum) gramHv(dst []float64) {
 	sg := &s.sg
 	n := s.n
 	if sg.gram == nil {
@@ -424,7 +510,6 @@ func (s *Sum) gramGrad(dst []float64) {
 			sg.gw[i] = w
 		}
 	}
-	s.ensureCB()
 	clear(dst)
 	if sg.nz > 0 {
 		for k, j := range sg.idx[:sg.nz] {
@@ -437,21 +522,15 @@ func (s *Sum) gramGrad(dst []float64) {
 			}
 		}
 	}
-	for i := range dst {
-		dst[i] = 2*dst[i] - 2*sg.cb[i]
-	}
 	sg.byGram++
 }
 
-// bringUp adds to the vertex gradient e the terms whose weight grew since
-// it was computed, up to the weights wAt.
-func (s *Sum) bringUp(e *vertexGrad) { e.w = s.raise(e.g, e.v, e.w, s.sg.wAt) }
-
 // raise adds (to_i − had_i)·∇f_i(p) to g for every term i whose weight in
 // to differs from had (missing entries of had are 0) and returns had set
-// to to: a gradient at p for the weights had becomes one for to.
+// to to: a gradient at p for the weights had becomes one for to. The
+// gradient of the hinted term at the hinted point is the hint's.
 func (s *Sum) raise(g, p, had, to []float64) []float64 {
-	tmp := s.sg.tmp
+	sg := &s.sg
 	for i, w := range to {
 		if i == len(had) {
 			had = append(had, 0)
@@ -459,8 +538,14 @@ func (s *Sum) raise(g, p, had, to []float64) []float64 {
 		if w == had[i] {
 			continue
 		}
-		s.terms[i].Grad(tmp, p)
-		axpy(g, w-had[i], tmp)
+		gi := sg.tmp
+		if h := &sg.hint; h.ok && h.term == i && sameVec(p, h.x) {
+			gi, h.ok = h.g, false
+			sg.hinted++
+		} else {
+			s.terms[i].Grad(gi, p)
+		}
+		axpy(g, w-had[i], gi)
 		had[i] = w
 	}
 	return had
@@ -540,10 +625,17 @@ func (s *Sum) sparseWorthIt(idx []int) bool {
 // sparseWork estimates the entries the sparse products 2Σ_k w_k A_kᵀ(A_k v)
 // read for v with nonzeros at idx (the nonzeros of v's columns times the
 // average row length, over the terms with weight in wAt), and the
-// nonzeros of those terms' matrices.
+// nonzeros of those terms' matrices. It keeps each term's estimate in
+// termWork (0 for the terms without weight).
 func (s *Sum) sparseWork(idx []int) (work, full float64) {
+	sg := &s.sg
+	if cap(sg.termWork) < len(s.terms) {
+		sg.termWork = make([]float64, len(s.terms), 2*len(s.terms))
+	}
+	sg.termWork = sg.termWork[:len(s.terms)]
+	clear(sg.termWork)
 	for i, f := range s.terms {
-		if weightAt(s.sg.wAt, i) == 0 {
+		if weightAt(sg.wAt, i) == 0 {
 			continue
 		}
 		ls := f.(*LeastSquares)
@@ -554,7 +646,8 @@ func (s *Sum) sparseWork(idx []int) (work, full float64) {
 			cols += c.ColPtr[j+1] - c.ColPtr[j]
 		}
 		nnz := float64(len(a.Val))
-		work += float64(cols) * nnz / float64(max(a.Rows, 1))
+		sg.termWork[i] = float64(cols) * nnz / float64(max(a.Rows, 1))
+		work += sg.termWork[i]
 		full += nnz
 	}
 	return work, full

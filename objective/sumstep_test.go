@@ -24,26 +24,42 @@ func sparseVertex(rng interface{ IntN(int) int }, n, k int) []float64 {
 // not happen. Every gradient must equal the term-by-term gradient of a sum
 // that never gets announcements, the fast path must be taken, and it must
 // be refreshed every refreshSumEvery updates. With a pool of 6 losses the
-// recurring vertices' gradients are brought up to date term by term; with
-// 60, vertices come back after many weight changes and their gradients
-// come from the Gram matrix H = Σ_k w_k A_kᵀA_k.
+// recurring vertices' gradients are brought up to date term by term. With
+// 60, vertices come back after many weight changes: vertices with 5 of 400
+// nonzeros are still brought up term by term, by sparse products that
+// read a few entries per term. With a pool of 200 and 40 recurring dense
+// vertices (a gradient per term to bring one up), the gradients come from
+// the Gram matrix H = Σ_k w_k A_kᵀA_k.
 func TestSumStepToward(t *testing.T) {
-	few := checkSumSteps(t, 6)
+	few := checkSumSteps(t, 6, 5, 10)
 	if few.sg.reused < 150 {
 		t.Errorf("pool of 6: steps toward a remembered vertex: %d, want most of the recurring ones", few.sg.reused)
 	}
-	many := checkSumSteps(t, 60)
-	if many.sg.byGram < 150 {
-		t.Errorf("pool of 60: %d vertex gradients from the Gram matrix, want most", many.sg.byGram)
+	if few.sg.raised < 150 {
+		t.Errorf("pool of 6: %d remembered vertex gradients brought up term by term, want most", few.sg.raised)
 	}
-	if few.sg.raised+many.sg.raised < 20 {
-		t.Errorf("%d remembered vertex gradients brought up term by term, want some", few.sg.raised+many.sg.raised)
+	// Recomputed after a few terms added to them: the same gradients.
+	defer func(k int) { vertexRaiseTerms = k }(vertexRaiseTerms)
+	vertexRaiseTerms = 20
+	refresh := checkSumSteps(t, 6, 5, 10)
+	if refresh.sg.refreshed < 20 {
+		t.Errorf("pool of 6, recomputed after 20 terms: %d remembered vertex gradients recomputed, want some", refresh.sg.refreshed)
+	}
+	vertexRaiseTerms = 1000
+	sparse := checkSumSteps(t, 60, 5, 10)
+	if sparse.sg.raised < 150 {
+		t.Errorf("pool of 60, 5 nonzeros: %d remembered vertex gradients brought up term by term, want most", sparse.sg.raised)
+	}
+	many := checkSumSteps(t, 200, 0, 40)
+	if many.sg.byGram < 150 {
+		t.Errorf("pool of 200, dense vertices: %d vertex gradients from the Gram matrix, want most", many.sg.byGram)
 	}
 }
 
 // checkSumSteps runs TestSumStepToward's pattern with a pool of losses of
-// the given size and returns the sum under test.
-func checkSumSteps(t *testing.T, poolSize int) *Sum {
+// the given size, vertices with the given number of ones at most (0: dense
+// vertices) of which nRecurring recur, and returns the sum under test.
+func checkSumSteps(t *testing.T, poolSize, ones, nRecurring int) *Sum {
 	const n = 400
 	rng := testRand(7)
 	pool := make([]lazycg.Objective, poolSize)
@@ -56,6 +72,13 @@ func checkSumSteps(t *testing.T, poolSize int) *Sum {
 	mustOK(t, err)
 	fast, ref := NewSum(), NewSum()
 	add := func(f lazycg.Objective) { fast.Add(f); ref.Add(f) }
+	gf := make([]float64, n)
+	// addAt adds f as the online driver does, with its gradient at p.
+	addAt := func(f lazycg.Objective, p []float64) {
+		f.Grad(gf, p)
+		fast.AddWithGrad(f, p, gf)
+		ref.Add(f)
+	}
 	add(pool[0])
 	add(lin)
 
@@ -74,10 +97,16 @@ func checkSumSteps(t *testing.T, poolSize int) *Sum {
 		}
 	}
 	// Vertices recur: a few sparse ones and two dense ones, and new ones.
-	recurring := make([][]float64, 10)
+	vertex := func() []float64 {
+		if ones == 0 {
+			return randVec(rng, n, 0, 1)
+		}
+		return sparseVertex(rng, n, ones)
+	}
+	recurring := make([][]float64, nRecurring)
 	for i := range recurring {
-		if i < 8 {
-			recurring[i] = sparseVertex(rng, n, 5)
+		if i < nRecurring*4/5 {
+			recurring[i] = vertex()
 		} else {
 			recurring[i] = randVec(rng, n, 0, 1)
 		}
@@ -85,7 +114,7 @@ func checkSumSteps(t *testing.T, poolSize int) *Sum {
 	updates := 0
 	for step := range 700 {
 		check(step)
-		v := sparseVertex(rng, n, 5)
+		v := vertex()
 		if step%3 != 0 {
 			v = append([]float64(nil), recurring[rng.IntN(len(recurring))]...)
 		}
@@ -93,10 +122,12 @@ func checkSumSteps(t *testing.T, poolSize int) *Sum {
 		switch step % 37 {
 		case 11: // a new dense vertex: its gradient term by term
 			v = randVec(rng, n, 0, 1)
-		case 23: // announced, but another point follows
+		case 23: // announced, but another point follows (and the hint is for the announced one)
 			fast.StepToward(x, v, gamma)
+			xn := append([]float64(nil), x...)
+			MoveToward(xn, gamma, v)
+			addAt(pool[rng.IntN(len(pool))], xn)
 			x[rng.IntN(n)] += 0.25
-			add(pool[rng.IntN(len(pool))])
 			continue
 		case 29: // announced, no step taken
 			fast.StepToward(x, v, gamma)
@@ -106,7 +137,11 @@ func checkSumSteps(t *testing.T, poolSize int) *Sum {
 		before := fast.sg.updates
 		fast.StepToward(x, v, gamma)
 		MoveToward(x, gamma, v)
-		add(pool[rng.IntN(len(pool))])
+		if step%2 == 0 {
+			addAt(pool[rng.IntN(len(pool))], x)
+		} else {
+			add(pool[rng.IntN(len(pool))])
+		}
 		fast.Grad(g, x)
 		if fast.sg.updates == before+1 {
 			updates++
@@ -115,11 +150,14 @@ func checkSumSteps(t *testing.T, poolSize int) *Sum {
 			t.Fatalf("step %d: %d updates without a refresh", step, fast.sg.updates)
 		}
 	}
+	if fast.sg.hinted < 200 {
+		t.Errorf("%d term gradients taken from AddWithGrad's hint, want most of 350", fast.sg.hinted)
+	}
 	if updates < 600 {
 		t.Errorf("the announced steps were taken by the fast path %d times, want most of 700", updates)
 	}
-	t.Logf("pool of %d: vertex gradients: %d remembered (%d brought up term by term), %d from the Gram matrix", poolSize,
-		fast.sg.reused, fast.sg.raised, fast.sg.byGram)
+	t.Logf("pool of %d, %d nonzeros: vertex gradients: %d remembered (%d brought up term by term), %d from the Gram matrix, %d recomputed", poolSize, ones,
+		fast.sg.reused, fast.sg.raised, fast.sg.byGram, fast.sg.refreshed)
 	return fast
 }
 
@@ -180,7 +218,8 @@ func near(a, b, tol float64) bool {
 }
 
 // TestSumStepTowardAllocs checks that a round (step announced and taken,
-// a repeated loss added, gradient, value estimate) allocates nothing once
+// a repeated loss added, with or without its gradient, gradient, value
+// estimate) allocates nothing once
 // the sum has seen its losses and vertices.
 func TestSumStepTowardAllocs(t *testing.T) {
 	const n = 300
@@ -196,14 +235,20 @@ func TestSumStepTowardAllocs(t *testing.T) {
 	vs := [][]float64{sparseVertex(rng, n, 4), sparseVertex(rng, n, 6), randVec(rng, n, 0, 1)}
 	x := make([]float64, n)
 	x[1] = 1
-	g := make([]float64, n)
+	g, gf := make([]float64, n), make([]float64, n)
 	k := 0
 	round := func() {
 		v := vs[k%len(vs)]
 		s.Grad(g, x)
 		s.StepToward(x, v, 0.01)
 		MoveToward(x, 0.01, v)
-		s.Add(pool[k%len(pool)])
+		f := pool[k%len(pool)]
+		if k%2 == 0 {
+			s.Add(f)
+		} else {
+			f.Grad(gf, x)
+			s.AddWithGrad(f, x, gf)
+		}
 		s.FuncEstimate(x)
 		k++
 	}

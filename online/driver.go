@@ -438,7 +438,11 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, m Method) (*Re
 		if math.IsNaN(s.LossValue) || math.IsInf(s.LossValue, 0) || !lazycg.CheckFinite(s.Grad) {
 			return finish(lazycg.Failure, fmt.Errorf("online: loss or gradient of round %d is not finite at x_%d (f=%g)", t, t, s.LossValue))
 		}
-		cum.Add(f)
+		if ga, ok := cum.(gradAdder); ok {
+			ga.AddWithGrad(f, s.X, s.Grad)
+		} else {
+			cum.Add(f)
+		}
 		res.Rounds = t
 		res.TotalLoss += s.LossValue
 		copy(prevX, s.X)

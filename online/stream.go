@@ -17,6 +17,14 @@ type CumulativeLoss interface {
 	Add(f lazycg.Objective)
 }
 
+// gradAdder is an optional fast path of a CumulativeLoss (objective.Sum
+// has it): AddWithGrad adds f like Add, given ∇f(x) = g, which the
+// accumulator may use for its next gradient at x instead of evaluating
+// ∇f again.
+type gradAdder interface {
+	AddWithGrad(f lazycg.Objective, x, g []float64)
+}
+
 // CumulativeStream is an optional fast path of a loss stream:
 // NewCumulative returns an empty accumulator for its losses that evaluates
 // Σ_{i≤t} f_i (and its gradient) faster than objective.Sum, the default.
