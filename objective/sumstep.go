@@ -77,6 +77,12 @@ type sumGrad struct {
 		x, g []float64
 	}
 	hinted int // term gradients taken from the hint (tests)
+	// The per-term products of remembered vertices (termProductFloats):
+	// buffers allocated, free buffers, and counters for the tests.
+	prods        int
+	prodFree     [][]float64
+	fromProducts int
+	prodSteals   int
 }
 
 // vertexGrad is the Gram product g = Σ_k w_k A_kᵀA_k v of a vertex v that
@@ -91,7 +97,18 @@ type vertexGrad struct {
 	w      []float64
 	used   int64
 	raised int // terms added since g was computed in full
+	// prod[i] is A_iᵀA_i v when kept (see termProductFloats), else nil.
+	prod [][]float64
 }
+
+// termProductFloats is the memory budget of the per-term products
+// A_iᵀA_i v of remembered vertices (64 MiB; a variable for the tests).
+// They are kept only where a product costs a term's gradient (vertices
+// with too many nonzeros for the sparse products): a recurring vertex
+// then brings its Gram product up to the current weights in O(n) per
+// term whose weight grew instead of a gradient of that term. A product
+// beyond the budget takes the buffers of the least recently used vertex.
+var termProductFloats = 8 << 20
 
 // vertexGradFloats is the memory budget of the remembered vertex
 // gradients (each holds v and its Gram product: 2n floats): 32 MiB, between 16 and
@@ -243,7 +260,7 @@ func (s *Sum) vertexGradient() []float64 {
 	case e != nil && e.raised+s.changedTerms(e.w) <= vertexRaiseTerms:
 		sg.reused++
 		e.used = sg.stamp
-		if s.gramCheaper(s.raiseCost(e.w)) {
+		if s.gramCheaper(s.raiseCost(e)) {
 			s.gramHv(e.g)
 			e.w = append(e.w[:0], sg.wAt...)
 			e.raised = 0
@@ -253,13 +270,13 @@ func (s *Sum) vertexGradient() []float64 {
 		}
 	case e != nil:
 		e.used = sg.stamp
-		s.freshHv(e)
+		s.freshHv(e, true)
 		sg.refreshed++
 	default:
 		e = s.vertexSlot()
 		e.hash, e.used = h, sg.stamp
 		copy(e.v, sg.vn)
-		s.freshHv(e)
+		s.freshHv(e, false)
 	}
 	s.ensureCB()
 	out := sg.acc
@@ -280,6 +297,7 @@ func (s *Sum) vertexSlot() *vertexGrad {
 	sg := &s.sg
 	switch {
 	case sg.nvg < len(sg.vgs):
+		s.releaseProducts(&sg.vgs[sg.nvg])
 	case sg.nvg < maxVertexGrads(s.n):
 		sg.vgs = append(sg.vgs, vertexGrad{v: make([]float64, s.n), g: make([]float64, s.n)})
 	default:
@@ -289,16 +307,67 @@ func (s *Sum) vertexSlot() *vertexGrad {
 				e = &sg.vgs[i]
 			}
 		}
+		s.releaseProducts(e)
 		return e
 	}
 	sg.nvg++
 	return &sg.vgs[sg.nvg-1]
 }
 
+// releaseProducts returns the per-term products of e to the free list.
+func (s *Sum) releaseProducts(e *vertexGrad) {
+	sg := &s.sg
+	for i, p := range e.prod {
+		if p != nil {
+			sg.prodFree = append(sg.prodFree, p)
+			e.prod[i] = nil
+		}
+	}
+}
+
+// takeProduct returns a buffer for a per-term product of e: a free one, a
+// new one within termProductFloats, or those of the least recently used
+// other vertex that has any; nil when there is none.
+func (s *Sum) takeProduct(e *vertexGrad) []float64 {
+	sg := &s.sg
+	if len(sg.prodFree) == 0 {
+		if (sg.prods+1)*s.n <= termProductFloats {
+			sg.prods++
+			return make([]float64, s.n)
+		}
+		var lru *vertexGrad
+		for i := range sg.vgs[:sg.nvg] {
+			c := &sg.vgs[i]
+			if c != e && hasProducts(c) && (lru == nil || c.used < lru.used) {
+				lru = c
+			}
+		}
+		if lru == nil {
+			return nil
+		}
+		s.releaseProducts(lru)
+		sg.prodSteals++
+	}
+	p := sg.prodFree[len(sg.prodFree)-1]
+	sg.prodFree = sg.prodFree[:len(sg.prodFree)-1]
+	return p
+}
+
+// hasProducts reports whether e keeps a per-term product.
+func hasProducts(e *vertexGrad) bool {
+	for _, p := range e.prod {
+		if p != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // freshHv computes the Gram product of the entry e (the announced vertex)
 // for the weights wAt: from H when that is cheaper, else by sparse
-// products or term by term.
-func (s *Sum) freshHv(e *vertexGrad) {
+// products or term by term (keeping per-term products when keep is set:
+// a recurring vertex).
+func (s *Sum) freshHv(e *vertexGrad, keep bool) {
 	sg := &s.sg
 	e.w = append(e.w[:0], sg.wAt...)
 	e.raised = 0
@@ -309,24 +378,47 @@ func (s *Sum) freshHv(e *vertexGrad) {
 	clear(e.g)
 	for i, w := range sg.wAt {
 		if w != 0 {
-			s.addTermHv(e.g, i, w, e.v)
+			s.addTermHv(e.g, i, w, e, keep)
 		}
 	}
 }
 
-// addTermHv adds w·A_iᵀA_i v to hv for the announced vertex v: by sparse
-// products when the announcement found them worth it, else from the
-// term's gradient, ∇f_i(v)/2 + A_iᵀb_i.
-func (s *Sum) addTermHv(hv []float64, i int, w float64, v []float64) {
+// addTermHv adds w·A_iᵀA_i v to hv for the announced vertex v (the entry
+// e): by sparse products when the announcement found them worth it, else
+// from the product kept with e, else from the term's gradient,
+// ∇f_i(v)/2 + A_iᵀb_i, kept with e when keep is set (a vertex that
+// recurred) and a buffer can be had.
+func (s *Sum) addTermHv(hv []float64, i int, w float64, e *vertexGrad, keep bool) {
 	sg := &s.sg
 	ls := s.terms[i].(*LeastSquares)
 	if sg.sparse {
 		ls.addGramSparse(hv, w, sg.idx[:sg.nz], sg.val[:sg.nz])
 		return
 	}
-	ls.Grad(sg.tmp, v)
-	axpy(hv, w/2, sg.tmp)
-	axpy(hv, w, ls.transB())
+	if i < len(e.prod) && e.prod[i] != nil {
+		axpy(hv, w, e.prod[i])
+		sg.fromProducts++
+		return
+	}
+	var p []float64
+	if keep {
+		p = s.takeProduct(e)
+	}
+	ls.Grad(sg.tmp, e.v)
+	if p == nil {
+		axpy(hv, w/2, sg.tmp)
+		axpy(hv, w, ls.transB())
+		return
+	}
+	atb := ls.transB()
+	for j, gj := range sg.tmp {
+		p[j] = gj/2 + atb[j]
+	}
+	axpy(hv, w, p)
+	for len(e.prod) <= i {
+		e.prod = append(e.prod, nil)
+	}
+	e.prod[i] = p
 }
 
 // raiseVertex brings the remembered Gram product e to the weights wAt,
@@ -338,7 +430,7 @@ func (s *Sum) raiseVertex(e *vertexGrad) {
 			e.w = append(e.w, 0)
 		}
 		if dw := w - e.w[i]; dw != 0 {
-			s.addTermHv(e.g, i, dw, e.v)
+			s.addTermHv(e.g, i, dw, e, true)
 			e.w[i] = w
 			e.raised++
 		}
@@ -457,18 +549,21 @@ func weightAt(w []float64, i int) float64 {
 	return 0
 }
 
-// raiseCost is the cost of bringing the announced vertex's Gram product
-// for the weights had up to wAt term by term (raiseVertex): per term whose
-// weight changed, its sparse products (sparseWork's estimate) or a
-// gradient.
-func (s *Sum) raiseCost(had []float64) float64 {
+// raiseCost is the cost of bringing the Gram product of e (the announced
+// vertex) up to the weights wAt term by term (raiseVertex): per term whose
+// weight changed, its sparse products (sparseWork's estimate), an O(n)
+// axpy of a kept product, or a gradient.
+func (s *Sum) raiseCost(e *vertexGrad) float64 {
 	sg := &s.sg
 	var c float64
 	for i, w := range sg.wAt {
-		if w != weightAt(had, i) {
-			if sg.sparse {
+		if w != weightAt(e.w, i) {
+			switch {
+			case sg.sparse:
 				c += sg.termWork[i]
-			} else {
+			case i < len(e.prod) && e.prod[i] != nil:
+				c += float64(s.n)
+			default:
 				c += s.terms[i].(*LeastSquares).gradCost()
 			}
 		}

@@ -54,6 +54,20 @@ func TestSumStepToward(t *testing.T) {
 	if many.sg.byGram < 150 {
 		t.Errorf("pool of 200, dense vertices: %d vertex gradients from the Gram matrix, want most", many.sg.byGram)
 	}
+	// Dense vertices bring their Gram products up from the per-term
+	// products kept with them, also when the budget holds only three
+	// products and they pass from vertex to vertex.
+	dense := checkSumSteps(t, 30, 0, 10)
+	if dense.sg.fromProducts < 1000 {
+		t.Errorf("pool of 30, dense vertices: %d terms added from kept products, want most", dense.sg.fromProducts)
+	}
+	defer func(k int) { termProductFloats = k }(termProductFloats)
+	termProductFloats = 3 * 400
+	tight := checkSumSteps(t, 30, 0, 10)
+	if tight.sg.prodSteals < 50 || tight.sg.prods > 3 {
+		t.Errorf("pool of 30, room for 3 products: %d buffers, taken from other vertices %d times; want 3 and many",
+			tight.sg.prods, tight.sg.prodSteals)
+	}
 }
 
 // checkSumSteps runs TestSumStepToward's pattern with a pool of losses of
@@ -156,8 +170,8 @@ func checkSumSteps(t *testing.T, poolSize, ones, nRecurring int) *Sum {
 	if updates < 600 {
 		t.Errorf("the announced steps were taken by the fast path %d times, want most of 700", updates)
 	}
-	t.Logf("pool of %d, %d nonzeros: vertex gradients: %d remembered (%d brought up term by term), %d from the Gram matrix, %d recomputed", poolSize, ones,
-		fast.sg.reused, fast.sg.raised, fast.sg.byGram, fast.sg.refreshed)
+	t.Logf("pool of %d, %d nonzeros: vertex gradients: %d remembered (%d brought up term by term), %d from the Gram matrix, %d recomputed; %d terms from kept products (%d buffers, %d taken over)",
+		poolSize, ones, fast.sg.reused, fast.sg.raised, fast.sg.byGram, fast.sg.refreshed, fast.sg.fromProducts, fast.sg.prods, fast.sg.prodSteals)
 	return fast
 }
 
