@@ -115,6 +115,22 @@ var termProductFloats = 8 << 20
 // 1024 vertices.
 const vertexGradFloats = 4 << 20
 
+// SumWorkBytes bounds the memory a Sum of least squares losses of
+// dimension n with the given number of distinct terms keeps, besides the
+// terms, for its gradients along announced steps (this file): the
+// remembered vertices and their Gram products and weights, the per-term
+// products, the Gram matrix where n² is small enough, and its working
+// vectors. The run's memory estimates (package spec) reserve it.
+func SumWorkBytes(n, terms int) float64 {
+	vertices := float64(maxVertexGrads(n))
+	products := math.Min(float64(termProductFloats), vertices*float64(terms)*float64(n))
+	floats := vertices*(2*float64(n)+float64(terms)) + products + 16*float64(n) + 4*float64(terms)
+	if n*n <= gramFloats {
+		floats += float64(n) * float64(n)
+	}
+	return 8 * floats
+}
+
 // maxVertexGrads returns how many vertex gradients of dimension n are
 // remembered.
 func maxVertexGrads(n int) int {

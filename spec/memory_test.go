@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lazycg/lazycg/objective"
 )
 
 func TestParseBytes(t *testing.T) {
@@ -180,5 +182,44 @@ func TestCutTriangles(t *testing.T) {
 	c := Config{Polytope: "cut:10,triangles=2", Objective: "distance", Method: "lcg", Seed: 1}
 	if _, err := c.Prepare(); err == nil || !strings.Contains(err.Error(), "triangles") {
 		t.Errorf("triangles=2: %v", err)
+	}
+}
+
+// TestLossStreamMemory checks that quadratic loss streams reserve their
+// pool and the cumulative loss's working memory (objective.SumWorkBytes),
+// and that a budget that holds the pool but not the working memory is
+// refused naming it.
+func TestLossStreamMemory(t *testing.T) {
+	const n, m = 500, 100
+	density := DefaultDensity(n)
+	nnz := float64(n) * float64(n) * density
+	pool := float64(m) * (16*nnz + 32*float64(n))
+	work := objective.SumWorkBytes(n, m)
+	if !(work > 8*float64(n)*float64(n)) {
+		t.Fatalf("SumWorkBytes(%d, %d) = %g: below the Gram matrix alone", n, m, work)
+	}
+	mem, err := newMemAccount(-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lossStream("quadratic", n, 1, mem); err != nil {
+		t.Fatal(err)
+	}
+	if mem.used != pool+work {
+		t.Errorf("quadratic losses reserved %g bytes, want %g (pool) + %g (working memory)", mem.used, pool, work)
+	}
+	tight, err := newMemAccount(int64(pool + work/2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lossStream("quadratic", n, 1, tight); err == nil || !strings.Contains(err.Error(), "cumulative loss's working memory") {
+		t.Errorf("budget between the pool and pool + working memory: %v", err)
+	}
+	lin, err := newMemAccount(-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lossStream("linear", n, 1, lin); err != nil || lin.used != float64(m)*8*float64(n+1) {
+		t.Errorf("linear losses reserved %g bytes (%v), want only the pool", lin.used, err)
 	}
 }

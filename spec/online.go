@@ -131,6 +131,11 @@ func lossStream(text string, n int, seed uint64, mem *memAccount) (objective.Str
 			float64(m)*(16*nnz+32*float64(n))); err != nil {
 			return nil, err
 		}
+		// The cumulative loss's remembered vertex gradients and products.
+		if err := mem.reserve(fmt.Sprintf("losses %q", text), fmt.Sprintf("the cumulative loss's working memory in dimension %d", n),
+			objective.SumWorkBytes(n, m)); err != nil {
+			return nil, err
+		}
 		pool, err = objective.QuadraticLosses(n, m, density, seed)
 	default:
 		return nil, fmt.Errorf("spec: losses %q: unknown kind %q (known: linear, quadratic)", text, s.Kind)
