@@ -94,6 +94,7 @@ type hindsighter struct {
 	exact *spec.Instance // exact oracle when the run's oracle is not
 	prob  online.Problem
 	ready bool
+	limit time.Duration // time limit of every solve (0: the runner's share)
 }
 
 // problem returns the online problem with an exact LMO.
@@ -136,7 +137,9 @@ func (h *hindsighter) solve(rounds int, checkpoint bool) *lazycg.Result {
 		return nil
 	}
 	hs := online.DefaultHindsightSettings()
-	if h.cfg.TimeLimit > 0 {
+	if h.limit > 0 {
+		hs.TimeLimit, hs.MaxIterations = h.limit, 0 // the time limit decides
+	} else if h.cfg.TimeLimit > 0 {
 		share := h.cfg.TimeLimit / 4
 		if checkpoint {
 			share = h.cfg.TimeLimit / 16

@@ -46,6 +46,10 @@ func TestBenchAndReport(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(out, "report.md")); err != nil || !strings.Contains(string(b), "simplex/figure.png") {
 		t.Errorf("report.md: %v\n%s", err, b)
 	}
+	// The suite has no online run to solve a hindsight problem for.
+	if _, stderr, code = runCLI("hindsight", out, "-time", "1s"); code != 2 || !strings.Contains(stderr, "holds no online run") {
+		t.Errorf("hindsight of an offline suite: exit %d: %s", code, stderr)
+	}
 	// -run selects experiments; -list prints without running.
 	stdout, _, code = runCLI("bench", "-list", "-run", "^quick-(path|online)$", "quick", "-time-scale", "0.5")
 	if code != 0 || !strings.Contains(stdout, "quick-path") || !strings.Contains(stdout, "quick-online") ||
@@ -73,6 +77,10 @@ func TestBenchErrors(t *testing.T) {
 		{[]string{"bench", "-bogus"}, "bogus"},
 		{[]string{"report"}, "want one directory"},
 		{[]string{"report", filepath.Join(dir, "none")}, "summary.json"},
+		{[]string{"hindsight"}, "want one directory"},
+		{[]string{"hindsight", filepath.Join(dir, "none")}, "summary.json"},
+		{[]string{"hindsight", dir, "-time", "0"}, "-time must be positive"},
+		{[]string{"hindsight", dir, "-run", "("}, "-run"},
 	}
 	for _, tc := range tests {
 		_, stderr, code := runCLI(tc.args...)

@@ -7,6 +7,7 @@
 //	lazycg lmo    -polytope SPEC            (minimize the polytope file's own objective)
 //	lazycg bench  SUITE|SPEC_FILE [-out DIR] [-time-scale F]
 //	lazycg report DIR
+//	lazycg hindsight DIR [-time D]   (solve the hindsight problems of online runs again)
 //	lazycg methods
 //
 // Run "lazycg CMD -h" for the flags of a command. Errors print one line on

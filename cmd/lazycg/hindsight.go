@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+
+	"github.com/lazycg/lazycg/experiment"
+)
+
+func init() {
+	commands["hindsight"] = runHindsight
+}
+
+// runHindsight solves the hindsight problems of a bench output's online
+// runs again with a longer time limit and prints the regret brackets.
+func runHindsight(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("hindsight", flag.ContinueOnError)
+	limit := durationFlag(fs, "time", experiment.DefaultRehindsightTime, "time limit of each hindsight solve")
+	dataDir := fs.String("data", "", "benchmark data directory (default $LAZYCG_DATA or ../shared/data)")
+	only := fs.String("run", "", "solve only for the runs whose label matches the `REGEXP` (e.g. OCG)")
+	usage := "lazycg hindsight DIR [flags]  (DIR is the -out directory of lazycg bench with online experiments)\n\n" +
+		"Solves min_P Σ_{t≤T} f_t again for every online run in DIR (T its rounds) and prints its average\n" +
+		"regret bracket as recorded and as proven by the new solve."
+	pos, err := parseFlags(fs, args, true, usage, stderr)
+	if err != nil {
+		if err == errHelp {
+			return nil
+		}
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError(fmt.Errorf("hindsight: want one directory, got %d arguments (see lazycg hindsight -h)", len(pos)))
+	}
+	if *limit <= 0 {
+		return usageError(fmt.Errorf("hindsight: -time must be positive"))
+	}
+	opt := experiment.HindsightOptions{TimeLimit: *limit, DataDir: *dataDir, Log: stderr}
+	if *only != "" {
+		if opt.Run, err = regexp.Compile(*only); err != nil {
+			return usageError(fmt.Errorf("hindsight: -run: %w", err))
+		}
+	}
+	rows, err := experiment.Rehindsight(ctx, pos[0], opt)
+	if err != nil && len(rows) == 0 && ctx.Err() == nil {
+		return usageError(fmt.Errorf("hindsight: %w", err))
+	}
+	if len(rows) == 0 && err == nil {
+		return usageError(fmt.Errorf("hindsight: %s holds no online run (with rounds) that -run selects", pos[0]))
+	}
+	fmt.Fprintln(stdout, "| experiment | run | rounds | average regret as recorded | average regret, new solve | solve |")
+	fmt.Fprintln(stdout, "|---|---|---:|---|---|---|")
+	failed := 0
+	for _, r := range rows {
+		solve := fmt.Sprintf("%s, %.0f s", r.Status, r.Time.Seconds())
+		if r.Err != nil {
+			solve += ": " + r.Err.Error()
+			failed++
+		}
+		fmt.Fprintf(stdout, "| %s | %s | %d | %s | %s | %s |\n", r.Experiment, r.Label, r.Rounds,
+			bracket(r.BeforeLower, r.BeforeUpper), bracket(r.Lower, r.Upper), solve)
+	}
+	if err != nil {
+		return err // interrupted: the rows so far are printed
+	}
+	if failed > 0 {
+		return fmt.Errorf("hindsight: %d of %d solves failed", failed, len(rows))
+	}
+	return nil
+}
+
+// bracket formats [lo, hi] with "?" for unknown ends.
+func bracket(lo, hi float64) string {
+	f := func(v float64) string {
+		if math.IsNaN(v) {
+			return "?"
+		}
+		return fmt.Sprintf("%.6g", v)
+	}
+	return "[" + f(lo) + ", " + f(hi) + "]"
+}

@@ -1,0 +1,157 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"time"
+
+	"github.com/lazycg/lazycg"
+)
+
+// DefaultRehindsightTime is the time limit of each solve of Rehindsight
+// when HindsightOptions sets none.
+const DefaultRehindsightTime = 10 * time.Minute
+
+// HindsightOptions are the settings of Rehindsight.
+type HindsightOptions struct {
+	// TimeLimit bounds each hindsight solve (0: DefaultRehindsightTime).
+	TimeLimit time.Duration
+	// DataDir is the benchmark data directory of the instances.
+	DataDir string
+	// Run selects the runs by label (nil: every online run).
+	Run *regexp.Regexp
+	// Log receives a line per solve started (nil: none).
+	Log io.Writer
+}
+
+// HindsightRow is the average regret of one online run of a bench output
+// with the best fixed point in hindsight solved again.
+type HindsightRow struct {
+	Experiment, Label string
+	// Rounds is the run's number of rounds T, TotalLoss its Σ f_t(x_t).
+	Rounds    int
+	TotalLoss float64
+	// BeforeLower and BeforeUpper bracket the average regret as recorded
+	// by the run (NaN where unknown); Lower and Upper as proven by the new
+	// solve (NaN where it found no point or no bound).
+	BeforeLower, BeforeUpper float64
+	Lower, Upper             float64
+	// Status and Time are the new solve's; Err its error, if any.
+	Status lazycg.Status
+	Time   time.Duration
+	Err    error
+}
+
+// Rehindsight solves again the hindsight problems min_P Σ_{t≤T} f_t of the
+// online runs recorded in the bench output directory dir, with a time
+// limit of its own (the bench runner gives them a quarter of the run's
+// limit, at most a minute, whose brackets may be too wide to compare two
+// runs), and returns the average regret brackets before and after. The
+// loss stream of a run is rebuilt from the experiment's settings and
+// checked against the run's fingerprint, so a generator that changed
+// since the run is an error rather than a wrong bracket. The solves use
+// exact oracles, as the runner's do. Each solve's limit or an interruption
+// (ctx) ends it with the bracket proven so far. An error is returned for
+// an unreadable directory or when ctx is canceled; the errors of single
+// runs are in their rows.
+func Rehindsight(ctx context.Context, dir string, opt HindsightOptions) ([]HindsightRow, error) {
+	res, err := ReadSuiteResult(dir)
+	if err != nil {
+		return nil, err
+	}
+	limit := opt.TimeLimit
+	if limit <= 0 {
+		limit = DefaultRehindsightTime
+	}
+	var rows []HindsightRow
+	for i := range res.Experiments {
+		er := &res.Experiments[i]
+		if !er.Spec.Online() {
+			continue
+		}
+		for j := range er.Runs {
+			rr := &er.Runs[j]
+			if opt.Run != nil && !opt.Run.MatchString(rr.Label) {
+				continue
+			}
+			s := rr.Summary
+			if s == nil || s.OnlineSummary == nil || s.Rounds <= 0 {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return rows, err
+			}
+			row := HindsightRow{Experiment: er.Spec.Name, Label: rr.Label, Rounds: s.Rounds, TotalLoss: s.TotalLoss,
+				BeforeLower: ptrOrNaN(s.AvgRegretLower), BeforeUpper: ptrOrNaN(s.AvgRegretUpper),
+				Lower: math.NaN(), Upper: math.NaN(), Status: lazycg.Failure}
+			if opt.Log != nil {
+				fmt.Fprintf(opt.Log, "%s/%s: hindsight of %d rounds, time limit %v\n", er.Spec.Name, rr.Label, s.Rounds, limit)
+			}
+			row.Err = rehindsightRun(ctx, er, rr, opt.DataDir, limit, &row)
+			rows = append(rows, row)
+		}
+	}
+	return rows, ctx.Err()
+}
+
+// rehindsightRun solves the hindsight problem of the run rr into row.
+func rehindsightRun(ctx context.Context, er *ExperimentResult, rr *RunResult, dataDir string, limit time.Duration, row *HindsightRow) error {
+	var v *Variant
+	for k := range er.Spec.Variants {
+		if er.Spec.Variants[k].DisplayLabel() == rr.Label {
+			v = &er.Spec.Variants[k]
+		}
+	}
+	if v == nil {
+		return fmt.Errorf("experiment: %s: no variant %q in the experiment's settings", er.Spec.Name, rr.Label)
+	}
+	cfg := er.Spec.RunConfig(v)
+	cfg.DataDir, cfg.NoHindsight = dataDir, true
+	p, err := cfg.PrepareContext(ctx)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	if p.Online.Losses == nil {
+		return fmt.Errorf("experiment: %s/%s: not an online run", er.Spec.Name, rr.Label)
+	}
+	if fp := Fingerprint(p.Online.Losses.Loss(0), p.Online.X0); rr.Fingerprint != "" && fp != rr.Fingerprint {
+		return fmt.Errorf("experiment: %s/%s: the rebuilt losses and start point have fingerprint %s, the run's %s: the instance or its generator changed since the run",
+			er.Spec.Name, rr.Label, fp, rr.Fingerprint)
+	}
+	h := &hindsighter{ctx: ctx, cfg: cfg, p: p, hind: map[hindsightKey]*lazycg.Result{}, er: &ExperimentResult{},
+		label: rr.Label, limit: limit}
+	defer h.close()
+	start := time.Now()
+	hr := h.solve(row.Rounds, false)
+	row.Time = time.Since(start)
+	if len(h.er.Warnings) > 0 {
+		err = errors.New(h.er.Warnings[0])
+	}
+	if hr == nil {
+		if err == nil {
+			err = fmt.Errorf("experiment: %s/%s: the hindsight solve returned nothing", er.Spec.Name, rr.Label)
+		}
+		return err
+	}
+	row.Status = hr.Status
+	t := float64(row.Rounds)
+	if !math.IsNaN(hr.F) && !math.IsInf(hr.F, 0) {
+		row.Lower = (row.TotalLoss - hr.F) / t
+	}
+	if !math.IsNaN(hr.DualBound) && !math.IsInf(hr.DualBound, 0) {
+		row.Upper = (row.TotalLoss - hr.DualBound) / t
+	}
+	return err
+}
+
+func ptrOrNaN(v *float64) float64 {
+	if v == nil {
+		return math.NaN()
+	}
+	return *v
+}

@@ -1,0 +1,83 @@
+package experiment
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestRehindsight runs a small online suite, solves its hindsight problems
+// again and checks that the new brackets are those of the runs (the
+// solves converge here, so they must agree with the recorded ones), that
+// -run selects runs, that a changed generator (a fingerprint that differs)
+// is an error in its row, and that a directory without a summary fails.
+func TestRehindsight(t *testing.T) {
+	s, err := ParseSuite("online.json", []byte(`{"name": "online", "experiments": [
+	  {"name": "online-h", "polytope": "birkhoff:5", "losses": "quadratic:rounds=60", "time_limit": "1m",
+	   "methods": ["ocg", "locg-pf"]},
+	  {"name": "offline", "polytope": "simplex:5", "objective": "distance", "time_limit": "1s", "methods": ["cg"]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	r := &Runner{Out: dir, DataDir: t.TempDir()}
+	res, err := r.Run(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := Rehindsight(context.Background(), dir, HindsightOptions{TimeLimit: 20e9})
+	if err != nil || len(rows) != 2 {
+		t.Fatalf("rows %+v, error %v", rows, err)
+	}
+	for i, row := range rows {
+		rr := &res.Experiments[0].Runs[i]
+		if row.Err != nil || row.Experiment != "online-h" || row.Label != rr.Label || row.Rounds != 60 {
+			t.Fatalf("row %+v for run %s", row, rr.Label)
+		}
+		lo, hi := *rr.Summary.AvgRegretLower, *rr.Summary.AvgRegretUpper
+		if row.BeforeLower != lo || row.BeforeUpper != hi {
+			t.Errorf("%s: recorded bracket [%g, %g], want [%g, %g]", row.Label, row.BeforeLower, row.BeforeUpper, lo, hi)
+		}
+		tol := 1e-6 * (1 + math.Abs(lo))
+		if !(row.Lower <= row.Upper+tol) || math.Abs(row.Lower-lo) > tol || math.Abs(row.Upper-hi) > tol+(hi-lo) {
+			t.Errorf("%s: new bracket [%g, %g], recorded [%g, %g]", row.Label, row.Lower, row.Upper, lo, hi)
+		}
+	}
+	only, err := Rehindsight(context.Background(), dir, HindsightOptions{TimeLimit: 20e9, Run: regexp.MustCompile("^ocg$")})
+	if err != nil || len(only) != 1 || only[0].Label != "ocg" {
+		t.Errorf("-run ocg: %+v, %v", only, err)
+	}
+
+	// A run whose inputs differ from the rebuilt ones.
+	path := filepath.Join(dir, SummaryFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(b, &raw); err != nil {
+		t.Fatal(err)
+	}
+	run0 := raw["experiments"].([]any)[0].(map[string]any)["runs"].([]any)[0].(map[string]any)
+	run0["fingerprint"] = "0123456789abcdef"
+	if b, err = json.Marshal(raw); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, err = Rehindsight(context.Background(), dir, HindsightOptions{TimeLimit: 20e9})
+	if err != nil || len(rows) != 2 || rows[0].Err == nil || !strings.Contains(rows[0].Err.Error(), "fingerprint") ||
+		!math.IsNaN(rows[0].Lower) || rows[1].Err != nil {
+		t.Errorf("changed fingerprint: %+v, %v", rows, err)
+	}
+
+	if _, err := Rehindsight(context.Background(), t.TempDir(), HindsightOptions{}); err == nil {
+		t.Error("a directory without summary.json: no error")
+	}
+}
