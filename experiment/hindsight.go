@@ -149,6 +149,21 @@ func rehindsightRun(ctx context.Context, er *ExperimentResult, rr *RunResult, da
 	return err
 }
 
+// Combined returns the intersection of the recorded and the new bracket:
+// both are proven (each solve's primal value is attained and its dual
+// bound holds), so the average regret lies in both. An unknown end of one
+// bracket takes the other's.
+func (r *HindsightRow) Combined() (lower, upper float64) {
+	lower, upper = r.Lower, r.Upper
+	if math.IsNaN(lower) || r.BeforeLower > lower {
+		lower = r.BeforeLower
+	}
+	if math.IsNaN(upper) || r.BeforeUpper < upper {
+		upper = r.BeforeUpper
+	}
+	return lower, upper
+}
+
 func ptrOrNaN(v *float64) float64 {
 	if v == nil {
 		return math.NaN()

@@ -81,3 +81,23 @@ func TestRehindsight(t *testing.T) {
 		t.Error("a directory without summary.json: no error")
 	}
 }
+
+// TestHindsightRowCombined checks the intersection of two proven brackets,
+// with unknown ends taken from the other bracket.
+func TestHindsightRowCombined(t *testing.T) {
+	nan := math.NaN()
+	for _, tc := range []struct {
+		before, after [2]float64
+		want          [2]float64
+	}{
+		{[2]float64{3.49, 35.4}, [2]float64{6.05, 60.4}, [2]float64{6.05, 35.4}},
+		{[2]float64{0.31, 0.56}, [2]float64{0.34, 0.37}, [2]float64{0.34, 0.37}},
+		{[2]float64{nan, nan}, [2]float64{1, 2}, [2]float64{1, 2}},
+		{[2]float64{1, 2}, [2]float64{nan, nan}, [2]float64{1, 2}},
+	} {
+		r := HindsightRow{BeforeLower: tc.before[0], BeforeUpper: tc.before[1], Lower: tc.after[0], Upper: tc.after[1]}
+		if lo, hi := r.Combined(); lo != tc.want[0] || hi != tc.want[1] {
+			t.Errorf("%v and %v: [%g, %g], want %v", tc.before, tc.after, lo, hi, tc.want)
+		}
+	}
+}

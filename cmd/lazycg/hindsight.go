@@ -51,8 +51,8 @@ func runHindsight(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if len(rows) == 0 && err == nil {
 		return usageError(fmt.Errorf("hindsight: %s holds no online run (with rounds) that -run selects", pos[0]))
 	}
-	fmt.Fprintln(stdout, "| experiment | run | rounds | average regret as recorded | average regret, new solve | solve |")
-	fmt.Fprintln(stdout, "|---|---|---:|---|---|---|")
+	fmt.Fprintln(stdout, "| experiment | run | rounds | average regret as recorded | average regret, new solve | both (intersection) | solve |")
+	fmt.Fprintln(stdout, "|---|---|---:|---|---|---|---|")
 	failed := 0
 	for _, r := range rows {
 		solve := fmt.Sprintf("%s, %.0f s", r.Status, r.Time.Seconds())
@@ -60,8 +60,8 @@ func runHindsight(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			solve += ": " + r.Err.Error()
 			failed++
 		}
-		fmt.Fprintf(stdout, "| %s | %s | %d | %s | %s | %s |\n", r.Experiment, r.Label, r.Rounds,
-			bracket(r.BeforeLower, r.BeforeUpper), bracket(r.Lower, r.Upper), solve)
+		fmt.Fprintf(stdout, "| %s | %s | %d | %s | %s | %s | %s |\n", r.Experiment, r.Label, r.Rounds,
+			bracket(r.BeforeLower, r.BeforeUpper), bracket(r.Lower, r.Upper), bracket(r.Combined()), solve)
 	}
 	if err != nil {
 		return err // interrupted: the rows so far are printed
