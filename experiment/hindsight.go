@@ -22,10 +22,15 @@ type HindsightOptions struct {
 	TimeLimit time.Duration
 	// DataDir is the benchmark data directory of the instances.
 	DataDir string
-	// Run selects the runs by label (nil: every online run).
+	// Run selects the runs whose label or "experiment/label" it matches
+	// (nil: every online run).
 	Run *regexp.Regexp
 	// Log receives a line per solve started (nil: none).
 	Log io.Writer
+	// Relaxation is the share of each solve's time limit given to a solve
+	// over the polytope's relaxation (online.Settings.HindsightRelaxation:
+	// 0 the default share, negative none).
+	Relaxation float64
 }
 
 // HindsightRow is the average regret of one online run of a bench output
@@ -75,7 +80,7 @@ func Rehindsight(ctx context.Context, dir string, opt HindsightOptions) ([]Hinds
 		}
 		for j := range er.Runs {
 			rr := &er.Runs[j]
-			if opt.Run != nil && !opt.Run.MatchString(rr.Label) {
+			if opt.Run != nil && !opt.Run.MatchString(rr.Label) && !opt.Run.MatchString(er.Spec.Name+"/"+rr.Label) {
 				continue
 			}
 			s := rr.Summary
@@ -91,7 +96,7 @@ func Rehindsight(ctx context.Context, dir string, opt HindsightOptions) ([]Hinds
 			if opt.Log != nil {
 				fmt.Fprintf(opt.Log, "%s/%s: hindsight of %d rounds, time limit %v\n", er.Spec.Name, rr.Label, s.Rounds, limit)
 			}
-			row.Err = rehindsightRun(ctx, er, rr, opt.DataDir, limit, &row)
+			row.Err = rehindsightRun(ctx, er, rr, &opt, limit, &row)
 			rows = append(rows, row)
 		}
 	}
@@ -99,7 +104,7 @@ func Rehindsight(ctx context.Context, dir string, opt HindsightOptions) ([]Hinds
 }
 
 // rehindsightRun solves the hindsight problem of the run rr into row.
-func rehindsightRun(ctx context.Context, er *ExperimentResult, rr *RunResult, dataDir string, limit time.Duration, row *HindsightRow) error {
+func rehindsightRun(ctx context.Context, er *ExperimentResult, rr *RunResult, opt *HindsightOptions, limit time.Duration, row *HindsightRow) error {
 	var v *Variant
 	for k := range er.Spec.Variants {
 		if er.Spec.Variants[k].DisplayLabel() == rr.Label {
@@ -110,7 +115,7 @@ func rehindsightRun(ctx context.Context, er *ExperimentResult, rr *RunResult, da
 		return fmt.Errorf("experiment: %s: no variant %q in the experiment's settings", er.Spec.Name, rr.Label)
 	}
 	cfg := er.Spec.RunConfig(v)
-	cfg.DataDir, cfg.NoHindsight = dataDir, true
+	cfg.DataDir, cfg.NoHindsight = opt.DataDir, true
 	p, err := cfg.PrepareContext(ctx)
 	if err != nil {
 		return err
@@ -124,7 +129,7 @@ func rehindsightRun(ctx context.Context, er *ExperimentResult, rr *RunResult, da
 			er.Spec.Name, rr.Label, fp, rr.Fingerprint)
 	}
 	h := &hindsighter{ctx: ctx, cfg: cfg, p: p, hind: map[hindsightKey]*lazycg.Result{}, er: &ExperimentResult{},
-		label: rr.Label, limit: limit}
+		label: rr.Label, limit: limit, relax: opt.Relaxation}
 	defer h.close()
 	start := time.Now()
 	hr := h.solve(row.Rounds, false)

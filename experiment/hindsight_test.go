@@ -52,6 +52,10 @@ func TestRehindsight(t *testing.T) {
 	if err != nil || len(only) != 1 || only[0].Label != "ocg" {
 		t.Errorf("-run ocg: %+v, %v", only, err)
 	}
+	only, err = Rehindsight(context.Background(), dir, HindsightOptions{TimeLimit: 20e9, Run: regexp.MustCompile("^online-h/locg")})
+	if err != nil || len(only) != 1 || only[0].Label != "locg-pf" {
+		t.Errorf("-run online-h/locg: %+v, %v", only, err)
+	}
 
 	// A run whose inputs differ from the rebuilt ones.
 	path := filepath.Join(dir, SummaryFile)

@@ -95,6 +95,7 @@ type hindsighter struct {
 	prob  online.Problem
 	ready bool
 	limit time.Duration // time limit of every solve (0: the runner's share)
+	relax float64       // online.Settings.HindsightRelaxation
 }
 
 // problem returns the online problem with an exact LMO.
@@ -146,7 +147,7 @@ func (h *hindsighter) solve(rounds int, checkpoint bool) *lazycg.Result {
 		}
 		hs.TimeLimit = min(hs.TimeLimit, max(share, time.Second))
 	}
-	hr, err := online.SolveHindsight(h.ctx, prob, rounds, &online.Settings{Hindsight: hs})
+	hr, err := online.SolveHindsight(h.ctx, prob, rounds, &online.Settings{Hindsight: hs, HindsightRelaxation: h.relax})
 	if err != nil {
 		h.er.Warnings = append(h.er.Warnings, fmt.Sprintf("%s: hindsight solve of %d rounds: %v", h.label, rounds, err))
 	}

@@ -57,7 +57,8 @@ type Options struct {
 // of the feasible solutions of the model.
 //
 // Solver implements lazycg.LMO, lazycg.EarlyStopper, lazycg.FaceMinimizer,
-// lazycg.Augmenter and lazycg.StandardForm, and offers KnownVertex. Each
+// lazycg.Augmenter and lazycg.StandardForm, and offers KnownVertex and
+// Relaxation (a Solver over its LP relaxation). Each
 // call hands the backend a question (exact, within a gap, or a weak
 // separation rule) and the backend stops as soon as it is answered. The
 // last vertex returned is remembered and handed to the backend as the
@@ -252,6 +253,32 @@ func (s *Solver) Fork(ctx context.Context) (lazycg.LMO, error) {
 	copy(f.last, s.last)
 	f.lastOK, f.std = s.lastOK, s.std
 	return f, nil
+}
+
+// Relaxation returns a Solver over the LP relaxation of s's model: the
+// same rows, bounds and coordinates (Options.Vars) with every integrality
+// restriction dropped, so that its polytope Q — the projection of the
+// relaxation's feasible set — contains s's polytope P and each linear
+// minimization is one LP (the backend's search over a model without
+// integer columns). Minimizing a convex f over Q gives proven lower
+// bounds on min_P f: min_Q f ≤ min_P f (the online package's hindsight
+// solves use it so). Q's vertices are the relaxation's basic solutions,
+// fractional in general: they are not vertices of P. The relaxation is a
+// new backend instance (ctx bounds its loading; s is not touched) and
+// must be closed when no longer needed. It never preprocesses, and
+// Options.RelGap is 0 (LPs are solved exactly).
+func (s *Solver) Relaxation(ctx context.Context) (lazycg.LMO, error) {
+	if s.eng == nil {
+		return nil, ErrClosed
+	}
+	m := copyModel(s.model)
+	for j := range m.Integer {
+		m.Integer[j] = false
+	}
+	m.Name = s.model.Name + "-lp"
+	opts := s.opts
+	opts.RelGap, opts.Preprocess, opts.RequireBinary = 0, PreprocessOff, false
+	return NewSolverContext(ctx, m, opts)
 }
 
 // Dim returns the dimension of the polytope, len(Options.Vars).

@@ -551,6 +551,15 @@ func TestOnlineErrors(t *testing.T) {
 		}
 	}
 	p := Problem{Losses: stream, LMO: testSimplex{5}}
+	for _, share := range []float64{1, 2, math.NaN()} {
+		if _, err := Minimize(ctx, p, &Settings{HindsightRelaxation: share}, &OCG{Params: params}); err == nil ||
+			!strings.Contains(err.Error(), "HindsightRelaxation") {
+			t.Errorf("HindsightRelaxation %g: %v, want an error", share, err)
+		}
+		if _, err := SolveHindsight(ctx, p, 0, &Settings{HindsightRelaxation: share}); err == nil {
+			t.Errorf("SolveHindsight, HindsightRelaxation %g: want an error", share)
+		}
+	}
 	for _, bad := range []Params{
 		{K: 0.5, D: 1}, {D: 1, B: 1}, {D: 1, SExp: -0.1}, {D: 1, C: math.Inf(1)}, {}, // no D, no S
 		{D: 1, Steps: StepsStronglyConvex}, {D: 1, Norm: 7}, {D: 1, L: math.NaN()},

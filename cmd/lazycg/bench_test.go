@@ -81,6 +81,7 @@ func TestBenchErrors(t *testing.T) {
 		{[]string{"hindsight", filepath.Join(dir, "none")}, "summary.json"},
 		{[]string{"hindsight", dir, "-time", "0"}, "-time must be positive"},
 		{[]string{"hindsight", dir, "-run", "("}, "-run"},
+		{[]string{"hindsight", dir, "-relax", "1"}, "-relax must be below 1"},
 	}
 	for _, tc := range tests {
 		_, stderr, code := runCLI(tc.args...)
