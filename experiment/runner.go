@@ -142,13 +142,14 @@ func (r *Runner) runExperiment(ctx context.Context, e *Experiment) ExperimentRes
 	RemoveFigure(dir)
 	files := map[string]bool{}
 	hind := map[hindsightKey]*lazycg.Result{}
+	var points []knownPoint // last points of the online runs so far
 	for i := range e.Variants {
 		v := &e.Variants[i]
 		if ctx.Err() != nil {
 			er.Runs = append(er.Runs, RunResult{Label: v.DisplayLabel(), Method: v.Method, Error: "not run: canceled"})
 			continue
 		}
-		rr, tr := r.runVariant(ctx, e, v, &er, hind)
+		rr, tr := r.runVariant(ctx, e, v, &er, hind, &points)
 		if tr != nil {
 			name := traceFileName(v.DisplayLabel(), files)
 			if err := WriteTraceFile(filepath.Join(dir, name), *tr); err != nil {
@@ -271,7 +272,7 @@ func (r *Runner) compare(er *ExperimentResult, dir string) {
 // runVariant runs one variant; it returns the result row and the trace
 // (nil when the run did not start).
 func (r *Runner) runVariant(ctx context.Context, e *Experiment, v *Variant, er *ExperimentResult,
-	hind map[hindsightKey]*lazycg.Result) (RunResult, *Trace) {
+	hind map[hindsightKey]*lazycg.Result, points *[]knownPoint) (RunResult, *Trace) {
 	rr := RunResult{Label: v.DisplayLabel(), Method: v.Method, Online: e.Online()}
 	info, err := spec.Method(v.Method)
 	if err != nil {
@@ -288,7 +289,7 @@ func (r *Runner) runVariant(ctx context.Context, e *Experiment, v *Variant, er *
 	var tr Trace
 	var sum spec.Summary
 	if e.Online() {
-		tr, sum, err = r.runOnline(ctx, e, cfg, &rr, er, hind)
+		tr, sum, err = r.runOnline(ctx, e, cfg, &rr, er, hind, points)
 	} else {
 		tr, sum, err = r.runOffline(ctx, e, cfg, &rr, er)
 	}

@@ -599,6 +599,16 @@ func SolveHindsight(ctx context.Context, p Problem, rounds int, settings *Settin
 	if r := settings.HindsightRelaxation; math.IsNaN(r) || r >= 1 {
 		return nil, fmt.Errorf("online: HindsightRelaxation %g must be below 1", r)
 	}
+	sum, err := cumulativeSum(p, n, rounds)
+	if err != nil {
+		return nil, err
+	}
+	return solveHindsight(ctx, sum, p.LMO, settings)
+}
+
+// cumulativeSum returns F = Σ_{t≤rounds} f_t of p (1 ≤ rounds ≤ the
+// stream's rounds; n its dimension).
+func cumulativeSum(p Problem, n, rounds int) (lazycg.Objective, error) {
 	if rep, ok := p.Losses.(*objective.Repeated); ok {
 		// Σ_{t<rounds} f_t = Σ_j m_j g_j over the pool g_j: count the
 		// draws, then add each pool loss once with its multiplicity.
@@ -616,7 +626,7 @@ func SolveHindsight(ctx context.Context, p Problem, rounds int, settings *Settin
 				sum.AddTimes(f, k)
 			}
 		}
-		return solveHindsight(ctx, sum, p.LMO, settings)
+		return sum, nil
 	}
 	cum, err := newCumulative(p.Losses)
 	if err != nil {
@@ -629,5 +639,28 @@ func SolveHindsight(ctx context.Context, p Problem, rounds int, settings *Settin
 		}
 		cum.Add(f)
 	}
-	return solveHindsight(ctx, cum, p.LMO, settings)
+	return cum, nil
+}
+
+// LossAt returns Σ_{t≤rounds} f_t(x) for the losses of p. For a
+// point x of P it is an upper bound on the best fixed point's loss
+// min_P Σ_{t≤rounds} f_t: the bench evaluates the last points of the runs
+// of an experiment on each other's hindsight problems with it, since a
+// player's last point can be better than a time-limited hindsight solve's.
+func LossAt(p Problem, rounds int, x []float64) (float64, error) {
+	n, err := p.Validate()
+	if err != nil {
+		return math.NaN(), err
+	}
+	if rounds <= 0 || rounds > p.Losses.Rounds() {
+		return math.NaN(), fmt.Errorf("online: cumulative loss of %d rounds of a stream of %d", rounds, p.Losses.Rounds())
+	}
+	if len(x) != n {
+		return math.NaN(), fmt.Errorf("online: cumulative loss at a point of dimension %d, want %d", len(x), n)
+	}
+	sum, err := cumulativeSum(p, n, rounds)
+	if err != nil {
+		return math.NaN(), err
+	}
+	return sum.Func(x), nil
 }

@@ -85,6 +85,11 @@ type OnlineSummary struct {
 	AvgErrorUpper   *float64 `json:"avg_error_upper"`
 	TheoremBound    *float64 `json:"theorem_bound,omitempty"`
 	HindsightStatus string   `json:"hindsight_status,omitempty"`
+	// HindsightPoint names the run of the same experiment whose last
+	// point x gave the lower ends of the brackets: Σ_t f_t(x) was below
+	// the hindsight solve's primal value, and x ∈ P, so it bounds the best
+	// fixed point's loss from above (empty: the solve's own value).
+	HindsightPoint string `json:"hindsight_point,omitempty"`
 }
 
 // finite returns a pointer to v, or nil when v is NaN or infinite.

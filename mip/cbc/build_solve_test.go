@@ -185,20 +185,28 @@ func TestSpanningTreeSolveKruskal(t *testing.T) {
 	}
 }
 
+// randomBQP returns brute.RandomQUBO(n, p, seed) and its Boolean quadric
+// formulation.
+func randomBQP(t *testing.T, n int, p float64, seed uint64) (*mip.QUBO, *mip.Formulation) {
+	t.Helper()
+	q, err := mip.ReadQUBO(strings.NewReader(brute.RandomQUBO(n, p, seed)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := mip.BooleanQuadric(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q, f
+}
+
 func TestBooleanQuadricSolveBrute(t *testing.T) {
 	for _, tc := range []struct {
 		n    int
 		p    float64
 		seed uint64
 	}{{3, 1, 1}, {8, 0.5, 2}, {12, 0.3, 3}, {12, 0.6, 4}} {
-		q, err := mip.ReadQUBO(strings.NewReader(brute.RandomQUBO(tc.n, tc.p, tc.seed)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := mip.BooleanQuadric(q)
-		if err != nil {
-			t.Fatal(err)
-		}
+		q, f := randomBQP(t, tc.n, tc.p, tc.seed)
 		got, v := buildMinimize(t, fmt.Sprintf("qubo n=%d seed=%d", tc.n, tc.seed), buildSolver(t, f, nil), mip.QUBOObjective(q))
 		if want := brute.MinBinary(q.N, q.Value); got != want {
 			t.Errorf("n=%d seed=%d: MIP min %v, brute force %v", tc.n, tc.seed, got, want)

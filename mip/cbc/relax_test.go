@@ -5,12 +5,9 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
-	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/mip"
-	"github.com/lazycg/lazycg/mip/internal/brute"
 )
 
 // relaxation returns the LP relaxation of s, closed at the end of the test.
@@ -79,14 +76,7 @@ func TestRelaxationBooleanQuadric(t *testing.T) {
 		p    float64
 		seed uint64
 	}{{3, 1, 1}, {6, 0.6, 2}, {8, 0.5, 3}} {
-		q, err := mip.ReadQUBO(strings.NewReader(brute.RandomQUBO(tc.n, tc.p, tc.seed)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := mip.BooleanQuadric(q)
-		if err != nil {
-			t.Fatal(err)
-		}
+		q, f := randomBQP(t, tc.n, tc.p, tc.seed)
 		s := buildSolver(t, f, nil)
 		r := relaxation(t, s)
 		if r.Dim() != s.Dim() {
@@ -142,5 +132,4 @@ func TestRelaxationBooleanQuadric(t *testing.T) {
 	if !strict {
 		t.Error("no cost separated the LP relaxation from the integer hull")
 	}
-	var _ lazycg.LMO = (*mip.Solver)(nil)
 }
