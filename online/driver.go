@@ -530,7 +530,7 @@ func solveHindsight(ctx context.Context, sum lazycg.Objective, lmo lazycg.LMO, s
 	if err != nil {
 		return res, fmt.Errorf("online: hindsight solve: %w", err)
 	}
-	if relax && !gapClosed(res, hs) && ctx.Err() == nil {
+	if relax && res.Status != lazycg.GapConverged && ctx.Err() == nil {
 		rs := *hs
 		rs.TimeLimit = 0
 		if hs.TimeLimit > 0 {
@@ -548,16 +548,6 @@ func solveHindsight(ctx context.Context, sum lazycg.Objective, lmo lazycg.LMO, s
 		}
 	}
 	return res, nil
-}
-
-// gapClosed reports whether a hindsight solve reached the gap tolerances
-// of its settings.
-func gapClosed(res *lazycg.Result, hs *lazycg.Settings) bool {
-	gap := res.F - res.DualBound
-	if !(gap >= 0) {
-		return false
-	}
-	return gap <= hs.GapTolerance || gap <= hs.RelGapTolerance*math.Max(1, math.Abs(res.F))
 }
 
 // relaxedBound minimizes sum over the relaxation of rx (blended pairwise
