@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"regexp"
 	"time"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/online"
 )
 
 // DefaultRehindsightTime is the time limit of each solve of Rehindsight
@@ -49,6 +51,9 @@ type HindsightRow struct {
 	Status lazycg.Status
 	Time   time.Duration
 	Err    error
+	// Point is the label of the run whose saved last point gave Lower
+	// (better than the solve's primal value), "" for the solve's own.
+	Point string
 }
 
 // Rehindsight solves again the hindsight problems min_P Σ_{t≤T} f_t of the
@@ -96,7 +101,7 @@ func Rehindsight(ctx context.Context, dir string, opt HindsightOptions) ([]Hinds
 			if opt.Log != nil {
 				fmt.Fprintf(opt.Log, "%s/%s: hindsight of %d rounds, time limit %v\n", er.Spec.Name, rr.Label, s.Rounds, limit)
 			}
-			row.Err = rehindsightRun(ctx, er, rr, &opt, limit, &row)
+			row.Err = rehindsightRun(ctx, er, rr, &opt, limit, &row, filepath.Join(dir, er.Spec.Name))
 			rows = append(rows, row)
 		}
 	}
@@ -104,7 +109,10 @@ func Rehindsight(ctx context.Context, dir string, opt HindsightOptions) ([]Hinds
 }
 
 // rehindsightRun solves the hindsight problem of the run rr into row.
-func rehindsightRun(ctx context.Context, er *ExperimentResult, rr *RunResult, opt *HindsightOptions, limit time.Duration, row *HindsightRow) error {
+// The saved last points of the experiment's runs on the same inputs (in
+// expDir) bound the best fixed point's loss too; the best of them and the
+// solve's primal value gives the lower end.
+func rehindsightRun(ctx context.Context, er *ExperimentResult, rr *RunResult, opt *HindsightOptions, limit time.Duration, row *HindsightRow, expDir string) error {
 	var v *Variant
 	for k := range er.Spec.Variants {
 		if er.Spec.Variants[k].DisplayLabel() == rr.Label {
@@ -137,6 +145,17 @@ func rehindsightRun(ctx context.Context, er *ExperimentResult, rr *RunResult, op
 	if len(h.er.Warnings) > 0 {
 		err = errors.New(h.er.Warnings[0])
 	}
+	t := float64(row.Rounds)
+	primal, perr := savedPointsBound(er, rr, expDir, p.Online, row)
+	if hr != nil && hr.F < primal {
+		primal, row.Point = hr.F, ""
+	}
+	if !math.IsNaN(primal) && !math.IsInf(primal, 0) {
+		row.Lower = (row.TotalLoss - primal) / t
+	}
+	if err == nil {
+		err = perr
+	}
 	if hr == nil {
 		if err == nil {
 			err = fmt.Errorf("experiment: %s/%s: the hindsight solve returned nothing", er.Spec.Name, rr.Label)
@@ -144,14 +163,43 @@ func rehindsightRun(ctx context.Context, er *ExperimentResult, rr *RunResult, op
 		return err
 	}
 	row.Status = hr.Status
-	t := float64(row.Rounds)
-	if !math.IsNaN(hr.F) && !math.IsInf(hr.F, 0) {
-		row.Lower = (row.TotalLoss - hr.F) / t
-	}
 	if !math.IsNaN(hr.DualBound) && !math.IsInf(hr.DualBound, 0) {
 		row.Upper = (row.TotalLoss - hr.DualBound) / t
 	}
 	return err
+}
+
+// savedPointsBound returns the least loss min over the saved last points of
+// er's runs with rr's fingerprint of the first row.Rounds losses of prob
+// (+Inf when there is none) and sets row.Point to the label of the run
+// that played it. A point file that cannot be read or does not fit the
+// problem is an error, reported after the others are evaluated.
+func savedPointsBound(er *ExperimentResult, rr *RunResult, expDir string, prob online.Problem, row *HindsightRow) (float64, error) {
+	best := math.Inf(1)
+	var errs []error
+	for k := range er.Runs {
+		o := &er.Runs[k]
+		if o.LastPoint == "" || (rr.Fingerprint != "" && o.Fingerprint != rr.Fingerprint) {
+			continue
+		}
+		sp, err := ReadPointFile(filepath.Join(expDir, o.LastPoint))
+		if err == nil && sp.Fingerprint != o.Fingerprint {
+			err = fmt.Errorf("experiment: %s: the point's fingerprint %s is not its run's %s", o.LastPoint, sp.Fingerprint, o.Fingerprint)
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		v, err := online.LossAt(prob, row.Rounds, sp.X)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("experiment: %s: %w", o.LastPoint, err))
+			continue
+		}
+		if v < best {
+			best, row.Point = v, o.Label
+		}
+	}
+	return best, errors.Join(errs...)
 }
 
 // Combined returns the intersection of the recorded and the new bracket:

@@ -80,8 +80,12 @@ func (r *Runner) runOnline(ctx context.Context, e *Experiment, cfg spec.Config, 
 		rr.Regret = h.curve(res)
 	}
 	from := ""
-	if res.Rounds > 0 && res.LastPoint != nil && ctx.Err() == nil {
-		from = crossPoints(p.Online, rr, res, er, hind, points)
+	if res.Rounds > 0 && res.LastPoint != nil {
+		if ctx.Err() == nil {
+			from = crossPoints(p.Online, rr, res, er, hind, points)
+		} else { // saved all the same: a point of P
+			*points = append(*points, knownPoint{label: rr.Label, fingerprint: rr.Fingerprint, rounds: res.Rounds, x: slices.Clone(res.LastPoint)})
+		}
 	}
 	sum := p.OnlineSummary(cfg.Method, res)
 	sum.HindsightPoint = from
@@ -93,6 +97,7 @@ func (r *Runner) runOnline(ctx context.Context, e *Experiment, cfg spec.Config, 
 // experiment: a point of P.
 type knownPoint struct {
 	label, fingerprint string
+	rounds             int // the round in which x was played
 	x                  []float64
 }
 
@@ -126,7 +131,7 @@ func crossPoints(prob online.Problem, rr *RunResult, res *online.Result, er *Exp
 			from = at
 		}
 	}
-	*points = append(*points, knownPoint{label: rr.Label, fingerprint: rr.Fingerprint, x: slices.Clone(res.LastPoint)})
+	*points = append(*points, knownPoint{label: rr.Label, fingerprint: rr.Fingerprint, rounds: res.Rounds, x: slices.Clone(res.LastPoint)})
 	for j := range er.Runs {
 		o := &er.Runs[j]
 		s := o.Summary

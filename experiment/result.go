@@ -95,6 +95,10 @@ type RunResult struct {
 	Trace string `json:"trace,omitempty"`
 	// TracePoints is the number of trace points.
 	TracePoints int `json:"trace_points"`
+	// LastPoint is the file, relative to the experiment directory, that
+	// holds the last point an online run played (PointSuffix; see
+	// ReadPointFile).
+	LastPoint string `json:"last_point,omitempty"`
 	// RegretLower and RegretUpper bracket the regret of an online run
 	// against the best fixed point in hindsight (nil when unknown).
 	RegretLower *float64 `json:"regret_lower,omitempty"`

@@ -149,6 +149,7 @@ func (r *Runner) runExperiment(ctx context.Context, e *Experiment) ExperimentRes
 			er.Runs = append(er.Runs, RunResult{Label: v.DisplayLabel(), Method: v.Method, Error: "not run: canceled"})
 			continue
 		}
+		known := len(points)
 		rr, tr := r.runVariant(ctx, e, v, &er, hind, &points)
 		if tr != nil {
 			name := traceFileName(v.DisplayLabel(), files)
@@ -156,6 +157,16 @@ func (r *Runner) runExperiment(ctx context.Context, e *Experiment) ExperimentRes
 				rr.Error = joinErr(rr.Error, err.Error())
 			} else {
 				rr.Trace = name
+			}
+			if len(points) > known { // an online run's last point
+				kp := points[len(points)-1]
+				pname := strings.TrimSuffix(name, ".csv") + PointSuffix
+				err := WritePointFile(filepath.Join(dir, pname), SavedPoint{Label: kp.label, Fingerprint: kp.fingerprint, Rounds: kp.rounds, X: kp.x})
+				if err != nil {
+					rr.Error = joinErr(rr.Error, err.Error())
+				} else {
+					rr.LastPoint = pname
+				}
 			}
 		}
 		er.Runs = append(er.Runs, rr)

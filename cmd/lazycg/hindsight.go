@@ -25,7 +25,9 @@ func runHindsight(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	only := fs.String("run", "", "solve only for the runs whose label or experiment/label matches the `REGEXP` (e.g. ^OCG$ — plain OCG also matches LOCG-pf — or cut-28-quadratic/)")
 	usage := "lazycg hindsight DIR [flags]  (DIR is the -out directory of lazycg bench with online experiments)\n\n" +
 		"Solves min_P Σ_{t≤T} f_t again for every online run in DIR (T its rounds) and prints its average\n" +
-		"regret bracket as recorded and as proven by the new solve."
+		"regret bracket as recorded and as proven by the new solve. The last points the experiment's runs\n" +
+		"played (saved by lazycg bench beside their traces) are points of P: the best of them and the\n" +
+		"solve's primal value give the lower end."
 	pos, err := parseFlags(fs, args, true, usage, stderr)
 	if err != nil {
 		if err == errHelp {
@@ -60,6 +62,9 @@ func runHindsight(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	failed := 0
 	for _, r := range rows {
 		solve := fmt.Sprintf("%s, %.0f s", r.Status, r.Time.Seconds())
+		if r.Point != "" {
+			solve += "; lower end from " + r.Point + "'s last point"
+		}
 		if r.Err != nil {
 			solve += ": " + r.Err.Error()
 			failed++
