@@ -62,6 +62,9 @@ type SolveParams struct {
 	Preprocess bool
 	// Search selects the engine's search (SearchAuto: the engine decides).
 	Search Search
+	// FirstLP says how the solve's first LP starts (FirstLPAuto: the
+	// engine decides from its timings).
+	FirstLP FirstLP
 }
 
 // Search selects how much a backend invests in one call.
@@ -91,6 +94,43 @@ func ParseSearch(name string) (Search, error) {
 		}
 	}
 	return SearchAuto, fmt.Errorf("mip: unknown search %q (auto, standard or light)", name)
+}
+
+// FirstLP says how a solve's first LP (the root relaxation) starts: from
+// the optimal basis of the previous solve's (warm) or from scratch (cold).
+type FirstLP int
+
+const (
+	// FirstLPAuto lets the backend choose per call from the times its warm
+	// and cold first LPs took (package cbc: warm until warm re-solves cost
+	// several cold solves; see docs/ORACLE.md, "Cold or warm first
+	// LPs"). Where the two costs are close, two runs can differ.
+	FirstLPAuto FirstLP = iota
+	// FirstLPWarm always re-solves from the last basis: the behaviour
+	// before FirstLPAuto, independent of timings.
+	FirstLPWarm
+	// FirstLPCold always solves from scratch.
+	FirstLPCold
+)
+
+var firstLPNames = [...]string{"auto", "warm", "cold"}
+
+// String returns the setting's name.
+func (f FirstLP) String() string {
+	if f < 0 || int(f) >= len(firstLPNames) {
+		return fmt.Sprintf("FirstLP(%d)", int(f))
+	}
+	return firstLPNames[f]
+}
+
+// ParseFirstLP returns the FirstLP named name ("auto", "warm" or "cold").
+func ParseFirstLP(name string) (FirstLP, error) {
+	for i, n := range firstLPNames {
+		if n == name {
+			return FirstLP(i), nil
+		}
+	}
+	return FirstLPAuto, fmt.Errorf("mip: unknown first LP %q (auto, warm or cold)", name)
 }
 
 // Preprocess says which calls of a Solver use the backend's integer
@@ -184,6 +224,12 @@ type SolveResult struct {
 	Nodes int64
 	// Outcome says why the solve ended.
 	Outcome Outcome
+	// FirstLP is how the first LP was solved (FirstLPWarm or FirstLPCold;
+	// FirstLPAuto when the engine does not say), and WarmCut reports a warm
+	// re-solve that was cut short at its budget and solved again cold
+	// (FirstLP is then FirstLPCold).
+	FirstLP FirstLP
+	WarmCut bool
 }
 
 // ErrNoBackend is returned by NewSolver when no backend is registered.

@@ -48,6 +48,10 @@ type Options struct {
 	// Search selects the backend's search per call (SearchAuto: the
 	// backend decides; see docs/ORACLE.md).
 	Search Search
+	// FirstLP says how each call's first LP starts (FirstLPAuto, the zero
+	// value: the backend decides from its timings; FirstLPWarm makes the
+	// calls independent of timings).
+	FirstLP FirstLP
 	// Backend is the MIP solver to use (nil = the first registered one).
 	Backend Backend
 }
@@ -83,8 +87,9 @@ type Solver struct {
 	face    *faceModel // MinimizeFace's last reduced model (face.go)
 	params  SolveParams
 	res     SolveResult
-	solves  int  // backend solves so far
-	std     int8 // StandardForm: 0 not yet decided, 1 yes, −1 no
+	solves  int    // backend solves so far
+	std     int8   // StandardForm: 0 not yet decided, 1 yes, −1 no
+	lps     [3]int // first LPs solved warm, cold, and warm cut short (FirstLPs)
 }
 
 // checkTol is the tolerance of the check of returned points.
@@ -122,6 +127,9 @@ func NewSolverContext(ctx context.Context, m *Model, opts Options) (*Solver, err
 	}
 	if opts.Search < SearchAuto || opts.Search > SearchLight {
 		return nil, fmt.Errorf("mip: unknown Search %d", opts.Search)
+	}
+	if opts.FirstLP < FirstLPAuto || opts.FirstLP > FirstLPCold {
+		return nil, fmt.Errorf("mip: unknown FirstLP %d", opts.FirstLP)
 	}
 	if opts.Preprocess < PreprocessAuto || opts.Preprocess > PreprocessOn {
 		return nil, fmt.Errorf("mip: unknown Preprocess %d", opts.Preprocess)
@@ -333,7 +341,7 @@ func (s *Solver) run(ctx context.Context, improve, certify, cutoff float64, warm
 	}
 	p := &s.params
 	*p = SolveParams{Obj: s.obj, Improve: improve, Certify: certify, Cutoff: cutoff, RelGap: s.opts.RelGap,
-		TimeLimit: s.opts.TimeLimit, Threads: s.opts.Threads, Search: s.opts.Search}
+		TimeLimit: s.opts.TimeLimit, Threads: s.opts.Threads, Search: s.opts.Search, FirstLP: s.opts.FirstLP}
 	switch s.opts.Preprocess {
 	case PreprocessOn:
 		p.Preprocess = true
@@ -347,7 +355,18 @@ func (s *Solver) run(ctx context.Context, improve, certify, cutoff float64, warm
 		p.Start = s.last
 	}
 	s.solves++
-	if err := s.eng.Solve(ctx, p, r); err != nil {
+	r.FirstLP, r.WarmCut = FirstLPAuto, false
+	err := s.eng.Solve(ctx, p, r)
+	switch r.FirstLP {
+	case FirstLPWarm:
+		s.lps[0]++
+	case FirstLPCold:
+		s.lps[1]++
+	}
+	if r.WarmCut {
+		s.lps[2]++
+	}
+	if err != nil {
 		return err
 	}
 	if r.Outcome == OutcomeCanceled && r.Found && errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -381,6 +400,13 @@ func (s *Solver) run(ctx context.Context, improve, certify, cutoff float64, warm
 	}
 	return nil
 }
+
+// FirstLPs returns how many of the solver's calls so far solved their first
+// LP warm (from the last basis) and cold, and how many warm re-solves were
+// cut short at their budget and solved again cold (counted as cold too);
+// see Options.FirstLP. Face calls on a reduced model count in their own
+// solver, not here.
+func (s *Solver) FirstLPs() (warm, cold, cut int) { return s.lps[0], s.lps[1], s.lps[2] }
 
 // setColUpper changes the upper bound of column j in the backend.
 func (s *Solver) setColUpper(j int, v float64) { s.eng.SetColUpper(j, v) }

@@ -89,12 +89,12 @@ func TestPrepareContextStopsSetup(t *testing.T) {
 	}
 }
 
-// TestMIPSearchOptions: the search= and preprocess= options of a
+// TestMIPSearchOptions: the search=, preprocess= and firstlp= options of a
 // solver-backed polytope reach its solver (each choice solves p0033 to its
 // published optimum 3089) and bad values are errors naming the option.
 func TestMIPSearchOptions(t *testing.T) {
 	file := filepath.Join("..", "mip", "testdata", "p0033.mps.gz")
-	for _, opts := range []string{"", ",search=light", ",search=standard", ",search=standard,preprocess=on", ",preprocess=off"} {
+	for _, opts := range []string{"", ",search=light", ",search=standard", ",search=standard,preprocess=on", ",preprocess=off", ",firstlp=warm", ",firstlp=cold,search=light"} {
 		in, err := spec.Polytope("mps:"+file+opts, spec.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", opts, err)
@@ -112,6 +112,7 @@ func TestMIPSearchOptions(t *testing.T) {
 	for _, tc := range []struct{ opts, want string }{
 		{",search=heavy", `search must be auto, standard or light, got "heavy"`},
 		{",preprocess=yes", `preprocess must be auto, off or on, got "yes"`},
+		{",firstlp=hot", `firstlp must be auto, warm or cold, got "hot"`},
 		{",presolve=on", `unknown option "presolve"`},
 	} {
 		in, err := spec.Polytope("mps:"+file+tc.opts, spec.Options{})

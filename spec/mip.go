@@ -29,8 +29,9 @@ type OwnObjective struct {
 }
 
 // mipInstance wraps a formulation into an Instance backed by CBC. The
-// options search=auto|standard|light and preprocess=auto|off|on of every
-// solver-backed polytope spec set mip.Options.Search and Preprocess.
+// options search=auto|standard|light, preprocess=auto|off|on and
+// firstlp=auto|warm|cold of every solver-backed polytope spec set
+// mip.Options.Search, Preprocess and FirstLP.
 func mipInstance(sp *Spec, f *mip.Formulation, opt Options) (*Instance, error) {
 	o := mip.Options{RelGap: opt.OracleGap, TimeLimit: opt.OracleTimeLimit, Vars: f.Vars}
 	var err error
@@ -41,6 +42,10 @@ func mipInstance(sp *Spec, f *mip.Formulation, opt Options) (*Instance, error) {
 	v = sp.OptString("preprocess", "auto")
 	if o.Preprocess, err = mip.ParsePreprocess(v); err != nil {
 		return nil, fmt.Errorf("spec: %s: preprocess must be auto, off or on, got %q", sp.label, v)
+	}
+	v = sp.OptString("firstlp", "auto")
+	if o.FirstLP, err = mip.ParseFirstLP(v); err != nil {
+		return nil, fmt.Errorf("spec: %s: firstlp must be auto, warm or cold, got %q", sp.label, v)
 	}
 	s, err := mip.NewSolverContext(opt.ctx(), f.Model, o)
 	if err != nil {

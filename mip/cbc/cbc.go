@@ -195,6 +195,7 @@ func (e *engine) Solve(ctx context.Context, sp *mip.SolveParams, r *mip.SolveRes
 	if light {
 		p.light = 1
 	}
+	p.first_lp = C.int(sp.FirstLP)
 	p.start = nil
 	if sp.Start != nil {
 		copy(e.start, sp.Start)
@@ -216,6 +217,15 @@ func (e *engine) Solve(ctx context.Context, sp *mip.SolveParams, r *mip.SolveRes
 	r.Bound = float64(cr.bound)
 	r.Nodes = int64(cr.nodes)
 	r.Outcome = mip.Outcome(cr.outcome)
+	r.FirstLP, r.WarmCut = mip.FirstLPAuto, false
+	switch cr.first_lp {
+	case 1:
+		r.FirstLP = mip.FirstLPWarm
+	case 2:
+		r.FirstLP = mip.FirstLPCold
+	case 3:
+		r.FirstLP, r.WarmCut = mip.FirstLPCold, true
+	}
 	if code != C.LCG_OK {
 		return fmt.Errorf("mip: cbc: %s", C.GoString(C.lcg_cbc_error(e.p)))
 	}

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <exception>
 #include <malloc.h>
 #include <memory>
@@ -53,6 +54,10 @@ struct StopState {
 	bool inTree = false;           // a node or tree status event was seen
 	int reason = -1;               // LCG_* once a stop was decided
 	double bound = -COIN_DBL_MAX;  // best lower bound seen on the main model
+	// Thread CPU time (threadSeconds) at which LPStop ends a warm LP
+	// re-solve that has become slower than a cold solve (0: none); read
+	// and written on the solving thread only.
+	double lpStopAt = 0;
 
 	// interrupted reports whether the cancel flag or the deadline says stop.
 	bool interrupted(int *why)
@@ -70,9 +75,21 @@ struct StopState {
 	}
 };
 
+// threadSeconds returns the CPU time of the calling thread.
+double threadSeconds()
+{
+	timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) {
+		return CoinCpuTime();
+	}
+	return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
 // LPStop ends Clp's simplex iterations when the solve is canceled or out of
-// time, so that a large LP does not delay either. Once it has fired, LP
-// results are not trusted: the solve reports the bound seen before.
+// time, so that a large LP does not delay either, and a warm re-solve past
+// its budget (StopState::lpStopAt). Once it has fired, LP results are not
+// trusted: the solve reports the bound seen before (or, for a warm
+// re-solve cut short, solves the LP afresh).
 class LPStop : public ClpEventHandler {
 public:
 	explicit LPStop(StopState *st) : st_(st) {}
@@ -81,7 +98,7 @@ public:
 	int event(Event e) override
 	{
 		int why;
-		if (e == endOfIteration && st_->interrupted(&why)) {
+		if (e == endOfIteration && (st_->interrupted(&why) || (st_->lpStopAt > 0 && threadSeconds() >= st_->lpStopAt))) {
 			return 0; // stop: ClpModel::status() 5
 		}
 		return -1;
@@ -221,6 +238,13 @@ struct lcg_cbc {
 	// it (primal simplex when only the objective changed).
 	std::unique_ptr<CoinWarmStartBasis> basis;
 	bool boundsChanged = false;
+	// The first LP of a call: thread CPU seconds of cold solves and of
+	// warm re-solves (running means; negative: none measured yet), whether
+	// calls solve it cold, and the cold solves since the last warm
+	// re-solve and before the next probe (see solve).
+	double coldLP = -1, warmLP = -1;
+	bool coldMode = false;
+	int coldRun = 0, probeEvery = 0;
 	std::vector<double> obj; // scaled objective
 	StopState st;
 	std::string err;
@@ -567,6 +591,111 @@ static void searchLight(lcg_cbc *s, const OsiSolverInterface &lp)
 // objective change uses the dual simplex (see solve).
 const int dualRows = 200;
 
+// Warm or cold first LPs. A call re-solves its first LP from the last
+// call's optimal basis (warm) until the running mean of warm re-solves
+// exceeds coldSwitch times that of cold solves (and minSwitch seconds:
+// below that timings are noise and the choice does not matter); from then
+// on it solves afresh (cold), except that after probeEvery cold solves one
+// call tries a warm re-solve again, which returns to warm re-solves if it
+// costs at most warmBack times a cold solve and otherwise doubles
+// probeEvery (from firstProbe). Every warm re-solve is cut at warmCut
+// times the cold mean (at least minSwitch seconds) and then solved afresh,
+// so a stale basis costs a bounded multiple of a cold solve. On most models
+// warm re-solves are the faster (consecutive gradients differ little); on
+// Martin's extended spanning tree formulation on 25 nodes (columns without
+// upper bounds, many degenerate rows, which Clp's presolve removes in a
+// cold solve) a warm re-solve took 2.8–9 s against 32–55 ms cold
+// (docs/ORACLE.md, "Cold or warm first LPs"). The choice depends on
+// timings, so two runs can differ where the two costs are close.
+const double coldSwitch = 4, warmBack = 2, warmCut = 8, minSwitch = 0.01;
+const int firstProbe = 16, maxProbe = 1 << 20;
+
+// mean folds a new measurement into a running mean (weight ½ on the new
+// one; the first measurement sets it).
+void mean(double &m, double v)
+{
+	m = m < 0 ? v : 0.5 * (m + v);
+}
+
+// firstLP solves the call's first LP (lp, a fresh clone of the model with
+// the call's objective) warm or cold as described above, and updates the
+// timings and the mode.
+int firstLP(lcg_cbc *s, std::unique_ptr<OsiSolverInterface> &lp, int mode)
+{
+	StopState &st = s->st;
+	const bool probe = mode == 0 && s->coldMode && s->coldRun >= s->probeEvery;
+	const bool warm = s->basis && (mode == 0 ? !s->coldMode || probe : mode != 2);
+	double t0 = threadSeconds();
+	double warmTook = -1, coldTook = -1;
+	if (warm) {
+		lp->setWarmStart(s->basis.get());
+		// After bound changes: dual simplex. When only the objective
+		// changed the basis stays primal feasible, but on models with
+		// many rows the primal simplex stalls on degenerate pivots,
+		// while on models with few rows and many columns each dual
+		// pivot's ratio test over all columns is the cost: dual simplex
+		// from dualRows rows on (docs/ORACLE.md, "Warm LP re-solves":
+		// 10 re-solves of air04 in 0.28 and of disctom in 0.14 of the
+		// primal simplex's CPU time; nw04, eil33-2 and eilB101 2–3×
+		// slower with the dual simplex).
+		lp->setHintParam(OsiDoDualInResolve, s->boundsChanged || lp->getNumRows() >= dualRows, OsiHintDo);
+		if (mode == 3) {
+			st.lpStopAt = t0; // tests: cut at the first iteration
+		} else if (mode == 0 && s->coldLP > 0) {
+			st.lpStopAt = t0 + std::fmax(warmCut * s->coldLP, minSwitch);
+		}
+		lp->resolve();
+		st.lpStopAt = 0;
+		lp->setHintParam(OsiDoDualInResolve, true, OsiHintTry);
+		const double t1 = threadSeconds();
+		warmTook = t1 - t0;
+		int why;
+		if (!lp->isProvenOptimal() && !lp->isProvenPrimalInfeasible() && !lp->isProvenDualInfeasible() &&
+				!st.interrupted(&why)) {
+			// Cut at its budget, or numerical trouble from the old
+			// basis: start afresh, on a new copy of the model (the
+			// interrupted one keeps the simplex's state).
+			lp.reset(s->base.clone());
+			lp->messageHandler()->setLogLevel(0);
+			lp->initialSolve();
+			coldTook = threadSeconds() - t1;
+		}
+	} else {
+		lp->setWarmStart(nullptr);
+		lp->initialSolve();
+		coldTook = threadSeconds() - t0;
+	}
+	const int how = warmTook < 0 ? 2 : coldTook < 0 ? 1 : 3;
+	int why;
+	if (st.interrupted(&why) || !lp->isProvenOptimal()) {
+		return how; // timings of a solve cut short say nothing
+	}
+	if (coldTook >= 0) {
+		mean(s->coldLP, coldTook);
+	}
+	if (warmTook < 0) {
+		s->coldRun += s->coldMode;
+		return how;
+	}
+	if (probe) {
+		s->warmLP = warmTook; // the mean from before the cold solves is stale
+		s->coldRun = 0;
+		if (coldTook < 0 && warmTook <= warmBack * s->coldLP) {
+			s->coldMode = false;
+		} else {
+			s->probeEvery = std::min(2 * s->probeEvery, maxProbe);
+		}
+		return how;
+	}
+	mean(s->warmLP, warmTook);
+	if (mode == 0 && s->coldLP > 0 && s->warmLP > coldSwitch * s->coldLP && s->warmLP > minSwitch) {
+		s->coldMode = true;
+		s->coldRun = 0;
+		s->probeEvery = firstProbe;
+	}
+	return how;
+}
+
 static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 {
 	StopState &st = s->st;
@@ -588,34 +717,12 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 	r->bound = -HUGE_VAL;
 	r->nodes = 0;
 	r->outcome = LCG_OPTIMAL;
+	r->first_lp = 0;
 
 	s->base.setObjective(p->obj);
 	std::unique_ptr<OsiSolverInterface> lp(s->base.clone());
 	lp->messageHandler()->setLogLevel(0);
-	if (s->basis) {
-		lp->setWarmStart(s->basis.get());
-		// After bound changes: dual simplex. When only the objective
-		// changed the basis stays primal feasible, but on models with
-		// many rows the primal simplex stalls on degenerate pivots,
-		// while on models with few rows and many columns each dual
-		// pivot's ratio test over all columns is the cost: dual simplex
-		// from dualRows rows on (docs/ORACLE.md, "Warm LP re-solves":
-		// 10 re-solves of air04 in 0.28 and of disctom in 0.14 of the
-		// primal simplex's CPU time; nw04, eil33-2 and eilB101 2–3×
-		// slower with the dual simplex).
-		lp->setHintParam(OsiDoDualInResolve, s->boundsChanged || lp->getNumRows() >= dualRows, OsiHintDo);
-		lp->resolve();
-		lp->setHintParam(OsiDoDualInResolve, true, OsiHintTry);
-		int why;
-		if (!lp->isProvenOptimal() && !lp->isProvenPrimalInfeasible() && !lp->isProvenDualInfeasible() &&
-				!st.interrupted(&why)) {
-			// Numerical trouble from the old basis: start afresh.
-			lp->setWarmStart(nullptr);
-			lp->initialSolve();
-		}
-	} else {
-		lp->initialSolve();
-	}
+	r->first_lp = firstLP(s, lp, p->first_lp);
 	s->boundsChanged = false;
 	int why = -1;
 	const bool interrupted = st.interrupted(&why);

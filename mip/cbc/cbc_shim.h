@@ -49,6 +49,7 @@ typedef struct {
 	int threads;           /* CBC threads, <= 1: one */
 	int preprocess;        /* CBC's integer preprocessing (CglPreProcess; standard search only) */
 	int light;             /* the light search instead of CBC's standard solve path */
+	int first_lp;          /* first LP: 0 auto (from timings), 1 warm, 2 cold, 3 warm cut at once (tests) */
 } lcg_cbc_params;
 
 typedef struct {
@@ -58,6 +59,7 @@ typedef struct {
 	double bound;          /* out: proven lower bound (-HUGE_VAL: none) */
 	long long nodes;       /* out: branch-and-bound nodes */
 	int outcome;           /* out: LCG_OPTIMAL ... LCG_UNBOUNDED */
+	int first_lp;          /* out: how the first LP was solved: 1 warm, 2 cold, 3 warm cut short then cold */
 } lcg_cbc_result;
 
 /* lcg_cbc_new loads a model given column-wise. Bounds may be +-HUGE_VAL.

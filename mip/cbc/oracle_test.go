@@ -14,6 +14,7 @@ import (
 
 	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/mip"
+	"github.com/lazycg/lazycg/mip/cbc"
 	"github.com/lazycg/lazycg/mip/internal/brute"
 )
 
@@ -542,5 +543,93 @@ func TestSolverFork(t *testing.T) {
 	s.Close()
 	if _, err := s.Fork(ctx); !errors.Is(err, mip.ErrClosed) {
 		t.Errorf("fork of a closed solver: err = %v, want ErrClosed", err)
+	}
+}
+
+// TestFirstLPModes: every way of solving the first LP gives the optima of
+// a fresh solver over a sequence of objectives, on Martin's extended
+// spanning tree formulation (columns without upper bounds, where warm
+// re-solves are slow: the reason for FirstLPAuto) and on the cut polytope
+// of K₁₂; the counters say which way was taken (warm after the first call
+// with FirstLPWarm, cold always with FirstLPCold). The engine's test mode
+// that cuts every warm re-solve at its first iteration reaches the
+// fallback to a cold solve on a fresh copy of the model, and its answers
+// are exact too.
+func TestFirstLPModes(t *testing.T) {
+	ctx := context.Background()
+	st, err := mip.SpanningTreeExt(9, mip.CompleteGraph(9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut, err := mip.CutPolytope(12, mip.RandomGraph(12, 1, 3), mip.CutOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const calls = 10
+	for _, f := range []*mip.Formulation{st, cut} {
+		rng := rand.New(rand.NewPCG(4, uint64(f.Model.NumRows())))
+		costs := make([][]float64, calls)
+		want := make([]float64, calls)
+		dst := make([]float64, len(f.Vars))
+		for k := range costs {
+			costs[k] = make([]float64, len(f.Vars))
+			for j := range costs[k] {
+				costs[k][j] = rng.NormFloat64()
+				if k%2 == 1 && j%3 != 0 {
+					costs[k][j] = 0 // ties: many optimal vertices
+				}
+			}
+			r, err := cbcSolver(t, f.Model, mip.Options{Vars: f.Vars}).Minimize(ctx, dst, costs[k])
+			if err != nil || !r.Optimal() {
+				t.Fatalf("%s: fresh solve %d: %v %+v", f.Model.Name, k, err, r)
+			}
+			want[k] = r.Value
+		}
+		tol := func(v float64) float64 { return 1e-7 * math.Max(1, math.Abs(v)) }
+		for _, mode := range []mip.FirstLP{mip.FirstLPAuto, mip.FirstLPWarm, mip.FirstLPCold} {
+			s := cbcSolver(t, f.Model, mip.Options{Vars: f.Vars, FirstLP: mode})
+			for k, c := range costs {
+				r, err := s.Minimize(ctx, dst, c)
+				if err != nil || !r.Optimal() || math.Abs(r.Value-want[k]) > tol(want[k]) {
+					t.Fatalf("%s, first LP %v, objective %d: %v %+v, want value %g", f.Model.Name, mode, k, err, r, want[k])
+				}
+			}
+			warm, cold, cutShort := s.FirstLPs()
+			if warm+cold != calls || cutShort > cold ||
+				mode == mip.FirstLPWarm && (warm != calls-1 || cutShort != 0) || mode == mip.FirstLPCold && cold != calls {
+				t.Errorf("%s, first LP %v: %d warm, %d cold, %d cut short", f.Model.Name, mode, warm, cold, cutShort)
+			}
+		}
+
+		// The engine directly, in the test mode.
+		eng, err := cbc.Backend{}.Load(ctx, f.Model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer eng.Close()
+		obj := make([]float64, f.Model.NumCols())
+		x := make([]float64, f.Model.NumCols())
+		cuts := 0
+		for k, c := range costs {
+			clear(obj)
+			for i, j := range f.Vars {
+				obj[j] = c[i]
+			}
+			p := &mip.SolveParams{Obj: obj, Improve: math.Inf(-1), Certify: math.Inf(1), Cutoff: math.Inf(1), FirstLP: cbc.FirstLPCutAtOnce}
+			var r mip.SolveResult
+			r.X = x
+			if err := eng.Solve(ctx, p, &r); err != nil || r.Outcome != mip.OutcomeOptimal || math.Abs(r.Value-want[k]) > tol(want[k]) {
+				t.Fatalf("%s, cut at once, objective %d: %v %+v, want value %g", f.Model.Name, k, err, r, want[k])
+			}
+			if k == 0 && (r.FirstLP != mip.FirstLPCold || r.WarmCut) || k > 0 && r.FirstLP == mip.FirstLPAuto {
+				t.Errorf("%s, cut at once, objective %d: first LP %v, cut %v", f.Model.Name, k, r.FirstLP, r.WarmCut)
+			}
+			if r.WarmCut {
+				cuts++
+			}
+		}
+		if cuts == 0 {
+			t.Errorf("%s: no warm re-solve was cut in the test mode", f.Model.Name)
+		}
 	}
 }

@@ -1,0 +1,10 @@
+//go:build cgo
+
+package cbc
+
+import "github.com/lazycg/lazycg/mip"
+
+// FirstLPCutAtOnce is the engine's test mode of SolveParams.FirstLP that
+// cuts every warm re-solve at its first simplex iteration, so that tests
+// reach the fallback to a cold solve without depending on timings.
+const FirstLPCutAtOnce = mip.FirstLP(3)
