@@ -3,7 +3,7 @@
 # executions such as 20000x, the default, a few seconds per target; or a
 # duration):
 # the parsers of every input format (MPS, TSPLIB, QUBO, DIMACS, Matrix
-# Market, CSV, vectors, convex hull atoms, traces, suite JSON, specs,
+# Market, CSV, vectors, convex hull atoms, traces, saved points, suite JSON, specs,
 # -params, settings, sizes). A failing input lands in testdata/fuzz/ of the
 # package, where go test replays it.
 #

@@ -604,7 +604,7 @@ const int dualRows = 200;
 // warm re-solves are the faster (consecutive gradients differ little); on
 // Martin's extended spanning tree formulation on 25 nodes (columns without
 // upper bounds, many degenerate rows, which Clp's presolve removes in a
-// cold solve) a warm re-solve took 2.8–9 s against 32–55 ms cold
+// cold solve) a warm re-solve took 2.8–9.3 s against 32–56 ms cold
 // (docs/ORACLE.md, "Cold or warm first LPs"). The choice depends on
 // timings, so two runs can differ where the two costs are close.
 const double coldSwitch = 4, warmBack = 2, warmCut = 8, minSwitch = 0.01;

@@ -633,3 +633,58 @@ func TestFirstLPModes(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFirstLP times exact calls over Martin's extended spanning tree
+// formulation of K_N with each FirstLP setting, for two kinds of cost
+// sequences: independent Gaussian costs ("random") and costs that drift
+// by a tenth of their size per call, as a method's consecutive gradients
+// do ("drift"). One op is one call; every sub-benchmark sees the same
+// sequence. Run with -benchtime Nx (a warm call on K₂₅ with random costs
+// takes seconds):
+//
+//	go test -run XXX -bench 'FirstLP/K25' -benchtime 12x ./mip/cbc/
+func BenchmarkFirstLP(b *testing.B) {
+	for _, nodes := range []int{15, 25} {
+		f, err := mip.SpanningTreeExt(nodes, mip.CompleteGraph(nodes))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, seq := range []string{"random", "drift"} {
+			for _, mode := range []mip.FirstLP{mip.FirstLPWarm, mip.FirstLPCold, mip.FirstLPAuto} {
+				b.Run(fmt.Sprintf("K%d/%s/%v", nodes, seq, mode), func(b *testing.B) {
+					s, err := mip.NewSolver(f.Model, mip.Options{Vars: f.Vars, FirstLP: mode})
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer s.Close()
+					rng := rand.New(rand.NewPCG(1, uint64(nodes)))
+					c := make([]float64, len(f.Vars))
+					dst := make([]float64, len(f.Vars))
+					for j := range c {
+						c[j] = rng.NormFloat64()
+					}
+					if _, err := s.Minimize(context.Background(), dst, c); err != nil {
+						b.Fatal(err) // the first, cold call is not timed
+					}
+					b.ResetTimer()
+					for range b.N {
+						for j := range c {
+							if seq == "random" {
+								c[j] = rng.NormFloat64()
+							} else {
+								c[j] += 0.1 * rng.NormFloat64()
+							}
+						}
+						if _, err := s.Minimize(context.Background(), dst, c); err != nil {
+							b.Fatal(err)
+						}
+					}
+					warm, cold, cut := s.FirstLPs()
+					b.ReportMetric(float64(warm), "warm")
+					b.ReportMetric(float64(cold), "cold")
+					b.ReportMetric(float64(cut), "cut")
+				})
+			}
+		}
+	}
+}

@@ -249,11 +249,11 @@ func Separation(m *mip.Model, points int, callLimit time.Duration) (SepResult, e
 
 // LPResolves measures the first LP of oracle calls: after one LP with the
 // model's own objective c (maximization negated), calls times
-// RelaxationBound (one LP from the last basis, nothing else) for costs
-// c_j·(1 + 0.05·u_j), u_j uniform in [−1, 1] and new in every call, and
-// returns their CPU time and the last bound.
-func LPResolves(m *mip.Model, calls int) (time.Duration, float64, error) {
-	s, err := mip.NewSolver(m, mip.Options{Preprocess: mip.PreprocessOff})
+// RelaxationBound (one LP, nothing else; from the last basis or afresh as
+// first says) for costs c_j·(1 + 0.05·u_j), u_j uniform in [−1, 1] and new
+// in every call, and returns their CPU time and the last bound.
+func LPResolves(m *mip.Model, calls int, first mip.FirstLP) (time.Duration, float64, error) {
+	s, err := mip.NewSolver(m, mip.Options{Preprocess: mip.PreprocessOff, FirstLP: first})
 	if err != nil {
 		return 0, 0, err
 	}

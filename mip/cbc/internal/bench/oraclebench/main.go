@@ -4,7 +4,7 @@
 //	oraclebench -model FILE.mps[.gz] -cost file|quadratic -target first|gap|optimal [-cap 300s] [-preprocess auto|off|on] [-search auto|standard|light]
 //	oraclebench -model FILE -cost quadratic -write-mps OUT.mps   (the model with these costs, for cbc)
 //	oraclebench -model FILE -sep 12                               (early vs exact separation calls)
-//	oraclebench -model FILE -lp 10                                (warm LP re-solves of perturbed costs)
+//	oraclebench -model FILE -lp 10 [-firstlp warm|cold|auto]      (first LPs of perturbed costs)
 //	oraclebench -model cut:28 -cost quadratic ...   (the cut polytope of K_28 in the standard formulation, costs on its edge columns)
 //	oraclebench -model cut-tri:28 ...               (the same with the triangle inequalities: cut:28,triangles=1)
 //	oraclebench -table DIR                 (Markdown tables from DIR/lazycg.jsonl, cbc.jsonl, sep.jsonl)
@@ -36,6 +36,7 @@ func main() {
 	write := flag.String("write-mps", "", "write the model with the chosen costs to this file and exit")
 	sep := flag.Int("sep", 0, "measure this many early-terminated separation calls against exact calls")
 	lps := flag.Int("lp", 0, "measure this many warm LP re-solves (the first LP of an oracle call) for perturbed file costs")
+	firstLP := flag.String("firstlp", "warm", "with -lp: how the first LPs start: warm, cold or auto (mip.Options.FirstLP)")
 	tableDir := flag.String("table", "", "print the Markdown tables of the results in this directory and exit")
 	flag.Parse()
 	if *tableDir != "" {
@@ -55,13 +56,17 @@ func main() {
 		os.Exit(2)
 	}
 	if *lps > 0 {
-		m, err := mip.ReadMPSFile(*model)
+		fl, err := mip.ParseFirstLP(*firstLP)
+		var m *mip.Model
+		if err == nil {
+			m, err = mip.ReadMPSFile(*model)
+		}
 		if err == nil {
 			var t time.Duration
 			var b float64
-			if t, b, err = bench.LPResolves(m, *lps); err == nil {
+			if t, b, err = bench.LPResolves(m, *lps, fl); err == nil {
 				err = emit(map[string]any{"model": m.Name, "rows": m.NumRows(), "cols": m.NumCols(), "lp_resolves": *lps,
-					"cpu_s": t.Seconds(), "last_bound": b})
+					"first_lp": fl.String(), "cpu_s": t.Seconds(), "last_bound": b})
 			}
 		}
 		if err != nil {
