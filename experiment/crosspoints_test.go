@@ -19,19 +19,7 @@ import (
 // stream (fingerprint) is left alone.
 func TestCrossPoints(t *testing.T) {
 	const n = 6
-	poly, err := lmo.NewProbabilitySimplex(n, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool, err := objective.QuadraticLosses(n, 10, 0.5, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stream, err := objective.Repeat(pool, 1000, objective.OrderRandom, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prob := online.Problem{Losses: stream, LMO: poly}
+	prob := simplexStream(t, n, 1000)
 	play := func(rounds int) *online.Result {
 		res, err := online.Minimize(context.Background(), prob, &online.Settings{MaxRounds: rounds, NoHindsight: true},
 			&online.OCG{Params: online.Params{D: math.Sqrt2}})
@@ -114,4 +102,23 @@ func TestCrossPoints(t *testing.T) {
 			t.Errorf("%s: bracket [%g, %g]", rr.Label, *s.AvgRegretLower, *s.AvgRegretUpper)
 		}
 	}
+}
+
+// simplexStream returns an online problem over the probability simplex of
+// dimension n: rounds drawn from 10 seeded quadratic losses.
+func simplexStream(t *testing.T, n, rounds int) online.Problem {
+	t.Helper()
+	poly, err := lmo.NewProbabilitySimplex(n, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool, err := objective.QuadraticLosses(n, 10, 0.5, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream, err := objective.Repeat(pool, rounds, objective.OrderRandom, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return online.Problem{Losses: stream, LMO: poly}
 }

@@ -17,19 +17,10 @@ import (
 // -run selects runs, that a changed generator (a fingerprint that differs)
 // is an error in its row, and that a directory without a summary fails.
 func TestRehindsight(t *testing.T) {
-	s, err := ParseSuite("online.json", []byte(`{"name": "online", "experiments": [
+	dir, res := runSuiteJSON(t, `{"name": "online", "experiments": [
 	  {"name": "online-h", "polytope": "birkhoff:5", "losses": "quadratic:rounds=60", "time_limit": "1m",
 	   "methods": ["ocg", "locg-pf"]},
-	  {"name": "offline", "polytope": "simplex:5", "objective": "distance", "time_limit": "1s", "methods": ["cg"]}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	r := &Runner{Out: dir, DataDir: t.TempDir()}
-	res, err := r.Run(context.Background(), s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	  {"name": "offline", "polytope": "simplex:5", "objective": "distance", "time_limit": "1s", "methods": ["cg"]}]}`)
 	rows, err := Rehindsight(context.Background(), dir, HindsightOptions{TimeLimit: 20e9})
 	if err != nil || len(rows) != 2 {
 		t.Fatalf("rows %+v, error %v", rows, err)
@@ -104,4 +95,21 @@ func TestHindsightRowCombined(t *testing.T) {
 			t.Errorf("%v and %v: [%g, %g], want %v", tc.before, tc.after, lo, hi, tc.want)
 		}
 	}
+}
+
+// runSuiteJSON runs the suite given as JSON into a temporary directory and
+// returns the directory and the result.
+func runSuiteJSON(t *testing.T, suite string) (string, *SuiteResult) {
+	t.Helper()
+	s, err := ParseSuite("suite.json", []byte(suite))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	r := &Runner{Out: dir, DataDir: t.TempDir()}
+	res, err := r.Run(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, res
 }

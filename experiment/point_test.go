@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lazycg/lazycg/lmo"
-	"github.com/lazycg/lazycg/objective"
 	"github.com/lazycg/lazycg/online"
 )
 
@@ -100,19 +98,7 @@ func FuzzParsePoint(f *testing.F) {
 // points' bound in place.
 func TestSavedPointsBound(t *testing.T) {
 	const n = 5
-	poly, err := lmo.NewProbabilitySimplex(n, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool, err := objective.QuadraticLosses(n, 10, 0.5, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stream, err := objective.Repeat(pool, 100, objective.OrderRandom, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prob := online.Problem{Losses: stream, LMO: poly}
+	prob := simplexStream(t, n, 100)
 	dir := t.TempDir()
 	// Candidates: the vertices and the center. The best goes to a run of
 	// another stream (to be skipped), the others to runs of this one.
@@ -125,6 +111,7 @@ func TestSavedPointsBound(t *testing.T) {
 	loss := make([]float64, len(cands))
 	best := 0
 	for i, x := range cands {
+		var err error
 		if loss[i], err = online.LossAt(prob, 50, x); err != nil {
 			t.Fatal(err)
 		}
@@ -193,18 +180,9 @@ func TestSavedPointsBound(t *testing.T) {
 // online run's last point is saved, is a point of the Birkhoff polytope,
 // and bounds the re-solved brackets' lower ends.
 func TestBenchSavesLastPoints(t *testing.T) {
-	s, err := ParseSuite("online.json", []byte(`{"name": "online", "experiments": [
+	dir, res := runSuiteJSON(t, `{"name": "online", "experiments": [
 	  {"name": "online-p", "polytope": "birkhoff:4", "losses": "quadratic:rounds=40", "time_limit": "1m",
-	   "methods": ["ocg", "locg-pf"]}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	r := &Runner{Out: dir, DataDir: t.TempDir()}
-	res, err := r.Run(context.Background(), s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	   "methods": ["ocg", "locg-pf"]}]}`)
 	er := &res.Experiments[0]
 	var points []SavedPoint
 	for _, rr := range er.Runs {

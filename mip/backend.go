@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 )
@@ -88,12 +89,7 @@ var searchNames = [...]string{"auto", "standard", "light"}
 // ParseSearch returns the Search named name ("auto", "standard" or
 // "light").
 func ParseSearch(name string) (Search, error) {
-	for i, n := range searchNames {
-		if n == name {
-			return Search(i), nil
-		}
-	}
-	return SearchAuto, fmt.Errorf("mip: unknown search %q (auto, standard or light)", name)
+	return parseSetting[Search]("search", searchNames[:], name)
 }
 
 // FirstLP says how a solve's first LP (the root relaxation) starts: from
@@ -116,21 +112,11 @@ const (
 var firstLPNames = [...]string{"auto", "warm", "cold"}
 
 // String returns the setting's name.
-func (f FirstLP) String() string {
-	if f < 0 || int(f) >= len(firstLPNames) {
-		return fmt.Sprintf("FirstLP(%d)", int(f))
-	}
-	return firstLPNames[f]
-}
+func (f FirstLP) String() string { return settingName("FirstLP", firstLPNames[:], f) }
 
 // ParseFirstLP returns the FirstLP named name ("auto", "warm" or "cold").
 func ParseFirstLP(name string) (FirstLP, error) {
-	for i, n := range firstLPNames {
-		if n == name {
-			return FirstLP(i), nil
-		}
-	}
-	return FirstLPAuto, fmt.Errorf("mip: unknown first LP %q (auto, warm or cold)", name)
+	return parseSetting[FirstLP]("first LP", firstLPNames[:], name)
 }
 
 // Preprocess says which calls of a Solver use the backend's integer
@@ -150,31 +136,35 @@ const (
 var preprocessNames = [...]string{"auto", "off", "on"}
 
 // String returns the setting's name.
-func (p Preprocess) String() string {
-	if p < 0 || int(p) >= len(preprocessNames) {
-		return fmt.Sprintf("Preprocess(%d)", int(p))
-	}
-	return preprocessNames[p]
-}
+func (p Preprocess) String() string { return settingName("Preprocess", preprocessNames[:], p) }
 
 // ParsePreprocess returns the Preprocess named name ("auto", "off" or
 // "on").
 func ParsePreprocess(name string) (Preprocess, error) {
-	for i, n := range preprocessNames {
+	return parseSetting[Preprocess]("preprocess", preprocessNames[:], name)
+}
+
+// settingName returns names[v], or type(v) for a value out of range.
+func settingName[T ~int](typ string, names []string, v T) string {
+	if v < 0 || int(v) >= len(names) {
+		return fmt.Sprintf("%s(%d)", typ, int(v))
+	}
+	return names[v]
+}
+
+// parseSetting returns the value named name among names, or an error that
+// lists them.
+func parseSetting[T ~int](what string, names []string, name string) (T, error) {
+	for i, n := range names {
 		if n == name {
-			return Preprocess(i), nil
+			return T(i), nil
 		}
 	}
-	return PreprocessAuto, fmt.Errorf("mip: unknown preprocess %q (auto, off or on)", name)
+	return 0, fmt.Errorf("mip: unknown %s %q (%s)", what, name, strings.Join(names[:len(names)-1], ", ")+" or "+names[len(names)-1])
 }
 
 // String returns the search's name.
-func (s Search) String() string {
-	if s < 0 || int(s) >= len(searchNames) {
-		return fmt.Sprintf("Search(%d)", int(s))
-	}
-	return searchNames[s]
-}
+func (s Search) String() string { return settingName("Search", searchNames[:], s) }
 
 // Outcome says how an engine solve ended.
 type Outcome int
