@@ -33,6 +33,12 @@ type HindsightOptions struct {
 	// over the polytope's relaxation (online.Settings.HindsightRelaxation:
 	// 0 the default share, negative none).
 	Relaxation float64
+	// PolytopeOptions, when not empty, are appended to each run's polytope
+	// spec ("key=value,..."): options that leave the polytope unchanged
+	// and strengthen its solves, such as a cut pool (qubo's cycles=1,
+	// cut's triangles=cuts) or the solver's settings. The runs' fingerprint
+	// (first loss, start point) is still checked.
+	PolytopeOptions string
 }
 
 // HindsightRow is the average regret of one online run of a bench output
@@ -124,6 +130,9 @@ func rehindsightRun(ctx context.Context, er *ExperimentResult, rr *RunResult, op
 	}
 	cfg := er.Spec.RunConfig(v)
 	cfg.DataDir, cfg.NoHindsight = opt.DataDir, true
+	if opt.PolytopeOptions != "" {
+		cfg.Polytope += "," + opt.PolytopeOptions
+	}
 	p, err := cfg.PrepareContext(ctx)
 	if err != nil {
 		return err

@@ -47,6 +47,11 @@ func TestRehindsight(t *testing.T) {
 	if err != nil || len(only) != 1 || only[0].Label != "locg-pf" {
 		t.Errorf("-run online-h/locg: %+v, %v", only, err)
 	}
+	// Polytope options reach the spec: birkhoff:5 has none, so any is refused.
+	only, err = Rehindsight(context.Background(), dir, HindsightOptions{TimeLimit: 20e9, Run: regexp.MustCompile("^ocg$"), PolytopeOptions: "cycles=1"})
+	if err != nil || len(only) != 1 || only[0].Err == nil || !strings.Contains(only[0].Err.Error(), "cycles") {
+		t.Errorf("polytope option cycles=1 on birkhoff:5: %+v, %v", only, err)
+	}
 
 	// A run whose inputs differ from the rebuilt ones.
 	path := filepath.Join(dir, SummaryFile)

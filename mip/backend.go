@@ -66,6 +66,9 @@ type SolveParams struct {
 	// FirstLP says how the solve's first LP starts (FirstLPAuto: the
 	// engine decides from its timings).
 	FirstLP FirstLP
+	// Pool asks the engine to separate the model's cut pool (Model.Cuts)
+	// in this solve (mip.Solver decides it from Options.Pool).
+	Pool bool
 }
 
 // Search selects how much a backend invests in one call.
@@ -117,6 +120,38 @@ func (f FirstLP) String() string { return settingName("FirstLP", firstLPNames[:]
 // ParseFirstLP returns the FirstLP named name ("auto", "warm" or "cold").
 func ParseFirstLP(name string) (FirstLP, error) {
 	return parseSetting[FirstLP]("first LP", firstLPNames[:], name)
+}
+
+// Pool says which calls of a Solver separate the model's cut pool
+// (Model.Cuts; see Options.Pool).
+type Pool int
+
+const (
+	// PoolAuto separates the pool on calls whose costs have both signs,
+	// the smaller part (positive or negative, summed over the columns)
+	// at least PoolBalance of the total: on costs of one sign the
+	// inequalities a pool holds (the cut polytope's triangles) leave the
+	// bound weak while every node's LP grows (docs/ORACLE.md, "Triangle
+	// inequalities as a cut pool").
+	PoolAuto Pool = iota
+	// PoolOn separates the pool on every call.
+	PoolOn
+	// PoolOff never separates it.
+	PoolOff
+)
+
+// PoolBalance is the least share of the smaller sign in a call's costs for
+// which PoolAuto separates the cut pool.
+const PoolBalance = 0.1
+
+var poolNames = [...]string{"auto", "on", "off"}
+
+// String returns the setting's name.
+func (p Pool) String() string { return settingName("Pool", poolNames[:], p) }
+
+// ParsePool returns the Pool named name ("auto", "on" or "off").
+func ParsePool(name string) (Pool, error) {
+	return parseSetting[Pool]("pool", poolNames[:], name)
 }
 
 // Preprocess says which calls of a Solver use the backend's integer

@@ -59,6 +59,9 @@ func CutPolytope(nodes int, edges [][2]int, opt CutOptions) (*Formulation, error
 		addTriangles(b, f.Vars, edges)
 	}
 	f.Model = b.Build()
+	if opt.TriangleCuts && !opt.Triangles {
+		f.Model.Cuts = triangleCuts(f.Vars, edges)
+	}
 	f.Model.Known = make([]float64, f.Model.NumCols())
 	return f, nil
 }
@@ -102,6 +105,10 @@ type CutOptions struct {
 	// bound stays weak and every node's LP is larger (many times slower);
 	// docs/ORACLE.md measures both.
 	Triangles bool
+	// TriangleCuts puts the same inequalities in the model's cut pool
+	// (Model.Cuts) instead of its rows: the backend adds only the
+	// violated ones, so that node LPs stay small. Ignored with Triangles.
+	TriangleCuts bool
 }
 
 // Triangles returns the number of triangles of the simple graph with the
@@ -142,12 +149,31 @@ func forTriangles(edges [][2]int, fn func(ij, ik, jk int)) {
 // addTriangles adds the triangle inequalities of the graph's triangles
 // (CutOptions.Triangles); vars[k] is the column of edges[k].
 func addTriangles(b *Builder, vars []int, edges [][2]int) {
+	forTriangleRows(vars, edges, func(name string, up float64, idx []int, val []float64) {
+		b.AddRow(name, -inf, up, idx, val)
+	})
+}
+
+// triangleCuts returns the triangle inequalities of CutOptions as a cut
+// pool.
+func triangleCuts(vars []int, edges [][2]int) *CutPool {
+	p := &CutPool{Start: []int{0}}
+	forTriangleRows(vars, edges, func(_ string, up float64, idx []int, val []float64) {
+		p.AddRow(-inf, up, idx, val)
+	})
+	return p
+}
+
+// forTriangleRows calls fn with the four triangle inequalities
+// Σ_k val[k]·x[idx[k]] ≤ up of every triangle of the graph (see
+// CutOptions), vars mapping edges to columns.
+func forTriangleRows(vars []int, edges [][2]int, fn func(name string, up float64, idx []int, val []float64)) {
 	forTriangles(edges, func(ij, ik, jk int) {
 		idx := []int{vars[ij], vars[ik], vars[jk]}
 		name := fmt.Sprintf("tri_%d_%d_%d", ij, ik, jk)
-		b.AddRow(name, -inf, 2, idx, []float64{1, 1, 1})
-		b.AddRow(name+"_ij", -inf, 0, idx, []float64{1, -1, -1})
-		b.AddRow(name+"_ik", -inf, 0, idx, []float64{-1, 1, -1})
-		b.AddRow(name+"_jk", -inf, 0, idx, []float64{-1, -1, 1})
+		fn(name, 2, idx, []float64{1, 1, 1})
+		fn(name+"_ij", 0, idx, []float64{1, -1, -1})
+		fn(name+"_ik", 0, idx, []float64{-1, 1, -1})
+		fn(name+"_jk", 0, idx, []float64{-1, -1, 1})
 	})
 }

@@ -184,3 +184,83 @@ func TestRandomGraph(t *testing.T) {
 		}()
 	}
 }
+
+// TestCutPoolChecks: CutOptions.TriangleCuts puts the triangle inequalities
+// in Model.Cuts (4 per triangle, rows unchanged) and every cut satisfies
+// them; NewSolver refuses malformed pools and a known point that violates
+// one (both before loading), and copies a good pool.
+func TestCutPoolChecks(t *testing.T) {
+	edges := CompleteGraph(6)
+	f, err := CutPolytope(6, edges, CutOptions{TriangleCuts: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := CutPolytope(6, edges, CutOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := f.Model.Cuts
+	if pool == nil || pool.NumRows() != 4*Triangles(edges) || f.Model.NumRows() != plain.Model.NumRows() {
+		t.Fatalf("pool %v, %d rows (plain %d)", pool, f.Model.NumRows(), plain.Model.NumRows())
+	}
+	x := make([]float64, len(edges))
+	for mask := range 1 << 5 {
+		side := func(i int) int { return (mask << 1) >> i & 1 }
+		for k, e := range edges {
+			x[k] = float64(side(e[0]) ^ side(e[1]))
+		}
+		full := make([]float64, f.Model.NumCols())
+		for k, j := range f.Vars {
+			full[j] = x[k]
+		}
+		if err := pool.check(full, 1e-9); err != nil {
+			t.Fatalf("cut %b: %v", mask, err)
+		}
+	}
+	// y = ½, x = 1: the fractional point the triangles cut off.
+	half := make([]float64, f.Model.NumCols())
+	for j := range half {
+		half[j] = 0.5
+	}
+	for _, j := range f.Vars {
+		half[j] = 1
+	}
+	if pool.check(half, 1e-9) == nil {
+		t.Error("the pool does not cut off x = 1")
+	}
+
+	for _, tc := range []struct {
+		name string
+		edit func(p *CutPool)
+		want string
+	}{
+		{"index", func(p *CutPool) { p.Index[2] = 99 }, "refers to column 99"},
+		{"negative index", func(p *CutPool) { p.Index[0] = -1 }, "refers to column -1"},
+		{"NaN coefficient", func(p *CutPool) { p.Value[1] = math.NaN() }, "coefficient NaN"},
+		{"crossed bounds", func(p *CutPool) { p.Lo[3] = 5 }, "bounds [5, 0]"},
+		{"lengths", func(p *CutPool) { p.Up = p.Up[1:] }, "upper bounds"},
+		{"starts", func(p *CutPool) { p.Start[2], p.Start[3] = p.Start[3], p.Start[2] }, "starts decrease"},
+		{"repeated column", func(p *CutPool) { p.Index[1] = p.Index[0] }, "twice"},
+		{"known point", func(p *CutPool) { p.Up[0] = -1 }, "violates the cut pool"},
+	} {
+		bad := *f.Model
+		c := pool.clone()
+		tc.edit(c)
+		bad.Cuts = c
+		_, err := NewSolver(&bad, Options{Vars: f.Vars, Backend: refuse{}})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error containing %q", tc.name, err, tc.want)
+		}
+	}
+	// A good pool reaches the backend as a copy.
+	b := &recordingBackend{}
+	s, err := NewSolver(f.Model, Options{Vars: f.Vars, Backend: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if b.model == nil || b.model.Cuts == nil || b.model.Cuts == pool || b.model.Cuts.NumRows() != pool.NumRows() ||
+		&b.model.Cuts.Index[0] == &pool.Index[0] {
+		t.Errorf("the backend got the pool %p (the model's %p)", b.model.Cuts, pool)
+	}
+}

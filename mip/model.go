@@ -17,6 +17,7 @@ package mip
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Model is a mixed-integer linear program
@@ -51,6 +52,102 @@ type Model struct {
 	// spanning tree, x = 0 of a QUBO); NewSolver checks it with Check, and
 	// Solver.KnownVertex returns its projection.
 	Known []float64
+	// Cuts is an optional cut pool: inequalities that every feasible
+	// point of the model satisfies but that are left out of its rows
+	// (the triangle inequalities of the cut polytope, say). They change
+	// neither the feasible points nor their convex hull, only what the
+	// LP relaxation knows; a backend may add the violated ones as
+	// cutting planes (package cbc: in its light search, at every node).
+	// Solvers and face models may ignore them; NewSolver checks their
+	// indices and that Known satisfies them. Nil: none.
+	Cuts *CutPool
+}
+
+// CutPool is a set of inequalities Lo[i] ≤ Σ_k Value[k]·x[Index[k]] ≤ Up[i],
+// k in Start[i]:Start[i+1], stored row-wise (Start has NumRows()+1
+// entries, starting at 0). Bounds may be ±Inf.
+type CutPool struct {
+	Lo, Up []float64
+	Start  []int
+	Index  []int
+	Value  []float64
+}
+
+// NumRows returns the number of inequalities of the pool.
+func (p *CutPool) NumRows() int { return len(p.Lo) }
+
+// clone returns a copy of p that shares no memory with it.
+func (p *CutPool) clone() *CutPool {
+	return &CutPool{
+		Lo:    append([]float64(nil), p.Lo...),
+		Up:    append([]float64(nil), p.Up...),
+		Start: append([]int(nil), p.Start...),
+		Index: append([]int(nil), p.Index...),
+		Value: append([]float64(nil), p.Value...),
+	}
+}
+
+// AddRow appends the inequality lo ≤ Σ_k val[k]·x[idx[k]] ≤ up.
+func (p *CutPool) AddRow(lo, up float64, idx []int, val []float64) {
+	if len(p.Start) == 0 {
+		p.Start = []int{0}
+	}
+	p.Lo = append(p.Lo, lo)
+	p.Up = append(p.Up, up)
+	p.Index = append(p.Index, idx...)
+	p.Value = append(p.Value, val...)
+	p.Start = append(p.Start, len(p.Index))
+}
+
+// validate returns an error if the pool is malformed for a model with nc
+// columns: lengths that disagree, an index out of range, a non-finite
+// coefficient, NaN or crossed bounds.
+func (p *CutPool) validate(nc int) error {
+	n := len(p.Lo)
+	if len(p.Up) != n || len(p.Start) != n+1 || p.Start[0] != 0 || p.Start[n] != len(p.Index) || len(p.Value) != len(p.Index) {
+		return fmt.Errorf("cut pool has %d lower and %d upper bounds, %d row starts, %d indices and %d values",
+			len(p.Lo), len(p.Up), len(p.Start), len(p.Index), len(p.Value))
+	}
+	for i := range n {
+		if p.Start[i+1] < p.Start[i] {
+			return fmt.Errorf("cut pool row %d: starts decrease (%d, %d)", i, p.Start[i], p.Start[i+1])
+		}
+	}
+	for i := range n {
+		if math.IsNaN(p.Lo[i]) || math.IsNaN(p.Up[i]) || p.Lo[i] > p.Up[i] {
+			return fmt.Errorf("cut pool row %d has bounds [%g, %g]", i, p.Lo[i], p.Up[i])
+		}
+		for k := p.Start[i]; k < p.Start[i+1]; k++ {
+			if j := p.Index[k]; j < 0 || j >= nc {
+				return fmt.Errorf("cut pool row %d refers to column %d of %d", i, j, nc)
+			}
+			if slices.Contains(p.Index[p.Start[i]:k], p.Index[k]) {
+				return fmt.Errorf("cut pool row %d lists column %d twice", i, p.Index[k])
+			}
+			if v := p.Value[k]; math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("cut pool row %d has coefficient %g", i, v)
+			}
+		}
+	}
+	return nil
+}
+
+// check returns an error naming the first inequality of the pool that x
+// violates by more than tol·max(1, Σ_k |a_k x_k|).
+func (p *CutPool) check(x []float64, tol float64) error {
+	for i := range p.Lo {
+		a, mag := 0.0, 0.0
+		for k := p.Start[i]; k < p.Start[i+1]; k++ {
+			v := p.Value[k] * x[p.Index[k]]
+			a += v
+			mag += math.Abs(v)
+		}
+		t := tol * math.Max(1, mag)
+		if !(a >= p.Lo[i]-t && a <= p.Up[i]+t) {
+			return fmt.Errorf("cut pool row %d has activity %g outside [%g, %g]", i, a, p.Lo[i], p.Up[i])
+		}
+	}
+	return nil
 }
 
 // NumCols returns the number of columns (variables).

@@ -7,10 +7,15 @@ import (
 )
 
 // recordingBackend is a backend whose engine answers every solve with the
-// vertex (1, 0) of {x ∈ {0,1}² : x₁ + x₂ = 1} and records the parameters.
-type recordingBackend struct{ calls []SolveParams }
+// vertex (1, 0) of {x ∈ {0,1}² : x₁ + x₂ = 1} and records the parameters
+// and the model it loaded.
+type recordingBackend struct {
+	calls []SolveParams
+	model *Model
+}
 
-func (b *recordingBackend) Load(context.Context, *Model) (Engine, error) {
+func (b *recordingBackend) Load(_ context.Context, m *Model) (Engine, error) {
+	b.model = m
 	return &recordingEngine{b}, nil
 }
 

@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"github.com/lazycg/lazycg/internal/fileio"
 	"io"
 	"math"
+	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/lazycg/lazycg/internal/fileio"
 )
 
 // maxQUBOVars bounds the variable indices accepted by ReadQUBO.
@@ -211,4 +214,108 @@ func QUBOObjective(q *QUBO) []float64 {
 		c = append(c, t.Q)
 	}
 	return c
+}
+
+// CycleCuts returns, in the columns of BooleanQuadric(q), the cycle
+// inequalities of the short chordless cycles of q's coupling graph (its
+// triangles and its 4-cycles without a chord), as a cut pool for
+// Model.Cuts. With z_e = x_i + x_j − 2·y_e, which is 1 exactly when the
+// coupling e = (i, j) joins a 0 and a 1, every 0/1 point crosses a cycle C
+// an even number of times, so for every F ⊆ C of odd size
+//
+//	Σ_{e∈F} z_e − Σ_{e∈C∖F} z_e ≤ |F| − 1
+//
+// (4 inequalities per triangle, 8 per 4-cycle). They are facets of the
+// Boolean quadric polytope that the standard linearization's LP relaxation
+// misses (Padberg; Barahona and Mahjoub): its point x = ½, y = 0 violates
+// them. A Chimera graph has no triangles and 36 4-cycles in each complete
+// unit cell K_{4,4}. The result has no rows (but is not nil) when the
+// graph has no such cycles. q must be valid (as BooleanQuadric checks).
+func CycleCuts(q *QUBO) *CutPool {
+	n := q.N
+	edge := make(map[[2]int]int, len(q.Couplings))
+	nb := make([][]int, n)
+	for k, c := range q.Couplings {
+		i, j := min(c.I, c.J), max(c.I, c.J)
+		edge[[2]int{i, j}] = k
+		nb[i] = append(nb[i], j)
+		nb[j] = append(nb[j], i)
+	}
+	for _, l := range nb {
+		slices.Sort(l)
+	}
+	find := func(i, j int) (int, bool) {
+		k, ok := edge[[2]int{min(i, j), max(i, j)}]
+		return k, ok
+	}
+	p := &CutPool{Start: []int{0}}
+	coef := make(map[int]float64, 8)
+	var idx []int
+	var val []float64
+	// cycle adds the inequalities of the cycle through nodes (in order).
+	cycle := func(nodes []int) {
+		m := len(nodes)
+		for f := 1; f < 1<<m; f++ {
+			if bits.OnesCount(uint(f))%2 == 0 {
+				continue
+			}
+			clear(coef)
+			for t := range m {
+				i, j := nodes[t], nodes[(t+1)%m]
+				k, _ := find(i, j)
+				s := -1.0
+				if f>>t&1 == 1 {
+					s = 1
+				}
+				coef[i] += s
+				coef[j] += s
+				coef[n+k] -= 2 * s
+			}
+			idx, val = idx[:0], val[:0]
+			for col, v := range coef {
+				if v != 0 {
+					idx = append(idx, col)
+				}
+			}
+			slices.Sort(idx)
+			for _, col := range idx {
+				val = append(val, coef[col])
+			}
+			p.AddRow(math.Inf(-1), float64(bits.OnesCount(uint(f))-1), idx, val)
+		}
+	}
+	for u := range n {
+		for a, v := range nb[u] {
+			if v < u {
+				continue
+			}
+			for _, w := range nb[u][a+1:] {
+				if w < u {
+					continue
+				}
+				if _, ok := find(v, w); ok {
+					if v < w { // the triangle u < v < w, once
+						cycle([]int{u, v, w})
+					}
+					continue // the 4-cycles through v and w have a chord
+				}
+				// 4-cycles u–v–x–w–u with u the smallest node: x is a
+				// common neighbour of v and w other than u, not adjacent
+				// to u (a chord).
+				for _, x := range nb[v] {
+					if x <= u {
+						continue
+					}
+					if _, ok := find(x, w); !ok {
+						continue
+					}
+					if _, ok := find(u, x); ok {
+						continue
+					}
+					cycle([]int{u, v, x, w})
+				}
+			}
+		}
+	}
+	return p
 }

@@ -184,3 +184,130 @@ func buildRandomQUBO(t *testing.T, n int, p float64, seed uint64) *QUBO {
 	}
 	return q
 }
+
+// TestCycleCuts checks CycleCuts against brute force: on small graphs
+// (K_4: 4 triangles and 3 4-cycles, all with chords; the 4-cycle C_4; K_{3,3}:
+// 9 chordless 4-cycles; random graphs) it counts the triangles and chordless
+// 4-cycles, every 0/1 point (x, y = x_i x_j) satisfies every inequality,
+// and the point x = ½, y = 0 of the LP relaxation violates one of each
+// cycle's. On the Chimera instance of testdata every cycle is a 4-cycle.
+func TestCycleCuts(t *testing.T) {
+	qubo := func(n int, pairs [][2]int) *QUBO {
+		q := &QUBO{N: n, Linear: make([]float64, n)}
+		for _, p := range pairs {
+			q.Couplings = append(q.Couplings, Coupling{I: p[0], J: p[1], Q: 1})
+		}
+		return q
+	}
+	var k33 [][2]int
+	for i := range 3 {
+		for j := 3; j < 6; j++ {
+			k33 = append(k33, [2]int{i, j})
+		}
+	}
+	for _, tc := range []struct {
+		name      string
+		q         *QUBO
+		tri, four int // -1: count by brute force
+	}{
+		{"K4", qubo(4, CompleteGraph(4)), 4, 0},
+		{"C4", qubo(4, [][2]int{{0, 1}, {1, 2}, {2, 3}, {0, 3}}), 0, 1},
+		{"K33", qubo(6, k33), 0, 9},
+		{"random 7", buildRandomQUBO(t, 7, 0.5, 1), -1, -1},
+		{"random 8", buildRandomQUBO(t, 8, 0.4, 2), -1, -1},
+	} {
+		q := tc.q
+		has := func(i, j int) bool {
+			for _, c := range q.Couplings {
+				if c.I == min(i, j) && c.J == max(i, j) {
+					return true
+				}
+			}
+			return false
+		}
+		tri, four := 0, 0
+		for a := range q.N {
+			for b := a + 1; b < q.N; b++ {
+				for c := b + 1; c < q.N; c++ {
+					if has(a, b) && has(b, c) && has(a, c) {
+						tri++
+					}
+					for d := c + 1; d < q.N; d++ {
+						// the three 4-cycles on {a, b, c, d}
+						for _, cyc := range [][4]int{{a, b, c, d}, {a, b, d, c}, {a, c, b, d}} {
+							if has(cyc[0], cyc[1]) && has(cyc[1], cyc[2]) && has(cyc[2], cyc[3]) && has(cyc[3], cyc[0]) &&
+								!has(cyc[0], cyc[2]) && !has(cyc[1], cyc[3]) {
+								four++
+							}
+						}
+					}
+				}
+			}
+		}
+		if tc.tri >= 0 && (tri != tc.tri || four != tc.four) {
+			t.Fatalf("%s: brute force counts %d triangles and %d chordless 4-cycles, want %d and %d", tc.name, tri, four, tc.tri, tc.four)
+		}
+		p := CycleCuts(q)
+		if p.NumRows() != 4*tri+8*four {
+			t.Errorf("%s: %d inequalities, want 4·%d + 8·%d", tc.name, p.NumRows(), tri, four)
+		}
+		f, err := BooleanQuadric(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.validate(f.Model.NumCols()); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		x := make([]float64, q.N)
+		for mask := range 1 << q.N {
+			for i := range x {
+				x[i] = float64(mask >> i & 1)
+			}
+			if err := p.check(buildQUBOPoint(q, x), 1e-12); err != nil {
+				t.Fatalf("%s: 0/1 point %b: %v", tc.name, mask, err)
+			}
+		}
+		// Points of the LP relaxation: x = ½ and y = 0 gives z_e = 1 on
+		// every edge, which violates the inequality F = C of each triangle
+		// and none of a 4-cycle's (|F| is odd); y_e = ½ on one edge e makes
+		// z_e = 0, which violates F = C ∖ {e} of every 4-cycle through e.
+		lp := *f.Model
+		lp.Integer = make([]bool, lp.NumCols())
+		violated := func(pt []float64) int {
+			if err := lp.Check(pt, 1e-12); err != nil {
+				t.Fatalf("%s: not in the LP relaxation: %v", tc.name, err)
+			}
+			v := 0
+			for i := range p.NumRows() {
+				one := &CutPool{Lo: p.Lo[i : i+1], Up: p.Up[i : i+1], Start: []int{0, p.Start[i+1] - p.Start[i]},
+					Index: p.Index[p.Start[i]:p.Start[i+1]], Value: p.Value[p.Start[i]:p.Start[i+1]]}
+				if one.check(pt, 1e-12) != nil {
+					v++
+				}
+			}
+			return v
+		}
+		half := make([]float64, f.Model.NumCols())
+		for i := range q.N {
+			half[i] = 0.5
+		}
+		if got := violated(half); got != tri {
+			t.Errorf("%s: x = ½, y = 0 violates %d inequalities, want %d (one per triangle)", tc.name, got, tri)
+		}
+		if tc.four > 0 {
+			half[q.N] = 0.5 // y of the first coupling
+			if got := violated(half); got == 0 {
+				t.Errorf("%s: x = ½, y_0 = ½ violates no inequality", tc.name)
+			}
+		}
+	}
+	q, err := ReadQUBOFile(filepath.Join("testdata", "chimera439-1.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := CycleCuts(q)
+	if p.NumRows() == 0 || p.NumRows()%8 != 0 {
+		t.Errorf("Chimera 439: %d inequalities, want a positive multiple of 8 (4-cycles only)", p.NumRows())
+	}
+	t.Logf("Chimera 439: %d cycle inequalities", p.NumRows())
+}

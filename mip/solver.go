@@ -52,6 +52,10 @@ type Options struct {
 	// value: the backend decides from its timings; FirstLPWarm makes the
 	// calls independent of timings).
 	FirstLP FirstLP
+	// Pool says which calls separate the model's cut pool (Model.Cuts;
+	// PoolAuto, the zero value: calls whose costs have both signs, see
+	// PoolAuto). Models without a pool ignore it.
+	Pool Pool
 	// Backend is the MIP solver to use (nil = the first registered one).
 	Backend Backend
 }
@@ -90,6 +94,7 @@ type Solver struct {
 	solves  int    // backend solves so far
 	std     int8   // StandardForm: 0 not yet decided, 1 yes, −1 no
 	lps     [3]int // first LPs solved warm, cold, and warm cut short (FirstLPs)
+	pooled  int    // solves that separated the cut pool (Pooled)
 }
 
 // checkTol is the tolerance of the check of returned points.
@@ -130,6 +135,9 @@ func NewSolverContext(ctx context.Context, m *Model, opts Options) (*Solver, err
 	}
 	if opts.FirstLP < FirstLPAuto || opts.FirstLP > FirstLPCold {
 		return nil, fmt.Errorf("mip: unknown FirstLP %d", opts.FirstLP)
+	}
+	if opts.Pool < PoolAuto || opts.Pool > PoolOff {
+		return nil, fmt.Errorf("mip: unknown Pool %d", opts.Pool)
 	}
 	if opts.Preprocess < PreprocessAuto || opts.Preprocess > PreprocessOn {
 		return nil, fmt.Errorf("mip: unknown Preprocess %d", opts.Preprocess)
@@ -173,6 +181,11 @@ func NewSolverContext(ctx context.Context, m *Model, opts Options) (*Solver, err
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("mip: loading %s: %w", m.Name, err)
 	}
+	if m.Cuts != nil {
+		if err := m.Cuts.validate(nc); err != nil {
+			return nil, fmt.Errorf("mip: model %s: %v", m.Name, err)
+		}
+	}
 	cp := copyModel(m)
 	// Integer columns get integral bounds: the backend need not round
 	// them, and a column whose bounds contain no integer makes the model
@@ -193,6 +206,11 @@ func NewSolverContext(ctx context.Context, m *Model, opts Options) (*Solver, err
 		if err := cp.check(cp.Known, 1e-9, buf); err != nil {
 			return nil, fmt.Errorf("mip: the known point of model %s is infeasible: %v", m.Name, err)
 		}
+		if cp.Cuts != nil {
+			if err := cp.Cuts.check(cp.Known, 1e-9); err != nil {
+				return nil, fmt.Errorf("mip: the known point of model %s violates the cut pool, which must hold for every feasible point: %v", m.Name, err)
+			}
+		}
 	}
 	eng, err := b.Load(ctx, cp)
 	if err != nil {
@@ -212,6 +230,50 @@ func NewSolverContext(ctx context.Context, m *Model, opts Options) (*Solver, err
 	return s, nil
 }
 
+// withPoolRows returns a copy of m (sharing no mutable memory with it) in
+// which the inequalities of m's cut pool are rows, named "pool_I", and
+// which has no pool.
+func withPoolRows(m *Model) *Model {
+	c := copyModel(m)
+	p := c.Cuts
+	c.Cuts = nil
+	if p == nil || p.NumRows() == 0 {
+		return c
+	}
+	nr, nc := m.NumRows(), m.NumCols()
+	count := make([]int, nc+1)
+	for _, j := range p.Index {
+		count[j+1]++
+	}
+	start := make([]int, nc+1)
+	for j := range nc {
+		start[j+1] = start[j] + (m.Start[j+1] - m.Start[j]) + count[j+1]
+	}
+	index := make([]int, start[nc])
+	value := make([]float64, start[nc])
+	next := append([]int(nil), start[:nc]...)
+	for j := range nc {
+		for k := m.Start[j]; k < m.Start[j+1]; k++ {
+			index[next[j]], value[next[j]] = m.Index[k], m.Value[k]
+			next[j]++
+		}
+	}
+	for i := range p.NumRows() {
+		for k := p.Start[i]; k < p.Start[i+1]; k++ {
+			j := p.Index[k]
+			index[next[j]], value[next[j]] = nr+i, p.Value[k]
+			next[j]++
+		}
+		if len(c.RowNames) >= nr {
+			c.RowNames = append(c.RowNames[:nr], fmt.Sprintf("pool_%d", i))
+		}
+	}
+	c.Start, c.Index, c.Value = start, index, value
+	c.RowLo = append(c.RowLo, p.Lo...)
+	c.RowUp = append(c.RowUp, p.Up...)
+	return c
+}
+
 // copyModel returns a copy of m that shares no mutable memory with it.
 func copyModel(m *Model) *Model {
 	c := *m
@@ -228,6 +290,9 @@ func copyModel(m *Model) *Model {
 	c.Value = append([]float64(nil), m.Value...)
 	if m.Known != nil {
 		c.Known = append([]float64(nil), m.Known...)
+	}
+	if m.Cuts != nil {
+		c.Cuts = m.Cuts.clone()
 	}
 	return &c
 }
@@ -274,12 +339,14 @@ func (s *Solver) Fork(ctx context.Context) (lazycg.LMO, error) {
 // fractional in general: they are not vertices of P. The relaxation is a
 // new backend instance (ctx bounds its loading; s is not touched) and
 // must be closed when no longer needed. It never preprocesses, and
-// Options.RelGap is 0 (LPs are solved exactly).
+// Options.RelGap is 0 (LPs are solved exactly). The inequalities of the
+// model's cut pool (Model.Cuts), valid for every point of P, become rows
+// of the relaxation, so Q is the tighter for them.
 func (s *Solver) Relaxation(ctx context.Context) (lazycg.LMO, error) {
 	if s.eng == nil {
 		return nil, ErrClosed
 	}
-	m := copyModel(s.model)
+	m := withPoolRows(s.model)
 	for j := range m.Integer {
 		m.Integer[j] = false
 	}
@@ -354,6 +421,25 @@ func (s *Solver) run(ctx context.Context, improve, certify, cutoff float64, warm
 	if warm {
 		p.Start = s.last
 	}
+	if s.model.Cuts != nil && s.model.Cuts.NumRows() > 0 {
+		switch s.opts.Pool {
+		case PoolOn:
+			p.Pool = true
+		case PoolAuto:
+			pos, neg := 0.0, 0.0
+			for _, v := range s.obj {
+				if v > 0 {
+					pos += v
+				} else {
+					neg -= v
+				}
+			}
+			p.Pool = math.Min(pos, neg) >= PoolBalance*(pos+neg) && pos+neg > 0
+		}
+		if p.Pool {
+			s.pooled++
+		}
+	}
 	s.solves++
 	r.FirstLP, r.WarmCut = FirstLPAuto, false
 	err := s.eng.Solve(ctx, p, r)
@@ -407,6 +493,10 @@ func (s *Solver) run(ctx context.Context, improve, certify, cutoff float64, warm
 // see Options.FirstLP. Face calls on a reduced model count in their own
 // solver, not here.
 func (s *Solver) FirstLPs() (warm, cold, cut int) { return s.lps[0], s.lps[1], s.lps[2] }
+
+// Pooled returns how many of the solver's calls so far asked the backend to
+// separate the model's cut pool (see Options.Pool).
+func (s *Solver) Pooled() int { return s.pooled }
 
 // setColUpper changes the upper bound of column j in the backend.
 func (s *Solver) setColUpper(j int, v float64) { s.eng.SetColUpper(j, v) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -94,7 +95,7 @@ func TestPrepareContextStopsSetup(t *testing.T) {
 // published optimum 3089) and bad values are errors naming the option.
 func TestMIPSearchOptions(t *testing.T) {
 	file := filepath.Join("..", "mip", "testdata", "p0033.mps.gz")
-	for _, opts := range []string{"", ",search=light", ",search=standard", ",search=standard,preprocess=on", ",preprocess=off", ",firstlp=warm", ",firstlp=cold,search=light"} {
+	for _, opts := range []string{"", ",search=light", ",search=standard", ",search=standard,preprocess=on", ",preprocess=off", ",firstlp=warm", ",firstlp=cold,search=light", ",pool=on", ",pool=off"} {
 		in, err := spec.Polytope("mps:"+file+opts, spec.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", opts, err)
@@ -113,6 +114,7 @@ func TestMIPSearchOptions(t *testing.T) {
 		{",search=heavy", `search must be auto, standard or light, got "heavy"`},
 		{",preprocess=yes", `preprocess must be auto, off or on, got "yes"`},
 		{",firstlp=hot", `firstlp must be auto, warm or cold, got "hot"`},
+		{",pool=1", `pool must be auto, on or off, got "1"`},
 		{",presolve=on", `unknown option "presolve"`},
 	} {
 		in, err := spec.Polytope("mps:"+file+tc.opts, spec.Options{})
@@ -122,5 +124,62 @@ func TestMIPSearchOptions(t *testing.T) {
 		} else if !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %q, want it to contain %q", tc.opts, err, tc.want)
 		}
+	}
+}
+
+// TestCutPoolSpecs checks the spec options that give a polytope a cut pool
+// (cut:N,triangles=cuts; qubo:FILE,cycles=1): the minima of the QUBO
+// objective and of a max-cut objective agree with the plain formulations,
+// and pool=on/off reach the solver.
+func TestCutPoolSpecs(t *testing.T) {
+	for _, tc := range []struct{ plain, pooled string }{
+		{"cut:9", "cut:9,triangles=cuts"},
+		{"cut:9", "cut:9,triangles=cuts,pool=on"},
+		{"cut:9,p=0.6,seed=3", "cut:9,p=0.6,seed=3,triangles=cuts,pool=off"},
+	} {
+		var vals [2]float64
+		for k, s := range []string{tc.plain, tc.pooled} {
+			in, err := spec.Polytope(s, spec.Options{})
+			if err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
+			c := make([]float64, in.LMO.Dim())
+			for i := range c {
+				c[i] = float64((i*7)%11) - 5
+			}
+			dst := make([]float64, len(c))
+			res, err := in.LMO.Minimize(context.Background(), dst, c)
+			in.Close()
+			if err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
+			vals[k] = res.Value
+		}
+		if math.Abs(vals[0]-vals[1]) > 1e-9 {
+			t.Errorf("%s: minimum %g, %s: %g", tc.plain, vals[0], tc.pooled, vals[1])
+		}
+	}
+	if in, err := spec.Polytope("cut:9,triangles=2", spec.Options{}); err == nil {
+		in.Close()
+		t.Error("triangles=2: no error")
+	}
+	// The Chimera instance with its cycle inequalities loads with the
+	// dimension of the plain one.
+	qubo := "qubo:" + filepath.Join("..", "mip", "testdata", "chimera439-1.txt")
+	dims := make([]int, 0, 2)
+	for _, s := range []string{qubo, qubo + ",cycles=1"} {
+		in, err := spec.Polytope(s, spec.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		dims = append(dims, in.LMO.Dim())
+		in.Close()
+	}
+	if dims[0] != dims[1] || dims[0] != 439+1091 {
+		t.Errorf("dimensions %v, want 1530 twice", dims)
+	}
+	if in, err := spec.Polytope(qubo+",cycles=yes", spec.Options{}); err == nil {
+		in.Close()
+		t.Error("cycles=yes: no error")
 	}
 }

@@ -151,7 +151,8 @@ func TestTextSize(t *testing.T) {
 
 // TestCutTriangles checks the cut:N option triangles: off by default; with
 // triangles=1 the model, and its memory estimate, grows by 4 rows per
-// triangle; other values are refused.
+// triangle (with triangles=cuts the estimate counts the same inequalities,
+// kept in the cut pool); other values are refused.
 func TestCutTriangles(t *testing.T) {
 	need := func(polytope string) float64 {
 		t.Helper()
@@ -173,6 +174,7 @@ func TestCutTriangles(t *testing.T) {
 		{"cut:20", 4 * 190},
 		{"cut:20,triangles=1", 4*190 + 4*1140},
 		{"cut:20,triangles=0", 4 * 190},
+		{"cut:20,triangles=cuts", 4*190 + 4*1140},
 		{"cut:120,triangles=1", 4*7140 + 4*280840},
 	} {
 		if got := need(tc.spec); math.Abs(got-tc.rows) > 1e-3*tc.rows { // the message has 4 digits

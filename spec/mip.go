@@ -29,9 +29,9 @@ type OwnObjective struct {
 }
 
 // mipInstance wraps a formulation into an Instance backed by CBC. The
-// options search=auto|standard|light, preprocess=auto|off|on and
-// firstlp=auto|warm|cold of every solver-backed polytope spec set
-// mip.Options.Search, Preprocess and FirstLP.
+// options search=auto|standard|light, preprocess=auto|off|on,
+// firstlp=auto|warm|cold and pool=auto|on|off of every solver-backed
+// polytope spec set mip.Options.Search, Preprocess, FirstLP and Pool.
 func mipInstance(sp *Spec, f *mip.Formulation, opt Options) (*Instance, error) {
 	o := mip.Options{RelGap: opt.OracleGap, TimeLimit: opt.OracleTimeLimit, Vars: f.Vars}
 	var err error
@@ -46,6 +46,10 @@ func mipInstance(sp *Spec, f *mip.Formulation, opt Options) (*Instance, error) {
 	v = sp.OptString("firstlp", "auto")
 	if o.FirstLP, err = mip.ParseFirstLP(v); err != nil {
 		return nil, fmt.Errorf("spec: %s: firstlp must be auto, warm or cold, got %q", sp.label, v)
+	}
+	v = sp.OptString("pool", "auto")
+	if o.Pool, err = mip.ParsePool(v); err != nil {
+		return nil, fmt.Errorf("spec: %s: pool must be auto, on or off, got %q", sp.label, v)
 	}
 	s, err := mip.NewSolverContext(opt.ctx(), f.Model, o)
 	if err != nil {
@@ -138,11 +142,11 @@ func buildTSP(s *Spec, opt Options) (*Instance, error) {
 	return in, nil
 }
 
-// buildCut: cut:N[,p=P][,seed=S][,triangles=0|1] — the cut polytope of a
+// buildCut: cut:N[,p=P][,seed=S][,triangles=0|1|cuts] — the cut polytope of a
 // random graph G(N, p) (p = 1: complete graph) in the standard formulation,
 // with triangles=1 also with the triangle inequalities (mip.CutOptions).
 func buildCut(s *Spec, opt Options) (*Instance, error) {
-	if err := s.NArgs(1, 1, "cut:N[,p=P][,seed=S][,triangles=0|1]"); err != nil {
+	if err := s.NArgs(1, 1, "cut:N[,p=P][,seed=S][,triangles=0|1|cuts]"); err != nil {
 		return nil, err
 	}
 	n, err := s.Int(0, "N", 2, 500)
@@ -157,21 +161,28 @@ func buildCut(s *Spec, opt Options) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	tri, err := s.OptFlag("triangles")
-	if err != nil {
-		return nil, err
+	var co mip.CutOptions
+	switch v := s.OptString("triangles", "0"); v {
+	case "0", "false":
+	case "1", "true":
+		co.Triangles = true
+	case "cuts":
+		co.TriangleCuts = true
+	default:
+		return nil, fmt.Errorf("spec: %s: triangles must be 0, 1 or cuts, got %q", s.label, v)
 	}
 	edges := mip.RandomGraph(n, p, seed)
 	// The standard formulation (mip.CutPolytope): 4 rows of 3 nonzeros
-	// per edge, and as many per triangle with triangles=1.
+	// per edge, and as many rows (triangles=1) or pool entries
+	// (triangles=cuts) per triangle.
 	m, t := float64(len(edges)), 0.0
-	if tri {
+	if co.Triangles || co.TriangleCuts {
 		t = float64(mip.Triangles(edges))
 	}
 	if err := opt.mem.reserveMIP(s, 4*(m+t), m+float64(n), 12*(m+t), m); err != nil {
 		return nil, err
 	}
-	f, err := mip.CutPolytope(n, edges, mip.CutOptions{Triangles: tri})
+	f, err := mip.CutPolytope(n, edges, co)
 	if err != nil {
 		return nil, err
 	}
@@ -202,10 +213,16 @@ func buildSpanningTreeExt(s *Spec, opt Options) (*Instance, error) {
 	return mipInstance(s, f, opt)
 }
 
-// buildQUBO: qubo:FILE — the linearized Boolean quadric polytope of a QUBO
-// instance in Selby's format (e.g. qubo-chimera/439/1.txt).
+// buildQUBO: qubo:FILE[,cycles=0|1] — the linearized Boolean quadric
+// polytope of a QUBO instance in Selby's format (e.g.
+// qubo-chimera/439/1.txt); with cycles=1 the cycle inequalities of the
+// coupling graph's short cycles as the model's cut pool (mip.CycleCuts).
 func buildQUBO(s *Spec, opt Options) (*Instance, error) {
-	path, err := s.fileArg(opt, "qubo:FILE")
+	path, err := s.fileArg(opt, "qubo:FILE[,cycles=0|1]")
+	if err != nil {
+		return nil, err
+	}
+	cycles, err := s.OptFlag("cycles")
 	if err != nil {
 		return nil, err
 	}
@@ -222,6 +239,9 @@ func buildQUBO(s *Spec, opt Options) (*Instance, error) {
 	f, err := mip.BooleanQuadric(q)
 	if err != nil {
 		return nil, err
+	}
+	if cycles {
+		f.Model.Cuts = mip.CycleCuts(q)
 	}
 	in, err := mipInstance(s, f, opt)
 	if err != nil {

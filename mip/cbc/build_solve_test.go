@@ -120,18 +120,72 @@ func TestCutSolveBrute(t *testing.T) {
 		seed uint64
 	}{{4, 1, 1}, {7, 0.5, 2}, {10, 0.4, 3}, {10, 0.8, 4}} {
 		edges := mip.RandomGraph(tc.n, tc.p, tc.seed)
-		for _, tri := range []bool{false, true} {
-			f, err := mip.CutPolytope(tc.n, edges, mip.CutOptions{Triangles: tri})
+		for _, tri := range []mip.CutOptions{{}, {Triangles: true}, {TriangleCuts: true}} {
+			f, err := mip.CutPolytope(tc.n, edges, tri)
 			if err != nil {
 				t.Fatal(err)
 			}
 			s := buildSolver(t, f, nil)
 			for k, rng := range [][2]int{{-10, 10}, {-10, 3}, {1, 10}, {-10, -1}} {
 				c := brute.RandomCosts(len(edges), rng[0], rng[1], tc.seed*10+uint64(k))
-				got, _ := buildMinimize(t, fmt.Sprintf("cut n=%d seed=%d triangles=%v call %d", tc.n, tc.seed, tri, k), s, c)
+				got, _ := buildMinimize(t, fmt.Sprintf("cut n=%d seed=%d %+v call %d", tc.n, tc.seed, tri, k), s, c)
 				if want := brute.MinCut(tc.n, edges, c); got != want {
-					t.Errorf("n=%d seed=%d triangles=%v costs in %v: min %v, brute force %v", tc.n, tc.seed, tri, rng, got, want)
+					t.Errorf("n=%d seed=%d %+v costs in %v: min %v, brute force %v", tc.n, tc.seed, tri, rng, got, want)
 				}
+			}
+		}
+	}
+}
+
+// TestCutPoolSeparated checks that both searches separate a model's cut
+// pool as Options.Pool says: on mixed-sign costs over the cut polytope of
+// K_12 the triangle inequalities make the root LP integral after its cut
+// rounds, so the calls need no branching, while the standard formulation
+// alone (no pool, or PoolOff) branches; PoolAuto leaves the pool out on
+// costs of one sign. Every answer is the brute-force optimum. (The
+// standard search uses the pool only without CBC's preprocessing, whose
+// model has other columns.)
+func TestCutPoolSeparated(t *testing.T) {
+	const n = 12
+	edges := mip.CompleteGraph(n)
+	for _, search := range []mip.Search{mip.SearchLight, mip.SearchStandard} {
+		for _, tc := range []struct {
+			pool   bool
+			mode   mip.Pool
+			pooled int
+		}{{false, mip.PoolAuto, 0}, {true, mip.PoolAuto, 3}, {true, mip.PoolOn, 4}, {true, mip.PoolOff, 0}} {
+			f, err := mip.CutPolytope(n, edges, mip.CutOptions{TriangleCuts: tc.pool})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := mip.NewSolver(f.Model, mip.Options{Vars: f.Vars, Threads: 1, Search: search, Preprocess: mip.PreprocessOff, Pool: tc.mode})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			dst := make([]float64, len(edges))
+			var nodes int64
+			for k := range uint64(4) {
+				c := brute.RandomCosts(len(edges), -10, 10, 70+k)
+				if k == 3 {
+					c = brute.RandomCosts(len(edges), -10, -1, 70+k) // one sign: maximum cut
+				}
+				res, err := s.Minimize(context.Background(), dst, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := brute.MinCut(n, edges, c); !res.Optimal() || res.Value != want {
+					t.Fatalf("%v search, %+v, call %d: %+v, brute force %v", search, tc, k, res, want)
+				}
+				if k < 3 {
+					nodes += res.Nodes
+				}
+			}
+			if s.Pooled() != tc.pooled {
+				t.Errorf("%v search, %+v: %d calls separated the pool, want %d", search, tc, s.Pooled(), tc.pooled)
+			}
+			if used := tc.pooled > 0; used != (nodes == 0) {
+				t.Errorf("%v search, %+v: %d branch-and-bound nodes on the 3 mixed-sign calls", search, tc, nodes)
 			}
 		}
 	}
@@ -207,12 +261,17 @@ func TestBooleanQuadricSolveBrute(t *testing.T) {
 		seed uint64
 	}{{3, 1, 1}, {8, 0.5, 2}, {12, 0.3, 3}, {12, 0.6, 4}} {
 		q, f := randomBQP(t, tc.n, tc.p, tc.seed)
-		got, v := buildMinimize(t, fmt.Sprintf("qubo n=%d seed=%d", tc.n, tc.seed), buildSolver(t, f, nil), mip.QUBOObjective(q))
-		if want := brute.MinBinary(q.N, q.Value); got != want {
-			t.Errorf("n=%d seed=%d: MIP min %v, brute force %v", tc.n, tc.seed, got, want)
-		}
-		if val := q.Value(v[:q.N]); val != got {
-			t.Errorf("vertex x has mip.QUBO value %v, MIP value %v", val, got)
+		for _, cycles := range []bool{false, true} {
+			if cycles {
+				f.Model.Cuts = mip.CycleCuts(q) // separated by the light search
+			}
+			got, v := buildMinimize(t, fmt.Sprintf("qubo n=%d seed=%d cycles=%v", tc.n, tc.seed, cycles), buildSolver(t, f, nil), mip.QUBOObjective(q))
+			if want := brute.MinBinary(q.N, q.Value); got != want {
+				t.Errorf("n=%d seed=%d cycles=%v: MIP min %v, brute force %v", tc.n, tc.seed, cycles, got, want)
+			}
+			if val := q.Value(v[:q.N]); val != got {
+				t.Errorf("vertex x has mip.QUBO value %v, MIP value %v", val, got)
+			}
 		}
 	}
 }

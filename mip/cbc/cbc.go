@@ -63,16 +63,7 @@ func (Backend) Load(ctx context.Context, m *mip.Model) (mip.Engine, error) {
 			isInt[j] = 1
 		}
 	}
-	start := make([]C.int, nc+1)
-	for j, v := range m.Start {
-		start[j] = C.int(v)
-	}
-	index := make([]C.int, len(m.Index)+1) // +1: never a nil pointer
-	for k, v := range m.Index {
-		index[k] = C.int(v)
-	}
-	value := append(make([]float64, 0, len(m.Value)+1), m.Value...)
-	value = append(value, 0)
+	start, index, value := sparseC(m.Start, m.Index, m.Value)
 	rowLo := append(append(make([]float64, 0, nr+1), m.RowLo...), 0)
 	rowUp := append(append(make([]float64, 0, nr+1), m.RowUp...), 0)
 	if err := ctx.Err(); err != nil {
@@ -92,6 +83,12 @@ func (Backend) Load(ctx context.Context, m *mip.Model) (mip.Engine, error) {
 	if err := ctx.Err(); err != nil {
 		C.lcg_cbc_free(p)
 		return nil, fmt.Errorf("mip: cbc: loading %s: %w", m.Name, err)
+	}
+	if m.Cuts != nil && m.Cuts.NumRows() > 0 {
+		if err := setCuts(p, m.Cuts); err != nil {
+			C.lcg_cbc_free(p)
+			return nil, fmt.Errorf("mip: cbc: loading %s: %w", m.Name, err)
+		}
 	}
 	sizeP := unsafe.Sizeof(C.lcg_cbc_params{})
 	sizeR := unsafe.Sizeof(C.lcg_cbc_result{})
@@ -148,6 +145,35 @@ func Resolve(m *mip.Model, s mip.Search) mip.Search {
 	return mip.SearchStandard
 }
 
+// sparseC copies a compressed sparse matrix (starts, indices, values) into
+// C-compatible arrays; the last two get one spare entry, so that an empty
+// matrix still has an address to pass.
+func sparseC(start, index []int, value []float64) (cs, ci []C.int, cv []float64) {
+	cs = make([]C.int, len(start))
+	for k, v := range start {
+		cs[k] = C.int(v)
+	}
+	ci = make([]C.int, len(index)+1)
+	for k, v := range index {
+		ci[k] = C.int(v)
+	}
+	cv = append(append(make([]float64, 0, len(value)+1), value...), 0)
+	return cs, ci, cv
+}
+
+// setCuts hands the model's cut pool to the shim, which separates it in
+// the solves that ask for it (mip.SolveParams.Pool).
+func setCuts(p *C.lcg_cbc, c *mip.CutPool) error {
+	n := c.NumRows()
+	start, index, value := sparseC(c.Start, c.Index, c.Value)
+	C.lcg_cbc_set_cuts(p, C.int(n), &start[0], &index[0], (*C.double)(&value[0]),
+		(*C.double)(&c.Lo[0]), (*C.double)(&c.Up[0]))
+	if msg := C.GoString(C.lcg_cbc_error(p)); msg != "" {
+		return errors.New(msg)
+	}
+	return nil
+}
+
 // Close implements mip.Engine.
 func (e *engine) Close() {
 	if e.p == nil {
@@ -196,6 +222,10 @@ func (e *engine) Solve(ctx context.Context, sp *mip.SolveParams, r *mip.SolveRes
 		p.light = 1
 	}
 	p.first_lp = C.int(sp.FirstLP)
+	p.pool = 0
+	if sp.Pool {
+		p.pool = 1
+	}
 	p.start = nil
 	if sp.Start != nil {
 		copy(e.start, sp.Start)

@@ -2,6 +2,7 @@
 
 #include "cbc_shim.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -24,6 +25,7 @@
 #include <CbcModel.hpp>
 #include <CbcSolver.hpp>
 #include <CbcStrategy.hpp>
+#include <CglCutGenerator.hpp>
 #include <CglClique.hpp>
 #include <CglFlowCover.hpp>
 #include <CglGomory.hpp>
@@ -38,6 +40,8 @@
 #include <CoinTime.hpp>
 #include <CoinWarmStartBasis.hpp>
 #include <OsiClpSolverInterface.hpp>
+#include <OsiCuts.hpp>
+#include <OsiRowCut.hpp>
 
 namespace {
 
@@ -229,6 +233,62 @@ bool withinGap(double value, double bound, double g)
 	return g > 0 && value - bound <= g * std::fmax(std::fabs(value), std::fabs(bound));
 }
 
+// PoolCuts separates the inequalities of a cut pool (lcg_cbc_set_cuts):
+// valid for every integer point of the model but left out of its rows, so
+// that node LPs carry only the ones that matter. Each round it adds the
+// poolPerRound most violated ones (by more than poolViolation), as
+// globally valid cuts; CBC drops them again when they stay slack.
+class PoolCuts : public CglCutGenerator {
+public:
+	int ncols = 0; // of the model the indices refer to
+	std::vector<int> start{0}, index;
+	std::vector<double> value, lo, up;
+	std::vector<std::pair<double, int>> viol; // scratch
+
+	CglCutGenerator *clone() const override { return new PoolCuts(*this); }
+
+	void generateCuts(const OsiSolverInterface &si, OsiCuts &cs,
+			const CglTreeInfo info = CglTreeInfo()) override
+	{
+		(void)info;
+		if (si.getNumCols() != ncols) {
+			return; // not the model's columns (never expected)
+		}
+		const double *x = si.getColSolution();
+		const int n = static_cast<int>(lo.size());
+		viol.clear();
+		for (int i = 0; i < n; i++) {
+			double a = 0, norm = 0;
+			for (int k = start[i]; k < start[i + 1]; k++) {
+				a += value[k] * x[index[k]];
+				norm += value[k] * value[k];
+			}
+			const double v = std::fmax(lo[i] - a, a - up[i]) / std::sqrt(std::fmax(norm, 1e-12));
+			if (v > poolViolation) {
+				viol.push_back({-v, i});
+			}
+		}
+		if (static_cast<int>(viol.size()) > poolPerRound) {
+			std::nth_element(viol.begin(), viol.begin() + poolPerRound, viol.end());
+			viol.resize(poolPerRound);
+		}
+		for (const auto &e : viol) {
+			const int i = e.second;
+			OsiRowCut rc;
+			rc.setRow(start[i + 1] - start[i], &index[start[i]], &value[start[i]], false);
+			rc.setLb(lo[i]); // ±COIN_DBL_MAX where infinite (toCoin)
+			rc.setUb(up[i]);
+			rc.setGloballyValid(true);
+			cs.insertIfNotDuplicate(rc);
+		}
+	}
+
+	// poolPerRound bounds the cuts added per round; poolViolation is the
+	// least violation (of the row scaled to unit norm) that counts.
+	static const int poolPerRound = 500;
+	static constexpr double poolViolation = 1e-6;
+};
+
 } // namespace
 
 struct lcg_cbc {
@@ -246,6 +306,9 @@ struct lcg_cbc {
 	bool coldMode = false;
 	int coldRun = 0, probeEvery = 0;
 	std::vector<double> obj; // scaled objective
+	// The cut pool (lcg_cbc_set_cuts) that solves with params.pool set
+	// separate, or none.
+	std::unique_ptr<PoolCuts> pool;
 	StopState st;
 	std::string err;
 	// The current solve, for the callback of CbcMain1.
@@ -431,6 +494,36 @@ void lcg_cbc_set_col_upper(lcg_cbc *s, int j, double up)
 	s->boundsChanged = true;
 }
 
+void lcg_cbc_set_cuts(lcg_cbc *s, int nrows, const int *start, const int *index,
+		const double *value, const double *lo, const double *up)
+{
+	s->err.clear();
+	try {
+		if (nrows <= 0) {
+			s->pool.reset();
+			return;
+		}
+		std::unique_ptr<PoolCuts> pool(new PoolCuts);
+		pool->ncols = s->ncols;
+		pool->start.assign(start, start + nrows + 1);
+		pool->index.assign(index, index + start[nrows]);
+		pool->value.assign(value, value + start[nrows]);
+		pool->lo.resize(nrows);
+		pool->up.resize(nrows);
+		for (int i = 0; i < nrows; i++) {
+			pool->lo[i] = toCoin(lo[i]);
+			pool->up[i] = toCoin(up[i]);
+		}
+		s->pool = std::move(pool);
+	} catch (std::bad_alloc &) {
+		s->err = "storing the cut pool: out of memory";
+	} catch (std::exception &e) {
+		s->err = std::string("storing the cut pool: ") + e.what();
+	} catch (...) {
+		s->err = "storing the cut pool: unknown C++ exception";
+	}
+}
+
 void lcg_cbc_cancel(lcg_cbc *s)
 {
 	s->st.cancel.store(1);
@@ -457,6 +550,12 @@ static void searchStandard(lcg_cbc *s, const OsiSolverInterface &lp)
 	StopState &st = s->st;
 	CbcModel model(lp);
 	quiet(&model);
+	if (s->pool && p->pool && !p->preprocess) {
+		// CbcMain1 keeps the generators of the model it is given (it
+		// copies the model). Not with preprocessing, whose model has
+		// other columns than the pool's.
+		model.addCutGenerator(s->pool.get(), 1, "Pool");
+	}
 	CbcSolverUsefulData data;
 	data.noPrinting_ = true;
 	data.useSignalHandler_ = false; // Go owns the signals
@@ -557,6 +656,11 @@ static void searchLight(lcg_cbc *s, const OsiSolverInterface &lp)
 	model.addCutGenerator(&clique, -99, "Clique");
 	model.addCutGenerator(&flow, -99, "FlowCover");
 	model.addCutGenerator(&mir, -99, "MixedIntegerRounding2");
+	if (s->pool && p->pool) {
+		// At every node: the pool's inequalities are what the node LPs
+		// lack (e.g. the cut polytope's triangle inequalities).
+		model.addCutGenerator(s->pool.get(), 1, "Pool");
+	}
 	model.setMaximumCutPassesAtRoot(rootPasses);
 	// The strategy adds the rounding heuristic and strong branching
 	// settings, but no further cuts and no preprocessing.

@@ -50,6 +50,7 @@ typedef struct {
 	int preprocess;        /* CBC's integer preprocessing (CglPreProcess; standard search only) */
 	int light;             /* the light search instead of CBC's standard solve path */
 	int first_lp;          /* first LP: 0 auto (from timings), 1 warm, 2 cold, 3 warm cut at once (tests) */
+	int pool;              /* separate the cut pool (lcg_cbc_set_cuts) in this solve */
 } lcg_cbc_params;
 
 typedef struct {
@@ -73,6 +74,15 @@ void lcg_cbc_free(lcg_cbc *s);
 const char *lcg_cbc_error(const lcg_cbc *s);
 /* lcg_cbc_set_col_upper changes the upper bound of column j for later solves. */
 void lcg_cbc_set_col_upper(lcg_cbc *s, int j, double up);
+/* lcg_cbc_set_cuts stores a cut pool: nrows inequalities lo <= a.x <= up,
+ * given row-wise (row i has the nonzeros start[i] .. start[i+1]-1 of index
+ * and value; bounds may be +-HUGE_VAL), that every integer point of the
+ * model satisfies. Solves with params.pool set add the most violated of
+ * them as cuts at every node (the standard search only without
+ * preprocessing). nrows = 0 removes the pool. A failure is reported by
+ * lcg_cbc_error. */
+void lcg_cbc_set_cuts(lcg_cbc *s, int nrows, const int *start, const int *index,
+		const double *value, const double *lo, const double *up);
 /* lcg_cbc_solve minimizes params->obj and fills res. Calls of lcg_cbc_solve
  * on different solvers must not overlap: CBC's standard solve path keeps
  * process-wide state (its command reader). */

@@ -34,6 +34,12 @@
 //     paper's MIPLIB instances the standard search keeps up with the cbc
 //     program where the light one falls behind (air04).
 //
+// A model's cut pool (mip.Model.Cuts) is separated on the calls that ask
+// for it (mip.SolveParams.Pool, from mip.Options.Pool): a cut generator
+// adds the most violated of its inequalities (at most 500 per round) at
+// every node of either search, as globally valid cuts; the standard search
+// leaves it out on calls with preprocessing, whose model has other columns.
+//
 // A Clp event handler in every LP (the first one, CBC's, its heuristics')
 // ends simplex iterations when the call is canceled or out of time, so a
 // huge root LP no longer delays either; after such a stop only bounds seen

@@ -82,19 +82,7 @@ func TestRelaxationBooleanQuadric(t *testing.T) {
 		if r.Dim() != s.Dim() {
 			t.Fatalf("relaxation has dimension %d, the polytope %d", r.Dim(), s.Dim())
 		}
-		costs := [][]float64{mip.QUBOObjective(q)}
-		if tc.n == 3 {
-			// x_0 costs 1, y_01 and y_02 −1, y_12 +1 (couplings in order
-			// (0,1), (0,2), (1,2)): integer optimum 0, LP −½.
-			costs = append(costs, []float64{1, 0, 0, -1, -1, 1})
-		}
-		for range 20 {
-			c := make([]float64, s.Dim())
-			for i := range c {
-				c[i] = 2*rng.Float64() - 1
-			}
-			costs = append(costs, c)
-		}
+		costs := bqpCosts(q, s.Dim(), rng)
 		dst := make([]float64, s.Dim())
 		for k, c := range costs {
 			mipRes, err := s.Minimize(context.Background(), dst, c)
@@ -131,5 +119,75 @@ func TestRelaxationBooleanQuadric(t *testing.T) {
 	}
 	if !strict {
 		t.Error("no cost separated the LP relaxation from the integer hull")
+	}
+}
+
+// bqpCosts returns the costs the relaxation tests of Boolean quadric
+// formulations use: the QUBO objective; on a triangle (q.N = 3) the cost
+// x_0 + y_12 − y_01 − y_02 (couplings in order (0,1), (0,2), (1,2)), whose
+// integer optimum is 0 and McCormick LP value −½ (second entry); and 20
+// random costs in [−1, 1]^dim.
+func bqpCosts(q *mip.QUBO, dim int, rng *rand.Rand) [][]float64 {
+	costs := [][]float64{mip.QUBOObjective(q)}
+	if q.N == 3 {
+		costs = append(costs, []float64{1, 0, 0, -1, -1, 1})
+	}
+	for range 20 {
+		c := make([]float64, dim)
+		for i := range c {
+			c[i] = 2*rng.Float64() - 1
+		}
+		costs = append(costs, c)
+	}
+	return costs
+}
+
+// TestRelaxationCyclePool checks that the relaxation of a model with a cut
+// pool includes the pool's inequalities: with the cycle inequalities of
+// mip.CycleCuts the LP value lies between the plain relaxation's and the
+// MIP optimum for every cost, and on a triangle — whose Boolean quadric
+// polytope the McCormick rows and the 4 cycle inequalities describe — it
+// equals the MIP optimum where the plain relaxation is ½ below.
+func TestRelaxationCyclePool(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	tighter := false
+	for _, tc := range []struct {
+		n    int
+		p    float64
+		seed uint64
+	}{{3, 1, 1}, {8, 0.5, 3}, {10, 0.5, 4}} {
+		q, f := randomBQP(t, tc.n, tc.p, tc.seed)
+		s, plain := buildSolver(t, f, nil), relaxation(t, buildSolver(t, f, nil))
+		withPool := *f.Model
+		withPool.Cuts = mip.CycleCuts(q)
+		r := relaxation(t, buildSolver(t, f, &withPool))
+		costs := bqpCosts(q, s.Dim(), rng)
+		dst := make([]float64, s.Dim())
+		for k, c := range costs {
+			opt, err := s.Minimize(context.Background(), dst, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lo, err := plain.Minimize(context.Background(), dst, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mid, err := r.Minimize(context.Background(), dst, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mid.Value < lo.Value-1e-7 || mid.Value > opt.Value+1e-7 {
+				t.Errorf("n=%d cost %d: relaxation with the pool %g outside [%g, %g]", tc.n, k, mid.Value, lo.Value, opt.Value)
+			}
+			if mid.Value > lo.Value+1e-6 {
+				tighter = true
+			}
+			if tc.n == 3 && k == 1 && (math.Abs(mid.Value-opt.Value) > 1e-7 || math.Abs(lo.Value+0.5) > 1e-7) {
+				t.Errorf("triangle: relaxation %g with the pool and %g without, MIP optimum %g; want 0, −½, 0", mid.Value, lo.Value, opt.Value)
+			}
+		}
+	}
+	if !tighter {
+		t.Error("the cycle inequalities never tightened the relaxation")
 	}
 }

@@ -7,6 +7,7 @@
 //	oraclebench -model FILE -lp 10 [-firstlp warm|cold|auto]      (first LPs of perturbed costs)
 //	oraclebench -model cut:28 -cost quadratic ...   (the cut polytope of K_28 in the standard formulation, costs on its edge columns)
 //	oraclebench -model cut-tri:28 ...               (the same with the triangle inequalities: cut:28,triangles=1)
+//	oraclebench -model cut-pool:28 ...              (the triangle inequalities as a cut pool: cut:28,triangles=cuts)
 //	oraclebench -table DIR                 (Markdown tables from DIR/lazycg.jsonl, cbc.jsonl, sep.jsonl)
 package main
 
@@ -27,7 +28,7 @@ import (
 )
 
 func main() {
-	model := flag.String("model", "", "MPS file, or cut:N (cut-tri:N: with the triangle inequalities) for the cut polytope of the complete graph K_N in mip.CutPolytope's formulation")
+	model := flag.String("model", "", "MPS file, or cut:N (cut-tri:N: with the triangle inequalities; cut-pool:N: with them as a cut pool) for the cut polytope of the complete graph K_N in mip.CutPolytope's formulation")
 	cost := flag.String("cost", "file", "objective: file (the file's) or quadratic (∇f(½·1) of the paper's quadratic, seed 1)")
 	target := flag.String("target", "optimal", "first, gap (10%) or optimal")
 	cpuCap := flag.Duration("cap", 300*time.Second, "CPU time cap of the call (0: none); with -sep, the wall-clock limit of each call")
@@ -160,29 +161,29 @@ func run(path, cost string, target bench.Target, cpuCap time.Duration, opts mip.
 	return emit(out)
 }
 
-// loadModel reads the MPS file path, or builds the formulation a "cut:N"
-// or "cut-tri:N" spec names (mip.CutPolytope of the complete graph K_N,
-// without or with the triangle inequalities, as lazycg's "cut:N" and
-// "cut:N,triangles=1"; coords are then its edge columns, else nil).
+// loadModel reads the MPS file path, or builds the formulation a "cut:N",
+// "cut-tri:N" or "cut-pool:N" spec names (mip.CutPolytope of the complete
+// graph K_N, without the triangle inequalities, with them as rows or as a
+// cut pool, as lazycg's "cut:N", "cut:N,triangles=1" and
+// "cut:N,triangles=cuts"; coords are then its edge columns, else nil).
 func loadModel(path string) (m *mip.Model, coords []int, name string, err error) {
-	rest, tri := strings.CutPrefix(path, "cut-tri:")
-	if !tri {
-		rest, _ = strings.CutPrefix(path, "cut:")
-	}
-	if tri || strings.HasPrefix(path, "cut:") {
+	for _, kind := range []struct {
+		prefix string
+		opt    mip.CutOptions
+	}{{"cut:", mip.CutOptions{}}, {"cut-tri:", mip.CutOptions{Triangles: true}}, {"cut-pool:", mip.CutOptions{TriangleCuts: true}}} {
+		rest, ok := strings.CutPrefix(path, kind.prefix)
+		if !ok {
+			continue
+		}
 		n, err := strconv.Atoi(rest)
 		if err != nil || n < 2 || n > 500 {
-			return nil, nil, "", fmt.Errorf("-model %s: want cut:N or cut-tri:N with 2 ≤ N ≤ 500", path)
+			return nil, nil, "", fmt.Errorf("-model %s: want cut:N, cut-tri:N or cut-pool:N with 2 ≤ N ≤ 500", path)
 		}
-		f, err := mip.CutPolytope(n, mip.RandomGraph(n, 1, 1), mip.CutOptions{Triangles: tri})
+		f, err := mip.CutPolytope(n, mip.RandomGraph(n, 1, 1), kind.opt)
 		if err != nil {
 			return nil, nil, "", err
 		}
-		name := "cut-" + rest
-		if tri {
-			name = "cut-tri-" + rest
-		}
-		return f.Model, f.Vars, name, nil
+		return f.Model, f.Vars, strings.TrimSuffix(kind.prefix, ":") + "-" + rest, nil
 	}
 	m, err = mip.ReadMPSFile(path)
 	if err != nil {
