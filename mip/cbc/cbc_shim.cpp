@@ -243,6 +243,7 @@ public:
 	int ncols = 0; // of the model the indices refer to
 	std::vector<int> start{0}, index;
 	std::vector<double> value, lo, up;
+	std::vector<double> scale; // 1/‖row‖₂ (lcg_cbc_set_cuts)
 	std::vector<std::pair<double, int>> viol; // scratch
 
 	CglCutGenerator *clone() const override { return new PoolCuts(*this); }
@@ -258,12 +259,11 @@ public:
 		const int n = static_cast<int>(lo.size());
 		viol.clear();
 		for (int i = 0; i < n; i++) {
-			double a = 0, norm = 0;
+			double a = 0;
 			for (int k = start[i]; k < start[i + 1]; k++) {
 				a += value[k] * x[index[k]];
-				norm += value[k] * value[k];
 			}
-			const double v = std::fmax(lo[i] - a, a - up[i]) / std::sqrt(std::fmax(norm, 1e-12));
+			const double v = std::fmax(lo[i] - a, a - up[i]) * scale[i];
 			if (v > poolViolation) {
 				viol.push_back({-v, i});
 			}
@@ -510,9 +510,15 @@ void lcg_cbc_set_cuts(lcg_cbc *s, int nrows, const int *start, const int *index,
 		pool->value.assign(value, value + start[nrows]);
 		pool->lo.resize(nrows);
 		pool->up.resize(nrows);
+		pool->scale.resize(nrows);
 		for (int i = 0; i < nrows; i++) {
 			pool->lo[i] = toCoin(lo[i]);
 			pool->up[i] = toCoin(up[i]);
+			double norm = 0;
+			for (int k = start[i]; k < start[i + 1]; k++) {
+				norm += value[k] * value[k];
+			}
+			pool->scale[i] = 1 / std::sqrt(std::fmax(norm, 1e-12));
 		}
 		s->pool = std::move(pool);
 	} catch (std::bad_alloc &) {
