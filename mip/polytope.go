@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/lazycg/lazycg"
 )
@@ -24,7 +25,10 @@ var (
 // solving to optimality or to Options.RelGap. The previously returned
 // vertex is the backend's first incumbent (warm start), so repeated calls
 // with similar objectives are cheaper.
-func (s *Solver) Minimize(ctx context.Context, dst, c []float64) (lazycg.LinearResult, error) {
+func (s *Solver) Minimize(ctx context.Context, dst, c []float64) (res lazycg.LinearResult, err error) {
+	if s.opts.CallLog != nil {
+		defer s.logDefer(CallMinimize, c, nil, nil, time.Now(), &res, &err)
+	}
 	return s.minimize(ctx, dst, c, nil, math.Inf(-1), math.Inf(1))
 }
 
@@ -41,7 +45,7 @@ func (s *Solver) Minimize(ctx context.Context, dst, c []float64) (lazycg.LinearR
 // −Inf and Certify = +Inf switch their rule off (both: an exact solve);
 // Certify = −Inf is met by every bound, so the call returns at once with
 // StopCertified and Bound −Inf (along with the last vertex, if any).
-func (s *Solver) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazycg.StopRule) (lazycg.LinearResult, error) {
+func (s *Solver) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazycg.StopRule) (res lazycg.LinearResult, err error) {
 	if math.IsNaN(rule.Improve) || math.IsNaN(rule.Certify) {
 		return notFound(), fmt.Errorf("mip: stop rule has NaN (Improve %g, Certify %g)", rule.Improve, rule.Certify)
 	}
@@ -52,6 +56,9 @@ func (s *Solver) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazyc
 		}
 		cutoff = math.Max(rule.KeepBelow, rule.Improve)
 	}
+	if s.opts.CallLog != nil {
+		defer s.logDefer(CallUntil, c, &rule, nil, time.Now(), &res, &err)
+	}
 	return s.minimizeCut(ctx, dst, c, nil, rule.Improve, rule.Certify, cutoff)
 }
 
@@ -60,7 +67,14 @@ func (s *Solver) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazyc
 // last basis, no cuts, heuristics or branching), a proven lower bound on
 // c·v over the polytope. The parameter-free lazy methods start Φ from it
 // instead of a full solve.
-func (s *Solver) RelaxationBound(ctx context.Context, c []float64) (float64, error) {
+func (s *Solver) RelaxationBound(ctx context.Context, c []float64) (bound float64, err error) {
+	if s.opts.CallLog != nil {
+		start := time.Now()
+		defer func() {
+			res := lazycg.LinearResult{Value: math.Inf(1), Bound: bound, Reason: lazycg.StopCertified}
+			err = s.logCall(CallRelaxationBound, c, nil, nil, start, res, err)
+		}()
+	}
 	if err := s.checkObj(c); err != nil {
 		return math.Inf(-1), err
 	}
@@ -91,12 +105,15 @@ func (s *Solver) RelaxationBound(ctx context.Context, c []float64) (float64, err
 // vertices with v_i = 0 for every i with zero[i]: on a model without those
 // columns when they are at least half of the model's (face.go), else by
 // setting their upper bounds to 0 for this call only.
-func (s *Solver) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool) (lazycg.LinearResult, error) {
+func (s *Solver) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool) (res lazycg.LinearResult, err error) {
 	if s.eng == nil {
 		return notFound(), ErrClosed
 	}
 	if len(zero) != len(s.vars) {
 		return notFound(), fmt.Errorf("mip: face mask has length %d, dimension is %d", len(zero), len(s.vars))
+	}
+	if s.opts.CallLog != nil {
+		defer s.logDefer(CallFace, c, nil, zero, time.Now(), &res, &err)
 	}
 	if s.reducible(zero) {
 		if err := s.checkVec(dst, c); err != nil {
@@ -125,7 +142,7 @@ func (s *Solver) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool
 		}
 		s.changed = s.changed[:0]
 	}()
-	res, err := s.minimize(ctx, dst, c, zero, math.Inf(-1), math.Inf(1))
+	res, err = s.minimize(ctx, dst, c, zero, math.Inf(-1), math.Inf(1))
 	if err != nil && errors.Is(err, errInfeasible) {
 		return res, fmt.Errorf("mip: the face is empty (%d coordinates fixed to 0)", len(s.changed))
 	}

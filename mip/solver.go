@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"time"
 
@@ -58,6 +59,12 @@ type Options struct {
 	Pool Pool
 	// Backend is the MIP solver to use (nil = the first registered one).
 	Backend Backend
+	// CallLog, if not nil, receives a start line when the solver is
+	// created and then one JSON line per call of Minimize, MinimizeUntil,
+	// MinimizeFace and RelaxationBound: the question and its answer (see
+	// Call and ReadCallLog). Forks and relaxations of the solver do not
+	// log. A failed write is returned as the error of the call.
+	CallLog io.Writer
 }
 
 // Solver minimizes linear objectives over the integer hull of a Model with
@@ -227,6 +234,12 @@ func NewSolverContext(ctx context.Context, m *Model, opts Options) (*Solver, err
 		buf:   buf,
 	}
 	s.res.X = s.x
+	if opts.CallLog != nil {
+		if err := s.logStart(); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -319,7 +332,9 @@ func (s *Solver) Fork(ctx context.Context) (lazycg.LMO, error) {
 	if s.eng == nil {
 		return nil, ErrClosed
 	}
-	f, err := NewSolverContext(ctx, s.model, s.opts)
+	opts := s.opts
+	opts.CallLog = nil
+	f, err := NewSolverContext(ctx, s.model, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -352,7 +367,7 @@ func (s *Solver) Relaxation(ctx context.Context) (lazycg.LMO, error) {
 	}
 	m.Name = s.model.Name + "-lp"
 	opts := s.opts
-	opts.RelGap, opts.Preprocess, opts.RequireBinary = 0, PreprocessOff, false
+	opts.RelGap, opts.Preprocess, opts.RequireBinary, opts.CallLog = 0, PreprocessOff, false, nil
 	return NewSolverContext(ctx, m, opts)
 }
 

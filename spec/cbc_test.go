@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazycg/lazycg/mip"
 	_ "github.com/lazycg/lazycg/mip/cbc"
 	"github.com/lazycg/lazycg/spec"
 )
@@ -181,5 +182,48 @@ func TestCutPoolSpecs(t *testing.T) {
 	if in, err := spec.Polytope(qubo+",cycles=yes", spec.Options{}); err == nil {
 		in.Close()
 		t.Error("cycles=yes: no error")
+	}
+}
+
+// TestCallLogSpec checks the calls=FILE option: each polytope built with
+// it appends a session (its start line and its calls) to FILE, and a file
+// that cannot be opened is an error naming the spec.
+func TestCallLogSpec(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "calls.jsonl")
+	for k := range 2 {
+		in, err := spec.Polytope("cut:6,calls="+path, spec.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := make([]float64, in.LMO.Dim())
+		for i := range c {
+			c[i] = float64((i*5+k)%7) - 3
+		}
+		dst := make([]float64, len(c))
+		for range k + 1 {
+			if _, err := in.LMO.Minimize(context.Background(), dst, c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		in.Close()
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sessions, err := mip.ReadCallLog(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sessions) != 2 || len(sessions[0].Calls) != 1 || len(sessions[1].Calls) != 2 || sessions[0].Start.Dim != 15 {
+		t.Errorf("sessions %+v", sessions)
+	}
+	bad := filepath.Join(t.TempDir(), "missing", "calls.jsonl")
+	if in, err := spec.Polytope("cut:6,calls="+bad, spec.Options{}); err == nil {
+		in.Close()
+		t.Error("a call log in a missing directory was accepted")
+	} else if !strings.Contains(err.Error(), "call log") {
+		t.Errorf("error %q does not name the call log", err)
 	}
 }

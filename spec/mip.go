@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 
 	"github.com/lazycg/lazycg/mip"
@@ -31,7 +32,8 @@ type OwnObjective struct {
 // mipInstance wraps a formulation into an Instance backed by CBC. The
 // options search=auto|standard|light, preprocess=auto|off|on,
 // firstlp=auto|warm|cold and pool=auto|on|off of every solver-backed
-// polytope spec set mip.Options.Search, Preprocess, FirstLP and Pool.
+// polytope spec set mip.Options.Search, Preprocess, FirstLP and Pool;
+// calls=FILE appends the solver's call log (mip.Options.CallLog) to FILE.
 func mipInstance(sp *Spec, f *mip.Formulation, opt Options) (*Instance, error) {
 	o := mip.Options{RelGap: opt.OracleGap, TimeLimit: opt.OracleTimeLimit, Vars: f.Vars}
 	var err error
@@ -51,11 +53,28 @@ func mipInstance(sp *Spec, f *mip.Formulation, opt Options) (*Instance, error) {
 	if o.Pool, err = mip.ParsePool(v); err != nil {
 		return nil, fmt.Errorf("spec: %s: pool must be auto, on or off, got %q", sp.label, v)
 	}
+	var log *os.File
+	if path := sp.OptString("calls", ""); path != "" {
+		if log, err = os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err != nil {
+			return nil, fmt.Errorf("spec: %s: call log: %v", sp.label, err)
+		}
+		o.CallLog = log
+	}
 	s, err := mip.NewSolverContext(opt.ctx(), f.Model, o)
 	if err != nil {
+		if log != nil {
+			log.Close()
+		}
 		return nil, err
 	}
-	return &Instance{LMO: s, Close: s.Close, Diameter2: float64(len(f.Vars))}, nil
+	closeAll := s.Close
+	if log != nil {
+		closeAll = func() {
+			s.Close()
+			log.Close()
+		}
+	}
+	return &Instance{LMO: s, Close: closeAll, Diameter2: float64(len(f.Vars))}, nil
 }
 
 // buildMPS: mps:FILE[.gz] — the convex hull of the MIP's feasible points.

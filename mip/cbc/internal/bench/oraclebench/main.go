@@ -8,6 +8,8 @@
 //	oraclebench -model cut:28 -cost quadratic ...   (the cut polytope of K_28 in the standard formulation, costs on its edge columns)
 //	oraclebench -model cut-tri:28 ...               (the same with the triangle inequalities: cut:28,triangles=1)
 //	oraclebench -model cut-pool:28 ...              (the triangle inequalities as a cut pool: cut:28,triangles=cuts)
+//	oraclebench -replay LOG -polytope SPEC [-session N] [-replay-out FILE]
+//	                                (ask a call log's questions again: see mip.Options.CallLog)
 //	oraclebench -table DIR                 (Markdown tables from DIR/lazycg.jsonl, cbc.jsonl, sep.jsonl)
 package main
 
@@ -39,7 +41,18 @@ func main() {
 	lps := flag.Int("lp", 0, "measure this many warm LP re-solves (the first LP of an oracle call) for perturbed file costs")
 	firstLP := flag.String("firstlp", "warm", "with -lp: how the first LPs start: warm, cold or auto (mip.Options.FirstLP)")
 	tableDir := flag.String("table", "", "print the Markdown tables of the results in this directory and exit")
+	replayLog := flag.String("replay", "", "ask the calls of this call log (a polytope spec's calls=FILE) again of -polytope's solver")
+	polytope := flag.String("polytope", "", "with -replay: the polytope spec whose solver answers (e.g. cut:28,triangles=cuts)")
+	session := flag.Int("session", -1, "with -replay: the log's session (0 = first; negative counts from the end)")
+	replayOut := flag.String("replay-out", "", "with -replay: write one JSON line per replayed call to this file")
 	flag.Parse()
+	if *replayLog != "" {
+		if err := replay(*replayLog, *polytope, *session, *cpuCap, *replayOut); err != nil {
+			fmt.Fprintln(os.Stderr, "oraclebench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *tableDir != "" {
 		if err := table(os.Stdout, *tableDir); err != nil {
 			fmt.Fprintln(os.Stderr, "oraclebench:", err)
