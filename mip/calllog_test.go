@@ -20,16 +20,7 @@ func TestCallRoundTrip(t *testing.T) {
 		{Kind: CallMinimize, C: []float64{1, 2, 3}, Value: math.Inf(1), Bound: math.Inf(-1), Err: "mip: context canceled"},
 		{Kind: CallRelaxationBound, C: []float64{1, 2, 3}, Value: math.Inf(1), Bound: 0.5, Reason: "certified"},
 	}
-	var buf bytes.Buffer
-	for _, c := range calls {
-		b, err := json.Marshal(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		buf.Write(b)
-		buf.WriteByte('\n')
-	}
-	got, err := ReadCallLog(&buf)
+	got, err := ReadCallLog(writeCalls(t, calls))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,18 +70,11 @@ func FuzzReadCallLog(f *testing.F) {
 		if err != nil {
 			return
 		}
-		var buf bytes.Buffer
+		var all []Call
 		for _, s := range got {
-			for _, c := range append([]Call{s.Start}, s.Calls...) {
-				b, err := json.Marshal(c)
-				if err != nil {
-					t.Fatal(err)
-				}
-				buf.Write(b)
-				buf.WriteByte('\n')
-			}
+			all = append(append(all, s.Start), s.Calls...)
 		}
-		again, err := ReadCallLog(&buf)
+		again, err := ReadCallLog(writeCalls(t, all))
 		if err != nil {
 			t.Fatalf("an accepted log, written again, is refused: %v", err)
 		}
@@ -98,4 +82,19 @@ func FuzzReadCallLog(f *testing.F) {
 			t.Fatalf("%d sessions, then %d", len(got), len(again))
 		}
 	})
+}
+
+// writeCalls writes calls as a call log, one JSON line each.
+func writeCalls(t *testing.T, calls []Call) *bytes.Buffer {
+	t.Helper()
+	var buf bytes.Buffer
+	for _, c := range calls {
+		b, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf.Write(b)
+		buf.WriteByte('\n')
+	}
+	return &buf
 }
