@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/fileio"
 	"github.com/lazycg/lazycg/mip"
 	"github.com/lazycg/lazycg/mip/cbc/internal/bench"
 	"github.com/lazycg/lazycg/spec"
@@ -35,7 +36,7 @@ type replayed struct {
 // call), and prints per recorded answer the number of calls and the CPU
 // seconds they took now; out, if not empty, receives one JSON line per call.
 func replay(logPath, polytope string, session int, cap time.Duration, out string) error {
-	f, err := os.Open(logPath)
+	f, err := fileio.Open(logPath) // gzip or plain
 	if err != nil {
 		return err
 	}
