@@ -227,3 +227,57 @@ func TestCallLogSpec(t *testing.T) {
 		t.Errorf("error %q does not name the call log", err)
 	}
 }
+
+// TestCutEnumSpec checks cut:N,oracle=enum against CBC on the standard
+// formulation: the same coordinates (edge order of the same random graph)
+// and the same minima, and clear errors for the options that do not apply.
+func TestCutEnumSpec(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, base := range []string{"cut:9", "cut:10,p=0.5,seed=4"} {
+		var ins [2]*spec.Instance
+		for k, s := range []string{base, base + ",oracle=enum"} {
+			in, err := spec.Polytope(s, spec.Options{})
+			if err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
+			defer in.Close()
+			ins[k] = in
+		}
+		if ins[0].Dim() != ins[1].Dim() {
+			t.Fatalf("%s: dimensions %d (CBC) and %d (enumeration)", base, ins[0].Dim(), ins[1].Dim())
+		}
+		c := make([]float64, ins[0].Dim())
+		var x [2][]float64
+		for trial := range 5 {
+			for i := range c {
+				c[i] = rng.NormFloat64()
+			}
+			var vals [2]float64
+			for k, in := range ins {
+				x[k] = make([]float64, len(c))
+				res, err := in.LMO.Minimize(context.Background(), x[k], c)
+				if err != nil {
+					t.Fatalf("%s: %v", in.Spec, err)
+				}
+				vals[k] = res.Value
+			}
+			if math.Abs(vals[0]-vals[1]) > 1e-7*(1+math.Abs(vals[0])) {
+				t.Errorf("%s, trial %d: CBC minimum %.10g, enumeration %.10g", base, trial, vals[0], vals[1])
+			}
+		}
+	}
+	for _, tc := range []struct{ s, want string }{
+		{"cut:9,oracle=enum,triangles=1", "triangles"},
+		{"cut:40,oracle=enum", "N ≤"},
+		{"cut:9,oracle=gurobi", "oracle must be"},
+		{"cut:9,oracle=enum,pool=on", "pool"},
+	} {
+		in, err := spec.Polytope(tc.s, spec.Options{})
+		if err == nil {
+			in.Close()
+			t.Errorf("%s: no error", tc.s)
+		} else if !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %q does not mention %q", tc.s, err, tc.want)
+		}
+	}
+}

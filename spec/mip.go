@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/lazycg/lazycg/lmo"
 	"github.com/lazycg/lazycg/mip"
 )
 
@@ -161,11 +162,14 @@ func buildTSP(s *Spec, opt Options) (*Instance, error) {
 	return in, nil
 }
 
-// buildCut: cut:N[,p=P][,seed=S][,triangles=0|1|cuts] — the cut polytope of a
-// random graph G(N, p) (p = 1: complete graph) in the standard formulation,
-// with triangles=1 also with the triangle inequalities (mip.CutOptions).
+// buildCut: cut:N[,p=P][,seed=S][,triangles=0|1|cuts][,oracle=mip|enum] —
+// the cut polytope of a random graph G(N, p) (p = 1: complete graph) in the
+// standard formulation solved by CBC, with triangles=1 also with the
+// triangle inequalities (mip.CutOptions); with oracle=enum the same
+// polytope and coordinates solved by enumeration (lmo.Cut, N ≤
+// lmo.MaxCutNodes).
 func buildCut(s *Spec, opt Options) (*Instance, error) {
-	if err := s.NArgs(1, 1, "cut:N[,p=P][,seed=S][,triangles=0|1|cuts]"); err != nil {
+	if err := s.NArgs(1, 1, "cut:N[,p=P][,seed=S][,triangles=0|1|cuts][,oracle=mip|enum]"); err != nil {
 		return nil, err
 	}
 	n, err := s.Int(0, "N", 2, 500)
@@ -179,6 +183,27 @@ func buildCut(s *Spec, opt Options) (*Instance, error) {
 	seed, err := s.OptSeed(1)
 	if err != nil {
 		return nil, err
+	}
+	switch v := s.OptString("oracle", "mip"); v {
+	case "mip":
+	case "enum":
+		if _, ok := s.Opts["triangles"]; ok {
+			return nil, fmt.Errorf("spec: %s: triangles are inequalities of the MIP formulation; oracle=enum does not use one", s.label)
+		}
+		if n > lmo.MaxCutNodes {
+			return nil, fmt.Errorf("spec: %s: oracle=enum enumerates 2^(N−1) cuts and takes N ≤ %d, got %d (use oracle=mip)", s.label, lmo.MaxCutNodes, n)
+		}
+		edges := mip.RandomGraph(n, p, seed)
+		if err := opt.mem.reserveDim(s, float64(len(edges)), 0); err != nil {
+			return nil, err
+		}
+		l, err := lmo.NewCut(n, edges)
+		if err != nil {
+			return nil, err
+		}
+		return &Instance{LMO: l, Diameter2: float64(len(edges))}, nil
+	default:
+		return nil, fmt.Errorf("spec: %s: oracle must be mip or enum, got %q", s.label, v)
 	}
 	var co mip.CutOptions
 	switch v := s.OptString("triangles", "0"); v {

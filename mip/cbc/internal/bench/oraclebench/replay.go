@@ -24,10 +24,15 @@ type replayed struct {
 	Recorded  string  `json:"recorded"`   // the logged answer's reason ("error" after an error)
 	RecordedS float64 `json:"recorded_s"` // its wall-clock time in the logged run
 	Reason    string  `json:"reason"`     // this replay's
-	CPU       float64 `json:"cpu_s"`
-	Wall      float64 `json:"wall_s"`
-	Nodes     int64   `json:"nodes"`
-	Err       string  `json:"err,omitempty"`
+	// Answers, the same way for every oracle: "improving" (a vertex below
+	// Improve), "certified" (a bound at least Certify), else the reason;
+	// "unsupported" when the replaying oracle lacks the call's method.
+	RecordedAnswer string  `json:"recorded_answer"`
+	Answer         string  `json:"answer"`
+	CPU            float64 `json:"cpu_s"`
+	Wall           float64 `json:"wall_s"`
+	Nodes          int64   `json:"nodes"`
+	Err            string  `json:"err,omitempty"`
 }
 
 // replay asks the calls of one session of a call log (mip.Options.CallLog,
@@ -35,6 +40,10 @@ type replayed struct {
 // the polytope spec builds (with the session's relative gap and cap per
 // call), and prints per recorded answer the number of calls and the CPU
 // seconds they took now; out, if not empty, receives one JSON line per call.
+// The polytope may be any spec of the same dimension (e.g. cut:28,oracle=enum
+// for a log of cut:28): a weak separation call goes to Minimize when its
+// oracle cannot stop early, and calls of methods it lacks (face or
+// relaxation bound) are reported as unsupported.
 func replay(logPath, polytope string, session int, cap time.Duration, out string) error {
 	f, err := fileio.Open(logPath) // gzip or plain
 	if err != nil {
@@ -87,19 +96,22 @@ func replay(logPath, polytope string, session int, cap time.Duration, out string
 		t0, w0 := bench.CPUTime(), time.Now()
 		var res lazycg.LinearResult
 		var err error
+		unsupported := false
 		switch c.Kind {
 		case mip.CallMinimize:
 			res, err = in.LMO.Minimize(ctx, dst, c.C)
 		case mip.CallUntil:
-			es, ok := in.LMO.(lazycg.EarlyStopper)
-			if !ok {
-				return fmt.Errorf("-polytope %s has no early termination", polytope)
+			if es, ok := in.LMO.(lazycg.EarlyStopper); ok {
+				res, err = es.MinimizeUntil(ctx, dst, c.C, lazycg.StopRule{Improve: c.Improve, Certify: c.Certify, Keep: c.Keep, KeepBelow: c.KeepBelow})
+			} else {
+				// An oracle without early termination answers exactly.
+				res, err = in.LMO.Minimize(ctx, dst, c.C)
 			}
-			res, err = es.MinimizeUntil(ctx, dst, c.C, lazycg.StopRule{Improve: c.Improve, Certify: c.Certify, Keep: c.Keep, KeepBelow: c.KeepBelow})
 		case mip.CallFace:
 			fm, ok := in.LMO.(lazycg.FaceMinimizer)
 			if !ok {
-				return fmt.Errorf("-polytope %s has no face calls", polytope)
+				unsupported = true
+				break
 			}
 			clear(zero)
 			for _, j := range c.Zero {
@@ -109,18 +121,24 @@ func replay(logPath, polytope string, session int, cap time.Duration, out string
 		case mip.CallRelaxationBound:
 			rb, ok := in.LMO.(lazycg.RelaxationBounder)
 			if !ok {
-				return fmt.Errorf("-polytope %s has no relaxation bounds", polytope)
+				unsupported = true
+				break
 			}
 			res.Bound, err = rb.RelaxationBound(ctx, c.C)
 			res.Reason = lazycg.StopCertified
 		}
 		r := replayed{Call: i, Kind: c.Kind, Recorded: c.Reason, RecordedS: c.Seconds, Reason: res.Reason.String(),
-			CPU: (bench.CPUTime() - t0).Seconds(), Wall: time.Since(w0).Seconds(), Nodes: res.Nodes}
+			CPU: (bench.CPUTime() - t0).Seconds(), Wall: time.Since(w0).Seconds(), Nodes: res.Nodes,
+			RecordedAnswer: answerOf(c, c.Found, c.Value, c.Bound, c.Reason),
+			Answer:         answerOf(c, res.Found, res.Value, res.Bound, res.Reason.String())}
 		if c.Err != "" {
-			r.Recorded = "error"
+			r.Recorded, r.RecordedAnswer = "error", "error"
 		}
-		if err != nil {
-			r.Reason, r.Err = "error", err.Error()
+		switch {
+		case err != nil:
+			r.Reason, r.Answer, r.Err = "error", "error", err.Error()
+		case unsupported:
+			r.Reason, r.Answer = "unsupported", "unsupported"
 		}
 		if w != nil {
 			b, _ := json.Marshal(r)
@@ -133,7 +151,7 @@ func replay(logPath, polytope string, session int, cap time.Duration, out string
 			groups[key] = g
 		}
 		g.n++
-		if r.Reason == r.Recorded {
+		if r.Answer == r.RecordedAnswer {
 			g.same++
 		}
 		g.cpu += r.CPU
@@ -156,6 +174,22 @@ func replay(logPath, polytope string, session int, cap time.Duration, out string
 		}
 	}
 	return emit(map[string]any{"polytope": polytope, "session": session, "calls": "all", "n": len(ses.Calls), "cpu_s": total})
+}
+
+// answerOf classifies an answer to call c the same way for every oracle:
+// for weak separation calls "improving" (a vertex below Improve) or
+// "certified" (a bound of at least Certify), else the stop reason — so
+// that an exact answer counts as the decision it implies.
+func answerOf(c mip.Call, found bool, value, bound float64, reason string) string {
+	if c.Kind == mip.CallUntil {
+		switch {
+		case found && value < c.Improve:
+			return "improving"
+		case bound >= c.Certify:
+			return "certified"
+		}
+	}
+	return reason
 }
 
 func median(v []float64) float64 {
