@@ -104,13 +104,7 @@ func CompleteGraphCut(n int) (*Cut, error) {
 	if n < 2 || n > MaxCutNodes {
 		return nil, fmt.Errorf("lmo: cut: the enumeration takes 2^(nodes−1) steps; nodes must be in [2, %d], got %d", MaxCutNodes, n)
 	}
-	edges := make([][2]int, 0, n*(n-1)/2)
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			edges = append(edges, [2]int{i, j})
-		}
-	}
-	return NewCut(n, edges)
+	return NewCut(n, completeEdges(n))
 }
 
 func (t *Cut) alloc() {

@@ -101,13 +101,19 @@ func CompleteGraphSpanningTree(n int) (*SpanningTree, error) {
 	if n < 1 || n > 1<<16 {
 		return nil, fmt.Errorf("lmo: spanning tree: complete graph size must be in [1, %d], got %d", 1<<16, n)
 	}
+	return NewSpanningTree(n, completeEdges(n))
+}
+
+// completeEdges returns the edges of K_n in the order (0,1), (0,2), …,
+// (0,n−1), (1,2), ….
+func completeEdges(n int) [][2]int {
 	edges := make([][2]int, 0, n*(n-1)/2)
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
 			edges = append(edges, [2]int{i, j})
 		}
 	}
-	return NewSpanningTree(n, edges)
+	return edges
 }
 
 // Dim returns the number of edges m.
