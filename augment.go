@@ -117,8 +117,15 @@ func (s *AugmentingSeparator) Dim() int { return s.Aug.Dim() }
 // Storing implements VertexStore: vertices are kept when Cache is set.
 func (s *AugmentingSeparator) Storing() bool { return s.Cache != nil }
 
-// Remember implements VertexStore: v enters the cache.
-func (s *AugmentingSeparator) Remember(v []float64) { cacheRemember(s.Cache, v) }
+// Remember implements VertexStore: v enters the cache and, when it is a 0/1
+// vector, the start-vertex history (a method's iterates may combine it).
+func (s *AugmentingSeparator) Remember(v []float64) {
+	cacheRemember(s.Cache, v)
+	s.ensure()
+	if len(v) == len(s.next) && roundZeroOne(s.next, v, s.tol()) {
+		s.hist.Add(s.next)
+	}
+}
 
 // Probe implements VertexStore: a search of the cache.
 func (s *AugmentingSeparator) Probe(dst, c []float64, target float64) (float64, bool) {
@@ -250,6 +257,11 @@ func (s *AugmentingSeparator) Separate(ctx context.Context, dst, c, x []float64,
 	}
 	target := phi / K
 	if s.Cache != nil {
+		// A point that is a vertex joins the history even when the cache
+		// answers: later iterates combine it with the cached vertices.
+		if roundZeroOne(s.next, x, s.tol()) {
+			s.hist.Add(s.next)
+		}
 		s.Cache.Tick()
 		if v, ok := s.Cache.Search(dst, c, cx-target); ok {
 			s.counts.Calls++

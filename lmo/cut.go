@@ -46,7 +46,8 @@ const cutSplit = 15
 // context's deadline passes returns its best cut with StopTimeLimit (and
 // the trivial bound); a canceled call returns the context's error.
 // Cut also implements lazycg.Vertexer (the empty cut), lazycg.Diameter1
-// (m) and lazycg.Forker (an independent copy for another goroutine).
+// (m), lazycg.Augmenter (single-node moves, then enumeration; see Augment)
+// and lazycg.Forker (an independent copy for another goroutine).
 type Cut struct {
 	nodes  int
 	eu, ev []int32
@@ -56,6 +57,11 @@ type Cut struct {
 	q   []float64 // q[mask]: cost of the edges among the table nodes
 	sum []float64 // sum[mask]: per-node costs of the table nodes in mask
 	lin []float64 // per-node cost of each table node for the current block
+
+	head  []int32 // Augment: CSR offsets of the edges at each node
+	inc   []int32 // Augment: edges at each node
+	side  []int8  // Augment: side of each node in the point's cut (−1: unknown)
+	queue []int32 // Augment: BFS queue
 }
 
 var (
@@ -64,6 +70,7 @@ var (
 	_ lazycg.Vertexer     = (*Cut)(nil)
 	_ lazycg.Diameter1    = (*Cut)(nil)
 	_ lazycg.Forker       = (*Cut)(nil)
+	_ lazycg.Augmenter    = (*Cut)(nil)
 )
 
 // NewCut returns the cut polytope of the graph on nodes 0…nodes−1 with the
@@ -108,11 +115,31 @@ func CompleteGraphCut(n int) (*Cut, error) {
 }
 
 func (t *Cut) alloc() {
-	t.a = min(t.nodes-1, cutSplit)
-	t.w = make([]float64, t.nodes*t.nodes)
+	n := t.nodes
+	t.a = min(n-1, cutSplit)
+	t.w = make([]float64, n*n)
 	t.q = make([]float64, 1<<t.a)
 	t.sum = make([]float64, 1<<t.a)
 	t.lin = make([]float64, t.a)
+	t.head = make([]int32, n+1)
+	t.inc = make([]int32, 2*len(t.eu))
+	t.side = make([]int8, n)
+	t.queue = make([]int32, n)
+	for e := range t.eu {
+		t.head[t.eu[e]+1]++
+		t.head[t.ev[e]+1]++
+	}
+	for v := 0; v < n; v++ {
+		t.head[v+1] += t.head[v]
+	}
+	fill := t.queue // per-node cursor while filling
+	copy(fill, t.head[:n])
+	for e := range t.eu {
+		for _, v := range [2]int32{t.eu[e], t.ev[e]} {
+			t.inc[fill[v]] = int32(e)
+			fill[v]++
+		}
+	}
 }
 
 // Dim returns the number of edges m.
@@ -181,6 +208,127 @@ func (t *Cut) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazycg.S
 		return lazycg.Exact(v), nil
 	}
 	return lazycg.LinearResult{Found: true, Value: v, Bound: trivial, Reason: reason}, nil
+}
+
+// Augment implements lazycg.Augmenter: given the cut vector x of a node set
+// S it returns in dst a cut of lower cost and true, or false (dst = x) when
+// x is a minimum cut for c. It first tries the single-node moves S △ {k}
+// (the one with the largest decrease), and only when none decreases c·x
+// searches by enumeration for a cut below c·x (stopping at the first block
+// that has one), so that its false answers are proven. x must be a cut
+// vector (entries within 1e-9 of 0 or 1 whose ones are the edges between
+// two sides); an error is returned otherwise, and for NaN or Inf costs.
+func (t *Cut) Augment(ctx context.Context, dst, c, x []float64) (bool, error) {
+	m, n := len(t.eu), t.nodes
+	if err := basicCheckCost("cut", m, dst, c); err != nil {
+		return false, err
+	}
+	if len(x) != m {
+		return false, fmt.Errorf("lmo: cut: augment: point has length %d, want %d", len(x), m)
+	}
+	if err := t.sides(x); err != nil {
+		return false, err
+	}
+	cx := 0.0
+	for e, xe := range x {
+		cx += c[e] * math.Round(xe)
+	}
+	// Single-node moves: flipping k turns the cut edges at k uncut and
+	// the others cut.
+	bestK, bestD := -1, 0.0
+	for k := 0; k < n; k++ {
+		d := 0.0
+		for _, e := range t.inc[t.head[k]:t.head[k+1]] {
+			if x[e] > 0.5 {
+				d -= c[e]
+			} else {
+				d += c[e]
+			}
+		}
+		if d < bestD {
+			bestK, bestD = k, d
+		}
+	}
+	if bestK >= 0 {
+		t.side[bestK] ^= 1
+		if t.writeSides(dst, c) < cx {
+			return true, nil
+		}
+	}
+	improve := cx
+	for {
+		set, reason, err := t.search(ctx, c, improve)
+		if err != nil {
+			return false, err
+		}
+		if reason == lazycg.StopTimeLimit {
+			return false, fmt.Errorf("lmo: cut: augment: %w before the enumeration proved x optimal", context.DeadlineExceeded)
+		}
+		for i := range t.side {
+			t.side[i] = int8((set >> i) & 1)
+		}
+		if t.writeSides(dst, c) < cx {
+			return true, nil
+		}
+		if reason == lazycg.StopOptimal {
+			break
+		}
+		improve = math.Inf(-1) // below c·x by rounding only: enumerate all
+	}
+	for e, xe := range x {
+		dst[e] = math.Round(xe)
+	}
+	return false, nil
+}
+
+// sides sets side from the cut vector x (each connected component's
+// smallest node on side 0) and checks that x is a cut vector.
+func (t *Cut) sides(x []float64) error {
+	const tol = 1e-9
+	for e, xe := range x {
+		if math.Abs(xe) > tol && math.Abs(xe-1) > tol {
+			return fmt.Errorf("lmo: cut: augment: entry %d of the point is %v, want 0 or 1", e, xe)
+		}
+	}
+	for i := range t.side {
+		t.side[i] = -1
+	}
+	for r := range t.side {
+		if t.side[r] >= 0 {
+			continue
+		}
+		t.side[r] = 0
+		q := append(t.queue[:0], int32(r))
+		for len(q) > 0 {
+			u := q[0]
+			q = q[1:]
+			for _, e := range t.inc[t.head[u]:t.head[u+1]] {
+				v := t.eu[e] + t.ev[e] - u
+				want := t.side[u]
+				if x[e] > 0.5 {
+					want ^= 1
+				}
+				if t.side[v] < 0 {
+					t.side[v] = want
+					q = append(q, v)
+				} else if t.side[v] != want {
+					return fmt.Errorf("lmo: cut: augment: the point is not a cut vector: edge %d = (%d, %d) has the value %v, which contradicts the sides the other edges give its endpoints", e, t.eu[e], t.ev[e], math.Round(x[e]))
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// writeSides writes the cut vector of side into dst and returns its cost.
+func (t *Cut) writeSides(dst, c []float64) float64 {
+	for e := range t.eu {
+		dst[e] = 0
+		if t.side[t.eu[e]] != t.side[t.ev[e]] {
+			dst[e] = 1
+		}
+	}
+	return basicDot(c, dst)
 }
 
 // search enumerates the cuts for costs c and returns the node set (bit i:

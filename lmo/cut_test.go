@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -307,6 +308,76 @@ func BenchmarkCutK28(b *testing.B) {
 	for b.Loop() {
 		if _, err := cut.Minimize(ctx, x, c); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestCutAugment checks Augment against the brute force: from random cuts
+// it returns cheaper cuts until it answers false exactly at the minimum,
+// and it refuses points that are not cut vectors.
+func TestCutAugment(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, tc := range []struct {
+		nodes int
+		p     float64
+	}{{2, 1}, {6, 1}, {9, 0.5}, {13, 1}, {17, 0.7}} {
+		edges := cutRandomGraph(rng, tc.nodes, tc.p)
+		cut, err := NewCut(tc.nodes, edges)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := len(edges)
+		c, x, y := make([]float64, m), make([]float64, m), make([]float64, m)
+		for trial := 0; trial < 3; trial++ {
+			for e := range c {
+				c[e] = rng.NormFloat64()
+			}
+			want := cutBrute(tc.nodes, edges, c)
+			// A random cut to start from.
+			set := rng.Uint64()
+			for e, uv := range edges {
+				x[e] = float64((set>>uv[0])&1 ^ (set>>uv[1])&1)
+			}
+			for steps := 0; ; steps++ {
+				ok, err := cut.Augment(context.Background(), y, c, x)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !ok {
+					if v := basicDot(c, x); math.Abs(v-want) > 1e-9*(1+math.Abs(want)) {
+						t.Errorf("nodes %d: augmentation stopped at %v, minimum %v", tc.nodes, v, want)
+					}
+					if !slices.Equal(x, y) {
+						t.Errorf("nodes %d: false answer with dst ≠ x", tc.nodes)
+					}
+					break
+				}
+				if basicDot(c, y) >= basicDot(c, x) {
+					t.Fatalf("nodes %d: augmented %v → %v, not lower", tc.nodes, basicDot(c, x), basicDot(c, y))
+				}
+				cutCheckVertex(t, tc.nodes, edges, y)
+				copy(x, y)
+				if steps > 1<<tc.nodes {
+					t.Fatalf("nodes %d: no end after %d steps", tc.nodes, steps)
+				}
+			}
+		}
+	}
+	cut, err := CompleteGraphCut(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, y := make([]float64, 6), make([]float64, 6)
+	for _, tc := range []struct {
+		x    []float64
+		want string
+	}{
+		{[]float64{1, 0, 0, 0, 0, 0}, "not a cut vector"}, // edge (0,1) cut, but (0,2), (1,2) not
+		{[]float64{0.5, 0, 0, 0, 0, 0}, "want 0 or 1"},
+		{[]float64{0, 0}, "length"},
+	} {
+		if _, err := cut.Augment(context.Background(), y, c, tc.x); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("x = %v: got %v, want %q", tc.x, err, tc.want)
 		}
 	}
 }
