@@ -197,13 +197,15 @@ func (t *Cut) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazycg.S
 	if err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	for e := range t.eu {
-		dst[e] = 0
-		if (set>>t.eu[e])&1 != (set>>t.ev[e])&1 {
-			dst[e] = 1
+	v := t.writeSet(dst, c, set)
+	if reason == lazycg.StopImproving && !(v < rule.Improve) {
+		// Below Improve by the rounding of the block sums only: the exact
+		// cost is not, so only the complete enumeration decides.
+		if set, reason, err = t.search(ctx, c, math.Inf(-1)); err != nil {
+			return lazycg.LinearResult{}, err
 		}
+		v = t.writeSet(dst, c, set)
 	}
-	v := basicDot(c, dst)
 	if reason == lazycg.StopOptimal {
 		return lazycg.Exact(v), nil
 	}
@@ -264,10 +266,7 @@ func (t *Cut) Augment(ctx context.Context, dst, c, x []float64) (bool, error) {
 		if reason == lazycg.StopTimeLimit {
 			return false, fmt.Errorf("lmo: cut: augment: %w before the enumeration proved x optimal", context.DeadlineExceeded)
 		}
-		for i := range t.side {
-			t.side[i] = int8((set >> i) & 1)
-		}
-		if t.writeSides(dst, c) < cx {
+		if t.writeSet(dst, c, set) < cx {
 			return true, nil
 		}
 		if reason == lazycg.StopOptimal {
@@ -318,6 +317,18 @@ func (t *Cut) sides(x []float64) error {
 		}
 	}
 	return nil
+}
+
+// writeSet writes the cut vector of the node set (bit i: node i) into dst
+// and returns its cost.
+func (t *Cut) writeSet(dst, c []float64, set uint64) float64 {
+	for e := range t.eu {
+		dst[e] = 0
+		if (set>>t.eu[e])&1 != (set>>t.ev[e])&1 {
+			dst[e] = 1
+		}
+	}
+	return basicDot(c, dst)
 }
 
 // writeSides writes the cut vector of side into dst and returns its cost.

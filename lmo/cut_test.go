@@ -381,3 +381,35 @@ func TestCutAugment(t *testing.T) {
 		}
 	}
 }
+
+// TestCutThresholdAtOptimum asks for a cut below the optimum itself, the
+// question of a weak separation call at a vertex that is already optimal
+// with a tiny Φ: the block sums may put a cut below the threshold by
+// rounding alone, and the answer must still be decided (a cut whose exact
+// cost is below Improve, or a bound of at least Certify).
+func TestCutThresholdAtOptimum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	cut, err := CompleteGraphCut(18)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := cut.Dim()
+	c, x := make([]float64, m), make([]float64, m)
+	for trial := 0; trial < 300; trial++ {
+		for e := range c {
+			c[e] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(9)-4))
+		}
+		opt, err := cut.Minimize(context.Background(), x, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rule := lazycg.StopRule{Improve: opt.Value, Certify: opt.Value - 1e-9*math.Abs(opt.Value)}
+		res, err := cut.MinimizeUntil(context.Background(), x, c, rule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(res.Found && res.Value < rule.Improve) && !(res.Bound >= rule.Certify) {
+			t.Fatalf("trial %d: undecided answer %+v for Improve %v, Certify %v", trial, res, rule.Improve, rule.Certify)
+		}
+	}
+}
