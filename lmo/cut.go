@@ -149,13 +149,7 @@ func (t *Cut) Dim() int { return len(t.eu) }
 func (t *Cut) Nodes() int { return t.nodes }
 
 // Edges returns a copy of the edge list; edge e is coordinate e.
-func (t *Cut) Edges() [][2]int {
-	out := make([][2]int, len(t.eu))
-	for e := range out {
-		out[e] = [2]int{int(t.eu[e]), int(t.ev[e])}
-	}
-	return out
-}
+func (t *Cut) Edges() [][2]int { return edgePairs(t.eu, t.ev) }
 
 // L1Diameter returns m: two cuts differ in at most every edge.
 func (t *Cut) L1Diameter() int { return len(t.eu) }

@@ -104,6 +104,15 @@ func CompleteGraphSpanningTree(n int) (*SpanningTree, error) {
 	return NewSpanningTree(n, completeEdges(n))
 }
 
+// edgePairs returns the edges with endpoints eu[e], ev[e] as pairs.
+func edgePairs(eu, ev []int32) [][2]int {
+	out := make([][2]int, len(eu))
+	for e := range out {
+		out[e] = [2]int{int(eu[e]), int(ev[e])}
+	}
+	return out
+}
+
 // completeEdges returns the edges of K_n in the order (0,1), (0,2), …,
 // (0,n−1), (1,2), ….
 func completeEdges(n int) [][2]int {
@@ -123,13 +132,7 @@ func (t *SpanningTree) Dim() int { return len(t.eu) }
 func (t *SpanningTree) Nodes() int { return t.nodes }
 
 // Edges returns a copy of the edge list; edge e is coordinate e.
-func (t *SpanningTree) Edges() [][2]int {
-	out := make([][2]int, len(t.eu))
-	for e := range out {
-		out[e] = [2]int{int(t.eu[e]), int(t.ev[e])}
-	}
-	return out
-}
+func (t *SpanningTree) Edges() [][2]int { return edgePairs(t.eu, t.ev) }
 
 // L1Diameter returns 2(nodes−1): two spanning trees differ in at most
 // 2(nodes−1) coordinates.
