@@ -246,8 +246,11 @@ func (t *Cut) Augment(ctx context.Context, dst, c, x []float64) (bool, error) {
 		}
 	}
 	if bestK >= 0 {
-		t.side[bestK] ^= 1
-		if t.writeSides(dst, c) < cx {
+		var set uint64
+		for i, sd := range t.side {
+			set |= uint64(sd) << i
+		}
+		if t.writeSet(dst, c, set^1<<bestK) < cx {
 			return true, nil
 		}
 	}
@@ -319,17 +322,6 @@ func (t *Cut) writeSet(dst, c []float64, set uint64) float64 {
 	for e := range t.eu {
 		dst[e] = 0
 		if (set>>t.eu[e])&1 != (set>>t.ev[e])&1 {
-			dst[e] = 1
-		}
-	}
-	return basicDot(c, dst)
-}
-
-// writeSides writes the cut vector of side into dst and returns its cost.
-func (t *Cut) writeSides(dst, c []float64) float64 {
-	for e := range t.eu {
-		dst[e] = 0
-		if t.side[t.eu[e]] != t.side[t.ev[e]] {
 			dst[e] = 1
 		}
 	}
