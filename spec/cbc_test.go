@@ -91,12 +91,13 @@ func TestPrepareContextStopsSetup(t *testing.T) {
 	}
 }
 
-// TestMIPSearchOptions: the search=, preprocess= and firstlp= options of a
-// solver-backed polytope reach its solver (each choice solves p0033 to its
-// published optimum 3089) and bad values are errors naming the option.
+// TestMIPSearchOptions: the search=, preprocess=, firstlp=, pool= and
+// threads= options of a solver-backed polytope reach its solver (each
+// choice solves p0033 to its published optimum 3089) and bad values are
+// errors naming the option.
 func TestMIPSearchOptions(t *testing.T) {
 	file := filepath.Join("..", "mip", "testdata", "p0033.mps.gz")
-	for _, opts := range []string{"", ",search=light", ",search=standard", ",search=standard,preprocess=on", ",preprocess=off", ",firstlp=warm", ",firstlp=cold,search=light", ",pool=on", ",pool=off"} {
+	for _, opts := range []string{"", ",search=light", ",search=standard", ",search=standard,preprocess=on", ",preprocess=off", ",firstlp=warm", ",firstlp=cold,search=light", ",pool=on", ",pool=off", ",threads=2", ",threads=2,search=light", ",threads=1"} {
 		in, err := spec.Polytope("mps:"+file+opts, spec.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", opts, err)
@@ -117,6 +118,8 @@ func TestMIPSearchOptions(t *testing.T) {
 		{",firstlp=hot", `firstlp must be auto, warm or cold, got "hot"`},
 		{",pool=1", `pool must be auto, on or off, got "1"`},
 		{",presolve=on", `unknown option "presolve"`},
+		{",threads=0", `threads must be an integer in [1, 64], got "0"`},
+		{",threads=two", `threads must be an integer in [1, 64], got "two"`},
 	} {
 		in, err := spec.Polytope("mps:"+file+tc.opts, spec.Options{})
 		if err == nil {

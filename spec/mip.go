@@ -30,11 +30,15 @@ type OwnObjective struct {
 	Name  string
 }
 
+// maxThreads bounds the threads=N option of solver-backed specs.
+const maxThreads = 64
+
 // mipInstance wraps a formulation into an Instance backed by CBC. The
 // options search=auto|standard|light, preprocess=auto|off|on,
-// firstlp=auto|warm|cold and pool=auto|on|off of every solver-backed
-// polytope spec set mip.Options.Search, Preprocess, FirstLP and Pool;
-// calls=FILE appends the solver's call log (mip.Options.CallLog) to FILE.
+// firstlp=auto|warm|cold, pool=auto|on|off and threads=N of every
+// solver-backed polytope spec set mip.Options.Search, Preprocess, FirstLP,
+// Pool and Threads; calls=FILE appends the solver's call log
+// (mip.Options.CallLog) to FILE.
 func mipInstance(sp *Spec, f *mip.Formulation, opt Options) (*Instance, error) {
 	o := mip.Options{RelGap: opt.OracleGap, TimeLimit: opt.OracleTimeLimit, Vars: f.Vars}
 	var err error
@@ -53,6 +57,9 @@ func mipInstance(sp *Spec, f *mip.Formulation, opt Options) (*Instance, error) {
 	v = sp.OptString("pool", "auto")
 	if o.Pool, err = mip.ParsePool(v); err != nil {
 		return nil, fmt.Errorf("spec: %s: pool must be auto, on or off, got %q", sp.label, v)
+	}
+	if o.Threads, err = sp.OptInt("threads", 1, 1, maxThreads); err != nil {
+		return nil, err
 	}
 	var log *os.File
 	if path := sp.OptString("calls", ""); path != "" {

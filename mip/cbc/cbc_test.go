@@ -274,7 +274,9 @@ func TestCBCMinimizeBrute(t *testing.T) {
 
 // searchConfigs are the searches of package cbc: light, standard (its
 // first call preprocessed, the default), standard without preprocessing,
-// and standard with preprocessing on every call.
+// standard with preprocessing on every call, and light and standard on two
+// threads (CBC's parallel branch-and-bound, whose threads call the event
+// handler that stops early concurrently).
 var searchConfigs = []struct {
 	name string
 	opts mip.Options
@@ -283,6 +285,8 @@ var searchConfigs = []struct {
 	{"standard", mip.Options{Search: mip.SearchStandard}},
 	{"standard-nopre", mip.Options{Search: mip.SearchStandard, Preprocess: mip.PreprocessOff}},
 	{"preprocess", mip.Options{Search: mip.SearchStandard, Preprocess: mip.PreprocessOn}},
+	{"light-threads2", mip.Options{Search: mip.SearchLight, Threads: 2}},
+	{"standard-threads2", mip.Options{Search: mip.SearchStandard, Threads: 2}},
 }
 
 func testMinimizeBrute(t *testing.T, opts mip.Options) {
