@@ -135,6 +135,7 @@ func (s *Solver) faceFor(ctx context.Context, zero []bool) (*faceModel, error) {
 	opts := s.opts
 	opts.Vars = vars
 	opts.RequireBinary = false // checked on the full model
+	opts.CallLog = nil         // the face call is logged once, by s, with the full costs
 	sol, err := NewSolverContext(ctx, sub, opts)
 	if err != nil {
 		return nil, err
