@@ -132,10 +132,9 @@ func (s *Solver) faceFor(ctx context.Context, zero []bool) (*faceModel, error) {
 	if len(vars) == 0 {
 		return nil, nil
 	}
-	opts := s.opts
+	opts := s.innerOptions()
 	opts.Vars = vars
 	opts.RequireBinary = false // checked on the full model
-	opts.CallLog = nil         // the face call is logged once, by s, with the full costs
 	sol, err := NewSolverContext(ctx, sub, opts)
 	if err != nil {
 		return nil, err

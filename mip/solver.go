@@ -332,9 +332,7 @@ func (s *Solver) Fork(ctx context.Context) (lazycg.LMO, error) {
 	if s.eng == nil {
 		return nil, ErrClosed
 	}
-	opts := s.opts
-	opts.CallLog = nil
-	f, err := NewSolverContext(ctx, s.model, opts)
+	f, err := NewSolverContext(ctx, s.model, s.innerOptions())
 	if err != nil {
 		return nil, err
 	}
@@ -366,9 +364,18 @@ func (s *Solver) Relaxation(ctx context.Context) (lazycg.LMO, error) {
 		m.Integer[j] = false
 	}
 	m.Name = s.model.Name + "-lp"
-	opts := s.opts
-	opts.RelGap, opts.Preprocess, opts.RequireBinary, opts.CallLog = 0, PreprocessOff, false, nil
+	opts := s.innerOptions()
+	opts.RelGap, opts.Preprocess, opts.RequireBinary = 0, PreprocessOff, false
 	return NewSolverContext(ctx, m, opts)
+}
+
+// innerOptions are the options of a solver that s makes for itself (a
+// fork, a relaxation, the reduced model of a face call): s's own, without
+// the call log — only s logs, each call once, with the full costs.
+func (s *Solver) innerOptions() Options {
+	opts := s.opts
+	opts.CallLog = nil
+	return opts
 }
 
 // Dim returns the dimension of the polytope, len(Options.Vars).
