@@ -12,6 +12,7 @@ import (
 
 	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/online"
+	"github.com/lazycg/lazycg/spec"
 )
 
 // DefaultRehindsightTime is the time limit of each solve of Rehindsight
@@ -33,11 +34,14 @@ type HindsightOptions struct {
 	// over the polytope's relaxation (online.Settings.HindsightRelaxation:
 	// 0 the default share, negative none).
 	Relaxation float64
-	// PolytopeOptions, when not empty, are appended to each run's polytope
-	// spec ("key=value,..."): options that leave the polytope unchanged
-	// and strengthen its solves, such as a cut pool (qubo's cycles=1,
-	// cut's triangles=cuts) or the solver's settings. The runs' fingerprint
-	// (first loss, start point) is still checked.
+	// PolytopeOptions, when not empty, are set in each run's polytope spec
+	// ("key=value,...", spec.WithOptions: a key the spec has gets the new
+	// value, others are appended): options that leave the polytope
+	// unchanged and strengthen its solves, such as a cut pool (qubo's
+	// cycles=1, cut's triangles=cuts), the solver's settings or another
+	// exact oracle (cut's triangles=0,oracle=enum); options that may
+	// change the polytope are refused. The runs' fingerprint (first loss,
+	// start point) is still checked.
 	PolytopeOptions string
 }
 
@@ -131,7 +135,11 @@ func rehindsightRun(ctx context.Context, er *ExperimentResult, rr *RunResult, op
 	cfg := er.Spec.RunConfig(v)
 	cfg.DataDir, cfg.NoHindsight = opt.DataDir, true
 	if opt.PolytopeOptions != "" {
-		cfg.Polytope += "," + opt.PolytopeOptions
+		poly, err := spec.WithOptions(cfg.Polytope, opt.PolytopeOptions)
+		if err != nil {
+			return fmt.Errorf("experiment: %s/%s: %w", er.Spec.Name, rr.Label, err)
+		}
+		cfg.Polytope = poly
 	}
 	p, err := cfg.PrepareContext(ctx)
 	if err != nil {

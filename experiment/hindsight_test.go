@@ -82,6 +82,36 @@ func TestRehindsight(t *testing.T) {
 	}
 }
 
+// TestRehindsightOtherOracle records online runs over a cut polytope
+// solved by CBC with the triangle inequalities as a cut pool and solves
+// their hindsight problems again over the same polytope by enumeration
+// (lazycg hindsight -polytope-options triangles=0,oracle=enum): the
+// fingerprint still matches, and the exact solves give the recorded
+// (converged) brackets. Options that may change the polytope are refused
+// in each run's row.
+func TestRehindsightOtherOracle(t *testing.T) {
+	dir, res := runSuiteJSON(t, `{"name": "online", "experiments": [
+	  {"name": "online-cut", "polytope": "cut:6,triangles=cuts", "losses": "quadratic:rounds=30", "time_limit": "1m",
+	   "methods": ["ocg", "locg-pf"]}]}`)
+	rows, err := Rehindsight(context.Background(), dir, HindsightOptions{TimeLimit: 20e9, PolytopeOptions: "triangles=0,oracle=enum"})
+	if err != nil || len(rows) != 2 {
+		t.Fatalf("rows %+v, error %v", rows, err)
+	}
+	for i, row := range rows {
+		s := res.Experiments[0].Runs[i].Summary
+		lo, hi := *s.AvgRegretLower, *s.AvgRegretUpper
+		tol := 1e-6 * (1 + math.Abs(lo))
+		if row.Err != nil || row.Rounds != 30 || !(row.Lower <= row.Upper+tol) ||
+			math.Abs(row.Lower-lo) > tol+(hi-lo) || math.Abs(row.Upper-hi) > tol+(hi-lo) {
+			t.Errorf("%s: new bracket [%g, %g] (%v), recorded [%g, %g]", row.Label, row.Lower, row.Upper, row.Err, lo, hi)
+		}
+	}
+	rows, err = Rehindsight(context.Background(), dir, HindsightOptions{TimeLimit: 20e9, PolytopeOptions: "seed=2"})
+	if err != nil || len(rows) != 2 || rows[0].Err == nil || !strings.Contains(rows[0].Err.Error(), "may change the polytope") {
+		t.Errorf("polytope option seed=2: %+v, %v", rows, err)
+	}
+}
+
 // TestHindsightRowCombined checks the intersection of two proven brackets,
 // with unknown ends taken from the other bracket.
 func TestHindsightRowCombined(t *testing.T) {

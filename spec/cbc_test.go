@@ -269,8 +269,16 @@ func TestCutEnumSpec(t *testing.T) {
 			}
 		}
 	}
+	// triangles=0 says what the enumeration does (a spec whose triangles
+	// are replaced, as lazycg hindsight -polytope-options does).
+	if in, err := spec.Polytope("cut:9,triangles=0,oracle=enum", spec.Options{}); err != nil {
+		t.Errorf("cut:9,triangles=0,oracle=enum: %v", err)
+	} else {
+		in.Close()
+	}
 	for _, tc := range []struct{ s, want string }{
 		{"cut:9,oracle=enum,triangles=1", "triangles"},
+		{"cut:9,triangles=cuts,oracle=enum", "triangles"},
 		{"cut:40,oracle=enum", "N ≤"},
 		{"cut:9,oracle=gurobi", "oracle must be"},
 		{"cut:9,oracle=enum,pool=on", "pool"},

@@ -194,7 +194,7 @@ func buildCut(s *Spec, opt Options) (*Instance, error) {
 	switch v := s.OptString("oracle", "mip"); v {
 	case "mip":
 	case "enum":
-		if _, ok := s.Opts["triangles"]; ok {
+		if v := s.OptString("triangles", "0"); v != "0" && v != "false" {
 			return nil, fmt.Errorf("spec: %s: triangles are inequalities of the MIP formulation; oracle=enum does not use one", s.label)
 		}
 		if n > lmo.MaxCutNodes {

@@ -169,3 +169,64 @@ func parseInt(label, name, v string, lo, hi int) (int, error) {
 	}
 	return n, nil
 }
+
+// solverKeys are the polytope options that configure how a polytope is
+// solved without changing it: the MIP solver's settings (search,
+// preprocess, firstlp, pool, threads, calls), valid inequalities that
+// only tighten the formulation (cut's triangles, qubo's cycles) and the
+// oracle of a polytope with two exact ones (cut's oracle=mip|enum).
+var solverKeys = map[string]bool{
+	"search": true, "preprocess": true, "firstlp": true, "pool": true, "threads": true, "calls": true,
+	"triangles": true, "cycles": true, "oracle": true,
+}
+
+// WithOptions returns the polytope spec text with the options opts
+// ("key=value,...") set: a key the spec has gets the new value in place,
+// others are appended. Only options that keep the polytope — the same set
+// of points in the same coordinates — may be set (the solver's settings,
+// cut's triangles and oracle, qubo's cycles); any other key, such as a
+// size, a seed or a file, is an error, so that a solve over the result
+// answers questions about the original polytope. The result is not
+// checked further: building it reports options its kind does not know.
+func WithOptions(text, opts string) (string, error) {
+	base, err := Parse(text)
+	if err != nil {
+		return "", err
+	}
+	extra, err := Parse("options:" + opts)
+	if err != nil {
+		return "", fmt.Errorf("spec: options %q: %w", opts, err)
+	}
+	if len(extra.Args) > 0 {
+		return "", fmt.Errorf("spec: options %q: %q is not key=value", opts, extra.Args[0])
+	}
+	if len(extra.Opts) == 0 {
+		return text, nil
+	}
+	for _, k := range sortedKeys(extra.Opts) {
+		if !solverKeys[k] {
+			return "", fmt.Errorf("spec: options %q: %s may change the polytope %q; only options that keep it may be set (%s)",
+				opts, k, base.Text, strings.Join(sortedStrings(mapKeys(solverKeys)), ", "))
+		}
+	}
+	kind, rest, _ := strings.Cut(base.Text, ":")
+	var fields []string
+	if rest != "" {
+		fields = strings.Split(rest, ",")
+	}
+	set := map[string]bool{}
+	for i, f := range fields {
+		k, _, ok := strings.Cut(f, "=")
+		k = strings.ToLower(strings.TrimSpace(k))
+		if v, has := extra.Opts[k]; ok && has {
+			fields[i], set[k] = k+"="+v, true
+		}
+	}
+	for _, f := range strings.Split(opts, ",") {
+		k, _, _ := strings.Cut(f, "=")
+		if k = strings.ToLower(strings.TrimSpace(k)); !set[k] {
+			fields, set[k] = append(fields, k+"="+extra.Opts[k]), true
+		}
+	}
+	return kind + ":" + strings.Join(fields, ","), nil
+}

@@ -116,3 +116,34 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestWithOptions checks that options replace the spec's value of a key
+// in place, are appended otherwise, and that options which may change the
+// polytope (sizes, seeds, files, densities) or are not key=value are
+// refused.
+func TestWithOptions(t *testing.T) {
+	for _, tc := range []struct{ in, opts, want, err string }{
+		{in: "cut:28,triangles=cuts", opts: "triangles=0,oracle=enum", want: "cut:28,triangles=0,oracle=enum"},
+		{in: "qubo:qubo-chimera/502/1.txt", opts: "cycles=1", want: "qubo:qubo-chimera/502/1.txt,cycles=1"},
+		{in: "Cut:8,p=0.5, Threads=2", opts: "threads=1, search=light", want: "Cut:8,p=0.5,threads=1,search=light"},
+		{in: "mps:miplib/air04.mps.gz", opts: "", want: "mps:miplib/air04.mps.gz"},
+		{in: "birkhoff:5", opts: "pool=on", want: "birkhoff:5,pool=on"},
+		{in: "cut:28", opts: "seed=2", err: "may change the polytope"},
+		{in: "cut:28,p=0.5", opts: "p=0.6", err: "may change the polytope"},
+		{in: "cut:28", opts: "28", err: "not key=value"},
+		{in: "cut:28", opts: "oracle=enum,oracle=mip", err: "given twice"},
+		{in: "cut:28", opts: "oracle=enum,,", err: "empty argument"},
+		{in: "", opts: "oracle=enum", err: "empty"},
+	} {
+		got, err := WithOptions(tc.in, tc.opts)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q with %q: %q, error %v, want an error with %q", tc.in, tc.opts, got, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%q with %q: %q, %v, want %q", tc.in, tc.opts, got, err, tc.want)
+		}
+	}
+}

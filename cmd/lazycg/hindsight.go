@@ -22,7 +22,7 @@ func runHindsight(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	limit := durationFlag(fs, "time", experiment.DefaultRehindsightTime, "time limit of each hindsight solve")
 	dataDir := fs.String("data", "", "benchmark data directory (default $LAZYCG_DATA or ../shared/data)")
 	relax := fs.Float64("relax", 0, "share of each solve's time for a solve over the LP relaxation of a MIP polytope, whose dual bound counts when better (0: 0.25; negative: none)")
-	polyOpts := fs.String("polytope-options", "", "`key=value,...` appended to each run's polytope spec: options that keep the polytope and strengthen its solves, e.g. cycles=1 (qubo) or triangles=cuts (cut)")
+	polyOpts := fs.String("polytope-options", "", "`key=value,...` set in each run's polytope spec (replacing the run's value of a key it has): options that keep the polytope and strengthen its solves, e.g. cycles=1 (qubo), triangles=cuts or triangles=0,oracle=enum (cut), threads=2")
 	only := fs.String("run", "", "solve only for the runs whose label or experiment/label matches the `REGEXP` (e.g. ^OCG$ — plain OCG also matches LOCG-pf — or cut-28-quadratic/)")
 	usage := "lazycg hindsight DIR [flags]  (DIR is the -out directory of lazycg bench with online experiments)\n\n" +
 		"Solves min_P Σ_{t≤T} f_t again for every online run in DIR (T its rounds) and prints its average\n" +
