@@ -122,6 +122,7 @@ const (
 var statusNames = [...]string{"not-terminated", "gap-converged", "iteration-limit", "lmo-call-limit",
 	"time-limit", "canceled", "callback-stop", "failure", "stalled", "target-reached"}
 
+// String returns the status's name as the CLI and the JSON summaries print it.
 func (s Status) String() string {
 	if s < 0 || int(s) >= len(statusNames) {
 		return "unknown"

@@ -21,6 +21,7 @@ const (
 	StepCurvature
 )
 
+// String returns the step rule's name as summaries print it.
 func (r StepRule) String() string {
 	switch r {
 	case StepLineSearch:

@@ -65,6 +65,7 @@ const (
 
 var stopReasonNames = [...]string{"optimal", "gap", "improving", "certified", "time-limit", "canceled"}
 
+// String returns the stop reason's name as call logs and summaries print it.
 func (r StopReason) String() string {
 	if r < 0 || int(r) >= len(stopReasonNames) {
 		return "unknown"

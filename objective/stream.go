@@ -205,6 +205,7 @@ const (
 	OrderCycle
 )
 
+// String returns the order's name (random, cycle).
 func (o Order) String() string {
 	switch o {
 	case OrderRandom:

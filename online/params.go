@@ -24,6 +24,7 @@ const (
 	NormInf
 )
 
+// String returns the norm's name.
 func (nm Norm) String() string {
 	switch nm {
 	case NormL2:
@@ -68,6 +69,7 @@ const (
 	StepsStronglyConvex
 )
 
+// String returns the step rule's name.
 func (st Steps) String() string {
 	switch st {
 	case StepsAuto:
