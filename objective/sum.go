@@ -32,6 +32,7 @@ type Sum struct {
 	general bool                     // some term is not known to be quadratic along lines
 	scratch []float64                // gradient of one term
 	y, g    []float64                // line search point and gradient
+	dir     []float64                // direction of StepSearch
 	idx     []int                    // nonzeros of a step's vertex (StepToward)
 	val     []float64
 	sg      sumGrad // the remembered gradient (sumstep.go)
@@ -227,6 +228,59 @@ func (s *Sum) StepToward(x, v []float64, gamma float64) {
 		}
 		ls.stepToward(x, v, gamma, s.idx[:nz], s.val[:nz])
 	}
+}
+
+// StepSearch returns γ ∈ [0, gmax] minimizing F(x + γ(v − x)), given
+// grad = ∇F(x), for a vertex v of the feasible region, and announces the
+// step x + γ(v − x) (StepToward) when γ > 0: the line search of a step
+// toward a vertex (online methods with a shortened step). For a sum of
+// least squares losses whose gradient is remembered at x (Grad was last
+// asked at x, as the online methods do), the curvature along d = v − x
+// comes from ∇F(v), which the announced step needs anyway, by the identity
+// (∇F(v) − ∇F(x))·d = dᵀ∇²F·d of quadratics: one vertex gradient instead
+// of a product with every term. Otherwise it is LineMinimize's. A
+// non-quadratic sum is searched by LineMinimize's bisection.
+func (s *Sum) StepSearch(x, v, grad []float64, gmax float64) float64 {
+	if !(gmax > 0) || s.n == 0 {
+		return 0
+	}
+	if len(s.dir) != s.n {
+		s.dir = make([]float64, s.n)
+	}
+	d := s.dir
+	for i := range d {
+		d[i] = v[i] - x[i]
+	}
+	slope := dot(grad, d)
+	if !(slope < 0) {
+		return 0
+	}
+	if !s.general && len(s.terms) > 0 && s.sumFast() {
+		s.sumGradInit()
+		sg := &s.sg
+		if sg.ok && sameVec(x, sg.x) && s.changedTerms(s.weights) == 0 {
+			s.announce(x, v, gmax)
+			if sg.pending {
+				gv := s.vertexGradient()
+				var curv float64
+				for i, di := range d {
+					curv += (gv[i] - sg.g[i]) * di
+				}
+				gamma := minimizeQuadratic(slope, curv/2, slope, gmax)
+				if gamma > 0 {
+					s.announce(x, v, gamma)
+				} else {
+					sg.pending = false
+				}
+				return gamma
+			}
+		}
+	}
+	gamma := s.LineMinimize(x, d, grad, gmax)
+	if gamma > 0 {
+		s.StepToward(x, v, gamma)
+	}
+	return gamma
 }
 
 // lineCoeffs returns the coefficients of F(x + γd) − F(x) = slope·γ +

@@ -1,6 +1,7 @@
 package objective
 
 import (
+	"math"
 	"testing"
 
 	"github.com/lazycg/lazycg"
@@ -270,6 +271,135 @@ func TestSumStepTowardAllocs(t *testing.T) {
 		round()
 	}
 	if a := testing.AllocsPerRun(100, round); a != 0 {
+		t.Errorf("a round allocates %g times", a)
+	}
+}
+
+// TestSumStepSearch follows an online run with shortened steps: gradient
+// at x, StepSearch toward a vertex (sparse, dense or recurring) with the
+// prescribed step as its limit, the step taken, a loss added. Each γ must
+// be the exact minimizer of F over [0, γmax] (compared with the
+// term-by-term LineMinimize of a sum that never gets announcements, and no
+// point of a grid on the segment lower), the fast route through the
+// remembered gradient must be taken, and the gradient at the new point
+// must be the term-by-term one. Directions that ascend give 0 and no step.
+// Without a remembered gradient at x (a point never asked), StepSearch
+// falls back to LineMinimize. A round allocates nothing.
+func TestSumStepSearch(t *testing.T) {
+	const n = 300
+	rng := testRand(5)
+	pool := make([]lazycg.Objective, 8)
+	for i := range pool {
+		f, err := RandomLeastSquares(n, n, 0.02, uint64(i+40))
+		mustOK(t, err)
+		pool[i] = f
+	}
+	lin, err := NewLinear(randVec(rng, n, -1, 1), 0.5)
+	mustOK(t, err)
+	fast, ref := NewSum(pool[0], lin), NewSum(pool[0], lin)
+	recurring := [][]float64{sparseVertex(rng, n, 5), sparseVertex(rng, n, 8), randVec(rng, n, 0, 1)}
+	x := make([]float64, n)
+	x[3] = 1
+	g, want, d, y := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	var shortened, full, zero int
+	for step := 1; step <= 300; step++ {
+		fast.Grad(g, x)
+		ref.termGradRef(want, x)
+		if dd := relDiff(g, want); dd > 1e-10 {
+			t.Fatalf("step %d: gradient differs from the term-by-term one by %g", step, dd)
+		}
+		var v []float64
+		switch step % 4 {
+		case 0:
+			v = randVec(rng, n, 0, 1)
+		case 1:
+			v = sparseVertex(rng, n, 6)
+		default:
+			v = recurring[step%len(recurring)]
+		}
+		gmax := 1 / float64(step)
+		if step%3 == 0 {
+			gmax = 1
+		}
+		for i := range d {
+			d[i] = v[i] - x[i]
+		}
+
+		gamma := fast.StepSearch(x, v, g, gmax)
+		wantGamma := ref.LineMinimize(x, d, want, gmax)
+		if !(gamma >= 0 && gamma <= gmax) || !near(gamma, wantGamma, 1e-8) {
+			t.Fatalf("step %d: γ = %g, LineMinimize %g (γmax %g)", step, gamma, wantGamma, gmax)
+		}
+		f0 := ref.Func(x)
+		for k := 0; k <= 20; k++ {
+			copy(y, x)
+			MoveToward(y, gmax*float64(k)/20, v)
+			copy(d, x)
+			MoveToward(d, gamma, v)
+			if ref.Func(y) < ref.Func(d)-1e-9*(1+math.Abs(f0)) {
+				t.Fatalf("step %d: F(x + %g·(v − x)) = %g below F at γ = %g, %g", step, gmax*float64(k)/20, ref.Func(y), gamma, ref.Func(d))
+			}
+		}
+
+		switch {
+		case gamma == 0:
+			zero++
+		case gamma < gmax:
+			shortened++
+		default:
+			full++
+		}
+		if gamma > 0 {
+			if !fast.sg.pending {
+				t.Fatalf("step %d: γ = %g but no step announced", step, gamma)
+			}
+			MoveToward(x, gamma, v)
+		}
+		f := pool[rng.IntN(len(pool))]
+		fast.Add(f)
+		ref.Add(f)
+	}
+	if shortened < 30 || full < 10 {
+		t.Errorf("steps shortened %d, full %d, none %d: want both kinds", shortened, full, zero)
+	}
+	if fast.sg.reused == 0 {
+		t.Error("no vertex gradient was reused: the fast route was not taken")
+	}
+
+	// An ascent direction: γ = 0, nothing announced.
+	fast.Grad(g, x)
+	for i := range d {
+		d[i] = -g[i]
+	}
+	if gamma := fast.StepSearch(x, x, g, 1); gamma != 0 || fast.sg.pending {
+		t.Errorf("v = x: γ = %g, pending %v", gamma, fast.sg.pending)
+	}
+	// A point without a remembered gradient: LineMinimize's answer.
+	z := randVec(rng, n, 0, 1)
+	ref.termGradRef(want, z)
+	v := sparseVertex(rng, n, 4)
+	for i := range d {
+		d[i] = v[i] - z[i]
+	}
+	if got, w := fast.StepSearch(z, v, want, 1), ref.LineMinimize(z, d, want, 1); !near(got, w, 1e-10) {
+		t.Errorf("unremembered point: γ = %g, LineMinimize %g", got, w)
+	}
+
+	// No allocation per round (the fast route).
+	k := 0
+	round := func() {
+		v := recurring[k%len(recurring)]
+		fast.Grad(g, x)
+		if gamma := fast.StepSearch(x, v, g, 0.01); gamma > 0 {
+			MoveToward(x, gamma, v)
+		}
+		fast.Add(pool[k%len(pool)])
+		k++
+	}
+	for range 20 {
+		round()
+	}
+	if a := testing.AllocsPerRun(50, round); a != 0 {
 		t.Errorf("a round allocates %g times", a)
 	}
 }

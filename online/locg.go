@@ -189,7 +189,7 @@ func (m *LOCG) Update(ctx context.Context, s *State) error {
 	phi := math.Max(phiBar, minPhi)
 	if sep.Positive {
 		fOld := c.cumValue(s, s.X)
-		s.moveToward(gamma, c.v)
+		c.step(s, gamma)
 		fNew := c.cumValue(s, s.X)
 		phi = math.Max(0, h-fOld+fNew)
 	} else if m.Params.TightenPhi && sep.GapBound < phi {
@@ -278,7 +278,7 @@ func (m *LOCG) updateFree(ctx context.Context, s *State) error {
 		s.Bound = math.NaN()
 	}
 	if move {
-		s.moveToward(gamma, c.v)
+		c.step(s, gamma)
 	}
 	return nil
 }

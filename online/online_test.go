@@ -1144,3 +1144,86 @@ func TestBackoffSchedule(t *testing.T) {
 		}
 	}
 }
+
+// olQuadStream is newOlDistanceStream's losses ‖x − b_t‖² as
+// objective.Distance, which a cumulative objective.Sum knows to be
+// quadratic (so that Params.LineSearch searches its steps).
+type olQuadStream struct{ *olDistanceStream }
+
+func (s olQuadStream) Loss(t int) lazycg.Objective {
+	d, err := objective.NewDistance(s.b[t])
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+// TestOnlineLineSearch checks Params.LineSearch on quadratic losses over
+// the simplex: with it F_t never increases along a step, F_t(x_{t+1}) ≤
+// F_t(x_t), for OCG, LOCG with Theorem 5.1's parameters and parameter-free
+// LOCG (with the prescribed steps it does increase in some rounds, which
+// is what the search prevents); Theorem 5.1's invariant F_t(x_t) − min F_t
+// ≤ h_t and its bound h̄_t hold with the search as they do without it;
+// linear losses keep their prescribed steps (the same points, bit for
+// bit); and smoothing together with the search is refused.
+func TestOnlineLineSearch(t *testing.T) {
+	stream := olQuadStream{newOlDistanceStream(8, 200, 5)}
+	L := stream.lipschitz2()
+	gapAt := func(r int, x []float64) float64 { return olCumValue(stream, r, x) - stream.minCum(r) }
+	rises := func(xs [][]float64) (n int, worst float64) {
+		for i := 0; i+1 < len(xs); i++ {
+			f0, f1 := olCumValue(stream, i+1, xs[i]), olCumValue(stream, i+1, xs[i+1])
+			if d := f1 - f0; d > 1e-9*(1+math.Abs(f0)) {
+				n++
+				worst = math.Max(worst, d)
+			}
+		}
+		return n, worst
+	}
+	methods := []struct {
+		name string
+		make func(ls bool) Method
+	}{
+		{"ocg", func(ls bool) Method { return &OCG{Params: Params{D: math.Sqrt2, LineSearch: ls}} }},
+		{"locg", func(ls bool) Method {
+			return &LOCG{Params: Params{K: 1.1, D: math.Sqrt2, L: L, C: 4, LineSearch: ls}}
+		}},
+		{"locg-pf", func(ls bool) Method { return &LOCG{Params: Params{K: 1.1, ParameterFree: true, LineSearch: ls}} }},
+	}
+	var risesWithout int
+	for _, m := range methods {
+		res, xs := olRun(t, stream, m.make(true), Settings{NoHindsight: true})
+		if n, worst := rises(xs); n > 0 {
+			t.Errorf("%s with the line search: F_t rose along %d steps (by up to %g)", m.name, n, worst)
+		}
+		if m.name == "locg" {
+			A := 4*1.1/2 + L*(1.1+1)*math.Sqrt2
+			olCheckTheorem(t, "locg with the line search", res, xs, gapAt, func(r int) float64 { return A * math.Pow(float64(r), 0.5) })
+			if res.Stats.PositiveCalls == 0 {
+				t.Errorf("locg with the line search: no positive answer: %+v", res.Stats)
+			}
+		}
+		_, xs0 := olRun(t, stream, m.make(false), Settings{NoHindsight: true})
+		n, _ := rises(xs0)
+		risesWithout += n
+	}
+	if risesWithout == 0 {
+		t.Error("with the prescribed steps F_t never rose: the test cannot tell the line search from them")
+	}
+
+	// Linear losses: the search keeps γ_t.
+	lin := newOlLinearStream(10, 150, 6)
+	_, a := olRun(t, lin, &OCG{Params: Params{D: math.Sqrt2}}, Settings{NoHindsight: true})
+	_, b := olRun(t, lin, &OCG{Params: Params{D: math.Sqrt2, LineSearch: true}}, Settings{NoHindsight: true})
+	for i := range a {
+		if !slices.Equal(a[i], b[i]) {
+			t.Fatalf("linear losses, round %d: the line search moved to %v instead of %v", i+1, b[i], a[i])
+		}
+	}
+
+	_, err := Minimize(context.Background(), Problem{Losses: stream, LMO: testSimplex{8}},
+		&Settings{NoHindsight: true}, &LOCG{Params: Params{K: 1.1, L: 5, Smoothing: true, L1Diameter: 2, LineSearch: true}})
+	if err == nil || !strings.Contains(err.Error(), "smoothing") {
+		t.Errorf("smoothing with the line search: error %v", err)
+	}
+}

@@ -158,6 +158,19 @@ type Params struct {
 	// relaxation without a step), the next min(2^{n−1}, ⌈√t⌉) − 1 rounds
 	// consult the cache only (see LOCG).
 	NoBackoff bool
+	// LineSearch shortens the steps of OCG and LOCG where the prescribed
+	// step would waste progress: x_{t+1} = x_t + γ(v_t − x_t) with γ the
+	// minimizer of F_t over [0, γ_t] along v_t − x_t instead of γ_t
+	// itself, computed exactly when the cumulative loss is quadratic
+	// (linear losses keep γ_t: F_t decreases along the whole step). The
+	// steps never get longer, and F_t(x_{t+1}) is at most its value at
+	// γ_t, which is all Theorem 5.1's proof asks of a step (its
+	// Phi-update line uses the F_t(x_{t+1}) reached). It matters where
+	// the vertex improves ∇F_t(x_t) by little against F_t's curvature: a
+	// weak separation answer that only beats Φ/K, above all from an
+	// early-terminated oracle. Not with Smoothing (the surrogate is not
+	// the cumulative loss), nor for losses that are not quadratic.
+	LineSearch bool
 }
 
 // resolved are the validated Params with their defaults filled in.
@@ -168,6 +181,7 @@ type resolved struct {
 	norm               Norm
 	strong             bool
 	smoothing          bool
+	lineSearch         bool
 	smoothCoef         float64 // 2L/√k
 	lipschitzSurrogate float64
 }
@@ -176,7 +190,10 @@ func finiteNonNeg(v float64) bool { return v >= 0 && !math.IsInf(v, 0) }
 
 // resolve validates the parameters and fills in defaults from lmo.
 func (p Params) resolve(lmo lazycg.LMO, who string) (resolved, error) {
-	r := resolved{k: p.K, c: p.C, b: p.B, s: p.S, sExp: p.SExp, l: p.L, d: p.D, norm: p.Norm, smoothing: p.Smoothing}
+	r := resolved{k: p.K, c: p.C, b: p.B, s: p.S, sExp: p.SExp, l: p.L, d: p.D, norm: p.Norm, smoothing: p.Smoothing, lineSearch: p.LineSearch}
+	if p.LineSearch && p.Smoothing {
+		return r, fmt.Errorf("online: %s: the line search minimizes the cumulative loss, which smoothing replaces by a surrogate; use one of them", who)
+	}
 	if r.k == 0 {
 		r.k = lazycg.DefaultK
 	}

@@ -138,6 +138,9 @@ type MethodParams struct {
 	// NoBackoff makes parameter-free LOCG consult its oracle in every
 	// round, also after proofs of optimality (online.Params.NoBackoff).
 	NoBackoff bool `json:"no_backoff,omitempty"`
+	// OnlineLineSearch shortens OCG's and LOCG's steps to the minimizer of
+	// the cumulative loss over [0, γ_t] (online.Params.LineSearch).
+	OnlineLineSearch bool `json:"online_ls,omitempty"`
 	// LineSearch names the line search of the methods that search
 	// (auto, adaptive, secant or short; "" is auto), and Smoothness the L
 	// of the short step (0: the objective's).
@@ -324,6 +327,8 @@ var settings = []Setting{
 		field: func(c *Config) any { return &c.Smoothing }},
 	{Flag: "no-backoff", JSON: "no_backoff", Kind: SettingBool, Usage: "locg-pf: ask the weak separation oracle in every round, also after repeated proofs that x_t minimizes F_t (default: back off, see online.LOCG)",
 		field: func(c *Config) any { return &c.NoBackoff }},
+	{Flag: "online-ls", JSON: "online_ls", Kind: SettingBool, Usage: "ocg, locg: step to the minimizer of F_t over [0, γ_t] along v − x_t instead of γ_t (exact for quadratic losses; linear losses keep γ_t)",
+		field: func(c *Config) any { return &c.OnlineLineSearch }},
 	{Flag: "line-search", JSON: "line_search_rule", Kind: SettingString,
 		Usage: "line search `RULE` of the methods that search: auto (exact for quadratics, else secant), adaptive (Pedregosa et al. 2020), secant, short (needs -smoothness or an objective that knows L)",
 		field: func(c *Config) any { return &c.LineSearch }},
