@@ -92,6 +92,10 @@ type Variant struct {
 	// secant or short, as spec.Config.LineSearch); set, it also lifts the
 	// experiment's NoLineSearch for this run.
 	LineSearch string `json:"line_search_rule,omitempty"`
+	// OnlineLineSearch shortens this online run's steps to the minimizer
+	// of the cumulative loss over [0, γ_t] (spec.Config.OnlineLineSearch;
+	// in addition to the experiment's setting).
+	OnlineLineSearch bool `json:"online_ls,omitempty"`
 	// LazyGap, when positive, is this run's relative gap of the lazy weak
 	// separation calls (spec.Config.LazyGap; replacing the experiment's).
 	LazyGap float64 `json:"lazy_gap,omitempty"`
@@ -111,6 +115,7 @@ func (e *Experiment) RunConfig(v *Variant) spec.Config {
 	c.NoCache = c.NoCache || v.NoCache
 	c.NoEarlyStop = c.NoEarlyStop || v.NoEarlyStop
 	c.Concurrent = c.Concurrent || v.Concurrent
+	c.OnlineLineSearch = c.OnlineLineSearch || v.OnlineLineSearch
 	if v.Stale != "" {
 		c.Stale = v.Stale
 	}
@@ -485,9 +490,9 @@ func readVariants(doc *srcDoc, n *node, path string) ([]Variant, error) {
 		r.str("method", &v.Method)
 		r.str("label", &v.Label)
 		var c spec.Config
-		r.settings(&c, "k", "cache", "early_stop", "concurrent", "stale", "idle", "params", "line_search_rule", "lazy_gap")
+		r.settings(&c, "k", "cache", "early_stop", "concurrent", "stale", "idle", "params", "line_search_rule", "lazy_gap", "online_ls")
 		v.K, v.NoCache, v.NoEarlyStop, v.Concurrent, v.Stale, v.Idle, v.Params = c.K, c.NoCache, c.NoEarlyStop, c.Concurrent, c.Stale, c.Idle, c.Params
-		v.LineSearch, v.LazyGap = c.LineSearch, c.LazyGap
+		v.LineSearch, v.LazyGap, v.OnlineLineSearch = c.LineSearch, c.LazyGap, c.OnlineLineSearch
 		r.str("baseline", &v.Baseline)
 		if v.Method == "" {
 			r.fail(it, "method", "required")

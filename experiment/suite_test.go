@@ -21,7 +21,7 @@ const goodSuite = `{
      "dual_row": true, "line_search": false,
      "paper": {"figure": "fig:x", "side": "left", "cache_hit_rate": 95.5, "time_limit": 500}},
     {"name": "online", "polytope": "birkhoff:5", "losses": "linear:rounds=20",
-     "methods": ["ocg", "locg"], "time_limit": 3, "max_iterations": 10, "line_search": false,
+     "methods": ["ocg", "locg", {"method": "locg-pf", "label": "LOCG-pf searched", "online_ls": true}], "time_limit": 3, "max_iterations": 10, "line_search": false,
      "oracle_gap": 0}
   ]
 }`
@@ -53,6 +53,9 @@ func TestParseSuite(t *testing.T) {
 	}
 	if c := e.RunConfig(&e.Variants[5]); c.LazyGap != 0.1 || c.SeparatorConfig().RelGap != 0.1 || e.RunConfig(&e.Variants[1]).LazyGap != 0 {
 		t.Errorf("the lazy-gap variant's config: %+v", c)
+	}
+	if o := s.Experiments[1]; len(o.Variants) != 3 || !o.RunConfig(&o.Variants[2]).OnlineLineSearch || o.RunConfig(&o.Variants[1]).OnlineLineSearch {
+		t.Errorf("the online variant with the line search: %+v", o.Variants)
 	}
 	if e.Paper.Figure != "fig:x" || e.Paper.Side != "left" || e.Paper.CacheHitRate == nil || *e.Paper.CacheHitRate != 95.5 ||
 		e.Paper.TimeLimit != 500*time.Second {
