@@ -17,6 +17,19 @@ func sparseVertex(rng interface{ IntN(int) int }, n, k int) []float64 {
 	return v
 }
 
+// leastSquaresPool returns size random least squares losses of dimension
+// n (n rows) with the given density, seeded seed, seed+1, ….
+func leastSquaresPool(t *testing.T, n, size int, density float64, seed uint64) []lazycg.Objective {
+	t.Helper()
+	pool := make([]lazycg.Objective, size)
+	for i := range pool {
+		f, err := RandomLeastSquares(n, n, density, seed+uint64(i))
+		mustOK(t, err)
+		pool[i] = f
+	}
+	return pool
+}
+
 // TestSumStepToward follows an online run's pattern on a sum of least
 // squares losses (with a linear one folded in): gradient at x, step
 // announced and taken toward a vertex (recurring sparse and dense ones,
@@ -77,12 +90,7 @@ func TestSumStepToward(t *testing.T) {
 func checkSumSteps(t *testing.T, poolSize, ones, nRecurring int) *Sum {
 	const n = 400
 	rng := testRand(7)
-	pool := make([]lazycg.Objective, poolSize)
-	for i := range pool {
-		f, err := RandomLeastSquares(n, n, 0.01, uint64(i+1))
-		mustOK(t, err)
-		pool[i] = f
-	}
+	pool := leastSquaresPool(t, n, poolSize, 0.01, 1)
 	lin, err := NewLinear(randVec(rng, n, -1, 1), 0.5)
 	mustOK(t, err)
 	fast, ref := NewSum(), NewSum()
@@ -288,12 +296,7 @@ func TestSumStepTowardAllocs(t *testing.T) {
 func TestSumStepSearch(t *testing.T) {
 	const n = 300
 	rng := testRand(5)
-	pool := make([]lazycg.Objective, 8)
-	for i := range pool {
-		f, err := RandomLeastSquares(n, n, 0.02, uint64(i+40))
-		mustOK(t, err)
-		pool[i] = f
-	}
+	pool := leastSquaresPool(t, n, 8, 0.02, 40)
 	lin, err := NewLinear(randVec(rng, n, -1, 1), 0.5)
 	mustOK(t, err)
 	fast, ref := NewSum(pool[0], lin), NewSum(pool[0], lin)
