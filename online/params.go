@@ -161,8 +161,10 @@ type Params struct {
 	// LineSearch shortens the steps of OCG and LOCG where the prescribed
 	// step would waste progress: x_{t+1} = x_t + γ(v_t − x_t) with γ the
 	// minimizer of F_t over [0, γ_t] along v_t − x_t instead of γ_t
-	// itself, computed exactly when the cumulative loss is quadratic
-	// (linear losses keep γ_t: F_t decreases along the whole step). The
+	// itself, computed exactly when the cumulative loss is a quadratic
+	// objective.Sum (the default accumulator; linear losses keep γ_t, as
+	// F_t decreases along the whole step, and so do other accumulators
+	// of a loss stream's NewCumulative, which cannot search). The
 	// steps never get longer, and F_t(x_{t+1}) is at most its value at
 	// γ_t, which is all Theorem 5.1's proof asks of a step (its
 	// Phi-update line uses the F_t(x_{t+1}) reached). It matters where
