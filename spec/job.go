@@ -192,6 +192,9 @@ func (p *Prepared) prepare(ctx context.Context) error {
 		if params.Smoothing && !(params.L > 0) {
 			return errors.New("spec: -smooth needs the Lipschitz constant -L for these losses")
 		}
+		if params.Smoothing && params.LineSearch {
+			return errors.New("spec: -online-ls searches the cumulative loss, which -smooth replaces by a surrogate: use one of them")
+		}
 		if err := noParams(p.Info.Name, c.MethodParams); err != nil {
 			return err
 		}
