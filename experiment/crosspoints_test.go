@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/lazycg/lazycg"
@@ -121,4 +122,38 @@ func simplexStream(t *testing.T, n, rounds int) online.Problem {
 		t.Fatal(err)
 	}
 	return online.Problem{Losses: stream, LMO: poly}
+}
+
+// TestRegretVerdict checks the report's comparison of two online runs'
+// average regret brackets: lower or higher only when the brackets are
+// disjoint, and nothing when a bracket or a run is unknown.
+func TestRegretVerdict(t *testing.T) {
+	run := func(label string, lo, hi *float64) *RunResult {
+		return &RunResult{Label: label, Online: true, Summary: &spec.Summary{OnlineSummary: &spec.OnlineSummary{
+			AvgRegretLower: lo, AvgRegretUpper: hi}}}
+	}
+	for _, tc := range []struct {
+		lazy, base [2]float64
+		want       string
+	}{
+		{[2]float64{1, 2}, [2]float64{3, 4}, "lower, proven"},
+		{[2]float64{5, 6}, [2]float64{3, 4}, "higher, proven"},
+		{[2]float64{1, 3.5}, [2]float64{3, 4}, "overlap"},
+		{[2]float64{3, 4}, [2]float64{4, 5}, "overlap"}, // touching ends prove nothing
+	} {
+		got := regretVerdict(run("L", floatPtr(tc.lazy[0]), floatPtr(tc.lazy[1])), run("B", floatPtr(tc.base[0]), floatPtr(tc.base[1])))
+		if !strings.Contains(got, tc.want) || !strings.Contains(got, "B's") {
+			t.Errorf("%v against %v: %q, want %q", tc.lazy, tc.base, got, tc.want)
+		}
+	}
+	if got := regretVerdict(run("L", nil, floatPtr(1)), run("B", floatPtr(2), floatPtr(3))); got != "" {
+		t.Errorf("unknown lower end: %q", got)
+	}
+	if got := regretVerdict(run("L", floatPtr(0), floatPtr(1)), nil); got != "" {
+		t.Errorf("no baseline: %q", got)
+	}
+	offline := &RunResult{Label: "B", Summary: &spec.Summary{}}
+	if got := regretVerdict(run("L", floatPtr(0), floatPtr(1)), offline); got != "" {
+		t.Errorf("offline baseline: %q", got)
+	}
 }

@@ -311,6 +311,11 @@ func writeGroup(b *strings.Builder, dir string, g *figureGroup) {
 			if n := roundAnswers(r); n != "" {
 				notes = append(notes, fmt.Sprintf("%s/%s: %s", er.Spec.Name, r.Label, n))
 			}
+			if r.Lazy && r.Versus != nil {
+				if v := regretVerdict(&r, er.run(r.Versus.Baseline)); v != "" {
+					notes = append(notes, fmt.Sprintf("%s/%s: %s", er.Spec.Name, r.Label, v))
+				}
+			}
 		}
 		if er.Error != "" {
 			notes = append(notes, fmt.Sprintf("%s: %s", er.Spec.Name, er.Error))
@@ -350,6 +355,30 @@ func roundAnswers(r RunResult) string {
 	return fmt.Sprintf("rounds %d: positive answers %d (%d from the cache), negative answers %d, %s"+
 		"other %d (the last round, whose update is skipped, and rounds that set Φ from an LMO call or the relaxation)",
 		s.Iterations, s.PositiveCalls, s.CacheHits, s.NegativeCalls, deferred, other)
+}
+
+// regretVerdict compares the average regret brackets of an online run r
+// and its baseline: lower or higher when the brackets are disjoint (both
+// ends are proven, so the comparison is), overlapping otherwise; "" when
+// either bracket is unknown. The rounds-based speedup alone does not say
+// which player ends with the lower regret.
+func regretVerdict(r, base *RunResult) string {
+	if base == nil || r.Summary == nil || base.Summary == nil {
+		return ""
+	}
+	a, b := r.Summary, base.Summary
+	if a.OnlineSummary == nil || b.OnlineSummary == nil || a.AvgRegretLower == nil || a.AvgRegretUpper == nil || b.AvgRegretLower == nil || b.AvgRegretUpper == nil {
+		return ""
+	}
+	verdict := "the brackets overlap: neither is proven lower"
+	switch {
+	case *a.AvgRegretUpper < *b.AvgRegretLower:
+		verdict = "lower, proven"
+	case *a.AvgRegretLower > *b.AvgRegretUpper:
+		verdict = "higher, proven"
+	}
+	return fmt.Sprintf("average regret in [%s, %s] against %s's [%s, %s]: %s", fmtFloat(*a.AvgRegretLower), fmtFloat(*a.AvgRegretUpper),
+		base.Label, fmtFloat(*b.AvgRegretLower), fmtFloat(*b.AvgRegretUpper), verdict)
 }
 
 func roundsOf(r RunResult) int {
