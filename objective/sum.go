@@ -258,7 +258,7 @@ func (s *Sum) StepSearch(x, v, grad []float64, gmax float64) float64 {
 	if !s.general && len(s.terms) > 0 && s.sumFast() {
 		s.sumGradInit()
 		sg := &s.sg
-		if sg.ok && sameVec(x, sg.x) && s.changedTerms(s.weights) == 0 {
+		if sg.ok && sameVec(x, sg.x) && len(sg.wAt) == len(s.weights) && s.changedTerms(s.weights) == 0 {
 			s.announce(x, v, gmax)
 			if sg.pending {
 				gv := s.vertexGradient()

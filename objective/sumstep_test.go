@@ -377,6 +377,21 @@ func TestSumStepSearch(t *testing.T) {
 	if gamma := fast.StepSearch(x, x, g, 1); gamma != 0 || fast.sg.pending {
 		t.Errorf("v = x: γ = %g, pending %v", gamma, fast.sg.pending)
 	}
+	// A term added since the gradient at x was remembered (its weight is
+	// not in the remembered gradient): LineMinimize's answer.
+	fast.Grad(g, x)
+	extra := leastSquaresPool(t, n, 1, 0.02, 90)[0]
+	fast.Add(extra)
+	ref.Add(extra)
+	ref.termGradRef(want, x)
+	v0 := sparseVertex(rng, n, 7)
+	for i := range d {
+		d[i] = v0[i] - x[i]
+	}
+	if got, w := fast.StepSearch(x, v0, want, 1), ref.LineMinimize(x, d, want, 1); !near(got, w, 1e-10) {
+		t.Errorf("a term added after the gradient: γ = %g, LineMinimize %g", got, w)
+	}
+	fast.Grad(g, x) // the step was announced; take it back by asking at x
 	// A point without a remembered gradient: LineMinimize's answer.
 	z := randVec(rng, n, 0, 1)
 	ref.termGradRef(want, z)
