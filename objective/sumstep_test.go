@@ -377,31 +377,27 @@ func TestSumStepSearch(t *testing.T) {
 	if gamma := fast.StepSearch(x, x, g, 1); gamma != 0 || fast.sg.pending {
 		t.Errorf("v = x: γ = %g, pending %v", gamma, fast.sg.pending)
 	}
+	// Where the remembered gradient does not serve, LineMinimize's answer.
+	fallback := func(name string, p, v []float64) {
+		t.Helper()
+		ref.termGradRef(want, p)
+		for i := range d {
+			d[i] = v[i] - p[i]
+		}
+		if got, w := fast.StepSearch(p, v, want, 1), ref.LineMinimize(p, d, want, 1); !near(got, w, 1e-10) {
+			t.Errorf("%s: γ = %g, LineMinimize %g", name, got, w)
+		}
+	}
 	// A term added since the gradient at x was remembered (its weight is
-	// not in the remembered gradient): LineMinimize's answer.
+	// not in the remembered gradient).
 	fast.Grad(g, x)
 	extra := leastSquaresPool(t, n, 1, 0.02, 90)[0]
 	fast.Add(extra)
 	ref.Add(extra)
-	ref.termGradRef(want, x)
-	v0 := sparseVertex(rng, n, 7)
-	for i := range d {
-		d[i] = v0[i] - x[i]
-	}
-	if got, w := fast.StepSearch(x, v0, want, 1), ref.LineMinimize(x, d, want, 1); !near(got, w, 1e-10) {
-		t.Errorf("a term added after the gradient: γ = %g, LineMinimize %g", got, w)
-	}
+	fallback("a term added after the gradient", x, sparseVertex(rng, n, 7))
 	fast.Grad(g, x) // the step was announced; take it back by asking at x
-	// A point without a remembered gradient: LineMinimize's answer.
-	z := randVec(rng, n, 0, 1)
-	ref.termGradRef(want, z)
-	v := sparseVertex(rng, n, 4)
-	for i := range d {
-		d[i] = v[i] - z[i]
-	}
-	if got, w := fast.StepSearch(z, v, want, 1), ref.LineMinimize(z, d, want, 1); !near(got, w, 1e-10) {
-		t.Errorf("unremembered point: γ = %g, LineMinimize %g", got, w)
-	}
+	// A point without a remembered gradient.
+	fallback("unremembered point", randVec(rng, n, 0, 1), sparseVertex(rng, n, 4))
 
 	// No allocation per round (the fast route).
 	k := 0
