@@ -267,10 +267,11 @@ func (s *Sum) StepSearch(x, v, grad []float64, gmax float64) float64 {
 					curv += (gv[i] - sg.g[i]) * di
 				}
 				gamma := minimizeQuadratic(slope, curv/2, slope, gmax)
-				if gamma > 0 {
-					s.announce(x, v, gamma)
-				} else {
+				switch {
+				case gamma <= 0:
 					sg.pending = false
+				case gamma < gmax:
+					s.announceStep(x, v, gamma) // v's support is announced
 				}
 				return gamma
 			}

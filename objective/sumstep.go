@@ -704,6 +704,13 @@ func (s *Sum) announce(x, v []float64, gamma float64) {
 	sg.sparse = nz >= 0 && s.sparseWorthIt(sg.idx[:nz])
 	sg.nz = max(nz, 0)
 	copy(sg.vn, v)
+	s.announceStep(x, v, gamma)
+}
+
+// announceStep sets the step length of the announced step toward v: the
+// predicted point x + γ(v − x), computed as MoveToward does.
+func (s *Sum) announceStep(x, v []float64, gamma float64) {
+	sg := &s.sg
 	copy(sg.xn, x)
 	MoveToward(sg.xn, gamma, v)
 	sg.gamma, sg.pending = gamma, true

@@ -357,6 +357,9 @@ func TestSumStepSearch(t *testing.T) {
 				t.Fatalf("step %d: γ = %g but no step announced", step, gamma)
 			}
 			MoveToward(x, gamma, v)
+			if !sameVec(fast.sg.xn, x) {
+				t.Fatalf("step %d: the announced point is not x + γ(v − x) for γ = %g", step, gamma)
+			}
 		}
 		f := pool[rng.IntN(len(pool))]
 		fast.Add(f)

@@ -356,6 +356,32 @@ func (s *State) moveToward(gamma float64, v []float64) {
 	objective.MoveToward(s.X, gamma, v)
 }
 
+// stepSearcher is a cumulative loss that searches a step toward a vertex
+// and announces it (objective.Sum.StepSearch), exactly when it is
+// Quadratic.
+type stepSearcher interface {
+	StepSearch(x, v, grad []float64, gmax float64) float64
+	Quadratic() bool
+}
+
+// searchToward takes the step x_{t+1} = x_t + γ(v − x_t) with γ the
+// minimizer of F_t over [0, gmax] (grad = ∇F_t(x_t)) when the cumulative
+// loss is quadratic and can search (Params.LineSearch); otherwise γ = gmax,
+// as moveToward.
+func (s *State) searchToward(gmax float64, v, grad []float64) {
+	ss, ok := s.cum.(stepSearcher)
+	if !ok || !ss.Quadratic() {
+		s.moveToward(gmax, v)
+		return
+	}
+	start := time.Now()
+	gamma := ss.StepSearch(s.X, v, grad, gmax) // announces the step
+	s.gradTime(start)
+	if gamma > 0 {
+		objective.MoveToward(s.X, gamma, v)
+	}
+}
+
 // Stats returns the counters so far.
 func (s *State) Stats() lazycg.Stats { return *s.stats }
 

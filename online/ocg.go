@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"time"
 
-	"github.com/lazycg/lazycg/objective"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -120,27 +118,12 @@ func (m *OCG) Update(ctx context.Context, s *State) error {
 }
 
 // step moves s.X toward the oracle's vertex c.v by γ_t = gamma, or with
-// Params.LineSearch by the minimizer of F_t over [0, γ_t] along
-// c.v − s.X (c.g = ∇F_t(s.X)) when the cumulative loss is quadratic.
+// Params.LineSearch by the minimizer of F_t over [0, γ_t] (c.g = ∇F_t(s.X);
+// State.searchToward).
 func (c *core) step(s *State, gamma float64) {
 	if c.p.lineSearch {
-		if ss, ok := s.cum.(stepSearcher); ok && ss.Quadratic() {
-			start := time.Now()
-			gamma = ss.StepSearch(s.X, c.v, c.g, gamma)
-			s.gradTime(start)
-			if gamma > 0 {
-				objective.MoveToward(s.X, gamma, c.v) // announced by StepSearch
-			}
-			return
-		}
+		s.searchToward(gamma, c.v, c.g)
+		return
 	}
 	s.moveToward(gamma, c.v)
-}
-
-// stepSearcher is a cumulative loss that searches a step toward a vertex
-// and announces it (objective.Sum.StepSearch), exactly when it is
-// Quadratic.
-type stepSearcher interface {
-	StepSearch(x, v, grad []float64, gmax float64) float64
-	Quadratic() bool
 }
