@@ -3,6 +3,7 @@ package mip
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 )
@@ -113,11 +114,45 @@ type CutOptions struct {
 
 // Triangles returns the number of triangles of the simple graph with the
 // given edges, the number of groups of four rows CutOptions.Triangles adds.
+//
+// It counts with adjacency bitsets: each edge ij adds the common
+// neighbours k > j of i and j, 64 at a time, so that the memory estimate
+// of a large cut spec (cut:500,triangles=1 has 2·10⁷ triangles) takes
+// milliseconds instead of the seconds of enumerating them one by one.
 func Triangles(edges [][2]int) int {
+	n := 0
+	for _, e := range edges {
+		n = max(n, e[0]+1, e[1]+1)
+	}
+	if n > maxBitsetNodes {
+		t := 0
+		forTriangles(edges, func(int, int, int) { t++ })
+		return t
+	}
+	words := (n + 63) / 64
+	adj := make([]uint64, n*words)
+	for _, e := range edges {
+		i, j := e[0], e[1]
+		adj[i*words+j/64] |= 1 << (j % 64)
+		adj[j*words+i/64] |= 1 << (i % 64)
+	}
 	t := 0
-	forTriangles(edges, func(int, int, int) { t++ })
+	for _, e := range edges {
+		i, j := min(e[0], e[1]), max(e[0], e[1])
+		a, b := adj[i*words:(i+1)*words], adj[j*words:(j+1)*words]
+		// Common neighbours above j: mask off bits 0..j of word j/64.
+		w := j / 64
+		t += bits.OnesCount64(a[w] & b[w] &^ (1<<(j%64+1) - 1))
+		for w++; w < words; w++ {
+			t += bits.OnesCount64(a[w] & b[w])
+		}
+	}
 	return t
 }
+
+// maxBitsetNodes bounds the nodes Triangles counts with bitsets (n²/8
+// bytes: 2 MiB at 4096 nodes); larger graphs are enumerated.
+const maxBitsetNodes = 4096
 
 // forTriangles calls fn(ij, ik, jk) with the edge indices of every
 // triangle i < j < k of the simple graph, ordered by i, then j, then k.

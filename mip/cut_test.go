@@ -47,6 +47,29 @@ func TestCutPolytopeStructure(t *testing.T) {
 	}
 }
 
+// TestTrianglesCount checks the bitset count of Triangles against
+// enumeration on graphs whose nodes span several 64-bit words (including
+// edges to nodes 63, 64 and 127, where the mask above j wraps a word).
+func TestTrianglesCount(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		p    float64
+		seed uint64
+	}{{64, 1, 1}, {65, 1, 1}, {70, 0.5, 5}, {128, 0.3, 6}, {200, 0.9, 7}, {131, 0.02, 8}} {
+		edges := RandomGraph(tc.n, tc.p, tc.seed)
+		want := 0
+		forTriangles(edges, func(int, int, int) { want++ })
+		if tc.p == 1 {
+			if c := tc.n * (tc.n - 1) * (tc.n - 2) / 6; want != c {
+				t.Fatalf("K_%d: enumeration found %d triangles, want %d", tc.n, want, c)
+			}
+		}
+		if got := Triangles(edges); got != want {
+			t.Errorf("n=%d p=%v: %d triangles, enumeration %d", tc.n, tc.p, got, want)
+		}
+	}
+}
+
 // TestCutPolytopeTriangles checks the triangle count against brute force
 // and that the triangle inequalities keep every cut and cut off the
 // standard formulation's fractional point y = ½, x = 1.
