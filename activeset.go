@@ -20,8 +20,11 @@ import (
 // remove vertices (any step or Purge).
 //
 // ActiveSet also serves as the first-level cache of the lazy active-set
-// methods: ArgMin and ArgMax scan it without allocating. It is not safe for
-// concurrent use.
+// methods: ArgMin, ArgMax and ArgMinMax scan it without allocating. With a
+// compactor (SetCompactor) it stores the vertices an LMO returned in that
+// LMO's compact form, as Cache does (the rank-one atoms of the nuclear
+// ball: m + n factor entries instead of |Ω| coordinates). It is not safe
+// for concurrent use.
 type ActiveSet struct {
 	// Tol is the weight at or below which a vertex is removed (default
 	// 1e-13). Removing a positive weight marks x for recomputation.
@@ -37,6 +40,22 @@ type ActiveSet struct {
 	free    []cacheEntry
 	updates int
 	dirty   bool
+
+	compactor VertexCompactor
+	batch     BatchDotter // the compactor's, when it has the capability
+	scratch   []float64   // length n: the coordinates of a compact vertex
+	scores    []float64   // c·v_k of the last scan, capacity ≥ Len()
+	blockV    [BatchDotSize]CompactVertex
+}
+
+// SetCompactor makes the active set store the vertices it adds from now
+// on in vc's compact form, where vc has one for them (nil: coordinates);
+// scans then score compact vertices BatchDotSize at a time when vc is a
+// BatchDotter. The answers are those of coordinate storage up to the
+// rounding of CompactVertex.Dot.
+func (a *ActiveSet) SetCompactor(vc VertexCompactor) {
+	a.compactor = vc
+	a.batch, _ = vc.(BatchDotter)
 }
 
 // NewActiveSet returns an empty active set for vertices of dimension n.
@@ -62,6 +81,11 @@ func (a *ActiveSet) Dot(k int, c []float64) float64 { return a.verts[k].dot(c) }
 // AddScaledTo sets x += s·v_k, touching only the nonzeros of sparse vertices.
 func (a *ActiveSet) AddScaledTo(x []float64, k int, s float64) {
 	e := &a.verts[k]
+	if e.compact != nil {
+		e.compact.CopyTo(a.coords())
+		axpy(x, s, a.scratch)
+		return
+	}
 	if e.idx == nil {
 		axpy(x, s, e.val)
 		return
@@ -69,6 +93,14 @@ func (a *ActiveSet) AddScaledTo(x []float64, k int, s float64) {
 	for j, i := range e.idx {
 		x[i] += s * e.val[j]
 	}
+}
+
+// coords returns the scratch vector for a compact vertex's coordinates.
+func (a *ActiveSet) coords() []float64 {
+	if len(a.scratch) != a.n {
+		a.scratch = make([]float64, a.n)
+	}
+	return a.scratch
 }
 
 func (a *ActiveSet) tol() float64 {
@@ -81,8 +113,7 @@ func (a *ActiveSet) tol() float64 {
 // Reset empties the active set (keeping storage for reuse).
 func (a *ActiveSet) Reset() {
 	for k := range a.verts {
-		a.free = append(a.free, a.verts[k])
-		a.verts[k] = cacheEntry{}
+		a.release(k)
 	}
 	a.verts = a.verts[:0]
 	a.w = a.w[:0]
@@ -108,11 +139,30 @@ func (a *ActiveSet) Find(v []float64) int {
 
 func (a *ActiveSet) find(v []float64, h uint64) int {
 	for k := range a.verts {
-		if a.verts[k].hash == h && a.verts[k].equal(v) {
+		if a.verts[k].hash == h && a.equal(&a.verts[k], v) {
 			return k
 		}
 	}
 	return -1
+}
+
+// equal reports whether entry e holds v (compact entries through their
+// coordinates).
+func (a *ActiveSet) equal(e *cacheEntry, v []float64) bool {
+	if e.compact == nil {
+		return e.equal(v)
+	}
+	e.compact.CopyTo(a.coords())
+	return slices.Equal(a.scratch, v)
+}
+
+// release moves the k-th entry's storage to the free list and clears the
+// slot (compact entries hold no storage of their own).
+func (a *ActiveSet) release(k int) {
+	e := a.verts[k]
+	e.compact = nil
+	a.free = append(a.free, e)
+	a.verts[k] = cacheEntry{}
 }
 
 // Add inserts vertex v with weight 0 unless it is present and returns its
@@ -127,14 +177,24 @@ func (a *ActiveSet) Add(v []float64) int {
 		return k
 	}
 	var e cacheEntry
-	if m := len(a.free); m > 0 {
-		e = a.free[m-1]
-		a.free[m-1] = cacheEntry{}
-		a.free = a.free[:m-1]
+	if a.compactor != nil {
+		if cv := a.compactor.Compact(v); cv != nil {
+			e = cacheEntry{compact: cv, hash: h}
+		}
 	}
-	storeEntry(&e, v, h, nnz, false)
+	if e.compact == nil {
+		if m := len(a.free); m > 0 {
+			e = a.free[m-1]
+			a.free[m-1] = cacheEntry{}
+			a.free = a.free[:m-1]
+		}
+		storeEntry(&e, v, h, nnz, false)
+	}
 	a.verts = append(a.verts, e)
 	a.w = append(a.w, 0)
+	if cap(a.scores) < len(a.verts) {
+		a.scores = make([]float64, 0, 2*len(a.verts))
+	}
 	// Every stored entry may end up in the free list: reserve its slot now
 	// so that removals never allocate.
 	if total := len(a.verts) + len(a.free); cap(a.free) < total {
@@ -149,7 +209,7 @@ func (a *ActiveSet) remove(k int) {
 		a.dirty = true
 	}
 	last := len(a.verts) - 1
-	a.free = append(a.free, a.verts[k])
+	a.release(k)
 	a.verts[k] = a.verts[last]
 	a.verts[last] = cacheEntry{}
 	a.verts = a.verts[:last]
@@ -291,28 +351,63 @@ func (a *ActiveSet) Sync(x []float64) bool {
 	return false
 }
 
+// score sets a.scores[k] = c·v_k for every vertex, in one pass: compact
+// vertices BatchDotSize at a time when the compactor is a BatchDotter.
+func (a *ActiveSet) score(c []float64) []float64 {
+	m := len(a.verts)
+	sc := a.scores[:m]
+	for k := 0; k < m; {
+		if a.batch == nil || a.verts[k].compact == nil {
+			sc[k] = a.verts[k].dot(c)
+			k++
+			continue
+		}
+		nb := 0
+		for k+nb < m && nb < BatchDotSize && a.verts[k+nb].compact != nil {
+			a.blockV[nb] = a.verts[k+nb].compact
+			nb++
+		}
+		if nb == 1 {
+			sc[k] = a.blockV[0].Dot(c)
+		} else {
+			a.batch.DotBatch(sc[k:k+nb], a.blockV[:nb], c)
+		}
+		clear(a.blockV[:nb])
+		k += nb
+	}
+	return sc
+}
+
 // ArgMin returns the index k minimizing c·v_k over the active set and the
 // minimum (−1 and +Inf when empty). It allocates nothing.
 func (a *ActiveSet) ArgMin(c []float64) (int, float64) {
-	best, bv := -1, math.Inf(1)
-	for k := range a.verts {
-		if v := a.verts[k].dot(c); v < bv {
-			best, bv = k, v
-		}
-	}
-	return best, bv
+	kmin, vmin, _, _ := a.ArgMinMax(c)
+	return kmin, vmin
 }
 
 // ArgMax returns the index k maximizing c·v_k over the active set and the
 // maximum (−1 and −Inf when empty). It allocates nothing.
 func (a *ActiveSet) ArgMax(c []float64) (int, float64) {
-	best, bv := -1, math.Inf(-1)
-	for k := range a.verts {
-		if v := a.verts[k].dot(c); v > bv {
-			best, bv = k, v
+	_, _, kmax, vmax := a.ArgMinMax(c)
+	return kmax, vmax
+}
+
+// ArgMinMax returns the answers of ArgMin(c) and ArgMax(c) from one pass
+// over the active set (the first index of each extremum; NaN scores are
+// never chosen). The away-step and pairwise methods need both for the
+// same gradient, and the pass reads every vertex once instead of twice.
+// It allocates nothing.
+func (a *ActiveSet) ArgMinMax(c []float64) (kmin int, vmin float64, kmax int, vmax float64) {
+	kmin, vmin, kmax, vmax = -1, math.Inf(1), -1, math.Inf(-1)
+	for k, v := range a.score(c) {
+		if v < vmin {
+			kmin, vmin = k, v
+		}
+		if v > vmax {
+			kmax, vmax = k, v
 		}
 	}
-	return best, bv
+	return kmin, vmin, kmax, vmax
 }
 
 // Difference stores v_i − v_j in dst.

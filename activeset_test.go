@@ -48,10 +48,20 @@ func pwCheckActive(t *testing.T, a *ActiveSet, x []float64, tol float64) {
 // drop steps), moving x along the same directions as the methods do, and
 // checks the invariants, deduplication and the argmin/argmax scans against
 // brute force.
+//
+// It runs with vertices stored as coordinates, in a compact form scored in
+// blocks (a BatchDotter) and in a compact form scored one by one.
 func TestPwActiveSetInvariants(t *testing.T) {
-	for _, n := range []int{7, 60} {
+	for _, tc := range []struct {
+		n  int
+		vc VertexCompactor
+	}{{7, nil}, {60, nil}, {7, denseCompactor{}}, {60, denseCompactor{}}, {60, compactNoBatch{}}} {
+		n := tc.n
 		rng := rand.New(rand.NewPCG(uint64(n), 1))
 		a := NewActiveSet(n)
+		if tc.vc != nil {
+			a.SetCompactor(tc.vc)
+		}
 		a.RecomputeEvery = 50
 		pool := make([][]float64, 25)
 		for i := range pool {
@@ -113,18 +123,36 @@ func TestPwActiveSetInvariants(t *testing.T) {
 			for i := range c {
 				c[i] = rng.NormFloat64()
 			}
+			if step%7 == 0 {
+				clear(c) // all scores tie: the first index wins both
+			}
 			kmin, vmin := a.ArgMin(c)
 			kmax, vmax := a.ArgMax(c)
+			k1, v1, k2, v2 := a.ArgMinMax(c)
+			if k1 != kmin || v1 != vmin || k2 != kmax || v2 != vmax {
+				t.Fatalf("step %d: ArgMinMax (%d, %g, %d, %g), ArgMin and ArgMax (%d, %g, %d, %g)", step, k1, v1, k2, v2, kmin, vmin, kmax, vmax)
+			}
 			v := make([]float64, n)
+			wantMin, wantMax := -1, -1
 			for k := range a.Len() {
 				a.Vertex(v, k)
-				if dv := dot(c, v); dv < vmin-1e-12 || dv > vmax+1e-12 || math.Abs(dv-a.Dot(k, c)) > 1e-12 {
+				dv := dot(c, v)
+				if dv < vmin-1e-12 || dv > vmax+1e-12 || math.Abs(dv-a.Dot(k, c)) > 1e-12 {
 					t.Fatalf("step %d: vertex %d has c·v = %g outside [%g, %g]", step, k, dv, vmin, vmax)
 				}
+				if wantMin < 0 || a.Dot(k, c) < a.Dot(wantMin, c) {
+					wantMin = k
+				}
+				if wantMax < 0 || a.Dot(k, c) > a.Dot(wantMax, c) {
+					wantMax = k
+				}
 			}
-			if a.Dot(kmin, c) != vmin || a.Dot(kmax, c) != vmax {
-				t.Fatalf("step %d: argmin/argmax values inconsistent", step)
+			if kmin != wantMin || kmax != wantMax || a.Dot(kmin, c) != vmin || a.Dot(kmax, c) != vmax {
+				t.Fatalf("step %d: argmin/argmax (%d, %d), first extrema by brute force (%d, %d)", step, kmin, kmax, wantMin, wantMax)
 			}
+		}
+		if tc.vc != nil && a.Len() > 0 && a.verts[0].compact == nil {
+			t.Fatalf("n=%d: vertices were not stored in compact form", n)
 		}
 		if recomputed == 0 {
 			t.Errorf("n=%d: x was never recomputed", n)
@@ -162,6 +190,12 @@ func TestPwActiveSetDrops(t *testing.T) {
 // TestPwActiveSetAllocs: scans and steady-state steps allocate nothing
 // (removed vertices' storage is recycled).
 func TestPwActiveSetAllocs(t *testing.T) {
+	for _, vc := range []VertexCompactor{nil, denseCompactor{}} {
+		testActiveSetAllocs(t, vc)
+	}
+}
+
+func testActiveSetAllocs(t *testing.T, vc VertexCompactor) {
 	n := 50
 	rng := rand.New(rand.NewPCG(2, 2))
 	a := NewActiveSet(n)
@@ -183,6 +217,7 @@ func TestPwActiveSetAllocs(t *testing.T) {
 		i++
 		a.ArgMin(c)
 		a.ArgMax(c)
+		a.ArgMinMax(c)
 		// Drop a vertex and bring it back: exercises removal and reuse.
 		v := pool[i%len(pool)]
 		k := a.Add(v)
@@ -192,7 +227,22 @@ func TestPwActiveSetAllocs(t *testing.T) {
 		}
 		a.Sync(x)
 	})
+	if vc != nil {
+		// Compact storage allocates the compact form of every vertex it
+		// adds (here a copy); the scans still allocate nothing.
+		a.SetCompactor(vc)
+		a.Init(pool[0])
+		for _, v := range pool[1:] {
+			a.FWStep(a.Add(v), 0.1)
+		}
+		allocs = testing.AllocsPerRun(200, func() { a.ArgMinMax(c); a.AddScaledTo(x, 1, 0.5) })
+	}
 	if allocs != 0 {
-		t.Errorf("active set operations allocate %v times per run", allocs)
+		t.Errorf("active set operations (compactor %T) allocate %v times per run", vc, allocs)
 	}
 }
+
+// compactNoBatch is denseCompactor without its BatchDotter.
+type compactNoBatch struct{}
+
+func (compactNoBatch) Compact(v []float64) CompactVertex { return denseCompactor{}.Compact(v) }

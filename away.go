@@ -16,6 +16,11 @@ func (c *activeCore) init(s *State, recomputeEvery int, ls LineSearch, name stri
 	n := len(s.X)
 	c.as = NewActiveSet(n)
 	c.as.RecomputeEvery = recomputeEvery
+	if s.Oracle != nil {
+		if vc, ok := s.Oracle.LMO().(VertexCompactor); ok {
+			c.as.SetCompactor(vc)
+		}
+	}
 	c.as.Init(s.X)
 	c.v = make([]float64, n)
 	c.d = make([]float64, n)
@@ -201,8 +206,7 @@ func (m *LazyAwayFW) Init(ctx context.Context, s *State) error {
 func (m *LazyAwayFW) Step(ctx context.Context, s *State) error {
 	c := &m.core
 	gx := dot(s.Grad, s.X)
-	ka, va := c.as.ArgMax(s.Grad)
-	ks, vs := c.as.ArgMin(s.Grad)
+	ks, vs, ka, va := c.as.ArgMinMax(s.Grad)
 	gA, gS := va-gx, gx-vs
 	if t := m.phi / m.K; gA > t || gS > t {
 		var gamma float64

@@ -64,8 +64,7 @@ func (m *BlendedCG) Init(ctx context.Context, s *State) error {
 // Step implements Method.
 func (m *BlendedCG) Step(ctx context.Context, s *State) error {
 	c := &m.core
-	_, va := c.as.ArgMax(s.Grad)
-	_, vs := c.as.ArgMin(s.Grad)
+	_, vs, _, va := c.as.ArgMinMax(s.Grad)
 	if va-vs >= m.phi && m.simplexDescent(s) {
 		return nil
 	}

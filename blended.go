@@ -37,8 +37,7 @@ func (m *BlendedPairwise) Step(ctx context.Context, s *State) error {
 	if err != nil {
 		return err
 	}
-	ka, va := c.as.ArgMax(s.Grad)
-	ks, vs := c.as.ArgMin(s.Grad)
+	ks, vs, ka, va := c.as.ArgMinMax(s.Grad)
 	if local := va - vs; local > 0 && local >= gFW {
 		if c.pairwise(s, ks, ka) == 0 {
 			s.Stalled = true
@@ -103,8 +102,7 @@ func (m *LazyBPCG) Init(ctx context.Context, s *State) error {
 // Step implements Method.
 func (m *LazyBPCG) Step(ctx context.Context, s *State) error {
 	c := &m.core
-	ka, va := c.as.ArgMax(s.Grad)
-	ks, vs := c.as.ArgMin(s.Grad)
+	ks, vs, ka, va := c.as.ArgMinMax(s.Grad)
 	if local := va - vs; local > m.phi/m.K && c.pairwise(s, ks, ka) > 0 {
 		s.Oracle.LocalHit()
 		return nil

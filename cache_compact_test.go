@@ -102,3 +102,85 @@ func TestCacheCompactVertices(t *testing.T) {
 type compactOnly struct{ vc lazycg.VertexCompactor }
 
 func (c compactOnly) Compact(v []float64) lazycg.CompactVertex { return c.vc.Compact(v) }
+
+// TestActiveSetCompactAtoms: an active set storing the factored atoms of a
+// nuclear-norm ball on Ω (the LMO as compactor) makes the same choices as
+// one storing their coordinates: the same extreme vertices for every cost,
+// values and the combination x up to rounding, and it finds every vertex
+// it holds.
+func TestActiveSetCompactAtoms(t *testing.T) {
+	mc, _, err := objective.RandomMatrixCompletion(30, 50, 3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ball, err := lmo.NewNuclearBallOn(30, 50, 10, mc.Support())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := ball.Dim()
+	compact, plain := lazycg.NewActiveSet(n), lazycg.NewActiveSet(n)
+	compact.SetCompactor(ball)
+	rng := rand.New(rand.NewPCG(6, 7))
+	c, v := make([]float64, n), make([]float64, n)
+	random := func() {
+		for i := range c {
+			c[i] = rng.NormFloat64()
+		}
+	}
+	var held [][]float64
+	for step := range 40 {
+		random()
+		if _, err := ball.Minimize(context.Background(), v, c); err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, slices.Clone(v))
+		if step == 0 {
+			compact.Init(v)
+			plain.Init(v)
+			continue
+		}
+		kc, kp := compact.Add(v), plain.Add(v)
+		if kc != kp {
+			t.Fatalf("step %d: Add gave indices %d and %d", step, kc, kp)
+		}
+		gamma := 0.5 * rng.Float64()
+		compact.FWStep(kc, gamma)
+		plain.FWStep(kp, gamma)
+		if step%3 == 0 && compact.Len() > 2 {
+			// a pairwise step moving all of one vertex's weight (a drop)
+			from := rng.IntN(compact.Len())
+			to := (from + 1) % compact.Len()
+			compact.PairwiseStep(to, from, compact.Weight(from))
+			plain.PairwiseStep(to, from, plain.Weight(from))
+		}
+		random()
+		k1, v1, k2, v2 := compact.ArgMinMax(c)
+		p1, w1, p2, w2 := plain.ArgMinMax(c)
+		if k1 != p1 || k2 != p2 || math.Abs(v1-w1) > 1e-9*(1+math.Abs(w1)) || math.Abs(v2-w2) > 1e-9*(1+math.Abs(w2)) {
+			t.Fatalf("step %d: compact extremes (%d, %g, %d, %g), coordinates (%d, %g, %d, %g)", step, k1, v1, k2, v2, p1, w1, p2, w2)
+		}
+	}
+	if compact.Len() != plain.Len() || compact.Len() < 10 {
+		t.Fatalf("%d and %d vertices held, want equal and at least 10", compact.Len(), plain.Len())
+	}
+	x, y := make([]float64, n), make([]float64, n)
+	compact.Compute(x)
+	plain.Compute(y)
+	for i := range x {
+		if math.Abs(x[i]-y[i]) > 1e-9 {
+			t.Fatalf("x[%d]: compact %g, coordinates %g", i, x[i], y[i])
+		}
+	}
+	for _, h := range held {
+		if compact.Find(h) != plain.Find(h) {
+			t.Fatal("Find disagrees")
+		}
+	}
+	for k := range compact.Len() {
+		compact.Vertex(x, k)
+		plain.Vertex(y, k)
+		if !slices.Equal(x, y) {
+			t.Fatalf("vertex %d: compact coordinates differ", k)
+		}
+	}
+}

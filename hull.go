@@ -67,11 +67,10 @@ func (h *hullStepper) step(s *State, tol float64, best func(dst, c []float64) (f
 		copy(h.x0, s.X)
 		h.ok = true
 	}
-	// The away point: the active point worst for ∇f(x).
-	a, va := h.set.ArgMax(s.Grad)
-	// The toward point: the best active point, the best cached vertex, or
-	// x0 (which a drop step may have removed from the active set).
-	to, vt := h.set.ArgMin(s.Grad)
+	// The away point: the active point worst for ∇f(x); the toward point:
+	// the best active point, the best cached vertex, or x0 (which a drop
+	// step may have removed from the active set).
+	to, vt, a, va := h.set.ArgMinMax(s.Grad)
 	outside := false
 	if vc, ok := best(h.v, s.Grad); ok && vc < vt {
 		vt, outside = vc, true

@@ -124,8 +124,7 @@ func (m *LazyPairwiseFW) Init(ctx context.Context, s *State) error {
 func (m *LazyPairwiseFW) Step(ctx context.Context, s *State) error {
 	c := &m.core
 	gx := dot(s.Grad, s.X)
-	ka, _ := c.as.ArgMax(s.Grad)
-	ks, vs := c.as.ArgMin(s.Grad)
+	ks, vs, ka, _ := c.as.ArgMinMax(s.Grad)
 	if gx-vs > m.phi/m.K && ks != ka && c.pairwise(s, ks, ka) > 0 {
 		s.Oracle.LocalHit()
 		return nil
