@@ -121,7 +121,9 @@ type CompactVertex interface {
 // compact form much smaller than their coordinates, such as the rank-one
 // vertices of lmo.NuclearBallOn (m + n factor entries for |Ω|
 // coordinates). NewSeparator and NewCachedSeparator hand it to their cache
-// (Cache.SetCompactor), which then stores vertices in that form.
+// (Cache.SetCompactor), and the active-set methods (AFW, PFW, BPCG, BCG,
+// local CG and their lazy versions) to their active set (ActiveSet.SetCompactor),
+// which then store vertices in that form.
 type VertexCompactor interface {
 	// Compact returns the compact form of v, or nil when v has none (v is
 	// not a vertex the LMO returned); the cache then stores coordinates.
