@@ -351,14 +351,16 @@ func (a *ActiveSet) Sync(x []float64) bool {
 	return false
 }
 
-// score sets a.scores[k] = c·v_k for every vertex, in one pass: compact
-// vertices BatchDotSize at a time when the compactor is a BatchDotter.
-func (a *ActiveSet) score(c []float64) []float64 {
+// Scores sets dst[k] = c·v_k for every vertex k (len(dst) ≥ Len()), in
+// one pass over the active set, scored as ArgMinMax scores them: compact
+// vertices BatchDotSize at a time when the compactor is a BatchDotter. It
+// allocates nothing.
+func (a *ActiveSet) Scores(dst, c []float64) {
 	m := len(a.verts)
-	sc := a.scores[:m]
+	dst = dst[:m]
 	for k := 0; k < m; {
 		if a.batch == nil || a.verts[k].compact == nil {
-			sc[k] = a.verts[k].dot(c)
+			dst[k] = a.verts[k].dot(c)
 			k++
 			continue
 		}
@@ -368,14 +370,13 @@ func (a *ActiveSet) score(c []float64) []float64 {
 			nb++
 		}
 		if nb == 1 {
-			sc[k] = a.blockV[0].Dot(c)
+			dst[k] = a.blockV[0].Dot(c)
 		} else {
-			a.batch.DotBatch(sc[k:k+nb], a.blockV[:nb], c)
+			a.batch.DotBatch(dst[k:k+nb], a.blockV[:nb], c)
 		}
 		clear(a.blockV[:nb])
 		k += nb
 	}
-	return sc
 }
 
 // ArgMin returns the index k minimizing c·v_k over the active set and the
@@ -399,7 +400,9 @@ func (a *ActiveSet) ArgMax(c []float64) (int, float64) {
 // It allocates nothing.
 func (a *ActiveSet) ArgMinMax(c []float64) (kmin int, vmin float64, kmax int, vmax float64) {
 	kmin, vmin, kmax, vmax = -1, math.Inf(1), -1, math.Inf(-1)
-	for k, v := range a.score(c) {
+	sc := a.scores[:len(a.verts)]
+	a.Scores(sc, c)
+	for k, v := range sc {
 		if v < vmin {
 			kmin, vmin = k, v
 		}

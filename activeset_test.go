@@ -132,6 +132,13 @@ func TestPwActiveSetInvariants(t *testing.T) {
 			if k1 != kmin || v1 != vmin || k2 != kmax || v2 != vmax {
 				t.Fatalf("step %d: ArgMinMax (%d, %g, %d, %g), ArgMin and ArgMax (%d, %g, %d, %g)", step, k1, v1, k2, v2, kmin, vmin, kmax, vmax)
 			}
+			sc := make([]float64, a.Len())
+			a.Scores(sc, c)
+			for k, x := range sc {
+				if x != a.Dot(k, c) {
+					t.Fatalf("step %d: Scores[%d] = %g, Dot %g", step, k, x, a.Dot(k, c))
+				}
+			}
 			v := make([]float64, n)
 			wantMin, wantMax := -1, -1
 			for k := range a.Len() {

@@ -64,8 +64,23 @@ func (m *BlendedCG) Init(ctx context.Context, s *State) error {
 // Step implements Method.
 func (m *BlendedCG) Step(ctx context.Context, s *State) error {
 	c := &m.core
-	_, vs, _, va := c.as.ArgMinMax(s.Grad)
-	if va-vs >= m.phi && m.simplexDescent(s) {
+	k := c.as.Len()
+	if cap(m.cs) < k {
+		m.cs = make([]float64, k, 2*k)
+		m.ds = make([]float64, k, 2*k)
+	}
+	cs := m.cs[:k]
+	c.as.Scores(cs, s.Grad)
+	va, vs := math.Inf(-1), math.Inf(1)
+	for _, v := range cs { // as ArgMinMax: NaN scores are never extreme
+		if v > va {
+			va = v
+		}
+		if v < vs {
+			vs = v
+		}
+	}
+	if va-vs >= m.phi && m.simplexDescent(s, cs) {
 		return nil
 	}
 	return c.separate(ctx, s, &m.PhiSchedule, m.K)
@@ -84,23 +99,19 @@ const sigdProgress = 1e-15
 // The direction is written with differences to the heaviest vertex r,
 // −η Σ_{i≠r} d_i (v_i − v_r), and d_r = −Σ_{i≠r} d_i: near the optimum
 // the d_i are tiny and η huge, and η times the rounding of Σ d_i would
-// otherwise move x off the affine hull of the active set.
-func (m *BlendedCG) simplexDescent(s *State) bool {
+// otherwise move x off the affine hull of the active set. cs holds the
+// scores ∇f·v_i of the active vertices (ActiveSet.Scores).
+func (m *BlendedCG) simplexDescent(s *State, cs []float64) bool {
 	c := &m.core
 	as := c.as
 	k := as.Len()
 	if k < 2 {
 		return false
 	}
-	if cap(m.cs) < k {
-		m.cs = make([]float64, k, 2*k)
-		m.ds = make([]float64, k, 2*k)
-	}
-	cs, ds := m.cs[:k], m.ds[:k]
+	ds := m.ds[:k]
 	var mean float64
 	ref := 0
 	for i := range k {
-		cs[i] = as.Dot(i, s.Grad)
 		mean += cs[i]
 		if as.Weight(i) > as.Weight(ref) {
 			ref = i

@@ -42,9 +42,10 @@ func (l *localOracle) prepare(as *ActiveSet, c []float64, r float64) {
 	l.gam = l.gam[:0]
 	for j := range m {
 		l.order = append(l.order, j)
-		l.vals = append(l.vals, as.Dot(j, c))
+		l.vals = append(l.vals, 0)
 		l.gam = append(l.gam, 0)
 	}
+	as.Scores(l.vals, c)
 	slices.SortFunc(l.order, func(a, b int) int {
 		switch va, vb := l.vals[a], l.vals[b]; {
 		case va > vb:
