@@ -17,14 +17,7 @@ import (
 // coordinates (same hits, same vertices, values up to rounding), counts
 // their compact size against MaxBytes and searches without allocating.
 func TestCacheCompactVertices(t *testing.T) {
-	mc, _, err := objective.RandomMatrixCompletion(40, 60, 3, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ball, err := lmo.NewNuclearBallOn(40, 60, 10, mc.Support())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ball := nuclearBallOnSample(t, 40, 60, 1)
 	n := ball.Dim()
 	compact := lazycg.NewCachedSeparator(ball, lazycg.CachePolicy{}).Cache
 	plain := lazycg.NewCache(n, lazycg.CachePolicy{})
@@ -109,14 +102,7 @@ func (c compactOnly) Compact(v []float64) lazycg.CompactVertex { return c.vc.Com
 // values and the combination x up to rounding, and it finds every vertex
 // it holds.
 func TestActiveSetCompactAtoms(t *testing.T) {
-	mc, _, err := objective.RandomMatrixCompletion(30, 50, 3, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ball, err := lmo.NewNuclearBallOn(30, 50, 10, mc.Support())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ball := nuclearBallOnSample(t, 30, 50, 2)
 	n := ball.Dim()
 	compact, plain := lazycg.NewActiveSet(n), lazycg.NewActiveSet(n)
 	compact.SetCompactor(ball)
@@ -183,4 +169,19 @@ func TestActiveSetCompactAtoms(t *testing.T) {
 			t.Fatalf("vertex %d: compact coordinates differ", k)
 		}
 	}
+}
+
+// nuclearBallOnSample returns the nuclear-norm ball of radius 10 on the
+// sample Ω of a random rank-3 m×n completion instance.
+func nuclearBallOnSample(t *testing.T, m, n int, seed uint64) *lmo.NuclearBallOn {
+	t.Helper()
+	mc, _, err := objective.RandomMatrixCompletion(m, n, 3, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ball, err := lmo.NewNuclearBallOn(m, n, 10, mc.Support())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ball
 }
