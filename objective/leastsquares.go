@@ -389,14 +389,32 @@ func (f *LeastSquares) LineMinimize(x, d, grad []float64, gmax float64) float64 
 }
 
 // MoveToward sets x ← x + γ(v − x), entry by entry as x[i] + γ·(v[i] −
-// x[i]): the step of methods with prescribed step sizes (the online
-// methods). StepToward predicts its result bit for bit.
+// x[i]), with entries smaller than 2⁻⁵⁰⁰ ≈ 3·10⁻¹⁵¹ in magnitude set to
+// 0 (long online runs otherwise compute with subnormal numbers, slowly):
+// the step of methods with prescribed step sizes (the online methods).
+// StepToward predicts its result bit for bit.
 func MoveToward(x []float64, gamma float64, v []float64) {
 	v = v[:len(x)]
 	for i, vi := range v {
-		x[i] += gamma * (vi - x[i])
+		xi := x[i] + gamma*(vi-x[i])
+		if math.Abs(xi) < tinyEntry {
+			xi = 0
+		}
+		x[i] = xi
 	}
 }
+
+// tinyEntry (2⁻⁵⁰⁰ ≈ 3·10⁻¹⁵¹) is the magnitude below which MoveToward
+// sets an entry to 0. With the online methods' steps γ_t ≈ t^(−1/2), a
+// coordinate that no vertex stepped toward raises shrinks by
+// Π(1 − γ_s) ≈ exp(−2√t): after some 10⁵ rounds it is subnormal, and
+// every product with a subnormal number takes a slow path of the
+// processor (a 240×240 CSR product with 4,800 nonzeros: 4.5 µs with
+// normal entries, 224 µs with subnormal ones, on this project's machines).
+// Above 2⁻⁵⁰⁰ an entry's square is still normal; the entries dropped are
+// far below the rounding error of any sum that also holds a term of order
+// 10⁻¹³⁵ or larger.
+const tinyEntry = 0x1p-500
 
 // StepToward announces that x is about to become x + γ(v − x), computed
 // by MoveToward, for a vertex v with few nonzeros: f then computes A·v

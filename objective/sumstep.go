@@ -58,14 +58,24 @@ type sumGrad struct {
 	checked int       // terms checked for fast
 	// gram is H = Σ_k gw_k A_kᵀA_k (n×n, row-major) when n² ≤ gramFloats,
 	// else nil; gw are the weights it is for (terms beyond: 0).
-	gram      []float64
-	gw        []float64
-	rent      float64 // cost of the other routes since H was last used
-	altAvg    float64 // average cost of the other routes per request
-	noGram    bool    // never use H (benchmarks)
-	byGram    int     // vertex gradients from H (tests)
-	raised    int     // remembered vertex gradients brought up term by term (tests)
-	refreshed int     // remembered vertex gradients recomputed after vertexRaiseTerms (tests)
+	gram []float64
+	gw   []float64
+	// termGram[k] is A_kᵀA_k packed (the upper triangle's rows, from the
+	// diagonal on) for terms whose weight in H changed more than once,
+	// within termGramFloats (termGramUsed floats); rowOff and packOff
+	// are the offsets of H's and of a packed matrix's rows, less the
+	// row's index (see addGram).
+	termGram     [][]float64
+	termGramUsed int
+	rowOff       []int
+	packOff      []int
+	fromTermGram int     // terms added to H from their packed Gram matrix (tests)
+	rent         float64 // cost of the other routes since H was last used
+	altAvg       float64 // average cost of the other routes per request
+	noGram       bool    // never use H (benchmarks)
+	byGram       int     // vertex gradients from H (tests)
+	raised       int     // remembered vertex gradients brought up term by term (tests)
+	refreshed    int     // remembered vertex gradients recomputed after vertexRaiseTerms (tests)
 	// termWork is sparseWork's estimate per term for the announced vertex.
 	termWork []float64
 	// hint is the gradient of the term added last at a point, given by
@@ -82,6 +92,7 @@ type sumGrad struct {
 	prods        int
 	prodFree     [][]float64
 	fromProducts int
+	sparseKept   int // products kept from sparse products
 	prodSteals   int
 }
 
@@ -103,11 +114,13 @@ type vertexGrad struct {
 
 // termProductFloats is the memory budget of the per-term products
 // A_iᵀA_i v of remembered vertices (64 MiB; a variable for the tests).
-// They are kept only where a product costs a term's gradient (vertices
-// with too many nonzeros for the sparse products): a recurring vertex
-// then brings its Gram product up to the current weights in O(n) per
-// term whose weight grew instead of a gradient of that term. A product
-// beyond the budget takes the buffers of the least recently used vertex.
+// They are kept for vertices that recur, where a product costs a term's
+// gradient (vertices with too many nonzeros for the sparse products) or
+// sparse products of more than productWorth·n operations: a recurring
+// vertex then brings its Gram product up to the current weights in O(n)
+// per term whose weight grew instead of a gradient or the sparse products
+// of that term. A product beyond the budget takes the buffers of the least
+// recently used vertex.
 var termProductFloats = 8 << 20
 
 // vertexGradFloats is the memory budget of the remembered vertex
@@ -119,14 +132,15 @@ const vertexGradFloats = 4 << 20
 // dimension n with the given number of distinct terms keeps, besides the
 // terms, for its gradients along announced steps (this file): the
 // remembered vertices and their Gram products and weights, the per-term
-// products, the Gram matrix where n² is small enough, and its working
-// vectors. The run's memory estimates (package spec) reserve it.
+// products, the Gram matrix where n² is small enough with the terms'
+// packed Gram matrices, and its working vectors. The run's memory
+// estimates (package spec) reserve it.
 func SumWorkBytes(n, terms int) float64 {
 	vertices := float64(maxVertexGrads(n))
 	products := math.Min(float64(termProductFloats), vertices*float64(terms)*float64(n))
 	floats := vertices*(2*float64(n)+float64(terms)) + products + 16*float64(n) + 4*float64(terms)
 	if n*n <= gramFloats {
-		floats += float64(n) * float64(n)
+		floats += float64(n)*float64(n) + math.Min(float64(termGramFloats), float64(terms)*float64(n)*float64(n+1)/2)
 	}
 	return 8 * floats
 }
@@ -400,25 +414,33 @@ func (s *Sum) freshHv(e *vertexGrad, keep bool) {
 }
 
 // addTermHv adds w·A_iᵀA_i v to hv for the announced vertex v (the entry
-// e): by sparse products when the announcement found them worth it, else
-// from the product kept with e, else from the term's gradient,
-// ∇f_i(v)/2 + A_iᵀb_i, kept with e when keep is set (a vertex that
-// recurred) and a buffer can be had.
+// e): from the product kept with e, else by sparse products when the
+// announcement found them worth it, else from the term's gradient,
+// ∇f_i(v)/2 + A_iᵀb_i. When keep is set (a vertex that recurred) and a
+// buffer can be had, the product is kept with e — for the sparse products
+// only when they cost more than productWorth·n.
 func (s *Sum) addTermHv(hv []float64, i int, w float64, e *vertexGrad, keep bool) {
 	sg := &s.sg
 	ls := s.terms[i].(*LeastSquares)
-	if sg.sparse {
-		ls.addGramSparse(hv, w, sg.idx[:sg.nz], sg.val[:sg.nz])
-		return
-	}
 	if i < len(e.prod) && e.prod[i] != nil {
 		axpy(hv, w, e.prod[i])
 		sg.fromProducts++
 		return
 	}
 	var p []float64
-	if keep {
+	if keep && (!sg.sparse || sg.termWork[i] > productWorth*float64(s.n)) {
 		p = s.takeProduct(e)
+	}
+	if sg.sparse {
+		if p == nil {
+			ls.addGramSparse(hv, w, sg.idx[:sg.nz], sg.val[:sg.nz])
+			return
+		}
+		clear(p)
+		ls.addGramSparse(p, 1, sg.idx[:sg.nz], sg.val[:sg.nz])
+		s.keepProduct(hv, w, e, i, p)
+		sg.sparseKept++
+		return
 	}
 	ls.Grad(sg.tmp, e.v)
 	if p == nil {
@@ -430,6 +452,19 @@ func (s *Sum) addTermHv(hv []float64, i int, w float64, e *vertexGrad, keep bool
 	for j, gj := range sg.tmp {
 		p[j] = gj/2 + atb[j]
 	}
+	s.keepProduct(hv, w, e, i, p)
+}
+
+// productWorth is how many times n the sparse products of a term must
+// cost for a recurring sparse vertex to keep that term's product A_iᵀA_i v
+// (a raise by that term then costs an O(n) axpy instead of the sparse
+// products again; computing the product into a buffer costs an extra O(n)
+// clear).
+const productWorth = 2
+
+// keepProduct adds w·p to hv and keeps p as the product of term i with e's
+// vertex.
+func (s *Sum) keepProduct(hv []float64, w float64, e *vertexGrad, i int, p []float64) {
 	axpy(hv, w, p)
 	for len(e.prod) <= i {
 		e.prod = append(e.prod, nil)
@@ -535,7 +570,7 @@ func (s *Sum) gramProduct() float64 {
 func (s *Sum) gramSteady() float64 {
 	c := s.gramProduct()
 	if k := s.lastTerm; k < len(s.terms) {
-		c += float64(s.terms[k].(*LeastSquares).gramCost())
+		c += s.termGramCost(k)
 	}
 	return c
 }
@@ -551,7 +586,7 @@ func (s *Sum) gramCost(limit float64) float64 {
 			break
 		}
 		if w != weightAt(sg.gw, i) {
-			cost += float64(s.terms[i].(*LeastSquares).gramCost())
+			cost += s.termGramCost(i)
 		}
 	}
 	return cost
@@ -575,10 +610,10 @@ func (s *Sum) raiseCost(e *vertexGrad) float64 {
 	for i, w := range sg.wAt {
 		if w != weightAt(e.w, i) {
 			switch {
-			case sg.sparse:
-				c += sg.termWork[i]
 			case i < len(e.prod) && e.prod[i] != nil:
 				c += float64(s.n)
+			case sg.sparse:
+				c += sg.termWork[i]
 			default:
 				c += s.terms[i].(*LeastSquares).gradCost()
 			}
@@ -617,7 +652,7 @@ func (s *Sum) gramHv(dst []float64) {
 			sg.gw = append(sg.gw, 0)
 		}
 		if dw := w - sg.gw[i]; dw != 0 {
-			s.terms[i].(*LeastSquares).addGram(sg.gram, n, dw)
+			s.addTermGram(i, dw, sg.gw[i] != 0)
 			sg.gw[i] = w
 		}
 	}
@@ -792,9 +827,12 @@ func (f *LeastSquares) gradCost() float64 {
 	return float64(2*len(f.a.(*CSR).Val) + n)
 }
 
-// addGram adds w·AᵀA to the upper triangle of the n×n row-major matrix h
-// (entries h[i·n + j], i ≤ j; see gramAxpy).
-func (f *LeastSquares) addGram(h []float64, n int, w float64) {
+// addGram adds w·AᵀA to the upper triangle of a symmetric n×n matrix
+// whose entry (i, j), i ≤ j, is h[off[i] + j]: off[i] = i·n for the
+// row-major layout of H (see gramAxpy), i·n − i(i+1)/2 for a packed one
+// (the rows of the upper triangle from the diagonal on, one after the
+// other).
+func (f *LeastSquares) addGram(h []float64, off []int, w float64) {
 	a := f.a.(*CSR)
 	for r := range a.Rows {
 		lo, hi := a.RowPtr[r], a.RowPtr[r+1]
@@ -806,10 +844,63 @@ func (f *LeastSquares) addGram(h []float64, n int, w float64) {
 				if i > j {
 					i, j = j, i
 				}
-				h[i*n+j] += wv * vals[q]
+				h[off[i]+j] += wv * vals[q]
 			}
 		}
 	}
+}
+
+// termGramFloats is the memory budget of the terms' packed Gram matrices
+// A_kᵀA_k (32 MiB; a variable for the tests): a term whose weight in H
+// changes again (terms recur: the loss pools of the online runs) is added
+// to H from its packed matrix, a contiguous axpy of n(n+1)/2 entries,
+// instead of addGram's Σ_r l_r(l_r + 1)/2 scattered ones (measured at
+// n = 240 with 20 nonzeros per row: 28 µs against 88 µs).
+var termGramFloats = 4 << 20
+
+// termGramCost is the cost of adding term i to H: half an operation per
+// entry of its packed Gram matrix when it has one (contiguous, vectorized;
+// see termGramFloats), else addGram's.
+func (s *Sum) termGramCost(i int) float64 {
+	sg := &s.sg
+	if i < len(sg.termGram) && sg.termGram[i] != nil {
+		return float64(len(sg.termGram[i])) / 2
+	}
+	return float64(s.terms[i].(*LeastSquares).gramCost())
+}
+
+// addTermGram adds dw·A_iᵀA_i to H: from the term's packed Gram matrix,
+// which is built when the term recurs (its weight in H changed before) and
+// termGramFloats allows, else by addGram's scattered updates.
+func (s *Sum) addTermGram(i int, dw float64, recurring bool) {
+	sg := &s.sg
+	n := s.n
+	if len(sg.rowOff) != n {
+		sg.rowOff, sg.packOff = make([]int, n), make([]int, n)
+		for r := range n {
+			sg.rowOff[r] = r * n
+			sg.packOff[r] = r*n - r*(r+1)/2
+		}
+	}
+	for len(sg.termGram) <= i {
+		sg.termGram = append(sg.termGram, nil)
+	}
+	p := sg.termGram[i]
+	if size := n * (n + 1) / 2; p == nil && recurring && sg.termGramUsed+size <= termGramFloats {
+		p = make([]float64, size)
+		s.terms[i].(*LeastSquares).addGram(p, sg.packOff, 1)
+		sg.termGram[i] = p
+		sg.termGramUsed += size
+	}
+	if p == nil {
+		s.terms[i].(*LeastSquares).addGram(sg.gram, sg.rowOff, dw)
+		return
+	}
+	for r := range n {
+		row := p[sg.packOff[r]+r : sg.packOff[r]+n]
+		axpy(sg.gram[r*n+r:(r+1)*n], dw, row)
+	}
+	sg.fromTermGram++
 }
 
 // gramAxpy adds a·H[j,:] to dst, where H is the symmetric n×n matrix whose

@@ -41,7 +41,8 @@ func leastSquaresPool(t *testing.T, n, size int, density float64, seed uint64) [
 // recurring vertices' gradients are brought up to date term by term. With
 // 60, vertices come back after many weight changes: vertices with 5 of 400
 // nonzeros are still brought up term by term, by sparse products that
-// read a few entries per term. With a pool of 200 and 40 recurring dense
+// read a few entries per term; with denser losses those products cost
+// more than an O(n) axpy and are kept with the vertex. With a pool of 200 and 40 recurring dense
 // vertices (a gradient per term to bring one up), the gradients come from
 // the Gram matrix H = Σ_k w_k A_kᵀA_k.
 func TestSumStepToward(t *testing.T) {
@@ -64,10 +65,36 @@ func TestSumStepToward(t *testing.T) {
 	if sparse.sg.raised < 150 {
 		t.Errorf("pool of 60, 5 nonzeros: %d remembered vertex gradients brought up term by term, want most", sparse.sg.raised)
 	}
+	if sparse.sg.sparseKept != 0 {
+		t.Errorf("pool of 60, 5 nonzeros, 4 per row: %d products kept from sparse products, want none (they cost less than an axpy)", sparse.sg.sparseKept)
+	}
+	// Denser rows (40 nonzeros), 3 nonzeros: the sparse products of a term cost more
+	// than 2n, and recurring sparse vertices keep them.
+	kept := checkSumStepsDensity(t, 60, 3, 10, 0.1)
+	if kept.sg.sparseKept < 300 || kept.sg.fromProducts < 1000 {
+		t.Errorf("pool of 60, 3 nonzeros, 40 per row: %d products kept from sparse products, %d terms added from kept products; want many and most",
+			kept.sg.sparseKept, kept.sg.fromProducts)
+	}
 	many := checkSumSteps(t, 200, 0, 40)
 	if many.sg.byGram < 150 {
 		t.Errorf("pool of 200, dense vertices: %d vertex gradients from the Gram matrix, want most", many.sg.byGram)
 	}
+	// Terms that recur are added to H from their packed Gram matrices
+	// (room for 52 of the 200 here), the others by scattered updates; with
+	// no room, all of them by scattered updates.
+	if many.sg.fromTermGram < 50 || many.sg.termGramUsed > termGramFloats {
+		t.Errorf("pool of 200: %d terms added to H from packed Gram matrices (%d floats of %d), want many within the budget",
+			many.sg.fromTermGram, many.sg.termGramUsed, termGramFloats)
+	}
+	defer func(k int) { termGramFloats = k }(termGramFloats)
+	budget := termGramFloats
+	termGramFloats = 0
+	scattered := checkSumSteps(t, 200, 0, 40)
+	if scattered.sg.byGram < 150 || scattered.sg.fromTermGram != 0 {
+		t.Errorf("pool of 200, no room for packed Gram matrices: %d vertex gradients from H, %d terms from packed matrices; want most and none",
+			scattered.sg.byGram, scattered.sg.fromTermGram)
+	}
+	termGramFloats = budget
 	// Dense vertices bring their Gram products up from the per-term
 	// products kept with them, also when the budget holds only three
 	// products and they pass from vertex to vertex.
@@ -88,9 +115,14 @@ func TestSumStepToward(t *testing.T) {
 // the given size, vertices with the given number of ones at most (0: dense
 // vertices) of which nRecurring recur, and returns the sum under test.
 func checkSumSteps(t *testing.T, poolSize, ones, nRecurring int) *Sum {
+	return checkSumStepsDensity(t, poolSize, ones, nRecurring, 0.01)
+}
+
+// checkSumStepsDensity is checkSumSteps with losses of the given density.
+func checkSumStepsDensity(t *testing.T, poolSize, ones, nRecurring int, density float64) *Sum {
 	const n = 400
 	rng := testRand(7)
-	pool := leastSquaresPool(t, n, poolSize, 0.01, 1)
+	pool := leastSquaresPool(t, n, poolSize, density, 1)
 	lin, err := NewLinear(randVec(rng, n, -1, 1), 0.5)
 	mustOK(t, err)
 	fast, ref := NewSum(), NewSum()
@@ -418,5 +450,70 @@ func TestSumStepSearch(t *testing.T) {
 	}
 	if a := testing.AllocsPerRun(50, round); a != 0 {
 		t.Errorf("a round allocates %g times", a)
+	}
+}
+
+// TestMoveTowardNoSubnormals checks that the online methods' steps never
+// leave a subnormal entry in x: coordinates that no vertex raises shrink
+// like exp(−2√t) under steps γ_t = (t+1)^(−1/2) and become exactly 0, while
+// the step stays x + γ(v − x) elsewhere; and that a least squares loss
+// told the step (StepToward) still predicts the point bit for bit.
+func TestMoveTowardNoSubnormals(t *testing.T) {
+	const n = 6
+	x := []float64{1, 0, 1e-300, -1e-300, 0.5, 0x1p-499}
+	v := []float64{0, 1, 0, 0, 0.5, 0}
+	want := append([]float64(nil), x...)
+	zeroAt := make([]int, n)
+	for step := 1; step <= 300000; step++ {
+		gamma := 1 / math.Sqrt(float64(step+1))
+		MoveToward(x, gamma, v)
+		for i, xi := range x {
+			want[i] += gamma * (v[i] - want[i])
+			if xi != 0 && math.Abs(xi) < 0x1p-1022 {
+				t.Fatalf("step %d: x[%d] = %g is subnormal", step, i, xi)
+			}
+			if xi != want[i] && math.Abs(want[i]) >= tinyEntry {
+				t.Fatalf("step %d: x[%d] = %g, want %g", step, i, xi, want[i])
+			}
+			if xi == 0 && zeroAt[i] == 0 {
+				zeroAt[i] = step
+			}
+		}
+		copy(want, x)
+	}
+	// x[0] shrinks by exp(−2√t): below 2⁻⁵⁰⁰ after about 30,000 steps.
+	if zeroAt[0] < 10000 || zeroAt[0] > 60000 || x[0] != 0 {
+		t.Errorf("x[0] became 0 at step %d (now %g), want about 30,000", zeroAt[0], x[0])
+	}
+	if zeroAt[2] != 1 || zeroAt[3] != 1 || zeroAt[5] != 1 {
+		t.Errorf("entries below 2⁻⁵⁰⁰ after the first step became 0 at steps %v, want 1", zeroAt)
+	}
+	if !near(x[1], 1, 1e-12) || x[4] != 0.5 {
+		t.Errorf("the coordinates of v: %v, want 1 and 0.5", x)
+	}
+
+	// The announced step of a least squares loss is the point MoveToward
+	// reaches, also when it drops entries.
+	const m = 40
+	f, err := RandomLeastSquares(m, m, 0.3, 5)
+	mustOK(t, err)
+	fresh, err := NewLeastSquares(f.A(), f.B())
+	mustOK(t, err)
+	fresh.k.noReuse = true
+	y := randVec(testRand(5), m, 0, 1)
+	y[3] = 1e-200
+	w := make([]float64, m)
+	w[7] = 1
+	g, g2 := make([]float64, m), make([]float64, m)
+	f.Grad(g, y)
+	before := f.k.sparseProducts
+	f.StepToward(y, w, 1-1e-160)
+	MoveToward(y, 1-1e-160, w)
+	if y[3] != 0 || f.k.sparseProducts != before+1 {
+		t.Fatalf("y[3] = %g after the step (want 0); sparse route taken: %v", y[3], f.k.sparseProducts == before+1)
+	}
+	fy, fyWant := f.FuncGrad(g, y), fresh.FuncGrad(g2, y)
+	if d := relDiff(g, g2); d > 1e-12 || !near(fy, fyWant, 1e-12) {
+		t.Errorf("after the announced step: gradient off by %g (relative), value %g vs %g", d, fy, fyWant)
 	}
 }
