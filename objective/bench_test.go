@@ -116,8 +116,10 @@ func BenchmarkSumStep(b *testing.B) {
 // nonzeros per row): a step toward one of 400 vertices with 16 nonzeros
 // (recurring at random, as cached vertices do), the round's loss drawn
 // from the pool, the gradient at the new point. "gram" lets the sum use
-// its Gram matrix H where it pays; "terms" never does (remembered vertex
-// gradients brought up term by term, new ones by sparse products).
+// its Gram matrix H where it pays; "gram-scattered" too, with no room for
+// the losses' packed Gram matrices (H updated by addGram's scattered
+// writes); "terms" never uses H (remembered vertex gradients brought up
+// term by term, new ones by sparse products).
 func BenchmarkSumGram(b *testing.B) {
 	const n, terms, verts = 240, 100, 400
 	pool := make([]*LeastSquares, terms)
@@ -126,8 +128,14 @@ func BenchmarkSumGram(b *testing.B) {
 		mustOK(b, err)
 		pool[i] = f
 	}
-	for _, mode := range []string{"gram", "terms"} {
+	defer func(k int) { termGramFloats = k }(termGramFloats)
+	budget := termGramFloats
+	for _, mode := range []string{"gram", "gram-scattered", "terms"} {
 		b.Run(mode, func(b *testing.B) {
+			termGramFloats = budget
+			if mode == "gram-scattered" {
+				termGramFloats = 0
+			}
 			rng := testRand(9)
 			vs := make([][]float64, verts)
 			for i := range vs {

@@ -503,17 +503,19 @@ func (s *Sum) changedTerms(had []float64) int {
 // The Gram route. For a sum of least squares terms, ∇F(v) = 2Hv − 2cb
 // with H = Σ_k w_k A_kᵀA_k: with H at hand a vertex gradient costs n per
 // nonzero of v, whatever the history of the weights. Keeping H costs
-// Σ_r nnz(row r)²/2 per term whose weight changed (about 5× a gradient of
-// that term at the default density), so H is brought up to date only when
-// a vertex gradient asks for it, and only when that pays: the cost of the
-// other routes (bringing a remembered vertex gradient up to the weights
-// term by term, or computing a new one) since H was last used is kept as
-// rent, and H is used once bringing it up to date and multiplying costs
-// no more than the rent plus the request's own cost by the other route
-// (rent or buy), provided that keeping H current afterwards would beat
-// the other routes on average. Per round one term changes weight, so
-// once H is current, vertices seen again after many weight changes, and
-// new ones, come cheaper from H. Costs are counted in multiply-adds.
+// Σ_r nnz(row r)²/2 scattered writes per term whose weight changed (about
+// 5× a gradient of that term at the default density; a term that recurs
+// is added from its packed Gram matrix instead, see termGramFloats), so H
+// is brought up to date only when a vertex gradient asks for it, and only
+// when that pays: the cost of the other routes (bringing a remembered
+// vertex gradient up to the weights term by term, or computing a new one)
+// since H was last used is kept as rent, and H is used once bringing it up
+// to date and multiplying costs no more than the rent plus the request's
+// own cost by the other route (rent or buy), provided that keeping H
+// current afterwards would beat the other routes on average. Per round
+// one term changes weight, so once H is current, vertices seen again
+// after many weight changes, and new ones, come cheaper from H. Costs are
+// counted in multiply-adds.
 
 // gramCheaper reports whether the announced vertex's gradient comes from H
 // (n² ≤ gramFloats), given that the other route costs alt operations; when
