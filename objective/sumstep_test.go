@@ -42,9 +42,10 @@ func leastSquaresPool(t *testing.T, n, size int, density float64, seed uint64) [
 // 60, vertices come back after many weight changes: vertices with 5 of 400
 // nonzeros are still brought up term by term, by sparse products that
 // read a few entries per term; with denser losses those products cost
-// more than an O(n) axpy and are kept with the vertex. With a pool of 200 and 40 recurring dense
-// vertices (a gradient per term to bring one up), the gradients come from
-// the Gram matrix H = Σ_k w_k A_kᵀA_k.
+// more than an O(n) axpy and are kept with the vertex. With a pool of 200
+// and 40 recurring dense vertices (a gradient per term to bring one up),
+// the gradients come from the Gram matrix H = Σ_k w_k A_kᵀA_k, updated
+// from the packed Gram matrices of recurring losses or by scattered writes.
 func TestSumStepToward(t *testing.T) {
 	few := checkSumSteps(t, 6, 5, 10)
 	if few.sg.reused < 150 {
@@ -68,8 +69,9 @@ func TestSumStepToward(t *testing.T) {
 	if sparse.sg.sparseKept != 0 {
 		t.Errorf("pool of 60, 5 nonzeros, 4 per row: %d products kept from sparse products, want none (they cost less than an axpy)", sparse.sg.sparseKept)
 	}
-	// Denser rows (40 nonzeros), 3 nonzeros: the sparse products of a term cost more
-	// than 2n, and recurring sparse vertices keep them.
+	// Denser rows (40 nonzeros) and vertices with 3 nonzeros: the sparse
+	// products of a term cost more than 2n, and recurring sparse vertices
+	// keep them.
 	kept := checkSumStepsDensity(t, 60, 3, 10, 0.1)
 	if kept.sg.sparseKept < 300 || kept.sg.fromProducts < 1000 {
 		t.Errorf("pool of 60, 3 nonzeros, 40 per row: %d products kept from sparse products, %d terms added from kept products; want many and most",
