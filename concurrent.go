@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -152,6 +153,18 @@ func (o *Oracle) enableConcurrent(ctx context.Context, m Method, monotone bool, 
 	if err := relaxedSteps(pre, m, monotone); err != nil {
 		return err
 	}
+	var hull *hullStepper
+	if _, ok := m.(hullMethod); ok && idle == IdleHull {
+		hull = newHullStepper(o.lmo.Dim())
+	}
+	return o.startConcurrency(ctx, pre, policy, hull)
+}
+
+// startConcurrency makes the call slots of concurrent weak separation
+// (one per LMO instance, two under StaleFork) once the method's own
+// conditions hold (enableConcurrent, EnableBackground); pre prefixes its
+// errors.
+func (o *Oracle) startConcurrency(ctx context.Context, pre string, policy StalePolicy, hull *hullStepper) error {
 	sep, ok := o.sep.(splitSeparator)
 	if !ok {
 		return fmt.Errorf("%s: the separator (%T) cannot run its LMO call apart from its cache (use the default separator)", pre, o.sep)
@@ -162,10 +175,7 @@ func (o *Oracle) enableConcurrent(ctx context.Context, m Method, monotone bool, 
 	if _, ok := o.lmo.(VertexCompactor); ok {
 		return fmt.Errorf("%s: the LMO (%T) compacts cached vertices, which would touch it during its calls", pre, o.lmo)
 	}
-	a := &concurrency{sep: sep, policy: policy}
-	if _, ok := m.(hullMethod); ok && idle == IdleHull {
-		a.hull = newHullStepper(o.lmo.Dim())
-	}
+	a := &concurrency{sep: sep, policy: policy, hull: hull}
 	lmos := []LMO{o.lmo}
 	switch policy {
 	case StaleWait, StaleRestart:
@@ -424,7 +434,13 @@ func (o *Oracle) relaxedHit() {
 // waits for their goroutines and counts their work; an answer that
 // arrived is still a proof about the point asked (a dual bound).
 func (s *State) stopConcurrent() {
-	o := s.Oracle
+	s.Oracle.stopCalls(func(sl *inflight, sep Separation) { s.ReportGap(sl.f, sep.GapBound) })
+}
+
+// stopCalls cancels the calls in flight, waits for their goroutines and
+// counts their work; proof, if not nil, receives each answer that
+// arrived without an error.
+func (o *Oracle) stopCalls(proof func(sl *inflight, sep Separation)) {
 	if o.async == nil {
 		return
 	}
@@ -433,8 +449,8 @@ func (s *State) stopConcurrent() {
 			continue
 		}
 		sl.cancel()
-		if sep, err := o.received(sl, <-sl.done); err == nil {
-			s.ReportGap(sl.f, sep.GapBound)
+		if sep, err := o.received(sl, <-sl.done); err == nil && proof != nil {
+			proof(sl, sep)
 		}
 	}
 }
@@ -504,3 +520,91 @@ func concurrentLazyStep(ctx context.Context, s *State, v []float64, phi *PhiSche
 	}
 	return nil
 }
+
+// Background weak separation for methods outside this package that never
+// wait for an answer: the parameter-free online LOCG with
+// online.Settings.Concurrent plays the next rounds while the LMO call of a
+// question runs on another core.
+
+// EnableBackground switches o to background weak separation: SeparateOrStart
+// answers a question from the cache or starts its LMO call in a goroutine
+// of its own, and PollAnswer collects the answer in a later step. At most
+// one call is in flight (the stale-call policy is StaleWait: a call runs
+// to its end unless the run ends), and while it is, the method must not
+// call the LMO in any other way (Minimize, LowerBound, Separate panic).
+// The caller must call StopBackground before the run's LMO is used
+// elsewhere or closed. It fails, saying why, for a separator that cannot
+// run its LMO call apart from its cache and for LMOs that the method's
+// goroutine would touch during a call (MoveRecorder, VertexCompactor).
+func (o *Oracle) EnableBackground(ctx context.Context) error {
+	if o.async != nil {
+		return errors.New("lazycg: background weak separation: already enabled")
+	}
+	return o.startConcurrency(ctx, "lazycg: background weak separation", StaleWait, nil)
+}
+
+// Background reports whether weak separation runs concurrently or in the
+// background (EnableBackground).
+func (o *Oracle) Background() bool { return o.async != nil }
+
+// Pending reports whether a background LMO call is in flight.
+func (o *Oracle) Pending() bool { return o.pending() }
+
+// SeparateOrStart is weak separation LPsep(c, x, Φ, K) in background mode
+// (EnableBackground): a cached vertex y with c·(x−y) > Φ/K is returned in
+// dst as a positive answer (started false; its work is counted, its answer
+// is not: the caller counts it with CountAnswer); otherwise the LMO call
+// starts on copies of c and x (started true) and its answer comes from
+// PollAnswer. It panics when a call is already in flight.
+func (o *Oracle) SeparateOrStart(ctx context.Context, dst, c, x []float64, phi, k float64) (sep Separation, started bool, err error) {
+	if o.async == nil {
+		panic("lazycg: SeparateOrStart without EnableBackground")
+	}
+	return o.separateOrStart(ctx, dst, c, x, math.NaN(), phi, k)
+}
+
+// PollAnswer returns the answer of the background call in flight if it
+// has arrived (ok), without waiting: a positive answer's vertex is copied
+// to dst (it has joined the cache), a negative one proves c·(x − z) ≤ Φ
+// for the c, x and Φ that SeparateOrStart asked about. Its LMO work is
+// counted, the answer is not (CountAnswer). An error of the call (its
+// context ended, the solver failed) is returned with ok set.
+func (o *Oracle) PollAnswer(dst []float64) (sep Separation, ok bool, err error) {
+	if !o.pending() {
+		return Separation{}, false, nil
+	}
+	sep, ok, err = o.poll()
+	if ok && err == nil && sep.Positive {
+		copy(dst, o.asked().v)
+	}
+	return sep, ok, err
+}
+
+// WaitAnswer waits for the answer of the background call in flight and
+// returns it as PollAnswer does; when ctx ends first it returns ctx's
+// error (the call, canceled with the run, is collected by
+// StopBackground). Without a call in flight it returns ok false.
+func (o *Oracle) WaitAnswer(ctx context.Context, dst []float64) (sep Separation, ok bool, err error) {
+	if !o.pending() {
+		return Separation{}, false, nil
+	}
+	sep, err = o.wait(ctx)
+	if err != nil && ctx.Err() != nil && o.pending() {
+		return sep, false, err
+	}
+	if err == nil && sep.Positive {
+		copy(dst, o.asked().v)
+	}
+	return sep, true, err
+}
+
+// ConcurrentHit counts a step a method took from the cache at a relaxed
+// threshold while a background call was in flight: a positive answer, a
+// cache hit and a concurrent step (Stats.ConcurrentSteps).
+func (o *Oracle) ConcurrentHit() { o.relaxedHit() }
+
+// StopBackground ends the background call in flight, if any: it cancels
+// the call, waits for its goroutine and counts its work. Afterwards the
+// LMO may be used (or closed) by the caller again; background mode stays
+// on.
+func (o *Oracle) StopBackground() { o.stopCalls(nil) }

@@ -61,7 +61,10 @@ type Settings struct {
 	// corresponding deadline.
 	TimeLimit time.Duration
 	// SeparatorConfig configures the default separator, used when the
-	// problem gives none.
+	// problem gives none. Its Concurrent runs parameter-free LOCG with
+	// background weak separation: the rounds go on while an LMO call runs
+	// on another core (LOCG.updateBackground; only the stale-call policy
+	// StaleWait applies, and Idle is not used).
 	lazycg.SeparatorConfig
 	// NoTrace disables the per-round trace.
 	NoTrace bool
@@ -406,7 +409,9 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, m Method) (*Re
 		return nil, errors.New("online: no method")
 	}
 	if settings.Concurrent {
-		return nil, errors.New("online: concurrent weak separation is for the offline lazy methods (lazycg.Minimize), not online methods")
+		if err := backgroundReady(m, settings); err != nil {
+			return nil, err
+		}
 	}
 	if settings.MaxRounds < 0 {
 		return nil, fmt.Errorf("online: MaxRounds %d is negative", settings.MaxRounds)
@@ -448,6 +453,11 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, m Method) (*Re
 			return nil, fmt.Errorf("online: computing a start vertex: %w", err)
 		}
 	}
+	if settings.Concurrent {
+		if err := s.Oracle.EnableBackground(run.Context()); err != nil {
+			return nil, fmt.Errorf("online: %w", err)
+		}
+	}
 	rounds := p.Losses.Rounds()
 	if settings.MaxRounds > 0 {
 		rounds = min(rounds, settings.MaxRounds)
@@ -460,6 +470,7 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, m Method) (*Re
 	prevX := make([]float64, n) // x_t, kept through the update
 	var rec Round               // the last round's record; the callback gets its address
 	finish := func(st lazycg.Status, err error) (*Result, error) {
+		s.Oracle.StopBackground() // before the hindsight solve uses the LMO
 		res.Status, res.Err, res.Stats = st, err, run.Finish(res.Rounds)
 		if res.Rounds > 0 {
 			res.LastPoint = prevX
@@ -527,6 +538,31 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, m Method) (*Re
 		}
 	}
 	return finish(lazycg.IterationLimit, nil)
+}
+
+// backgroundMethod is implemented by the online methods that can run
+// with background weak separation (Settings.Concurrent): LOCG, whose
+// concurrentReady accepts only the parameter-free variant.
+type backgroundMethod interface {
+	concurrentReady() error
+}
+
+// backgroundReady says why method m cannot run with the background weak
+// separation of settings (nil: it can). The online player never waits
+// for a call, so only the stale-call policy wait applies (a call runs to
+// its end) and the idle policy has no use (the rounds go on).
+func backgroundReady(m Method, settings *Settings) error {
+	bm, ok := m.(backgroundMethod)
+	if !ok {
+		return fmt.Errorf("online: concurrent weak separation: method %T does not support it (parameter-free LOCG does)", m)
+	}
+	if err := bm.concurrentReady(); err != nil {
+		return err
+	}
+	if settings.Stale != lazycg.StaleWait {
+		return fmt.Errorf("online: concurrent weak separation: the stale-call policy %v is for the offline methods; the online player lets each call run to its end (wait)", settings.Stale)
+	}
+	return nil
 }
 
 // solveHindsight minimizes the accumulated losses over P.

@@ -1057,7 +1057,7 @@ func TestLOCGParameterFreeParams(t *testing.T) {
 }
 
 // TestOnlineRefusesConcurrent: concurrent weak separation is for the
-// offline lazy methods.
+// offline lazy methods and parameter-free LOCG (TestOnlineBackgroundRefused).
 func TestOnlineRefusesConcurrent(t *testing.T) {
 	stream := newOlDistanceStream(8, 20, 6)
 	_, err := Minimize(context.Background(), Problem{Losses: stream, LMO: testSimplex{stream.Dim()}},

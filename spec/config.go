@@ -355,7 +355,7 @@ var settings = []Setting{
 	{Flag: "best-fit", JSON: "best_fit", Kind: SettingBool, Usage: "best-fit cache search instead of first fit",
 		field: func(c *Config) any { return &c.BestFit }},
 	{Flag: "concurrent", JSON: "concurrent", Kind: SettingBool,
-		Usage: "lazy methods (lcg, lazy-afw, lazy-bpcg, lpcg): run LMO calls in the background while stepping on cached vertices at Φ/(2K), then by hull steps (-idle; docs/CONCURRENT.md)",
+		Usage: "lazy methods (lcg, lazy-afw, lazy-bpcg, lpcg): run LMO calls in the background while stepping on cached vertices at Φ/(2K), then by hull steps (-idle; docs/CONCURRENT.md); online locg-pf: play the rounds on while the call runs (docs/ONLINE.md)",
 		field: func(c *Config) any { return &c.Concurrent }},
 	{Flag: "stale", JSON: "stale", Kind: SettingString,
 		Usage: "with -concurrent: `POLICY` when the method runs out of cached steps and has moved since the call in flight was asked: wait for the call, restart it at the current iterate, or fork (ask at the current iterate on a second solver instance while the call runs on; MIP oracles) (default wait)",
