@@ -521,10 +521,10 @@ func concurrentLazyStep(ctx context.Context, s *State, v []float64, phi *PhiSche
 	return nil
 }
 
-// Background weak separation for methods outside this package that never
-// wait for an answer: the parameter-free online LOCG with
-// online.Settings.Concurrent plays the next rounds while the LMO call of a
-// question runs on another core.
+// Background weak separation for methods outside this package that go
+// on with their own work while an LMO call runs: the parameter-free online
+// LOCG with online.Settings.Concurrent plays the next rounds while the call
+// of a question runs on another core.
 
 // EnableBackground switches o to background weak separation: SeparateOrStart
 // answers a question from the cache or starts its LMO call in a goroutine

@@ -548,9 +548,9 @@ type backgroundMethod interface {
 }
 
 // backgroundReady says why method m cannot run with the background weak
-// separation of settings (nil: it can). The online player never waits
-// for a call, so only the stale-call policy wait applies (a call runs to
-// its end) and the idle policy has no use (the rounds go on).
+// separation of settings (nil: it can). The online player lets each call
+// run to its end, playing rounds or waiting meanwhile, so only the
+// stale-call policy wait applies and the idle policy has no use.
 func backgroundReady(m Method, settings *Settings) error {
 	bm, ok := m.(backgroundMethod)
 	if !ok {
