@@ -258,11 +258,7 @@ func (m *LOCG) updateFree(ctx context.Context, s *State) error {
 			move = true
 		} else {
 			proof = true
-			if m.phi.Negative(sep, c.cumScale(s, s.X)) {
-				// x_t minimizes F_t to the resolution of F_t(x_t): Φ is
-				// recomputed by an LMO call in the next round asked.
-				m.live = false
-			}
+			m.negative(s, sep)
 		}
 	}
 	m.settle(move, proof)
@@ -456,11 +452,19 @@ func (m *LOCG) answer(s *State, sep lazycg.Separation) bool {
 		return floats.Dot(c.g, s.X)-floats.Dot(c.g, c.v) > m.phi.Phi()/c.p.k
 	}
 	sep.GapBound *= float64(s.Round) / float64(m.asked)
-	if m.phi.Negative(sep, c.cumScale(s, s.X)) {
-		m.live = false
-	}
+	m.negative(s, sep)
 	m.settle(false, true)
 	return false
+}
+
+// negative updates Φ on the negative answer sep, whose GapBound refers to
+// F_t for t = s.Round: halved, or Remark 4.3's bound with TightenPhi. When
+// the proof shows that x_t minimizes F_t to the resolution of F_t(x_t), Φ
+// is recomputed by an LMO call in the next round asked.
+func (m *LOCG) negative(s *State, sep lazycg.Separation) {
+	if m.phi.Negative(sep, m.core.cumScale(s, s.X)) {
+		m.live = false
+	}
 }
 
 // backoff returns the number of rounds to decide from the cache alone
