@@ -496,6 +496,9 @@ func readVariants(doc *srcDoc, n *node, path string) ([]Variant, error) {
 		r.str("baseline", &v.Baseline)
 		if v.Method == "" {
 			r.fail(it, "method", "required")
+		} else if info, err := spec.Method(v.Method); err == nil && !info.Lazy &&
+			(v.NoCache || v.NoEarlyStop || v.Concurrent || v.Stale != "" || v.Idle != "" || v.LazyGap != 0) {
+			r.fail(it, "method", "%s calls the LMO directly: cache, early_stop, concurrent, stale, idle and lazy_gap apply to the lazy methods", v.Method)
 		}
 		if err := r.done(); err != nil {
 			return nil, err

@@ -142,6 +142,8 @@ func TestParseSuiteErrors(t *testing.T) {
 			[]string{"experiments[0]", "letters, digits"}},
 		{"duplicate label 2", "{\"experiments\": [{\"name\": \"a\", \"polytope\": \"p\", \"objective\": \"o\", \"time_limit\": 1, \"methods\": [\"cg\", \"cg\"]}]}",
 			[]string{"experiments[0]", "label \"cg\" used twice"}},
+		{"lazy setting on cg", "{\"experiments\": [{\"name\": \"a\", \"polytope\": \"p\", \"objective\": \"o\", \"time_limit\": 1,\n \"methods\": [\"lcg\", {\"method\": \"cg\", \"concurrent\": true}]}]}",
+			[]string{"bad.json:2:", "experiments[0].methods[1].method", "cg calls the LMO directly"}},
 		{"bad baseline", "{\"experiments\": [{\"name\": \"a\", \"polytope\": \"p\", \"objective\": \"o\", \"time_limit\": 1, \"methods\": [\"cg\", {\"method\": \"lcg\", \"baseline\": \"zz\"}]}]}",
 			[]string{"experiments[0]", "baseline \"zz\""}},
 		{"duplicate experiment", "{\"experiments\": [\n{\"name\": \"a\", \"polytope\": \"p\", \"objective\": \"o\", \"time_limit\": 1, \"methods\": [\"cg\"]},\n" +

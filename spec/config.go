@@ -269,6 +269,9 @@ type Setting struct {
 	// negFlag and negJSON mark switches whose flag or field is the
 	// negation of the Config field (-cache sets NoCache = false).
 	negFlag, negJSON bool
+	// lazy marks settings of the weak separation oracle, which only the
+	// lazy methods use (Flags.CheckMethod).
+	lazy bool
 	// lo and hi bound numeric values.
 	lo, hi float64
 	// check, when set, validates a non-empty text value.
@@ -344,37 +347,37 @@ var settings = []Setting{
 		field: func(c *Config) any { return &c.OracleTimeLimit }},
 	{Flag: "data", Kind: SettingString, Usage: "benchmark data directory (default $LAZYCG_DATA or ../shared/data)",
 		field: func(c *Config) any { return &c.DataDir }},
-	{Flag: "cache", JSON: "cache", Aliases: []string{"no_cache"}, negFlag: true, negJSON: true, Kind: SettingBool,
+	{Flag: "cache", lazy: true, JSON: "cache", Aliases: []string{"no_cache"}, negFlag: true, negJSON: true, Kind: SettingBool,
 		Usage: "cache vertices in the weak separation oracle",
 		field: func(c *Config) any { return &c.NoCache }},
-	{Flag: "early", JSON: "early_stop", Aliases: []string{"no_early_stop"}, negFlag: true, negJSON: true, Kind: SettingBool,
+	{Flag: "early", lazy: true, JSON: "early_stop", Aliases: []string{"no_early_stop"}, negFlag: true, negJSON: true, Kind: SettingBool,
 		Usage: "stop LMO calls early in the weak separation oracle",
 		field: func(c *Config) any { return &c.NoEarlyStop }},
-	{Flag: "prune", JSON: "prune", Kind: SettingBool, Usage: "the paper's cache pruning: every 100 steps keep the 100 most used vertices",
+	{Flag: "prune", lazy: true, JSON: "prune", Kind: SettingBool, Usage: "the paper's cache pruning: every 100 steps keep the 100 most used vertices",
 		field: func(c *Config) any { return &c.Prune }},
-	{Flag: "best-fit", JSON: "best_fit", Kind: SettingBool, Usage: "best-fit cache search instead of first fit",
+	{Flag: "best-fit", lazy: true, JSON: "best_fit", Kind: SettingBool, Usage: "best-fit cache search instead of first fit",
 		field: func(c *Config) any { return &c.BestFit }},
-	{Flag: "concurrent", JSON: "concurrent", Kind: SettingBool,
+	{Flag: "concurrent", lazy: true, JSON: "concurrent", Kind: SettingBool,
 		Usage: "lazy methods (lcg, lazy-afw, lazy-bpcg, lpcg): run LMO calls in the background while stepping on cached vertices at Φ/(2K), then by hull steps (-idle; docs/CONCURRENT.md); online locg-pf: play the rounds on while the call runs (docs/ONLINE.md)",
 		field: func(c *Config) any { return &c.Concurrent }},
-	{Flag: "stale", JSON: "stale", Kind: SettingString,
+	{Flag: "stale", lazy: true, JSON: "stale", Kind: SettingString,
 		Usage: "with -concurrent: `POLICY` when the method runs out of cached steps and has moved since the call in flight was asked: wait for the call, restart it at the current iterate, or fork (ask at the current iterate on a second solver instance while the call runs on; MIP oracles) (default wait)",
 		check: policyCheck(lazycg.ParseStalePolicy, "wait, restart or fork"),
 		field: func(c *Config) any { return &c.Stale }},
-	{Flag: "idle", JSON: "idle", Kind: SettingString,
+	{Flag: "idle", lazy: true, JSON: "idle", Kind: SettingString,
 		Usage: "with -concurrent: `POLICY` while a call is in flight and no cached vertex improves by Φ/(2K): hull (pairwise steps over the hull of the iterate and the cached vertices; lcg, lpcg) or wait (default hull)",
 		check: policyCheck(lazycg.ParseIdlePolicy, "hull or wait"),
 		field: func(c *Config) any { return &c.Idle }},
-	{Flag: "call-budget", JSON: "call_budget", Kind: SettingDuration,
+	{Flag: "call-budget", lazy: true, JSON: "call_budget", Kind: SettingDuration,
 		Usage: "lazy methods with line search (lcg, lazy-afw, lazy-bpcg, lpcg): an early-stopping LMO call (MIP oracles) that has decided nothing after this `TIME` ends, and the method steps toward its best vertex if that improves at all (0: no budget)",
 		field: func(c *Config) any { return &c.CallBudget }},
-	{Flag: "lazy-gap", JSON: "lazy_gap", Kind: SettingFloat, lo: 0, hi: 0.999999,
+	{Flag: "lazy-gap", lazy: true, JSON: "lazy_gap", Kind: SettingFloat, lo: 0, hi: 0.999999,
 		Usage: "lazy methods over MIP oracles: an early-stopping weak separation call may also end within this relative `GAP` of the improvement asked for, with a negative answer that proves only the solver's bound (the paper's Gurobi setting; dual bounds stay proven; 0: every negative answer proves the Wolfe gap ≤ Φ)",
 		field: func(c *Config) any { return &c.LazyGap }},
-	{Flag: "max-inexact", JSON: "max_inexact", Kind: SettingInt, lo: 0, hi: 1 << 20,
+	{Flag: "max-inexact", lazy: true, JSON: "max_inexact", Kind: SettingInt, lo: 0, hi: 1 << 20,
 		Usage: "with -lazy-gap: at most `N` unproven negative answers between two proven ones; after N of them the calls are exact until one proves its answer, so Φ stays within 2^N of what the proofs allow (0: no bound)",
 		field: func(c *Config) any { return &c.MaxInexact }},
-	{Flag: "cache-bytes", JSON: "cache_bytes", Kind: SettingBytes, lo: 0, hi: 1 << 50, Usage: "memory budget of the vertex cache: `SIZE` such as 512MiB, or bytes (0: 1 GiB)",
+	{Flag: "cache-bytes", lazy: true, JSON: "cache_bytes", Kind: SettingBytes, lo: 0, hi: 1 << 50, Usage: "memory budget of the vertex cache: `SIZE` such as 512MiB, or bytes (0: 1 GiB)",
 		field: func(c *Config) any { return &c.CacheBytes }},
 	{Flag: "memory", JSON: "memory_budget", Kind: SettingBytes, lo: -1, hi: 1 << 60,
 		Usage: "memory budget of a run: `SIZE` such as 8GiB; larger specs are refused before allocating (0: $LAZYCG_MEMORY or half the machine's memory; -1: none)",
@@ -624,6 +627,9 @@ func (v *flagValue) Set(s string) error {
 	if err := v.st.set(v.cfg, v.neg, s); err != nil && v.f.err == nil {
 		v.f.err = fmt.Errorf("-%s %w", v.as, err)
 	}
+	if v.st.lazy {
+		v.f.lazy = append(v.f.lazy, v)
+	}
 	return nil
 }
 
@@ -632,18 +638,43 @@ func (v *flagValue) IsBoolFlag() bool { return v.st.Kind == SettingBool }
 // Flags are settings registered on a flag.FlagSet (see RegisterFlags).
 type Flags struct {
 	err error
+	// defaults are the values before parsing; lazy are the flags of
+	// weak-separation settings that were set.
+	defaults Config
+	lazy     []*flagValue
 }
 
 // Err returns the first invalid flag value, naming the flag
 // ("-K must be a number in [1, 1e+06], got \"0.5\"").
 func (f *Flags) Err() error { return f.err }
 
+// CheckMethod reports a flag of the weak separation oracle (-cache,
+// -early, -concurrent, -lazy-gap, …) set to a value other than its
+// default for a method that does not use it: a method that is not lazy
+// calls the LMO directly, and such a flag would be silently ignored.
+func (f *Flags) CheckMethod(method string) error {
+	if len(f.lazy) == 0 {
+		return nil
+	}
+	info, err := Method(method)
+	if err != nil || info.Lazy {
+		return nil // an unknown method is reported where the job is built
+	}
+	for _, v := range f.lazy {
+		if v.st.text(v.cfg, false) != v.st.text(&f.defaults, false) {
+			return fmt.Errorf("-%s applies to the lazy methods (%s); %s calls the LMO directly",
+				v.as, strings.Join(lazyMethods(info.Online), ", "), info.Name)
+		}
+	}
+	return nil
+}
+
 // RegisterFlags registers the named settings (by flag name) as flags of
 // fs bound to c; their defaults are c's current values, and their
 // deprecated spellings are registered too. After fs.Parse, Err reports
 // the first invalid value.
 func (c *Config) RegisterFlags(fs *flag.FlagSet, names ...string) *Flags {
-	f := &Flags{}
+	f := &Flags{defaults: *c}
 	for _, name := range names {
 		st, neg, err := LookupSetting(name)
 		if err != nil || st.Flag != name {

@@ -125,6 +125,9 @@ func (f *runFlags) parse(args []string) error {
 	if err := f.settings.Err(); err != nil {
 		return usageError(fmt.Errorf("%s: %w", name, err))
 	}
+	if err := f.settings.CheckMethod(f.cfg.Method); err != nil {
+		return usageError(fmt.Errorf("%s: %w", name, err))
+	}
 	if f.trace != "" {
 		tf, err := fileio.CreateAtomic(f.trace)
 		if err != nil {
