@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -134,6 +135,15 @@ func ReadSuiteResult(dir string) (*SuiteResult, error) {
 	}
 	var r SuiteResult
 	if err := json.Unmarshal(b, &r); err != nil {
+		doc := &srcDoc{name: path, data: b}
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			return nil, fmt.Errorf("experiment: %s: invalid JSON: %v", doc.position(se.Offset), se)
+		case errors.As(err, &te):
+			return nil, fmt.Errorf("experiment: %s: %v", doc.position(te.Offset), te)
+		}
 		return nil, fmt.Errorf("experiment: %s: %w", path, err)
 	}
 	return &r, nil

@@ -1,0 +1,66 @@
+package experiment
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReadSuiteResultErrors checks that a malformed summary.json is
+// reported with its path, line and column.
+func TestReadSuiteResultErrors(t *testing.T) {
+	tests := []struct {
+		name, doc, want string
+	}{
+		{"syntax", "{\"suite\": \"x\",\n \"experiments\": [}", "summary.json:2:"},
+		{"truncated", "{\"suite\": \"x\",\n\n \"experiments\": [", "summary.json:3:"},
+		{"type", "{\"suite\": \"x\",\n \"experiments\": [{\"dim\": \"many\"}]}", "summary.json:2:"},
+		{"empty", "", "summary.json"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, SummaryFile), []byte(tc.doc), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := ReadSuiteResult(dir)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("ReadSuiteResult: %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+	if _, err := ReadSuiteResult(t.TempDir()); err == nil || !strings.Contains(err.Error(), "-out directory") {
+		t.Errorf("missing summary: %v", err)
+	}
+}
+
+// FuzzReadReport feeds arbitrary summary.json contents to
+// ReadSuiteResult and, when they parse, to WriteReport (lazycg report's
+// path): errors are allowed, panics are not.
+func FuzzReadReport(f *testing.F) {
+	for _, name := range []string{"summary-online.json", "summary-quick.json"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`{"experiments": [{"runs": [{}]}]}`))
+	f.Add([]byte(`{"experiments": [{"spec": {"name": "a"}, "runs": [{"label": "x", "trace": "../../../etc/passwd"}]}]}`))
+	f.Add([]byte("{\n\"experiments\": 3}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, SummaryFile), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err := ReadSuiteResult(dir)
+		if err != nil {
+			if !strings.Contains(err.Error(), SummaryFile) {
+				t.Errorf("error does not name the file: %v", err)
+			}
+			return
+		}
+		_ = WriteReport(dir, res, ReportOptions{})
+	})
+}
