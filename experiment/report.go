@@ -186,6 +186,9 @@ func SummaryTable(res *SuiteResult) string {
 				fmtSeconds(s.TimeS), cmp, speed, near, nearSpeed, mdEscape(r.Error))
 		}
 	}
+	if rep := RepeatTable(res); rep != "" {
+		b.WriteString("\n" + rep)
+	}
 	return b.String()
 }
 
@@ -250,6 +253,7 @@ func ReportMarkdown(dir string, res *SuiteResult) string {
 	for _, g := range groupByFigure(res) {
 		writeGroup(&b, dir, g)
 	}
+	b.WriteString(RepeatTable(res))
 	return b.String()
 }
 

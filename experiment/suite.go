@@ -62,6 +62,10 @@ type Experiment struct {
 	Variants []Variant `json:"variants"`
 	// Paper is the reference data of the paper for this experiment.
 	Paper Reference `json:"paper"`
+	// RepeatOf and Repeat mark the Repeat-th of several runs of the
+	// experiment named RepeatOf (Suite.Repeat); "" and 0 otherwise.
+	RepeatOf string `json:"repeat_of,omitempty"`
+	Repeat   int    `json:"repeat,omitempty"`
 }
 
 // Variant is one run of an experiment: a method and its own settings.

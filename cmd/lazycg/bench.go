@@ -25,6 +25,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	dataDir := fs.String("data", "", "benchmark data directory (default $LAZYCG_DATA or ../shared/data)")
 	only := fs.String("run", "", "run only the experiments whose name matches the `REGEXP`")
 	list := fs.Bool("list", false, "list the suite's experiments and exit")
+	repeat := fs.Int("repeat", 1, "run every experiment `N` times (NAME-r1 … NAME-rN), the variants in reverse order in the even repetitions; the report adds the speedups' lower medians")
 	set := fs.String("set", "", "override settings on every experiment: `key=value,...` with the suite files' keys (e.g. lazy_gap=0.1)")
 	progress := durationFlag(fs, "progress", 10*time.Second, "cadence of progress lines during a run on stderr (0: none)")
 	usage := fmt.Sprintf("lazycg bench SUITE|SPEC_FILE [flags]\n\nbuilt-in suites: %s\n(see the experiment package for the JSON spec format)",
@@ -55,6 +56,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if err := suite.Validate(); err != nil {
 		return usageError(fmt.Errorf("bench: %w", err))
+	}
+	if suite, err = suite.Repeat(*repeat); err != nil {
+		return usageError(fmt.Errorf("bench: -repeat: %w", err))
 	}
 	if *list {
 		for _, e := range suite.Experiments {

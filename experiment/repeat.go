@@ -1,0 +1,169 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// MaxRepeat is the largest repetition count Suite.Repeat accepts.
+const MaxRepeat = 100
+
+// Repeat returns a suite in which every experiment of s runs n times, as
+// the experiments NAME-r1 … NAME-rN (Experiment.RepeatOf and Repeat
+// name the original and the repetition). Odd repetitions run the
+// variants in the suite's order, even ones in reverse, so that on a loaded
+// machine neither variant always runs first (A B, B A, A B, …, as
+// farm-bench --vs alternates two commands). The reports add a table of
+// the repeated experiments' speedups with their lower medians
+// (RepeatTable). n = 1 returns s itself.
+func (s *Suite) Repeat(n int) (*Suite, error) {
+	if n < 1 || n > MaxRepeat {
+		return nil, fmt.Errorf("experiment: repetitions must be an integer in [1, %d], got %d", MaxRepeat, n)
+	}
+	if n == 1 {
+		return s, nil
+	}
+	out := &Suite{Name: s.Name, Description: s.Description}
+	if out.Description != "" {
+		out.Description += " "
+	}
+	out.Description += fmt.Sprintf("Each experiment ran %d times (NAME-r1 … NAME-r%d), the variants in reverse order in the even repetitions.", n, n)
+	for _, e := range s.Experiments {
+		if e.RepeatOf != "" {
+			return nil, fmt.Errorf("experiment: %s is already a repetition of %s", e.Name, e.RepeatOf)
+		}
+		for k := 1; k <= n; k++ {
+			r := e
+			r.Name = fmt.Sprintf("%s-r%d", e.Name, k)
+			r.RepeatOf, r.Repeat = e.Name, k
+			r.Variants = slices.Clone(e.Variants)
+			if k%2 == 0 {
+				slices.Reverse(r.Variants)
+			}
+			if r.Title != "" {
+				r.Title = fmt.Sprintf("%s (run %d of %d)", e.Title, k, n)
+			}
+			out.Experiments = append(out.Experiments, r)
+		}
+	}
+	return out, out.Validate()
+}
+
+// repeatRow collects one run label's results over the repetitions of an
+// experiment.
+type repeatRow struct {
+	exp, label string
+	online     bool
+	speedups   []float64 // 0: the target was not reached
+	speedText  []string
+	primal     []float64 // the run's final primal value (online: average loss)
+	regret     []float64 // online: the upper end of the average regret bracket
+}
+
+// RepeatTable returns the Markdown section on the repeated experiments of
+// res (Suite.Repeat), or "" when there are none: for each experiment and
+// each run compared with a baseline, the speedup of every repetition in
+// order, their lower median (the smaller middle value for an even count,
+// a target not reached counting as the smallest), and the lower medians
+// of the final primal values (online: average loss and the upper end of
+// the average regret bracket) of the run and its baseline.
+func RepeatTable(res *SuiteResult) string {
+	rows := map[string]*repeatRow{}
+	var order []string
+	finals := map[string][]float64{} // exp + "\x00" + label → final primal values
+	regrets := map[string][]float64{}
+	for i := range res.Experiments {
+		er := &res.Experiments[i]
+		base := er.Spec.RepeatOf
+		if base == "" {
+			continue
+		}
+		for _, r := range er.Runs {
+			key := base + "\x00" + r.Label
+			if r.Summary != nil {
+				finals[key] = append(finals[key], r.Summary.Primal)
+				if r.Summary.OnlineSummary != nil && r.Summary.AvgRegretUpper != nil {
+					regrets[key] = append(regrets[key], *r.Summary.AvgRegretUpper)
+				}
+			}
+			if r.Versus == nil {
+				continue
+			}
+			row := rows[key]
+			if row == nil {
+				row = &repeatRow{exp: base, label: r.Label, online: r.Online}
+				rows[key] = row
+				order = append(order, key)
+			}
+			sp := 0.0
+			if r.Versus.Reached && r.Versus.Speedup != nil {
+				sp = *r.Versus.Speedup
+			}
+			row.speedups = append(row.speedups, sp)
+			row.speedText = append(row.speedText, fmtSpeedup(r.Versus))
+		}
+	}
+	if len(order) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("## Repeated runs\n\n")
+	b.WriteString("Each experiment ran several times (NAME-r1, NAME-r2, …), the variants in reverse order in the even " +
+		"repetitions. Speedups in repetition order; \"lower median\": the middle value, or the smaller of the two " +
+		"middle ones for an even count (a target not reached counts as the smallest). Final values: lower medians " +
+		"(online: average loss, and the upper end of the average regret bracket).\n\n")
+	b.WriteString("| experiment | run (baseline) | runs | speedup per run | lower median | final value: run / baseline | average regret ≤: run / baseline |\n")
+	b.WriteString("|---|---|---:|---|---:|---|---|\n")
+	for _, key := range order {
+		row := rows[key]
+		var baseLabel string
+		for i := range res.Experiments {
+			er := &res.Experiments[i]
+			if er.Spec.RepeatOf != row.exp {
+				continue
+			}
+			for _, r := range er.Runs {
+				if r.Label == row.label && r.Versus != nil {
+					baseLabel = r.Versus.Baseline
+				}
+			}
+		}
+		bkey := row.exp + "\x00" + baseLabel
+		med := lowerMedian(row.speedups)
+		medText := "not reached"
+		if med > 0 {
+			medText = fmt.Sprintf("×%.3g", med)
+		}
+		regret := "—"
+		if row.online {
+			regret = fmtMedian(regrets[key]) + " / " + fmtMedian(regrets[bkey])
+		}
+		fmt.Fprintf(&b, "| %s | %s (%s) | %d | %s | %s | %s / %s | %s |\n", mdEscape(row.exp), mdEscape(row.label),
+			mdEscape(baseLabel), len(row.speedups), strings.Join(row.speedText, ", "), medText,
+			fmtMedian(finals[key]), fmtMedian(finals[bkey]), regret)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// lowerMedian returns the middle value of v, or the smaller of the two
+// middle ones for an even count (NaN for none).
+func lowerMedian(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(v)
+	sort.Float64s(s)
+	return s[(len(s)-1)/2]
+}
+
+// fmtMedian formats the lower median of v ("—" for none).
+func fmtMedian(v []float64) string {
+	if len(v) == 0 {
+		return "—"
+	}
+	return fmtFloat(lowerMedian(v))
+}
