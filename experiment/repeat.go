@@ -55,12 +55,10 @@ func (s *Suite) Repeat(n int) (*Suite, error) {
 // repeatRow collects one run label's results over the repetitions of an
 // experiment.
 type repeatRow struct {
-	exp, label string
-	online     bool
-	speedups   []float64 // 0: the target was not reached
-	speedText  []string
-	primal     []float64 // the run's final primal value (online: average loss)
-	regret     []float64 // online: the upper end of the average regret bracket
+	exp, label, base string // base: the baseline's label
+	online           bool
+	speedups         []float64 // 0: the target was not reached
+	speedText        []string
 }
 
 // RepeatTable returns the Markdown section on the repeated experiments of
@@ -94,7 +92,7 @@ func RepeatTable(res *SuiteResult) string {
 			}
 			row := rows[key]
 			if row == nil {
-				row = &repeatRow{exp: base, label: r.Label, online: r.Online}
+				row = &repeatRow{exp: base, label: r.Label, base: r.Versus.Baseline, online: r.Online}
 				rows[key] = row
 				order = append(order, key)
 			}
@@ -119,19 +117,7 @@ func RepeatTable(res *SuiteResult) string {
 	b.WriteString("|---|---|---:|---|---:|---|---|\n")
 	for _, key := range order {
 		row := rows[key]
-		var baseLabel string
-		for i := range res.Experiments {
-			er := &res.Experiments[i]
-			if er.Spec.RepeatOf != row.exp {
-				continue
-			}
-			for _, r := range er.Runs {
-				if r.Label == row.label && r.Versus != nil {
-					baseLabel = r.Versus.Baseline
-				}
-			}
-		}
-		bkey := row.exp + "\x00" + baseLabel
+		bkey := row.exp + "\x00" + row.base
 		med := lowerMedian(row.speedups)
 		medText := "not reached"
 		if med > 0 {
@@ -142,7 +128,7 @@ func RepeatTable(res *SuiteResult) string {
 			regret = fmtMedian(regrets[key]) + " / " + fmtMedian(regrets[bkey])
 		}
 		fmt.Fprintf(&b, "| %s | %s (%s) | %d | %s | %s | %s / %s | %s |\n", mdEscape(row.exp), mdEscape(row.label),
-			mdEscape(baseLabel), len(row.speedups), strings.Join(row.speedText, ", "), medText,
+			mdEscape(row.base), len(row.speedups), strings.Join(row.speedText, ", "), medText,
 			fmtMedian(finals[key]), fmtMedian(finals[bkey]), regret)
 	}
 	b.WriteString("\n")
