@@ -133,6 +133,11 @@ func ReadSuiteResult(dir string) (*SuiteResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("experiment: %w (is %s the -out directory of lazycg bench?)", err, dir)
 	}
+	return parseSuiteResult(path, b)
+}
+
+// parseSuiteResult parses the contents b of the summary file path.
+func parseSuiteResult(path string, b []byte) (*SuiteResult, error) {
 	var r SuiteResult
 	if err := json.Unmarshal(b, &r); err != nil {
 		doc := &srcDoc{name: path, data: b}

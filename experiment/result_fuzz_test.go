@@ -35,9 +35,10 @@ func TestReadSuiteResultErrors(t *testing.T) {
 	}
 }
 
-// FuzzReadReport feeds arbitrary summary.json contents to
-// ReadSuiteResult and, when they parse, to WriteReport (lazycg report's
-// path): errors are allowed, panics are not.
+// FuzzReadReport feeds arbitrary summary.json contents to the parser of
+// ReadSuiteResult and, when they parse, to the tables and the report that
+// WriteReport writes (lazycg report's path): errors are allowed, panics
+// are not.
 func FuzzReadReport(f *testing.F) {
 	for _, name := range []string{"summary-online.json", "summary-quick.json"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
@@ -47,20 +48,19 @@ func FuzzReadReport(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add([]byte(`{"experiments": [{"runs": [{}]}]}`))
+	f.Add([]byte(`{"experiments": [{"spec": {"name": "a", "repeat_of": "b", "repeat": 1}, "runs": [{"label": "x", "versus": {"reached": true}}]}]}`))
 	f.Add([]byte(`{"experiments": [{"spec": {"name": "a"}, "runs": [{"label": "x", "trace": "../../../etc/passwd"}]}]}`))
 	f.Add([]byte("{\n\"experiments\": 3}"))
+	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, SummaryFile), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		res, err := ReadSuiteResult(dir)
+		res, err := parseSuiteResult(filepath.Join(dir, SummaryFile), data)
 		if err != nil {
 			if !strings.Contains(err.Error(), SummaryFile) {
 				t.Errorf("error does not name the file: %v", err)
 			}
 			return
 		}
-		_ = WriteReport(dir, res, ReportOptions{})
+		_ = SummaryTable(res)
+		_ = ReportMarkdown(dir, res)
 	})
 }
