@@ -500,9 +500,10 @@ func readVariants(doc *srcDoc, n *node, path string) ([]Variant, error) {
 		r.str("baseline", &v.Baseline)
 		if v.Method == "" {
 			r.fail(it, "method", "required")
-		} else if info, err := spec.Method(v.Method); err == nil && !info.Lazy &&
-			(v.NoCache || v.NoEarlyStop || v.Concurrent || v.Stale != "" || v.Idle != "" || v.LazyGap != 0) {
-			r.fail(it, "method", "%s calls the LMO directly: cache, early_stop, concurrent, stale, idle and lazy_gap apply to the lazy methods", v.Method)
+		} else if info, err := spec.Method(v.Method); err == nil && !info.Lazy {
+			if set := c.LazyOnly(&spec.Config{}); len(set) > 0 {
+				r.fail(it, "method", "%s calls the LMO directly: %s applies to the lazy methods", v.Method, set[0].JSON)
+			}
 		}
 		if err := r.done(); err != nil {
 			return nil, err

@@ -270,7 +270,7 @@ type Setting struct {
 	// negation of the Config field (-cache sets NoCache = false).
 	negFlag, negJSON bool
 	// lazy marks settings of the weak separation oracle, which only the
-	// lazy methods use (Flags.CheckMethod).
+	// lazy methods use (Config.LazyOnly).
 	lazy bool
 	// lo and hi bound numeric values.
 	lo, hi float64
@@ -627,9 +627,6 @@ func (v *flagValue) Set(s string) error {
 	if err := v.st.set(v.cfg, v.neg, s); err != nil && v.f.err == nil {
 		v.f.err = fmt.Errorf("-%s %w", v.as, err)
 	}
-	if v.st.lazy {
-		v.f.lazy = append(v.f.lazy, v)
-	}
 	return nil
 }
 
@@ -638,10 +635,9 @@ func (v *flagValue) IsBoolFlag() bool { return v.st.Kind == SettingBool }
 // Flags are settings registered on a flag.FlagSet (see RegisterFlags).
 type Flags struct {
 	err error
-	// defaults are the values before parsing; lazy are the flags of
-	// weak-separation settings that were set.
+	// cfg is the Config the flags set; defaults its values before parsing.
+	cfg      *Config
 	defaults Config
-	lazy     []*flagValue
 }
 
 // Err returns the first invalid flag value, naming the flag
@@ -651,22 +647,30 @@ func (f *Flags) Err() error { return f.err }
 // CheckMethod reports a flag of the weak separation oracle (-cache,
 // -early, -concurrent, -lazy-gap, …) set to a value other than its
 // default for a method that does not use it: a method that is not lazy
-// calls the LMO directly, and such a flag would be silently ignored.
+// calls the LMO directly, and such a flag would be silently ignored. An
+// unknown method is left to the job's setup, which reports it.
 func (f *Flags) CheckMethod(method string) error {
-	if len(f.lazy) == 0 {
-		return nil
-	}
 	info, err := Method(method)
 	if err != nil || info.Lazy {
-		return nil // an unknown method is reported where the job is built
+		return nil
 	}
-	for _, v := range f.lazy {
-		if v.st.text(v.cfg, false) != v.st.text(&f.defaults, false) {
-			return fmt.Errorf("-%s applies to the lazy methods (%s); %s calls the LMO directly",
-				v.as, strings.Join(lazyMethods(info.Online), ", "), info.Name)
-		}
+	if set := f.cfg.LazyOnly(&f.defaults); len(set) > 0 {
+		return fmt.Errorf("-%s applies to the lazy methods (%s); %s calls the LMO directly",
+			set[0].Flag, strings.Join(lazyMethods(info.Online), ", "), info.Name)
 	}
 	return nil
+}
+
+// LazyOnly returns the settings of the weak separation oracle, which only
+// the lazy methods use, whose values in c differ from those in def.
+func (c *Config) LazyOnly(def *Config) []Setting {
+	var out []Setting
+	for _, st := range settings {
+		if st.lazy && st.text(c, false) != st.text(def, false) {
+			out = append(out, st)
+		}
+	}
+	return out
 }
 
 // RegisterFlags registers the named settings (by flag name) as flags of
@@ -674,7 +678,7 @@ func (f *Flags) CheckMethod(method string) error {
 // deprecated spellings are registered too. After fs.Parse, Err reports
 // the first invalid value.
 func (c *Config) RegisterFlags(fs *flag.FlagSet, names ...string) *Flags {
-	f := &Flags{defaults: *c}
+	f := &Flags{cfg: c, defaults: *c}
 	for _, name := range names {
 		st, neg, err := LookupSetting(name)
 		if err != nil || st.Flag != name {
