@@ -67,12 +67,14 @@ type repeatRow struct {
 // order, their lower median (the smaller middle value for an even count,
 // a target not reached counting as the smallest), and the lower medians
 // of the final primal values (online: average loss and the upper end of
-// the average regret bracket) of the run and its baseline.
+// the average regret bracket) and of the proven dual bounds (offline; a
+// run without one counts as the smallest) of the run and its baseline.
 func RepeatTable(res *SuiteResult) string {
 	rows := map[string]*repeatRow{}
 	var order []string
 	finals := map[string][]float64{} // exp + "\x00" + label → final primal values
 	regrets := map[string][]float64{}
+	duals := map[string][]float64{} // −Inf: no proven bound
 	for i := range res.Experiments {
 		er := &res.Experiments[i]
 		base := er.Spec.RepeatOf
@@ -83,6 +85,13 @@ func RepeatTable(res *SuiteResult) string {
 			key := base + "\x00" + r.Label
 			if r.Summary != nil {
 				finals[key] = append(finals[key], r.Summary.Primal)
+				if !r.Online {
+					d := math.Inf(-1)
+					if r.Summary.DualBound != nil {
+						d = *r.Summary.DualBound
+					}
+					duals[key] = append(duals[key], d)
+				}
 				if r.Summary.OnlineSummary != nil && r.Summary.AvgRegretUpper != nil {
 					regrets[key] = append(regrets[key], *r.Summary.AvgRegretUpper)
 				}
@@ -111,10 +120,11 @@ func RepeatTable(res *SuiteResult) string {
 	b.WriteString("## Repeated runs\n\n")
 	b.WriteString("Each experiment ran several times (NAME-r1, NAME-r2, …), the variants in reverse order in the even " +
 		"repetitions. Speedups in repetition order; \"lower median\": the middle value, or the smaller of the two " +
-		"middle ones for an even count (a target not reached counts as the smallest). Final values: lower medians " +
-		"(online: average loss, and the upper end of the average regret bracket).\n\n")
-	b.WriteString("| experiment | run (baseline) | runs | speedup per run | lower median | final value: run / baseline | average regret ≤: run / baseline |\n")
-	b.WriteString("|---|---|---:|---|---:|---|---|\n")
+		"middle ones for an even count (a target not reached counts as the smallest). Final values and proven dual bounds: " +
+		"lower medians (a run without a proven bound counts as the smallest; online: average loss, and the upper end of " +
+		"the average regret bracket).\n\n")
+	b.WriteString("| experiment | run (baseline) | runs | speedup per run | lower median | final value: run / baseline | proven dual bound: run / baseline | average regret ≤: run / baseline |\n")
+	b.WriteString("|---|---|---:|---|---:|---|---|---|\n")
 	for _, key := range order {
 		row := rows[key]
 		bkey := row.exp + "\x00" + row.base
@@ -123,13 +133,15 @@ func RepeatTable(res *SuiteResult) string {
 		if med > 0 {
 			medText = fmt.Sprintf("×%.3g", med)
 		}
-		regret := "—"
+		regret, dual := "—", "—"
 		if row.online {
 			regret = fmtMedian(regrets[key]) + " / " + fmtMedian(regrets[bkey])
+		} else {
+			dual = fmtMedian(duals[key]) + " / " + fmtMedian(duals[bkey])
 		}
-		fmt.Fprintf(&b, "| %s | %s (%s) | %d | %s | %s | %s / %s | %s |\n", mdEscape(row.exp), mdEscape(row.label),
+		fmt.Fprintf(&b, "| %s | %s (%s) | %d | %s | %s | %s / %s | %s | %s |\n", mdEscape(row.exp), mdEscape(row.label),
 			mdEscape(row.base), len(row.speedups), strings.Join(row.speedText, ", "), medText,
-			fmtMedian(finals[key]), fmtMedian(finals[bkey]), regret)
+			fmtMedian(finals[key]), fmtMedian(finals[bkey]), dual, regret)
 	}
 	b.WriteString("\n")
 	return b.String()
@@ -146,10 +158,15 @@ func lowerMedian(v []float64) float64 {
 	return s[(len(s)-1)/2]
 }
 
-// fmtMedian formats the lower median of v ("—" for none).
+// fmtMedian formats the lower median of v ("—" for no values, "none"
+// when it is −Inf: no proven bound).
 func fmtMedian(v []float64) string {
 	if len(v) == 0 {
 		return "—"
 	}
-	return fmtFloat(lowerMedian(v))
+	m := lowerMedian(v)
+	if math.IsInf(m, -1) {
+		return "none"
+	}
+	return fmtFloat(m)
 }

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,11 +59,12 @@ func TestSuiteRepeat(t *testing.T) {
 }
 
 // TestRepeatTable checks the repeated runs' section on a hand-made result:
-// lower medians, a target not reached and the baseline's values.
+// lower medians, a target not reached, a run without a proven dual bound
+// and the baseline's values.
 func TestRepeatTable(t *testing.T) {
 	sp := func(v float64) *float64 { return &v }
-	run := func(label string, primal float64, versus *Comparison) RunResult {
-		return RunResult{Label: label, Summary: &spec.Summary{Primal: primal}, Versus: versus}
+	run := func(label string, primal float64, dual *float64, versus *Comparison) RunResult {
+		return RunResult{Label: label, Summary: &spec.Summary{Primal: primal, DualBound: dual}, Versus: versus}
 	}
 	var res SuiteResult
 	speedups := []*Comparison{
@@ -73,16 +75,20 @@ func TestRepeatTable(t *testing.T) {
 	}
 	for k, c := range speedups {
 		er := ExperimentResult{Spec: Experiment{Name: "e-r" + string(rune('1'+k)), RepeatOf: "e", Repeat: k + 1}}
-		er.Runs = []RunResult{run("CG", 10+float64(k), nil), run("LCG", 1+float64(k), c)}
+		var lazyDual *float64 // the first repetition proves no bound
+		if k > 0 {
+			lazyDual = sp(0.5 + float64(k))
+		}
+		er.Runs = []RunResult{run("CG", 10+float64(k), sp(5+float64(k)), nil), run("LCG", 1+float64(k), lazyDual, c)}
 		if k%2 == 1 {
 			er.Runs[0], er.Runs[1] = er.Runs[1], er.Runs[0]
 		}
 		res.Experiments = append(res.Experiments, er)
 	}
 	res.Experiments = append(res.Experiments, ExperimentResult{Spec: Experiment{Name: "single"},
-		Runs: []RunResult{run("CG", 1, nil), run("LCG", 1, speedups[0])}})
+		Runs: []RunResult{run("CG", 1, nil, nil), run("LCG", 1, nil, speedups[0])}})
 	got := RepeatTable(&res)
-	for _, want := range []string{"## Repeated runs", "| e | LCG (CG) | 4 | ×3, not reached, ×2, ×5 | ×2 | 2 / 11 | — |"} {
+	for _, want := range []string{"## Repeated runs", "| e | LCG (CG) | 4 | ×3, not reached, ×2, ×5 | ×2 | 2 / 11 | 1.5 / 6 | — |"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("RepeatTable lacks %q:\n%s", want, got)
 		}
@@ -92,6 +98,9 @@ func TestRepeatTable(t *testing.T) {
 	}
 	if RepeatTable(&SuiteResult{Experiments: res.Experiments[4:]}) != "" {
 		t.Error("a result without repetitions has a repeated runs section")
+	}
+	if m := fmtMedian([]float64{math.Inf(-1), 3}); m != "none" {
+		t.Errorf("lower median of a missing bound and 3 = %q, want none", m)
 	}
 	if m := lowerMedian([]float64{4, 1, 3, 2}); m != 2 {
 		t.Errorf("lower median of 1..4 = %g, want 2", m)
