@@ -75,8 +75,10 @@ func (r *Runner) Run(ctx context.Context, s *Suite) (*SuiteResult, error) {
 	if r.Out == "" {
 		return nil, fmt.Errorf("experiment: no output directory")
 	}
-	if !(r.scale() > 0) || math.IsInf(r.scale(), 0) {
-		return nil, fmt.Errorf("experiment: time scale must be a positive number, got %g", r.TimeScale)
+	for i := range s.Experiments {
+		if _, err := ScaledLimit(s.Experiments[i].TimeLimit, r.scale()); err != nil {
+			return nil, fmt.Errorf("%w (experiment %s)", err, s.Experiments[i].Name)
+		}
 	}
 	if err := os.MkdirAll(r.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("experiment: %w", err)
@@ -125,8 +127,38 @@ func describe(e *Experiment) string {
 	return fmt.Sprintf("%s, %s, %s", e.Polytope, obj, strings.Join(labels, " vs "))
 }
 
+// scaledLimit is e's time limit under the runner's time scale (Run checks
+// every experiment's with ScaledLimit first).
 func (r *Runner) scaledLimit(e *Experiment) time.Duration {
-	return time.Duration(float64(e.TimeLimit) * r.scale())
+	d, _ := ScaledLimit(e.TimeLimit, r.scale())
+	return d
+}
+
+// MinScaledLimit is the smallest time limit a time scale may give an
+// experiment that has one.
+const MinScaledLimit = time.Millisecond
+
+// ScaledLimit returns the time limit limit·scale of an experiment under a
+// time scale (0 stays 0: no limit). A scale that is not a finite positive
+// number, a limit that overflows time.Duration (about 292 years) and a
+// positive limit scaled below MinScaledLimit are errors: the first would
+// wrap to a negative duration and the second round to 0, which means no
+// limit at all.
+func ScaledLimit(limit time.Duration, scale float64) (time.Duration, error) {
+	if !(scale > 0) || math.IsInf(scale, 0) {
+		return 0, fmt.Errorf("experiment: time scale must be a positive number, got %g", scale)
+	}
+	if limit <= 0 {
+		return 0, nil
+	}
+	v := float64(limit) * scale
+	if v >= math.MaxInt64 {
+		return 0, fmt.Errorf("experiment: time limit %v × time scale %g exceeds the longest duration (about 292 years)", limit, scale)
+	}
+	if v < float64(MinScaledLimit) {
+		return 0, fmt.Errorf("experiment: time limit %v × time scale %g is below %v", limit, scale, MinScaledLimit)
+	}
+	return time.Duration(v), nil
 }
 
 // runExperiment runs the variants of e and writes OUT/NAME/.

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/lazycg/lazycg/spec"
 )
@@ -396,5 +397,53 @@ func TestRoundAnswers(t *testing.T) {
 		if !strings.HasPrefix(got, tc.want) || (tc.want == "") != (got == "") {
 			t.Errorf("%+v: %q, want prefix %q", tc.s, got, tc.want)
 		}
+	}
+}
+
+// TestScaledLimit checks the time scale's arithmetic on limits, including
+// the overflow and underflow that would otherwise turn a limit into a
+// negative duration or into 0 (no limit), and that Run refuses them before
+// running anything.
+func TestScaledLimit(t *testing.T) {
+	tests := []struct {
+		limit time.Duration
+		scale float64
+		want  time.Duration
+		err   string
+	}{
+		{10 * time.Second, 1, 10 * time.Second, ""},
+		{10 * time.Second, 0.05, 500 * time.Millisecond, ""},
+		{600 * time.Second, 12, 2 * time.Hour, ""},
+		{0, 1e300, 0, ""},
+		{10 * time.Second, 1e-4, time.Millisecond, ""},
+		{10 * time.Second, 1e-5, 0, "below 1ms"},
+		{10 * time.Second, 1e300, 0, "exceeds the longest duration"},
+		{time.Hour, 1e9, 0, "exceeds the longest duration"},
+		{time.Second, 0, 0, "positive number"},
+		{time.Second, -1, 0, "positive number"},
+		{time.Second, math.NaN(), 0, "positive number"},
+		{time.Second, math.Inf(1), 0, "positive number"},
+	}
+	for _, tc := range tests {
+		got, err := ScaledLimit(tc.limit, tc.scale)
+		if tc.err == "" {
+			if err != nil || got != tc.want {
+				t.Errorf("ScaledLimit(%v, %g) = %v, %v; want %v", tc.limit, tc.scale, got, err, tc.want)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("ScaledLimit(%v, %g) = %v, %v; want an error with %q", tc.limit, tc.scale, got, err, tc.err)
+		}
+	}
+	s := &Suite{Name: "t", Experiments: []Experiment{NewExperiment("e", "simplex:3", "distance", time.Second,
+		Variant{Method: "cg", Label: "CG"})}}
+	out := t.TempDir()
+	r := &Runner{Out: out, TimeScale: 1e-6}
+	if _, err := r.Run(context.Background(), s); err == nil || !strings.Contains(err.Error(), "below 1ms (experiment e)") {
+		t.Errorf("Run with a limit scaled to 1 µs: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, SummaryFile)); err == nil {
+		t.Error("Run wrote a summary although it refused the time scale")
 	}
 }

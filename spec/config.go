@@ -536,7 +536,11 @@ func ParseDuration(value string) (time.Duration, error) {
 		if f > maxSeconds {
 			return 0, fmt.Errorf("must be at most %g seconds, got %q", float64(maxSeconds), value)
 		}
-		return time.Duration(f * float64(time.Second)), nil
+		d = time.Duration(f * float64(time.Second))
+		if f > 0 && d == 0 {
+			return 0, fmt.Errorf("must be 0 or at least 1ns, got %q (0 means none)", value)
+		}
+		return d, nil
 	}
 	if d < 0 || d.Seconds() > maxSeconds {
 		return 0, fmt.Errorf("must be a duration in [0, %gs], got %q", float64(maxSeconds), value)

@@ -49,6 +49,17 @@ func TestConfigSet(t *testing.T) {
 			t.Errorf("Set(%q, %q) succeeded", name, value)
 		}
 	}
+	// A positive duration that rounds to 0 ns would mean "no limit".
+	for _, value := range []string{"1e-12", "0.0000000001"} {
+		var c Config
+		if err := c.Set("time", value); err == nil || !strings.Contains(err.Error(), "at least 1ns") {
+			t.Errorf("Set(time, %q): %v, want an error about 1ns", value, err)
+		}
+	}
+	var c Config
+	if err := c.Set("time", "1e-9"); err != nil || c.TimeLimit != time.Nanosecond {
+		t.Errorf("Set(time, 1e-9): %v, limit %v", err, c.TimeLimit)
+	}
 }
 
 // TestConfigFlags checks the flags registered from the table: defaults

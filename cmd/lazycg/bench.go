@@ -60,9 +60,14 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if suite, err = suite.Repeat(*repeat); err != nil {
 		return usageError(fmt.Errorf("bench: -repeat: %w", err))
 	}
+	for _, e := range suite.Experiments {
+		if _, err := experiment.ScaledLimit(e.TimeLimit, *scale); err != nil {
+			return usageError(fmt.Errorf("bench: -time-scale: %w (experiment %s)", err, e.Name))
+		}
+	}
 	if *list {
 		for _, e := range suite.Experiments {
-			limit := time.Duration(float64(e.TimeLimit) * *scale)
+			limit, _ := experiment.ScaledLimit(e.TimeLimit, *scale)
 			fmt.Fprintf(stdout, "%-32s %-28s limit %-8s %s\n", e.Name, e.Paper.Figure, limit, e.DisplayTitle())
 		}
 		return nil

@@ -73,6 +73,8 @@ func TestBenchErrors(t *testing.T) {
 		{[]string{"bench", "nosuite"}, "built-in suites"},
 		{[]string{"bench", bad}, "bad.json:2:21: experiments[0].k"},
 		{[]string{"bench", "quick", "-time-scale", "0"}, "-time-scale"},
+		{[]string{"bench", "quick", "-time-scale", "1e300", "-list"}, "exceeds the longest duration"},
+		{[]string{"bench", "quick", "-time-scale", "1e-300", "-list"}, "is below 1ms (experiment quick-path)"},
 		{[]string{"bench", "quick", "-run", "zzz"}, "no experiment"},
 		{[]string{"bench", "-bogus"}, "bogus"},
 		{[]string{"report"}, "want one directory"},
