@@ -9,6 +9,9 @@
 //
 //   - ProbabilitySimplex and UnitSimplex: {x ≥ 0, Σx = r} and {x ≥ 0, Σx ≤ r}.
 //   - L1Ball, Box, Hypercube and KSparse: norm balls and boxes.
+//   - Hypersimplex (NewHypersimplex, NewUnitHypersimplex): {x ∈ [0, r]^n :
+//     Σx = k·r} and Σx ≤ k·r, by quickselect; also a face, augmentation
+//     and pairwise-step oracle.
 //   - Birkhoff: doubly stochastic matrices, solved by the Hungarian method.
 //   - SpanningTree: the spanning tree polytope of a graph (Kruskal), which is
 //     also an augmentation oracle (lazycg.Augmenter).

@@ -176,13 +176,14 @@ func (h *Hypercube) minimize(dst, c []float64, zero []bool) lazycg.LinearResult 
 // convex hull of the vectors with exactly k nonzero entries, each ±τ.
 //
 // Minimize selects the k largest |c_i| by an in-place randomized
-// quickselect on a preallocated index buffer (expected O(n), no sorting).
-// The pivot sequence is reseeded on every call, so the answer is a
+// quickselect on preallocated buffers (expected O(n), no sorting). The
+// pivot sequence is reseeded on every call, so the answer is a
 // deterministic function of c.
 type KSparse struct {
 	n, k int
 	tau  float64
 	idx  []int32
+	key  []float64
 }
 
 var _ lazycg.LMO = (*KSparse)(nil)
@@ -199,7 +200,7 @@ func NewKSparse(n, k int, tau float64) (*KSparse, error) {
 	if err := basicCheckRadius("k-sparse", "tau", tau); err != nil {
 		return nil, err
 	}
-	return &KSparse{n: n, k: k, tau: tau, idx: make([]int32, n)}, nil
+	return &KSparse{n: n, k: k, tau: tau, idx: make([]int32, n), key: make([]float64, n)}, nil
 }
 
 // Dim returns n.
@@ -238,43 +239,10 @@ func (s *KSparse) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearRe
 }
 
 // selectTop permutes s.idx so that its first k entries are indices of k
-// largest |c_i|. It uses quickselect with three-way partitioning (so runs of
-// equal keys cost linear time) and pseudo-random pivots.
+// largest |c_i|.
 func (s *KSparse) selectTop(c []float64) {
-	for i := range s.idx {
-		s.idx[i] = int32(i)
+	for i, v := range c {
+		s.key[i] = math.Abs(v)
 	}
-	idx, k := s.idx, s.k
-	rng := uint64(0x9e3779b97f4a7c15) // fixed seed: deterministic per call
-	lo, hi := 0, len(idx)
-	for hi-lo > 1 && k > lo && k < hi {
-		rng ^= rng << 13
-		rng ^= rng >> 7
-		rng ^= rng << 17
-		p := math.Abs(c[idx[lo+int(rng%uint64(hi-lo))]])
-		// Invariant: [lo, lt) > p, [lt, i) == p, [gt, hi) < p.
-		lt, i, gt := lo, lo, hi
-		for i < gt {
-			v := math.Abs(c[idx[i]])
-			switch {
-			case v > p:
-				idx[lt], idx[i] = idx[i], idx[lt]
-				lt++
-				i++
-			case v < p:
-				gt--
-				idx[gt], idx[i] = idx[i], idx[gt]
-			default:
-				i++
-			}
-		}
-		switch {
-		case k < lt:
-			hi = lt
-		case k <= gt:
-			return
-		default:
-			lo = gt
-		}
-	}
+	selectLargest(s.idx, s.key, s.k)
 }

@@ -33,3 +33,28 @@ func (p *FlowPolytope) MaxPairwiseStep(x, vPlus, vMinus []float64) float64 {
 	}
 	return eta
 }
+
+// MaxPairwiseStep returns the largest η ∈ [0, 1] with
+// x + η(vPlus − vMinus) in the (unit) hypersimplex
+// (lazycg.PairwiseStepBounder): 0 ≤ x_i ≤ r on every coordinate and, for
+// the unit hypersimplex, Σ x ≤ k·r (two vertices of the hypersimplex have
+// the same sum, so there Σ x stays k·r).
+func (h *Hypersimplex) MaxPairwiseStep(x, vPlus, vMinus []float64) float64 {
+	eta := 1.0
+	var sx, sd float64
+	for i := range x {
+		d := vPlus[i] - vMinus[i]
+		sx += x[i]
+		sd += d
+		switch {
+		case d > 0:
+			eta = math.Min(eta, math.Max(0, h.r-x[i])/d)
+		case d < 0:
+			eta = math.Min(eta, math.Max(0, x[i])/-d)
+		}
+	}
+	if h.unit && sd > 0 {
+		eta = math.Min(eta, math.Max(0, float64(h.k)*h.r-sx)/sd)
+	}
+	return eta
+}

@@ -84,15 +84,17 @@ func (in *Instance) Dim() int { return in.LMO.Dim() }
 // polytopeKinds maps spec kinds to builders; further kinds are registered by
 // other files of this package (MIP-backed and graph polytopes).
 var polytopeKinds = map[string]func(s *Spec, opt Options) (*Instance, error){
-	"simplex":      buildSimplex,
-	"unitsimplex":  buildSimplex,
-	"l1":           buildL1,
-	"box":          buildHypercube,
-	"hypercube":    buildHypercube,
-	"ksparse":      buildKSparse,
-	"birkhoff":     buildBirkhoff,
-	"spanningtree": buildSpanningTree,
-	"nuclear":      buildNuclear,
+	"simplex":          buildSimplex,
+	"unitsimplex":      buildSimplex,
+	"l1":               buildL1,
+	"box":              buildHypercube,
+	"hypercube":        buildHypercube,
+	"ksparse":          buildKSparse,
+	"hypersimplex":     buildHypersimplex,
+	"unithypersimplex": buildHypersimplex,
+	"birkhoff":         buildBirkhoff,
+	"spanningtree":     buildSpanningTree,
+	"nuclear":          buildNuclear,
 }
 
 // PolytopeKinds lists the accepted polytope kinds.
@@ -253,8 +255,8 @@ func buildKSparse(s *Spec, opt Options) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The oracle sorts the coordinates: an index buffer.
-	if err := opt.mem.reserveDim(s, float64(n), 8*float64(n)); err != nil {
+	// The oracle selects among the coordinates: an index and a key buffer.
+	if err := opt.mem.reserveDim(s, float64(n), 12*float64(n)); err != nil {
 		return nil, err
 	}
 	l, err := lmo.NewKSparse(n, k, tau)
@@ -262,6 +264,39 @@ func buildKSparse(s *Spec, opt Options) (*Instance, error) {
 		return nil, err
 	}
 	return &Instance{LMO: l, Diameter2: 4 * float64(k) * tau * tau}, nil
+}
+
+// buildHypersimplex: hypersimplex:N,K[,r=R] — {x ∈ [0, R]^N : Σ x = K·R};
+// unithypersimplex:N,K[,r=R] — Σ x ≤ K·R.
+func buildHypersimplex(s *Spec, opt Options) (*Instance, error) {
+	if err := s.NArgs(2, 2, s.Kind+":N,K[,r=RADIUS]"); err != nil {
+		return nil, err
+	}
+	n, err := s.Int(0, "N", 1, maxDim)
+	if err != nil {
+		return nil, err
+	}
+	k, err := s.Int(1, "K", 1, n)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.OptFloat("r", 1, 1e-300, 1e300)
+	if err != nil {
+		return nil, err
+	}
+	// The oracle selects among the coordinates: an index and a key buffer.
+	if err := opt.mem.reserveDim(s, float64(n), 12*float64(n)); err != nil {
+		return nil, err
+	}
+	newH := lmo.NewHypersimplex
+	if s.Kind == "unithypersimplex" {
+		newH = lmo.NewUnitHypersimplex
+	}
+	h, err := newH(n, k, r)
+	if err != nil {
+		return nil, err
+	}
+	return &Instance{LMO: h, Check: h.Check, Diameter2: h.Diameter2()}, nil
 }
 
 func buildBirkhoff(s *Spec, opt Options) (*Instance, error) {

@@ -49,7 +49,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestPolytopeSpecs(t *testing.T) {
-	good := []string{"simplex:5", "unitsimplex:5,r=2", "l1:4", "box:3", "hypercube:3", "ksparse:6,2", "birkhoff:3",
+	good := []string{"simplex:5", "unitsimplex:5,r=2", "l1:4", "box:3", "hypercube:3", "ksparse:6,2", "hypersimplex:6,2", "unithypersimplex:5,2,r=2", "birkhoff:3",
 		"spanningtree:5", "nuclear:4,5,2"}
 	for _, g := range good {
 		in, err := Polytope(g, Options{})
@@ -63,16 +63,18 @@ func TestPolytopeSpecs(t *testing.T) {
 		in.Close()
 	}
 	bad := map[string]string{
-		"simplex":          "want",
-		"simplex:x":        "integer",
-		"simplex:3,r=-1":   "r must be",
-		"ksparse:3,4":      "K must be",
-		"nuclear:3":        "want",
-		"spanningtree:1":   "integer",
-		"simplex:3,zzz=1":  "unknown option",
-		"polyhedron:3":     "unknown polytope kind",
-		"birkhoff:3,4":     "want",
-		"nuclear:3,3,-1.5": "positive number",
+		"simplex":              "want",
+		"simplex:x":            "integer",
+		"simplex:3,r=-1":       "r must be",
+		"ksparse:3,4":          "K must be",
+		"hypersimplex:3,4":     "K must be",
+		"unithypersimplex:3,0": "K must be",
+		"nuclear:3":            "want",
+		"spanningtree:1":       "integer",
+		"simplex:3,zzz=1":      "unknown option",
+		"polyhedron:3":         "unknown polytope kind",
+		"birkhoff:3,4":         "want",
+		"nuclear:3,3,-1.5":     "positive number",
 	}
 	for in, want := range bad {
 		if _, err := Polytope(in, Options{}); err == nil || !strings.Contains(err.Error(), want) {
