@@ -329,3 +329,38 @@ func TestHypersimplexPairwiseStep(t *testing.T) {
 		}
 	}
 }
+
+// ExampleHypersimplex minimizes a cost over the vectors with two ones
+// among five coordinates, then improves another vertex by single
+// exchanges (the augmentation oracle of Algorithm 9) until it is optimal.
+func ExampleHypersimplex() {
+	h, err := NewHypersimplex(5, 2, 1)
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	c := []float64{0.5, -2, 3, -1, 0}
+	dst := make([]float64, h.Dim())
+	res, err := h.Minimize(ctx, dst, c)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(dst, res.Value)
+
+	x := []float64{1, 0, 1, 0, 0}
+	for {
+		better, err := h.Augment(ctx, dst, c, x)
+		if err != nil {
+			panic(err)
+		}
+		if !better {
+			break
+		}
+		copy(x, dst)
+		fmt.Println(x)
+	}
+	// Output:
+	// [0 1 0 1 0] -3
+	// [1 1 0 0 0]
+	// [0 1 0 1 0]
+}
