@@ -48,9 +48,12 @@ func dimRadius(s *Spec, lo, hi int, usage string) (int, float64, error) {
 	return n, r, err
 }
 
-func buildL2(s *Spec, _ Options) (*Instance, error) {
+func buildL2(s *Spec, opt Options) (*Instance, error) {
 	n, r, err := dimRadius(s, 1, 1, "l2:N[,r=RADIUS]")
 	if err != nil {
+		return nil, err
+	}
+	if err := opt.mem.reserveDim(s, float64(n), 0); err != nil {
 		return nil, err
 	}
 	l, err := lmo.NewL2Ball(n, r)
@@ -60,9 +63,12 @@ func buildL2(s *Spec, _ Options) (*Instance, error) {
 	return &Instance{LMO: l, Diameter2: 4 * r * r}, nil
 }
 
-func buildLp(s *Spec, _ Options) (*Instance, error) {
+func buildLp(s *Spec, opt Options) (*Instance, error) {
 	n, r, err := dimRadius(s, 2, 2, "lp:N,P[,r=RADIUS] with 1 < P < ∞")
 	if err != nil {
+		return nil, err
+	}
+	if err := opt.mem.reserveDim(s, float64(n), 0); err != nil {
 		return nil, err
 	}
 	p, err := parseFloatArg(s, 1, "P")
@@ -77,9 +83,12 @@ func buildLp(s *Spec, _ Options) (*Instance, error) {
 	return &Instance{LMO: l, Diameter2: 4 * r * r * math.Pow(float64(n), math.Max(0, 1-2/p))}, nil
 }
 
-func buildLInf(s *Spec, _ Options) (*Instance, error) {
+func buildLInf(s *Spec, opt Options) (*Instance, error) {
 	n, r, err := dimRadius(s, 1, 1, "linf:N[,r=RADIUS]")
 	if err != nil {
+		return nil, err
+	}
+	if err := opt.mem.reserveDim(s, float64(n), 0); err != nil {
 		return nil, err
 	}
 	l, err := lmo.NewLInfBall(n, r)
@@ -89,13 +98,16 @@ func buildLInf(s *Spec, _ Options) (*Instance, error) {
 	return &Instance{LMO: l, Diameter2: 4 * r * r * float64(n)}, nil
 }
 
-func buildKNorm(s *Spec, _ Options) (*Instance, error) {
+func buildKNorm(s *Spec, opt Options) (*Instance, error) {
 	n, r, err := dimRadius(s, 2, 2, "knorm:N,K[,r=RADIUS]")
 	if err != nil {
 		return nil, err
 	}
 	k, err := s.Int(1, "K", 1, maxDim)
 	if err != nil {
+		return nil, err
+	}
+	if err := opt.mem.reserveDim(s, float64(n), 0); err != nil {
 		return nil, err
 	}
 	l, err := lmo.NewKNormBall(n, k, r)
@@ -107,12 +119,18 @@ func buildKNorm(s *Spec, _ Options) (*Instance, error) {
 	return &Instance{LMO: l, Diameter2: 4 * rad * rad}, nil
 }
 
-func buildSpectraplex(s *Spec, _ Options) (*Instance, error) {
+func buildSpectraplex(s *Spec, opt Options) (*Instance, error) {
 	if err := s.NArgs(1, 1, "spectraplex:N (N×N matrices)"); err != nil {
 		return nil, err
 	}
 	n, err := s.Int(0, "N", 1, 1<<12)
 	if err != nil {
+		return nil, err
+	}
+	// The oracle keeps S and its Cholesky factor (n² each) and a Lanczos
+	// basis of up to 32 vectors of length n.
+	nn := float64(n) * float64(n)
+	if err := opt.mem.reserveDim(s, nn, 16*nn+8*34*float64(n)); err != nil {
 		return nil, err
 	}
 	l, err := lmo.NewSpectraplex(n)
