@@ -31,6 +31,8 @@
 //   - Spectraplex: PSD matrices of unit trace, solved by restarted Lanczos
 //     for the smallest eigenvalue; its Bound is proven by a Cholesky
 //     certificate but never reported as exact (see its doc).
+//     NewUnitSpectrahedron: trace at most 1 (the answer 0 when no
+//     eigenvalue is negative).
 //   - ConvexHull: the convex hull of user-given atoms, dense or sparse, built
 //     in code or read from a text file (ReadConvexHull, ReadConvexHullFile).
 //   - NewProduct: the Cartesian product of oracles, a BlockLMO whose blocks

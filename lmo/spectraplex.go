@@ -55,6 +55,12 @@ import (
 // overtakes the Lanczos iteration as n grows (on random dense costs they
 // were comparable at n = 200 in BenchmarkSpectraplex); set SkipCertificate
 // for large n when a weak Bound is acceptable. Minimize allocates nothing.
+//
+// NewUnitSpectrahedron returns the unit spectrahedron {X ⪰ 0 : tr X ≤ 1}
+// instead, whose extreme points are 0 and the matrices v·vᵀ: its minimum is
+// min(0, λ_min(S)), so Minimize returns 0 when v·vᵀ does not have a negative
+// value, and its Bound is min(0, the bound above) — exact (0 proven
+// optimal) when that bound shows λ_min(S) ≥ 0.
 type Spectraplex struct {
 	// Tol is the relative residual tolerance of the eigenpair (default
 	// 1e-9). It must be finite and ≥ 0.
@@ -69,6 +75,7 @@ type Spectraplex struct {
 	SkipCertificate bool
 
 	n, kmax int
+	unit    bool      // the unit spectrahedron tr X ≤ 1
 	s       []float64 // n×n symmetric part of C
 	chol    []float64 // n×n lower Cholesky factor (certificate)
 	basis   []float64 // kmax Lanczos vectors of length n
@@ -108,6 +115,30 @@ func NewSpectraplex(n int) (*Spectraplex, error) {
 	}, nil
 }
 
+// NewUnitSpectrahedron returns the unit spectrahedron {X ⪰ 0 : tr X ≤ 1}
+// of n×n matrices (dimension n²), n in [1, 46340]; see Spectraplex.
+func NewUnitSpectrahedron(n int) (*Spectraplex, error) {
+	if n < 1 || n > 46340 {
+		return nil, fmt.Errorf("lmo: unit spectrahedron: matrix size must be in [1, 46340], got %d", n)
+	}
+	sp, err := NewSpectraplex(n)
+	if err != nil {
+		return nil, err
+	}
+	sp.unit = true
+	return sp, nil
+}
+
+// Unit reports whether this is the unit spectrahedron (tr X ≤ 1).
+func (sp *Spectraplex) Unit() bool { return sp.unit }
+
+func (sp *Spectraplex) name() string {
+	if sp.unit {
+		return "unit spectrahedron"
+	}
+	return "spectraplex"
+}
+
 // Dim returns n².
 func (sp *Spectraplex) Dim() int { return sp.n * sp.n }
 
@@ -122,24 +153,29 @@ func (sp *Spectraplex) Vertex(dst []float64) {
 
 // Minimize writes v·vᵀ for an (approximate) unit eigenvector v of the
 // smallest eigenvalue of (C + Cᵀ)/2 into dst, where C is the n×n matrix
-// held in c; see the type documentation for the meaning of the result. It
+// held in c (the unit spectrahedron: 0 when v·vᵀ has no negative value);
+// see the type documentation for the meaning of the result. It
 // returns an error for invalid input, invalid Tol or MaxIter, and when ctx
 // is canceled.
 func (sp *Spectraplex) Minimize(ctx context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	n := sp.n
-	if err := basicCheckCost("spectraplex", n*n, dst, c); err != nil {
+	if err := basicCheckCost(sp.name(), n*n, dst, c); err != nil {
 		return lazycg.LinearResult{}, err
 	}
 	if math.IsNaN(sp.Tol) || math.IsInf(sp.Tol, 0) || sp.Tol < 0 {
-		return lazycg.LinearResult{}, fmt.Errorf("lmo: spectraplex: Tol must be finite and ≥ 0, got %v", sp.Tol)
+		return lazycg.LinearResult{}, fmt.Errorf("lmo: %s: Tol must be finite and ≥ 0, got %v", sp.name(), sp.Tol)
 	}
 	if sp.MaxIter < 1 {
-		return lazycg.LinearResult{}, fmt.Errorf("lmo: spectraplex: MaxIter must be ≥ 1, got %d", sp.MaxIter)
+		return lazycg.LinearResult{}, fmt.Errorf("lmo: %s: MaxIter must be ≥ 1, got %d", sp.name(), sp.MaxIter)
 	}
 	fro, anorm, gersh := sp.symmetrize(c)
 	if n == 1 || fro == 0 {
-		// S = [c_00] or S = 0: e_0·e_0ᵀ is optimal and the value exact.
+		// S = [c_00] or S = 0: e_0·e_0ᵀ is optimal and the value exact
+		// (the unit spectrahedron: 0 unless c_00 < 0).
 		sp.Vertex(dst)
+		if sp.unit && !(c[0] < 0) {
+			clear(dst)
+		}
 		return lazycg.Exact(basicDot(c, dst)), nil
 	}
 	theta, res, converged, err := sp.eigen(ctx, anorm)
@@ -160,6 +196,17 @@ func (sp *Spectraplex) Minimize(ctx context.Context, dst, c []float64) (lazycg.L
 	reason := lazycg.StopGap
 	if !converged {
 		reason = lazycg.StopTimeLimit
+	}
+	if sp.unit {
+		// min over {tr X ≤ 1} is min(0, λ_min(S)) ≥ min(0, bound).
+		if !(val < 0) {
+			clear(dst)
+			if bound >= 0 {
+				return lazycg.Exact(0), nil
+			}
+			val = 0
+		}
+		bound = min(bound, 0)
 	}
 	return lazycg.LinearResult{Found: true, Value: val, Bound: min(bound, val), Reason: reason}, nil
 }
@@ -224,7 +271,7 @@ func (sp *Spectraplex) eigen(ctx context.Context, anorm float64) (theta, res flo
 	used := 0
 	for {
 		if err := ctx.Err(); err != nil {
-			return 0, 0, false, fmt.Errorf("lmo: spectraplex: %w", err)
+			return 0, 0, false, fmt.Errorf("lmo: %s: %w", sp.name(), err)
 		}
 		steps := min(sp.kmax, max(1, sp.MaxIter-used-1))
 		k := sp.lanczos(steps, breakTol)

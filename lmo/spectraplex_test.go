@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/lazycg/lazycg"
@@ -342,4 +343,69 @@ func ExampleSpectraplex() {
 	}
 	fmt.Printf("X = %.4f, value %.6f, bound %.6f, %v\n", dst, res.Value, res.Bound, res.Reason)
 	// Output: X = [0.5000 -0.5000 -0.5000 0.5000], value 1.000000, bound 1.000000, gap
+}
+
+// TestUnitSpectrahedron checks the unit spectrahedron {X ⪰ 0 : tr X ≤ 1}
+// against gonum's eigenvalues: the answer is v·vᵀ (as on the spectraplex)
+// when λ_min < 0 and the zero matrix otherwise, exactly optimal when the
+// certificate proves λ_min ≥ 0; Bound ≤ min(0, λ_min) ≤ Value.
+func TestUnitSpectrahedron(t *testing.T) {
+	ctx := context.Background()
+	rng := basicRNG(14)
+	n := 25
+	u, err := NewUnitSpectrahedron(n)
+	if err != nil || !u.Unit() {
+		t.Fatal(err)
+	}
+	dst := make([]float64, n*n)
+	for trial := 0; trial < 12; trial++ {
+		lam := make([]float64, n)
+		shift := []float64{-2, 0.5, 0}[trial%3] // indefinite, positive definite, PSD with a zero eigenvalue
+		for i := range lam {
+			lam[i] = rng.Float64() + shift
+		}
+		if shift == 0 {
+			lam[0] = 0
+		}
+		c := basicSymWithSpectrum(rng, lam)
+		res, err := u.Minimize(ctx, dst, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev := basicEigenSym(t, n, c)
+		want := math.Min(0, ev[0])
+		name := fmt.Sprintf("trial %d (shift %g)", trial, shift)
+		if res.Value != basicNaiveDot(c, dst) || !(res.Bound <= res.Value) || res.Bound > want+1e-12 {
+			t.Fatalf("%s: Value %v, Bound %v, c·dst %v, min(0, λ_min) %v", name, res.Value, res.Bound, basicNaiveDot(c, dst), want)
+		}
+		if math.Abs(res.Value-want) > 1e-7 || want-res.Bound > 1e-7 {
+			t.Fatalf("%s: Value %v, Bound %v, want %v", name, res.Value, res.Bound, want)
+		}
+		zero := true
+		for _, x := range dst {
+			zero = zero && x == 0
+		}
+		switch {
+		case ev[0] < -1e-9 && zero:
+			t.Fatalf("%s: λ_min %v < 0 but the answer is 0", name, ev[0])
+		case ev[0] > 1e-9 && !zero:
+			t.Fatalf("%s: λ_min %v > 0 but the answer is not 0", name, ev[0])
+		case shift == 0.5 && !res.Optimal():
+			t.Fatalf("%s: positive definite cost, 0 not proven optimal: %+v", name, res)
+		case !zero:
+			basicCheckSpectraplex(t, name, n, c, dst, res, 1e-7)
+		}
+	}
+	one, _ := NewUnitSpectrahedron(1)
+	for _, c00 := range []float64{-2.5, 0, 3} {
+		res, err := one.Minimize(ctx, dst[:1], []float64{c00})
+		if err != nil || !res.Optimal() || res.Value != math.Min(0, c00) {
+			t.Errorf("1×1 cost %v: %v %+v", c00, err, res)
+		}
+	}
+	if _, err := NewUnitSpectrahedron(0); err == nil || !strings.Contains(err.Error(), "unit spectrahedron") {
+		t.Errorf("n = 0: %v", err)
+	}
+	basicCheckBadCosts(t, u)
+	basicCheckAllocs(t, u, 6)
 }

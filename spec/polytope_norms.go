@@ -18,6 +18,7 @@ import (
 //	linf:N[,r=R]          ℓ∞-ball [−R, R]^N
 //	knorm:N,K[,r=R]       K-norm ball conv(B₁(R) ∪ B∞(R/K))
 //	spectraplex:N         N×N PSD matrices of trace 1 (dimension N²)
+//	unitspectrahedron:N   N×N PSD matrices of trace at most 1
 //	hull:FILE             convex hull of the atoms in FILE (see lmo.ReadConvexHull)
 //	product:[SPEC][SPEC]… Cartesian product of the polytopes in brackets
 //	                      (not products themselves); [SPEC]*M repeats a
@@ -29,6 +30,7 @@ func init() {
 	polytopeKinds["linf"] = buildLInf
 	polytopeKinds["knorm"] = buildKNorm
 	polytopeKinds["spectraplex"] = buildSpectraplex
+	polytopeKinds["unitspectrahedron"] = buildSpectraplex
 	polytopeKinds["hull"] = buildHull
 	polytopeKinds["product"] = func(s *Spec, _ Options) (*Instance, error) {
 		return nil, fmt.Errorf("spec: %q: want product:[SPEC][SPEC]…", s.Text) // productSpec reads products
@@ -120,7 +122,7 @@ func buildKNorm(s *Spec, opt Options) (*Instance, error) {
 }
 
 func buildSpectraplex(s *Spec, opt Options) (*Instance, error) {
-	if err := s.NArgs(1, 1, "spectraplex:N (N×N matrices)"); err != nil {
+	if err := s.NArgs(1, 1, s.Kind+":N (N×N matrices)"); err != nil {
 		return nil, err
 	}
 	n, err := s.Int(0, "N", 1, 1<<12)
@@ -133,11 +135,16 @@ func buildSpectraplex(s *Spec, opt Options) (*Instance, error) {
 	if err := opt.mem.reserveDim(s, nn, 16*nn+8*34*float64(n)); err != nil {
 		return nil, err
 	}
-	l, err := lmo.NewSpectraplex(n)
+	newS := lmo.NewSpectraplex
+	if s.Kind == "unitspectrahedron" {
+		newS = lmo.NewUnitSpectrahedron
+	}
+	l, err := newS(n)
 	if err != nil {
 		return nil, err
 	}
-	// ‖X − Y‖_F² ≤ ‖X‖_F² + ‖Y‖_F² ≤ 2 for PSD matrices of trace 1.
+	// ‖X − Y‖_F² ≤ ‖X‖_F² + ‖Y‖_F² ≤ 2 for PSD matrices of trace ≤ 1
+	// (⟨X, Y⟩ ≥ 0).
 	return &Instance{LMO: l, Diameter2: 2, Rows: n, Cols: n}, nil
 }
 
