@@ -28,6 +28,8 @@
 //     1 < p < ∞ in closed form, and the ℓ∞-ball [−r, r]^n as a Box.
 //   - KNormBall: the ball of the K-norm (sum of the K largest |x_i|), the
 //     convex hull of an ℓ1-ball and an ℓ∞-ball, as in FrankWolfe.jl.
+//   - OWLBall (NewOWLBall, NewOSCARBall): the ball of the ordered weighted
+//     ℓ1 norm Σ w_i |x|_[i], by sorting |c|.
 //   - Spectraplex: PSD matrices of unit trace, solved by restarted Lanczos
 //     for the smallest eigenvalue; its Bound is proven by a Cholesky
 //     certificate but never reported as exact (see its doc).

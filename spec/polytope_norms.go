@@ -17,6 +17,8 @@ import (
 //	lp:N,P[,r=R]          ℓp-ball, 1 < P < ∞
 //	linf:N[,r=R]          ℓ∞-ball [−R, R]^N
 //	knorm:N,K[,r=R]       K-norm ball conv(B₁(R) ∪ B∞(R/K))
+//	owl:N[,l1=A,l2=B,r=R] ball of the ordered weighted ℓ1 norm with OSCAR's
+//	                      weights w_i = A + B·(N − i) (defaults 1, 0: ℓ1)
 //	spectraplex:N         N×N PSD matrices of trace 1 (dimension N²)
 //	unitspectrahedron:N   N×N PSD matrices of trace at most 1
 //	hull:FILE             convex hull of the atoms in FILE (see lmo.ReadConvexHull)
@@ -29,6 +31,7 @@ func init() {
 	polytopeKinds["lp"] = buildLp
 	polytopeKinds["linf"] = buildLInf
 	polytopeKinds["knorm"] = buildKNorm
+	polytopeKinds["owl"] = buildOWL
 	polytopeKinds["spectraplex"] = buildSpectraplex
 	polytopeKinds["unitspectrahedron"] = buildSpectraplex
 	polytopeKinds["hull"] = buildHull
@@ -119,6 +122,31 @@ func buildKNorm(s *Spec, opt Options) (*Instance, error) {
 	// Vertices ±r·e_i and (r/K)·sign vectors: ‖x‖₂ ≤ r·max(1, √n/K).
 	rad := r * math.Max(1, math.Sqrt(float64(n))/float64(k))
 	return &Instance{LMO: l, Diameter2: 4 * rad * rad}, nil
+}
+
+// buildOWL: owl:N[,l1=A,l2=B,r=R] — the OSCAR ball.
+func buildOWL(s *Spec, opt Options) (*Instance, error) {
+	n, r, err := dimRadius(s, 1, 1, "owl:N[,l1=A,l2=B,r=RADIUS]")
+	if err != nil {
+		return nil, err
+	}
+	l1, err := s.OptFloat("l1", 1, 0, 1e300)
+	if err != nil {
+		return nil, err
+	}
+	l2, err := s.OptFloat("l2", 0, 0, 1e300)
+	if err != nil {
+		return nil, err
+	}
+	// The oracle keeps the weights, their prefix sums and two sort buffers.
+	if err := opt.mem.reserveDim(s, float64(n), 28*float64(n)); err != nil {
+		return nil, err
+	}
+	l, err := lmo.NewOSCARBall(n, l1, l2, r)
+	if err != nil {
+		return nil, err
+	}
+	return &Instance{LMO: l, Diameter2: l.Diameter2()}, nil
 }
 
 func buildSpectraplex(s *Spec, opt Options) (*Instance, error) {

@@ -49,7 +49,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestPolytopeSpecs(t *testing.T) {
-	good := []string{"simplex:5", "unitsimplex:5,r=2", "l1:4", "box:3", "hypercube:3", "ksparse:6,2", "hypersimplex:6,2", "unithypersimplex:5,2,r=2", "birkhoff:3",
+	good := []string{"simplex:5", "unitsimplex:5,r=2", "l1:4", "box:3", "hypercube:3", "ksparse:6,2", "hypersimplex:6,2", "owl:6,l1=1,l2=0.5", "unitspectrahedron:3", "unithypersimplex:5,2,r=2", "birkhoff:3",
 		"spanningtree:5", "nuclear:4,5,2"}
 	for _, g := range good {
 		in, err := Polytope(g, Options{})
