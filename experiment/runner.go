@@ -141,9 +141,9 @@ const MinScaledLimit = time.Millisecond
 // ScaledLimit returns the time limit limit·scale of an experiment under a
 // time scale (0 stays 0: no limit). A scale that is not a finite positive
 // number, a limit that overflows time.Duration (about 292 years) and a
-// positive limit scaled below MinScaledLimit are errors: the first would
-// wrap to a negative duration and the second round to 0, which means no
-// limit at all.
+// positive limit scaled below MinScaledLimit are errors: an overflowing
+// limit would wrap to a negative duration, and a tiny one round to 0,
+// which means no limit at all.
 func ScaledLimit(limit time.Duration, scale float64) (time.Duration, error) {
 	if !(scale > 0) || math.IsInf(scale, 0) {
 		return 0, fmt.Errorf("experiment: time scale must be a positive number, got %g", scale)
