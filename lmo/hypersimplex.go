@@ -92,6 +92,10 @@ func (h *Hypersimplex) K() int { return h.k }
 // Radius returns r.
 func (h *Hypersimplex) Radius() float64 { return h.r }
 
+// ZeroOne reports whether the polytope is a 0/1 polytope (radius 1), which
+// the augmenting weak separation needs.
+func (h *Hypersimplex) ZeroOne() bool { return h.r == 1 }
+
 // Unit reports whether this is the unit hypersimplex (Σ x ≤ k·r).
 func (h *Hypersimplex) Unit() bool { return h.unit }
 
@@ -187,8 +191,12 @@ func (h *Hypersimplex) MinimizeFace(_ context.Context, dst, c []float64, zero []
 // one of most negative cost while fewer than k are chosen — and by the
 // exchange property of matroids x is optimal when none improves. x must be
 // a vertex (entries within 1e-9·r of 0 or r, the right number of them r);
-// an error is returned otherwise, and for NaN or Inf costs.
+// an error is returned otherwise, for NaN or Inf costs, and for a radius
+// other than 1 (the augmenting separation of lazycg needs a 0/1 polytope).
 func (h *Hypersimplex) Augment(_ context.Context, dst, c, x []float64) (bool, error) {
+	if h.r != 1 {
+		return false, fmt.Errorf("lmo: %s: augmentation needs radius 1 (a 0/1 polytope), got %v", h.name(), h.r)
+	}
 	if err := basicCheckCost(h.name(), h.n, dst, c); err != nil {
 		return false, err
 	}

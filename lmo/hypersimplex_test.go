@@ -203,6 +203,10 @@ func TestHypersimplexErrors(t *testing.T) {
 	if _, err := h.Augment(ctx, dst, []float64{1, math.Inf(1), 0, 0, 0}, []float64{1, 1, 0, 0, 0}); err == nil {
 		t.Error("Augment accepted an infinite cost")
 	}
+	h2, _ := NewHypersimplex(5, 2, 2)
+	if _, err := h2.Augment(ctx, dst, c, []float64{2, 2, 0, 0, 0}); err == nil || !strings.Contains(err.Error(), "radius 1") {
+		t.Errorf("Augment with radius 2: %v", err)
+	}
 	if _, err := h.MinimizeFace(ctx, dst, c, []bool{true, true, true, true, false}); err == nil {
 		t.Error("MinimizeFace accepted a face with 1 free coordinate for k = 2")
 	}
