@@ -239,24 +239,29 @@ func buildHypercube(s *Spec, opt Options) (*Instance, error) {
 	return &Instance{LMO: l, Diameter2: float64(n)}, nil
 }
 
+// nkArgs reads the arguments N and K (1 ≤ K ≤ N) and the option name
+// (default 1) of the polytopes whose oracles select K of N coordinates,
+// and reserves their memory: an index and a key buffer.
+func nkArgs(s *Spec, opt Options, usage, name string) (n, k int, v float64, err error) {
+	if err = s.NArgs(2, 2, usage); err != nil {
+		return
+	}
+	if n, err = s.Int(0, "N", 1, maxDim); err != nil {
+		return
+	}
+	if k, err = s.Int(1, "K", 1, n); err != nil {
+		return
+	}
+	if v, err = s.OptFloat(name, 1, 1e-300, 1e300); err != nil {
+		return
+	}
+	err = opt.mem.reserveDim(s, float64(n), 12*float64(n))
+	return
+}
+
 func buildKSparse(s *Spec, opt Options) (*Instance, error) {
-	if err := s.NArgs(2, 2, "ksparse:N,K[,tau=T]"); err != nil {
-		return nil, err
-	}
-	n, err := s.Int(0, "N", 1, maxDim)
+	n, k, tau, err := nkArgs(s, opt, "ksparse:N,K[,tau=T]", "tau")
 	if err != nil {
-		return nil, err
-	}
-	k, err := s.Int(1, "K", 1, n)
-	if err != nil {
-		return nil, err
-	}
-	tau, err := s.OptFloat("tau", 1, 1e-300, 1e300)
-	if err != nil {
-		return nil, err
-	}
-	// The oracle selects among the coordinates: an index and a key buffer.
-	if err := opt.mem.reserveDim(s, float64(n), 12*float64(n)); err != nil {
 		return nil, err
 	}
 	l, err := lmo.NewKSparse(n, k, tau)
@@ -269,23 +274,8 @@ func buildKSparse(s *Spec, opt Options) (*Instance, error) {
 // buildHypersimplex: hypersimplex:N,K[,r=R] — {x ∈ [0, R]^N : Σ x = K·R};
 // unithypersimplex:N,K[,r=R] — Σ x ≤ K·R.
 func buildHypersimplex(s *Spec, opt Options) (*Instance, error) {
-	if err := s.NArgs(2, 2, s.Kind+":N,K[,r=RADIUS]"); err != nil {
-		return nil, err
-	}
-	n, err := s.Int(0, "N", 1, maxDim)
+	n, k, r, err := nkArgs(s, opt, s.Kind+":N,K[,r=RADIUS]", "r")
 	if err != nil {
-		return nil, err
-	}
-	k, err := s.Int(1, "K", 1, n)
-	if err != nil {
-		return nil, err
-	}
-	r, err := s.OptFloat("r", 1, 1e-300, 1e300)
-	if err != nil {
-		return nil, err
-	}
-	// The oracle selects among the coordinates: an index and a key buffer.
-	if err := opt.mem.reserveDim(s, float64(n), 12*float64(n)); err != nil {
 		return nil, err
 	}
 	newH := lmo.NewHypersimplex
