@@ -185,11 +185,8 @@ func (s *Spec) fileArg(opt Options, usage string) (string, error) {
 const maxDim = 1 << 26
 
 func buildSimplex(s *Spec, opt Options) (*Instance, error) {
-	n, r, err := dimRadius(s, 1, 1, s.Kind+":N[,r=RADIUS]")
+	n, r, err := dimRadius(s, opt, 1, 1, s.Kind+":N[,r=RADIUS]", 0)
 	if err != nil {
-		return nil, err
-	}
-	if err := opt.mem.reserveDim(s, float64(n), 0); err != nil {
 		return nil, err
 	}
 	if s.Kind == "unitsimplex" {
@@ -207,11 +204,8 @@ func buildSimplex(s *Spec, opt Options) (*Instance, error) {
 }
 
 func buildL1(s *Spec, opt Options) (*Instance, error) {
-	n, r, err := dimRadius(s, 1, 1, "l1:N[,r=RADIUS]")
+	n, r, err := dimRadius(s, opt, 1, 1, "l1:N[,r=RADIUS]", 0)
 	if err != nil {
-		return nil, err
-	}
-	if err := opt.mem.reserveDim(s, float64(n), 0); err != nil {
 		return nil, err
 	}
 	l, err := lmo.NewL1Ball(n, r)

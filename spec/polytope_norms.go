@@ -40,8 +40,10 @@ func init() {
 	}
 }
 
-// dimRadius reads the dimension N (argument 0) and the option r (default 1).
-func dimRadius(s *Spec, lo, hi int, usage string) (int, float64, error) {
+// dimRadius reads the dimension N (argument 0) and the option r (default
+// 1), and reserves the memory of a polytope of dimension N whose oracle
+// keeps perCoord bytes per coordinate.
+func dimRadius(s *Spec, opt Options, lo, hi int, usage string, perCoord float64) (int, float64, error) {
 	if err := s.NArgs(lo, hi, usage); err != nil {
 		return 0, 0, err
 	}
@@ -50,15 +52,15 @@ func dimRadius(s *Spec, lo, hi int, usage string) (int, float64, error) {
 		return 0, 0, err
 	}
 	r, err := s.OptFloat("r", 1, 1e-300, 1e300)
-	return n, r, err
+	if err != nil {
+		return 0, 0, err
+	}
+	return n, r, opt.mem.reserveDim(s, float64(n), perCoord*float64(n))
 }
 
 func buildL2(s *Spec, opt Options) (*Instance, error) {
-	n, r, err := dimRadius(s, 1, 1, "l2:N[,r=RADIUS]")
+	n, r, err := dimRadius(s, opt, 1, 1, "l2:N[,r=RADIUS]", 0)
 	if err != nil {
-		return nil, err
-	}
-	if err := opt.mem.reserveDim(s, float64(n), 0); err != nil {
 		return nil, err
 	}
 	l, err := lmo.NewL2Ball(n, r)
@@ -69,11 +71,8 @@ func buildL2(s *Spec, opt Options) (*Instance, error) {
 }
 
 func buildLp(s *Spec, opt Options) (*Instance, error) {
-	n, r, err := dimRadius(s, 2, 2, "lp:N,P[,r=RADIUS] with 1 < P < ∞")
+	n, r, err := dimRadius(s, opt, 2, 2, "lp:N,P[,r=RADIUS] with 1 < P < ∞", 0)
 	if err != nil {
-		return nil, err
-	}
-	if err := opt.mem.reserveDim(s, float64(n), 0); err != nil {
 		return nil, err
 	}
 	p, err := parseFloatArg(s, 1, "P")
@@ -89,11 +88,8 @@ func buildLp(s *Spec, opt Options) (*Instance, error) {
 }
 
 func buildLInf(s *Spec, opt Options) (*Instance, error) {
-	n, r, err := dimRadius(s, 1, 1, "linf:N[,r=RADIUS]")
+	n, r, err := dimRadius(s, opt, 1, 1, "linf:N[,r=RADIUS]", 0)
 	if err != nil {
-		return nil, err
-	}
-	if err := opt.mem.reserveDim(s, float64(n), 0); err != nil {
 		return nil, err
 	}
 	l, err := lmo.NewLInfBall(n, r)
@@ -104,15 +100,12 @@ func buildLInf(s *Spec, opt Options) (*Instance, error) {
 }
 
 func buildKNorm(s *Spec, opt Options) (*Instance, error) {
-	n, r, err := dimRadius(s, 2, 2, "knorm:N,K[,r=RADIUS]")
+	n, r, err := dimRadius(s, opt, 2, 2, "knorm:N,K[,r=RADIUS]", 0)
 	if err != nil {
 		return nil, err
 	}
 	k, err := s.Int(1, "K", 1, maxDim)
 	if err != nil {
-		return nil, err
-	}
-	if err := opt.mem.reserveDim(s, float64(n), 0); err != nil {
 		return nil, err
 	}
 	l, err := lmo.NewKNormBall(n, k, r)
@@ -126,7 +119,7 @@ func buildKNorm(s *Spec, opt Options) (*Instance, error) {
 
 // buildOWL: owl:N[,l1=A,l2=B,r=R] — the OSCAR ball.
 func buildOWL(s *Spec, opt Options) (*Instance, error) {
-	n, r, err := dimRadius(s, 1, 1, "owl:N[,l1=A,l2=B,r=RADIUS]")
+	n, r, err := dimRadius(s, opt, 1, 1, "owl:N[,l1=A,l2=B,r=RADIUS]", 28) // weights, prefix sums, two sort buffers
 	if err != nil {
 		return nil, err
 	}
@@ -136,10 +129,6 @@ func buildOWL(s *Spec, opt Options) (*Instance, error) {
 	}
 	l2, err := s.OptFloat("l2", 0, 0, 1e300)
 	if err != nil {
-		return nil, err
-	}
-	// The oracle keeps the weights, their prefix sums and two sort buffers.
-	if err := opt.mem.reserveDim(s, float64(n), 28*float64(n)); err != nil {
 		return nil, err
 	}
 	l, err := lmo.NewOSCARBall(n, l1, l2, r)
