@@ -310,3 +310,55 @@ func TestMaxInexactInvariant(t *testing.T) {
 		t.Errorf("without MaxInexact f − f* stayed within %.3g·Φ: the oracle does not exercise the bound", unbounded)
 	}
 }
+
+// impreciseSimplex is the probability simplex behind an oracle of limited
+// precision (as the eigen-solvers and the ellipsoid are): it returns the
+// optimal vertex but proves only Value − eps, with Reason StopGap.
+type impreciseSimplex struct {
+	*lmo.ProbabilitySimplex
+	eps float64
+}
+
+func (p impreciseSimplex) Minimize(ctx context.Context, dst, c []float64) (lazycg.LinearResult, error) {
+	res, err := p.ProbabilitySimplex.Minimize(ctx, dst, c)
+	res.Bound, res.Reason = res.Value-p.eps, lazycg.StopGap
+	return res, err
+}
+
+// TestImpreciseOracleStalls: when Φ becomes finer than an oracle's
+// precision, weak separation cannot decide its question; the answer is an
+// Inexact negative one that proves what the oracle's bound proves, and the
+// run ends Stalled with a valid dual bound instead of failing. The
+// objective ‖x − b‖² with b inside the simplex has f* = 0.
+func TestImpreciseOracleStalls(t *testing.T) {
+	const n = 8
+	simplex, err := lmo.NewProbabilitySimplex(n, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := []float64{0.3, 0.05, 0.1, 0.15, 0.1, 0.1, 0.1, 0.1}
+	for _, eps := range []float64{1e-3, 1e-6} {
+		res, err := lazycg.Minimize(context.Background(),
+			lazycg.Problem{Objective: distanceObjective{b}, LMO: impreciseSimplex{simplex, eps}},
+			&lazycg.Settings{MaxIterations: 100000}, &lazycg.LazyCG{})
+		if err != nil {
+			t.Fatalf("eps %g: %v", eps, err)
+		}
+		if res.Status != lazycg.Stalled {
+			t.Errorf("eps %g: status %v, want stalled", eps, res.Status)
+		}
+		if res.Stats.InexactAnswers == 0 {
+			t.Errorf("eps %g: no Inexact answer counted", eps)
+		}
+		if !(res.DualBound <= 0) || res.F < 0 || res.F-res.DualBound > 10*eps {
+			t.Errorf("eps %g: primal %g, dual bound %g (f* = 0)", eps, res.F, res.DualBound)
+		}
+	}
+}
+
+// distanceObjective is f(x) = ‖x − b‖².
+type distanceObjective struct{ b []float64 }
+
+func (d distanceObjective) Dim() int                 { return len(d.b) }
+func (d distanceObjective) Func(x []float64) float64 { return testutil.SquaredDistance(x, d.b) }
+func (d distanceObjective) Grad(dst, x []float64)    { testutil.SquaredDistanceGrad(dst, x, d.b) }

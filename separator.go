@@ -72,8 +72,11 @@ type Separation struct {
 	ExactGap bool
 	// Inexact marks a negative answer that proves less than the Φ asked:
 	// an early-stopping LMO call under SeparatorConfig.RelGap stopped at
-	// the relative gap with its proven bound short of c·x − Φ. GapBound
-	// (> Φ) is then what the answer proves.
+	// the relative gap with its proven bound short of c·x − Φ, or an
+	// inexact LMO stopped at its own precision (LinearResult.Reason
+	// StopGap: eigen-solvers, closed forms with rounding-safe bounds)
+	// without deciding the question. GapBound (> Φ) is then what the
+	// answer proves.
 	Inexact bool
 	// Partial marks a positive answer whose vertex improves by less than
 	// Φ/K: 0 < c·(x−y) ≤ Φ/K. It is the best vertex of an LMO call that
@@ -92,8 +95,9 @@ type Separation struct {
 }
 
 // ErrInconclusive is returned (wrapped) by a weak separation oracle whose
-// LMO stopped (time limit, inexact gap) before it could either find an
-// improving vertex or certify the bound.
+// LMO stopped (time limit) before it could either find an improving vertex
+// or certify the bound. (An LMO that stops at its own precision, Reason
+// StopGap, gives an Inexact negative answer instead; see Separation.)
 var ErrInconclusive = errors.New("lazycg: weak separation inconclusive")
 
 // CachedSeparator realizes weak separation over an LMO (Algorithm 2 of the
@@ -501,6 +505,17 @@ func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, dst, c, x []float6
 	if res.Bound >= rule.Certify {
 		// Within RelGap of the improvement asked for: a negative answer
 		// that proves the Wolfe gap ≤ GapBound only.
+		sep.Inexact = true
+		return sep, res.Found, nil
+	}
+	if res.Reason == StopGap && !math.IsInf(res.Bound, -1) && !math.IsNaN(res.Bound) {
+		// The LMO reached its own precision (an eigen-solver's residual
+		// tolerance, the rounding of a closed form, a MIP solver's
+		// relative gap) with neither answer decided: Φ is finer than it
+		// resolves. Its bound still proves the Wolfe gap ≤ GapBound > Φ,
+		// a negative answer that is Inexact; Φ then shrinks as after any
+		// negative answer, and the run ends Stalled, not Converged, when
+		// Φ becomes negligible (State.settle).
 		sep.Inexact = true
 		return sep, res.Found, nil
 	}

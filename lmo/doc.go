@@ -2,8 +2,8 @@
 // combinatorial algorithms and closed forms that solve min c·v over a
 // polytope (or, for the ℓp, nuclear-norm and spectraplex oracles, a convex
 // body) directly, without a MIP solver. All are exact except the
-// eigen-solvers, NuclearBall, NuclearBallOn and Spectraplex, whose
-// documentation states what their results prove.
+// eigen-solvers, NuclearBall, NuclearBallOn, Spectraplex and Fantope, and
+// the Ellipsoid, whose documentation states what their results prove.
 //
 // Non-graph oracles:
 //
@@ -35,6 +35,13 @@
 //     certificate but never reported as exact (see its doc).
 //     NewUnitSpectrahedron: trace at most 1 (the answer 0 when no
 //     eigenvalue is negative).
+//   - Fantope: symmetric matrices with eigenvalues in [0, 1] summing to k
+//     (the convex hull of rank-k projections), solved by a full symmetric
+//     eigendecomposition; its Bound is proven by a Cholesky certificate of
+//     the dual SDP.
+//   - Ellipsoid: {x : (x − x0)ᵀA(x − x0) ≤ r} for a symmetric positive
+//     definite A, in closed form through a Cholesky factor of A; its Bound
+//     accounts for the rounding of the triangular solves.
 //   - ConvexHull: the convex hull of user-given atoms, dense or sparse, built
 //     in code or read from a text file (ReadConvexHull, ReadConvexHullFile).
 //   - NewProduct: the Cartesian product of oracles, a BlockLMO whose blocks

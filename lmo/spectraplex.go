@@ -168,7 +168,7 @@ func (sp *Spectraplex) Minimize(ctx context.Context, dst, c []float64) (lazycg.L
 	if sp.MaxIter < 1 {
 		return lazycg.LinearResult{}, fmt.Errorf("lmo: %s: MaxIter must be ≥ 1, got %d", sp.name(), sp.MaxIter)
 	}
-	fro, anorm, gersh := sp.symmetrize(c)
+	fro, anorm, gersh := symmetrizeInto(sp.s, c, sp.n)
 	if n == 1 || fro == 0 {
 		// S = [c_00] or S = 0: e_0·e_0ᵀ is optimal and the value exact
 		// (the unit spectrahedron: 0 unless c_00 < 0).
@@ -213,52 +213,6 @@ func (sp *Spectraplex) Minimize(ctx context.Context, dst, c []float64) (lazycg.L
 
 // unitRoundoff is the unit roundoff 2⁻⁵³ of float64.
 const unitRoundoff = 0x1p-53
-
-// symmetrize stores S = (C + Cᵀ)/2 in sp.s and returns its Frobenius norm,
-// the upper bound anorm = min(‖S‖_F, max_i Σ_j |S_ij|) on ‖S‖₂, and
-// Gershgorin's lower bound on λ_min of the exact (C + Cᵀ)/2, made safe
-// against the rounding of S and of the row sums.
-func (sp *Spectraplex) symmetrize(c []float64) (fro, anorm, gersh float64) {
-	n, s := sp.n, sp.s
-	big := 0.0
-	for i := 0; i < n; i++ {
-		s[i*n+i] = c[i*n+i]
-		for j := i + 1; j < n; j++ {
-			// 0.5·x is exact (barring underflow), so S_ij is the exact
-			// mean rounded once.
-			x := 0.5*c[i*n+j] + 0.5*c[j*n+i]
-			s[i*n+j], s[j*n+i] = x, x
-		}
-	}
-	for _, x := range s {
-		big = max(big, math.Abs(x))
-	}
-	if big == 0 {
-		return 0, 0, 0
-	}
-	ssq, maxRow := 0.0, 0.0
-	gersh = math.Inf(1)
-	slack := 4 * float64(n+2) * unitRoundoff
-	for i := 0; i < n; i++ {
-		row := s[i*n : (i+1)*n]
-		off := 0.0
-		for j, x := range row {
-			t := x / big
-			ssq += t * t
-			if j != i {
-				off += math.Abs(x)
-			}
-		}
-		d := row[i]
-		maxRow = max(maxRow, off+math.Abs(d))
-		gersh = min(gersh, d-off-slack*(math.Abs(d)+off))
-	}
-	fro = big * math.Sqrt(ssq)
-	// The rounding of S: |S − (C+Cᵀ)/2| ≤ u·|S|/(1−u) entrywise, so the
-	// eigenvalues move by at most that matrix's Frobenius norm.
-	gersh -= 2 * unitRoundoff * fro * (1 + slack)
-	return fro, min(fro, maxRow), math.Nextafter(gersh, math.Inf(-1))
-}
 
 // eigen runs the restarted Lanczos iteration for the smallest eigenvalue of
 // S, leaves the unit Ritz vector in sp.v and returns the Ritz value θ (the
@@ -473,7 +427,7 @@ func (sp *Spectraplex) certify(theta, res, fro, anorm, gersh float64) float64 {
 		if !(shift > gersh) {
 			break
 		}
-		if f, ok := sp.cholesky(shift); ok {
+		if f, ok := choleskyShifted(sp.chol, sp.s, sp.n, shift); ok {
 			maxDiag := 0.0
 			for i := 0; i < n; i++ {
 				maxDiag = max(maxDiag, math.Abs(sp.s[i*n+i]-shift))
@@ -491,33 +445,4 @@ func (sp *Spectraplex) certify(theta, res, fro, anorm, gersh float64) float64 {
 		}
 	}
 	return gersh
-}
-
-// cholesky factors fl(S − shift·I) = L·Lᵀ in floating point, storing the
-// lower factor in sp.chol, and returns ‖L‖_F² and true when every pivot is
-// positive.
-func (sp *Spectraplex) cholesky(shift float64) (float64, bool) {
-	n, a, l := sp.n, sp.s, sp.chol
-	f := 0.0
-	for j := 0; j < n; j++ {
-		rj := l[j*n : j*n+j]
-		d := (a[j*n+j] - shift) - basicDot(rj, rj)
-		if !(d > 0) || math.IsInf(d, 1) {
-			return 0, false
-		}
-		ljj := math.Sqrt(d)
-		l[j*n+j] = ljj
-		for i := j + 1; i < n; i++ {
-			ri := l[i*n : i*n+j]
-			l[i*n+j] = (a[i*n+j] - basicDot(ri, rj)) / ljj
-		}
-	}
-	for i := 0; i < n; i++ {
-		row := l[i*n : i*n+i+1]
-		f += basicDot(row, row)
-	}
-	if math.IsInf(f, 0) || math.IsNaN(f) {
-		return 0, false
-	}
-	return f, true
 }

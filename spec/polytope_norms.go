@@ -3,11 +3,13 @@ package spec
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 
 	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/lmo"
+	"github.com/lazycg/lazycg/objective"
 )
 
 // The norm balls, the spectraplex, convex hulls of atoms from a file and
@@ -21,6 +23,16 @@ import (
 //	                      weights w_i = A + B·(N − i) (defaults 1, 0: ℓ1)
 //	spectraplex:N         N×N PSD matrices of trace 1 (dimension N²)
 //	unitspectrahedron:N   N×N PSD matrices of trace at most 1
+//	fantope:N,K           N×N symmetric matrices with eigenvalues in [0, 1]
+//	                      summing to K (the convex hull of rank-K projections)
+//	ellipsoid:FILE[,center=FILE,r=R]
+//	                      {x : (x − x0)ᵀA(x − x0) ≤ R} (default R = 1, x0 = 0)
+//	                      for the symmetric positive definite A in FILE
+//	                      (Matrix Market, CSV or text; see objective.ReadMatrix)
+//	ellipsoid:N[,cond=K,seed=S,r=R]
+//	                      the same for a random A with eigenvalues spread
+//	                      geometrically over [1, K] (default 100), rotated
+//	                      by a random Householder reflection
 //	hull:FILE             convex hull of the atoms in FILE (see lmo.ReadConvexHull)
 //	product:[SPEC][SPEC]… Cartesian product of the polytopes in brackets
 //	                      (not products themselves); [SPEC]*M repeats a
@@ -34,6 +46,8 @@ func init() {
 	polytopeKinds["owl"] = buildOWL
 	polytopeKinds["spectraplex"] = buildSpectraplex
 	polytopeKinds["unitspectrahedron"] = buildSpectraplex
+	polytopeKinds["fantope"] = buildFantope
+	polytopeKinds["ellipsoid"] = buildEllipsoid
 	polytopeKinds["hull"] = buildHull
 	polytopeKinds["product"] = func(s *Spec, _ Options) (*Instance, error) {
 		return nil, fmt.Errorf("spec: %q: want product:[SPEC][SPEC]…", s.Text) // productSpec reads products
@@ -163,6 +177,156 @@ func buildSpectraplex(s *Spec, opt Options) (*Instance, error) {
 	// ‖X − Y‖_F² ≤ ‖X‖_F² + ‖Y‖_F² ≤ 2 for PSD matrices of trace ≤ 1
 	// (⟨X, Y⟩ ≥ 0).
 	return &Instance{LMO: l, Diameter2: 2, Rows: n, Cols: n}, nil
+}
+
+func buildFantope(s *Spec, opt Options) (*Instance, error) {
+	if err := s.NArgs(2, 2, "fantope:N,K (N×N matrices, 1 ≤ K ≤ N)"); err != nil {
+		return nil, err
+	}
+	n, err := s.Int(0, "N", 1, 1<<12)
+	if err != nil {
+		return nil, err
+	}
+	k, err := s.Int(1, "K", 1, n)
+	if err != nil {
+		return nil, err
+	}
+	// The oracle keeps S, the eigenvectors, fl(S + Z) and a Cholesky factor
+	// (n² each), the eigenvalues and LAPACK's workspace (≤ 66 per row).
+	nn := float64(n) * float64(n)
+	if err := opt.mem.reserveDim(s, nn, 32*nn+8*68*float64(n)); err != nil {
+		return nil, err
+	}
+	l, err := lmo.NewFantope(n, k)
+	if err != nil {
+		return nil, err
+	}
+	return &Instance{LMO: l, Diameter2: l.Diameter2(), Rows: n, Cols: n}, nil
+}
+
+// maxEllipsoidDim bounds the dimension of an ellipsoid: its oracle keeps
+// dense n×n matrices.
+const maxEllipsoidDim = 1 << 13
+
+func buildEllipsoid(s *Spec, opt Options) (*Instance, error) {
+	const usage = "ellipsoid:FILE[,center=FILE,r=R] or ellipsoid:N[,cond=K,seed=S,r=R]"
+	if err := s.NArgs(1, 1, usage); err != nil {
+		return nil, err
+	}
+	r, err := s.OptFloat("r", 1, 1e-300, 1e300)
+	if err != nil {
+		return nil, err
+	}
+	var a, center []float64
+	var n int
+	if v, err := strconv.Atoi(s.Args[0]); err == nil {
+		if v < 1 || v > maxEllipsoidDim {
+			return nil, fmt.Errorf("spec: %q: N must be an integer in [1, %d]", s.Text, maxEllipsoidDim)
+		}
+		n = v
+		cond, err := s.OptFloat("cond", 100, 1, 1e12)
+		if err != nil {
+			return nil, err
+		}
+		seed, err := s.OptSeed(1)
+		if err != nil {
+			return nil, err
+		}
+		if err := opt.mem.reserveDim(s, float64(n), 32*float64(n)*float64(n)); err != nil {
+			return nil, err
+		}
+		a = randomEllipsoidMatrix(n, cond, seed)
+	} else {
+		path, err := s.fileArg(opt, usage)
+		if err != nil {
+			return nil, err
+		}
+		m, err := objective.ReadMatrixFile(path)
+		if err != nil {
+			return nil, err
+		}
+		rows, cols := m.Dims()
+		if rows != cols {
+			return nil, fmt.Errorf("spec: %q: the matrix in %s is %d×%d, want a square matrix", s.Text, path, rows, cols)
+		}
+		if rows > maxEllipsoidDim {
+			return nil, fmt.Errorf("spec: %q: the matrix in %s has %d rows, at most %d are supported (the oracle keeps dense n×n matrices)", s.Text, path, rows, maxEllipsoidDim)
+		}
+		n = rows
+		if err := opt.mem.reserveDim(s, float64(n), 32*float64(n)*float64(n)); err != nil {
+			return nil, err
+		}
+		a = make([]float64, n*n)
+		e := make([]float64, n)
+		col := make([]float64, n)
+		for j := 0; j < n; j++ { // A·e_j is column j
+			e[j] = 1
+			m.MulVec(col, e)
+			e[j] = 0
+			for i, x := range col {
+				a[i*n+j] = x
+			}
+		}
+		if c := s.OptString("center", ""); c != "" {
+			cp, err := ResolveFile(c, opt)
+			if err != nil {
+				return nil, err
+			}
+			if center, err = objective.ReadVectorFile(cp); err != nil {
+				return nil, err
+			}
+			if len(center) != n {
+				return nil, fmt.Errorf("spec: %q: the center in %s has %d entries, the matrix %d rows", s.Text, cp, len(center), n)
+			}
+		}
+	}
+	l, err := lmo.NewEllipsoid(center, a, r)
+	if err != nil {
+		return nil, fmt.Errorf("spec: %q: %w", s.Text, err)
+	}
+	return &Instance{LMO: l, Diameter2: l.Diameter2()}, nil
+}
+
+// randomEllipsoidMatrix returns H·D·H (row-major) for D = diag(d_i), d_i =
+// cond^(i/(n−1)), and the Householder reflection H = I − 2·v·vᵀ of a
+// pseudo-random unit vector v drawn from seed: a symmetric positive definite
+// matrix with eigenvalues 1 … cond whose axes are not the coordinate axes.
+func randomEllipsoidMatrix(n int, cond float64, seed uint64) []float64 {
+	rng := rand.New(rand.NewPCG(seed, 0xe111))
+	v := make([]float64, n)
+	d := make([]float64, n)
+	norm := 0.0
+	for i := range v {
+		v[i] = rng.NormFloat64()
+		norm += v[i] * v[i]
+		d[i] = 1
+		if n > 1 {
+			d[i] = math.Pow(cond, float64(i)/float64(n-1))
+		}
+	}
+	norm = math.Sqrt(norm)
+	vdv := 0.0
+	for i := range v {
+		v[i] /= norm
+		vdv += d[i] * v[i] * v[i]
+	}
+	// (I − 2vvᵀ)D(I − 2vvᵀ) = D − 2(v(Dv)ᵀ + (Dv)vᵀ) + 4(vᵀDv)vvᵀ.
+	a := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			x := -2*(v[i]*d[j]*v[j]+d[i]*v[i]*v[j]) + 4*vdv*v[i]*v[j]
+			if i == j {
+				x += d[i]
+			}
+			a[i*n+j] = x
+		}
+	}
+	for i := 0; i < n; i++ { // exactly symmetric
+		for j := 0; j < i; j++ {
+			a[i*n+j] = a[j*n+i]
+		}
+	}
+	return a
 }
 
 func buildHull(s *Spec, opt Options) (*Instance, error) {

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -32,6 +33,9 @@ func TestNormPolytopeSpecs(t *testing.T) {
 		{"knorm:9,3", 9, 4},
 		{"knorm:16,2", 16, 16},
 		{"spectraplex:3", 9, 2},
+		{"fantope:4,2", 16, 4},
+		{"fantope:5,4", 25, 2},
+		{"fantope:3,3", 9, 0},
 		{"hull:" + atoms, 2, 4 * 16}, // diam ≤ 2·max ‖a_k − a_0‖ = 8
 		{"product:[simplex:3][l1:2]", 5, 2 + 4},
 		{"product: [simplex:3]*3 [birkhoff:2]", 13, 3*2 + 4},
@@ -66,6 +70,10 @@ func TestNormPolytopeSpecs(t *testing.T) {
 		"knorm:3,0":                   "K",
 		"spectraplex:3,3":             "want",
 		"spectraplex:0":               "integer",
+		"fantope:4":                   "want fantope:N,K",
+		"fantope:4,5":                 "K",
+		"fantope:4,0":                 "K",
+		"fantope:4,2,r=2":             "",
 		"hull:" + dir + "/none.txt":   "does not exist",
 		"hull":                        "want",
 		"product:":                    "at least one factor",
@@ -161,4 +169,78 @@ func FuzzSplitFactors(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestEllipsoidSpec builds ellipsoids from files (Matrix Market symmetric
+// and CSV, with and without a center) and at random, and checks the errors.
+func TestEllipsoidSpec(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.mtx", "%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 1 4\n2 2 1\n")
+	write("a.csv", "4,0\n0,1\n")
+	write("c.txt", "1\n-1\n")
+	write("c3.txt", "1\n2\n3\n")
+	write("rect.csv", "1,0,0\n0,1,0\n")
+	write("indef.csv", "1,2\n2,1\n")
+	write("asym.csv", "2,1\n0,2\n")
+	ctx := context.Background()
+	for _, spec := range []string{"ellipsoid:a.mtx", "ellipsoid:a.csv,center=c.txt,r=4"} {
+		in, err := Polytope(spec, Options{DataDir: dir})
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		// A = diag(4, 1): the semi-axes are √r/2 and √r, so the squared
+		// diameter is 4r (r = 1, 4); the minimum of x₂ is x0₂ − √r.
+		r, x0 := 1.0, []float64{0, 0}
+		if strings.Contains(spec, "r=4") {
+			r, x0 = 4, []float64{1, -1}
+		}
+		if in.Dim() != 2 || in.Diameter2 < 4*r || in.Diameter2 > 4*r*(1+1e-9) {
+			t.Errorf("%s: dimension %d, diameter² %v, want 2 and %v", spec, in.Dim(), in.Diameter2, 4*r)
+		}
+		dst := make([]float64, 2)
+		res, err := in.LMO.Minimize(ctx, dst, []float64{0, 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := x0[1] - math.Sqrt(r)
+		if math.Abs(res.Value-want) > 1e-12 || res.Bound > want || math.Abs(dst[0]-x0[0]) > 1e-12 {
+			t.Errorf("%s: minimum of x₂: %+v at %v, want %v", spec, res, dst, want)
+		}
+		in.Close()
+	}
+	in, err := Polytope("ellipsoid:20,cond=1e4,seed=3", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The smallest eigenvalue of the random A is 1: diameter² 4, and the
+	// certified bound is within a few percent of it.
+	if in.Dim() != 20 || in.Diameter2 < 4 || in.Diameter2 > 4*1.05 {
+		t.Errorf("random ellipsoid: dimension %d, diameter² %v", in.Dim(), in.Diameter2)
+	}
+	in.Close()
+	bad := map[string]string{
+		"ellipsoid":                          "want ellipsoid:",
+		"ellipsoid:0":                        "N must be an integer in [1,",
+		"ellipsoid:9000":                     "N must be an integer in [1,",
+		"ellipsoid:3,cond=0.5":               "cond must be",
+		"ellipsoid:3,r=0":                    "r must be",
+		"ellipsoid:3,center=c.txt":           "center",
+		"ellipsoid:a.csv,cond=3":             "cond",
+		"ellipsoid:none.csv":                 "missing data file",
+		"ellipsoid:rect.csv":                 "want a square matrix",
+		"ellipsoid:indef.csv":                "not positive definite",
+		"ellipsoid:asym.csv":                 "symmetric",
+		"ellipsoid:a.csv,center=c3.txt":      "3 entries",
+		"ellipsoid:a.csv,center=missing.txt": "missing data file",
+	}
+	for spec, want := range bad {
+		if _, err := Polytope(spec, Options{DataDir: dir}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want %q", spec, err, want)
+		}
+	}
 }
