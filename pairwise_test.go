@@ -419,6 +419,10 @@ type pwEarly struct {
 	// inexactFace makes MinimizeFace return the second best vertex of the
 	// face with the exact optimum as its (valid) bound.
 	inexactFace bool
+	// imprecise, if positive, makes the calls that do not stop early
+	// prove only optimum − imprecise (Reason StopGap), as an oracle of
+	// limited precision does.
+	imprecise float64
 }
 
 func (e *pwEarly) Dim() int           { return len(e.verts[0]) }
@@ -440,6 +444,9 @@ func (e *pwEarly) MinimizeUntil(_ context.Context, dst, c []float64, rule StopRu
 		}
 	}
 	copy(dst, e.verts[best])
+	if e.imprecise > 0 {
+		return LinearResult{Found: true, Value: bv, Bound: bv - e.imprecise, Reason: StopGap}, nil
+	}
 	return Exact(bv), nil
 }
 func (e *pwEarly) MinimizeFace(_ context.Context, dst, c []float64, zero []bool) (LinearResult, error) {
@@ -488,19 +495,25 @@ func (e *pwEarly) MinimizeFace(_ context.Context, dst, c []float64, zero []bool)
 // separation against brute force over the vertices: positive answers are
 // pairs with v⁻ in the face of x and ∇f·(v⁻ − v⁺) > Φ/K, negative answers
 // satisfy max over face − min over P ≤ Φ; with and without caches, with an
-// early-stopping oracle, and with an inexact face oracle (which may leave a
-// call undecided: ErrInconclusive).
+// early-stopping oracle, with an inexact face oracle (which may leave a
+// call undecided: ErrInconclusive), and with an oracle of limited precision
+// (undecided calls give Inexact negative answers, which prove only their
+// GapBound).
 func TestPwPairSeparatorContract(t *testing.T) {
 	for _, poly := range []pwProduct{{1, 6}, {2, 4}, {3, 3}} {
 		verts := poly.vertices()
 		n := poly.Dim()
-		for _, mode := range []string{"exact", "early", "inexact-face"} {
+		for _, mode := range []string{"exact", "early", "inexact-face", "imprecise"} {
 			for _, cached := range []bool{false, true} {
 				early := mode
 				rng := rand.New(rand.NewPCG(uint64(n), 3))
 				var lmo LMO = poly
 				if mode != "exact" {
-					lmo = &pwEarly{verts: verts, rng: rng, inexactFace: mode == "inexact-face"}
+					pe := &pwEarly{verts: verts, rng: rng, inexactFace: mode == "inexact-face"}
+					if mode == "imprecise" {
+						pe.imprecise = 0.3
+					}
+					lmo = pe
 				}
 				cs := &CachedSeparator{LMO: lmo}
 				if cached {
@@ -515,7 +528,7 @@ func TestPwPairSeparatorContract(t *testing.T) {
 				if err := core.init(s, "test", false, PairwiseLineSearch, LineSearch{}); err != nil {
 					t.Fatal(err)
 				}
-				pos, neg, inconclusive := 0, 0, 0
+				pos, neg, inconclusive, inexact := 0, 0, 0, 0
 				for trial := range 400 {
 					// x: a random convex combination of a few vertices, so
 					// that supports vary.
@@ -567,6 +580,14 @@ func TestPwPairSeparatorContract(t *testing.T) {
 						if imp := dot(s.Grad, core.vMinus) - dot(s.Grad, core.vPlus); !(imp > phi/k) {
 							t.Fatalf("trial %d: positive answer with improvement %g ≤ Φ/K = %g", trial, imp, phi/k)
 						}
+					} else if ans.Inexact {
+						inexact++
+						if mode != "imprecise" {
+							t.Fatalf("trial %d: Inexact answer from a precise oracle", trial)
+						}
+						if b > ans.GapBound+1e-12 {
+							t.Fatalf("trial %d: Inexact negative answer proves a Wolfe gap ≤ %g, but it is %g", trial, ans.GapBound, b)
+						}
 					} else {
 						neg++
 						if a+b > phi*(1+1e-12) {
@@ -578,13 +599,13 @@ func TestPwPairSeparatorContract(t *testing.T) {
 					}
 					s.dual = math.Inf(-1)
 				}
-				if pos < 50 || neg < 20 {
-					t.Errorf("%v %s cached=%v: %d positive, %d negative, %d inconclusive answers", poly, early, cached, pos, neg, inconclusive)
+				if pos < 50 || neg < 20 || (mode == "imprecise") != (inexact > 0) {
+					t.Errorf("%v %s cached=%v: %d positive, %d negative, %d Inexact, %d inconclusive answers", poly, early, cached, pos, neg, inexact, inconclusive)
 				}
 				if cached != (stats.CacheHits > 0) {
 					t.Errorf("%v %s cached=%v: %d cache hits", poly, early, cached, stats.CacheHits)
 				}
-				t.Logf("%v %s cached=%v: %d positive (%d cache hits), %d negative, %d inconclusive", poly, mode, cached, pos, stats.CacheHits, neg, inconclusive)
+				t.Logf("%v %s cached=%v: %d positive (%d cache hits), %d negative, %d Inexact, %d inconclusive", poly, mode, cached, pos, stats.CacheHits, neg, inexact, inconclusive)
 			}
 		}
 	}
