@@ -20,16 +20,7 @@ import (
 // small diagonal d = 0.01/cond, so that its condition number is about
 // cond.
 func ellipsoidRandSPD(rng *rand.Rand, n int, cond, scale float64) []float64 {
-	g := mat.NewDense(n, n, nil)
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			g.Set(i, j, rng.NormFloat64())
-		}
-	}
-	var qr mat.QR
-	qr.Factorize(g)
-	var q mat.Dense
-	qr.QTo(&q)
+	q := basicOrthonormal(rng, n, n)
 	d := mat.NewDense(n, n, nil)
 	for i := 0; i < n; i++ {
 		e := 0.0
@@ -40,7 +31,7 @@ func ellipsoidRandSPD(rng *rand.Rand, n int, cond, scale float64) []float64 {
 	}
 	var qd, a mat.Dense
 	qd.Mul(q.T(), d)
-	a.Mul(&qd, &q)
+	a.Mul(&qd, q)
 	out := make([]float64, n*n)
 	for i := 0; i < n; i++ {
 		for j := 0; j <= i; j++ {
