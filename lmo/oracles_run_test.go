@@ -148,3 +148,126 @@ func TestSpectraplexReachesKnownOptimum(t *testing.T) {
 		t.Fatalf("certified gap %v does not cover the error %v", res.Gap(), res.F-fStar)
 	}
 }
+
+// TestFantopeReachesKnownOptimum projects a symmetric matrix B onto the
+// fantope F_k: X* = Q·diag(μ)·Qᵀ where B = Q·diag(λ)·Qᵀ and μ is the
+// Euclidean projection of λ onto {μ ∈ [0, 1]^n : Σμ = k}, μ_i = clip(λ_i −
+// θ, 0, 1) with θ found by bisection. Frank–Wolfe and lazy CG must end with
+// a dual bound ≤ f* and a gap that covers their error.
+func TestFantopeReachesKnownOptimum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(45, 46))
+	n, k := 7, 3
+	sym := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			sym.SetSym(i, j, rng.NormFloat64()*0.4)
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(sym, false) {
+		t.Fatal("EigenSym failed")
+	}
+	lam := es.Values(nil)
+	clip := func(theta float64) (sum float64) {
+		for _, l := range lam {
+			sum += math.Min(math.Max(l-theta, 0), 1)
+		}
+		return sum
+	}
+	lo, hi := slices.Min(lam)-1, slices.Max(lam)
+	for range 200 { // Σ clip(λ − θ) decreases in θ from n to 0
+		mid := (lo + hi) / 2
+		if clip(mid) > float64(k) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	theta := (lo + hi) / 2
+	fStar, fractional := 0.0, 0
+	for _, l := range lam {
+		mu := math.Min(math.Max(l-theta, 0), 1)
+		fStar += (l - mu) * (l - mu)
+		if mu > 1e-9 && mu < 1-1e-9 {
+			fractional++
+		}
+	}
+	if fractional < 2 {
+		t.Fatalf("the optimum has %d fractional eigenvalues; the test wants a face of dimension > 0", fractional)
+	}
+	b := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			b[i*n+j] = sym.At(i, j)
+		}
+	}
+	for _, m := range []struct {
+		name   string
+		method lazycg.Method
+	}{{"fantope fw", &lazycg.FrankWolfe{}}, {"fantope lazy", &lazycg.LazyCG{}}} {
+		f, _ := lmo.NewFantope(n, k)
+		res := runToOptimum(t, m.name, f, b, fStar, 1e-3, m.method)
+		if res.F-fStar > res.Gap()+1e-12 {
+			t.Fatalf("%s: certified gap %v does not cover the error %v", m.name, res.Gap(), res.F-fStar)
+		}
+	}
+}
+
+// TestEllipsoidReachesKnownOptimum projects b = x* + λ·A(x* − x0) onto the
+// ellipsoid (x − x0)ᵀA(x − x0) ≤ r for a boundary point x*: the outward
+// normal at x* is A(x* − x0), so x* is the projection and f* = λ²‖A(x* −
+// x0)‖².
+func TestEllipsoidReachesKnownOptimum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(47, 48))
+	n, r := 6, 2.0
+	g := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			g.Set(i, j, rng.NormFloat64())
+		}
+	}
+	var a mat.Dense
+	a.Mul(g.T(), g) // GᵀG + I: positive definite
+	av := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			av[i*n+j] = (a.At(i, j) + a.At(j, i)) / 2
+		}
+		av[i*n+i]++
+	}
+	x0 := []float64{1, -2, 0.5, 0, 3, -1}
+	d := make([]float64, n)
+	for i := range d {
+		d[i] = rng.NormFloat64()
+	}
+	q := 0.0 // dᵀAd
+	ad := make([]float64, n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			ad[i] += av[i*n+j] * d[j]
+		}
+		q += d[i] * ad[i]
+	}
+	s := math.Sqrt(r / q) // x* = x0 + s·d lies on the boundary
+	const lambda = 0.3
+	b := make([]float64, n)
+	fStar := 0.0
+	for i := range b {
+		normal := s * ad[i] // A(x* − x0)
+		b[i] = x0[i] + s*d[i] + lambda*normal
+		fStar += lambda * lambda * normal * normal
+	}
+	for _, m := range []struct {
+		name   string
+		method lazycg.Method
+	}{{"ellipsoid fw", &lazycg.FrankWolfe{}}, {"ellipsoid lazy", &lazycg.LazyCG{}}} {
+		e, err := lmo.NewEllipsoid(x0, av, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := runToOptimum(t, m.name, e, b, fStar, 1e-6, m.method)
+		if res.F-fStar > res.Gap()+1e-9 {
+			t.Fatalf("%s: certified gap %v does not cover the error %v", m.name, res.Gap(), res.F-fStar)
+		}
+	}
+}
