@@ -96,6 +96,29 @@ func TestPolytopesReachKnownOptimum(t *testing.T) {
 	}
 }
 
+// randomSymmetric returns a random symmetric n×n matrix (row-major, entries
+// N(0, scale²)) and its eigenvalues in ascending order, computed by gonum.
+func randomSymmetric(t *testing.T, rng *rand.Rand, n int, scale float64) (b, lam []float64) {
+	t.Helper()
+	sym := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			sym.SetSym(i, j, rng.NormFloat64()*scale)
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(sym, false) {
+		t.Fatal("EigenSym failed")
+	}
+	b = make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			b[i*n+j] = sym.At(i, j)
+		}
+	}
+	return b, es.Values(nil)
+}
+
 // TestSpectraplexReachesKnownOptimum projects a symmetric matrix B onto the
 // spectraplex: X* = Q·diag(μ)·Qᵀ where B = Q·diag(λ)·Qᵀ and μ is the
 // Euclidean projection of λ onto the probability simplex. The oracle's
@@ -103,17 +126,7 @@ func TestPolytopesReachKnownOptimum(t *testing.T) {
 func TestSpectraplexReachesKnownOptimum(t *testing.T) {
 	rng := rand.New(rand.NewPCG(43, 44))
 	n := 6
-	sym := mat.NewSymDense(n, nil)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			sym.SetSym(i, j, rng.NormFloat64()*0.1)
-		}
-	}
-	var es mat.EigenSym
-	if !es.Factorize(sym, false) {
-		t.Fatal("EigenSym failed")
-	}
-	lam := es.Values(nil)
+	b, lam := randomSymmetric(t, rng, n, 0.1)
 	// Project λ onto the simplex: μ_i = max(λ_i − θ, 0) with Σμ = 1.
 	sorted := slices.Clone(lam)
 	slices.Sort(sorted)
@@ -136,12 +149,6 @@ func TestSpectraplexReachesKnownOptimum(t *testing.T) {
 	if rank < 2 {
 		t.Fatalf("the optimum has rank %d; the test wants a face of dimension > 0", rank)
 	}
-	b := make([]float64, n*n)
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			b[i*n+j] = sym.At(i, j)
-		}
-	}
 	sp, _ := lmo.NewSpectraplex(n)
 	res := runToOptimum(t, "spectraplex fw", sp, b, fStar, 1e-3, &lazycg.FrankWolfe{})
 	if res.F-fStar > res.Gap()+1e-12 {
@@ -157,17 +164,7 @@ func TestSpectraplexReachesKnownOptimum(t *testing.T) {
 func TestFantopeReachesKnownOptimum(t *testing.T) {
 	rng := rand.New(rand.NewPCG(45, 46))
 	n, k := 7, 3
-	sym := mat.NewSymDense(n, nil)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			sym.SetSym(i, j, rng.NormFloat64()*0.4)
-		}
-	}
-	var es mat.EigenSym
-	if !es.Factorize(sym, false) {
-		t.Fatal("EigenSym failed")
-	}
-	lam := es.Values(nil)
+	b, lam := randomSymmetric(t, rng, n, 0.4)
 	clip := func(theta float64) (sum float64) {
 		for _, l := range lam {
 			sum += math.Min(math.Max(l-theta, 0), 1)
@@ -194,12 +191,6 @@ func TestFantopeReachesKnownOptimum(t *testing.T) {
 	}
 	if fractional < 2 {
 		t.Fatalf("the optimum has %d fractional eigenvalues; the test wants a face of dimension > 0", fractional)
-	}
-	b := make([]float64, n*n)
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			b[i*n+j] = sym.At(i, j)
-		}
 	}
 	for _, m := range []struct {
 		name   string
