@@ -1,30 +1,63 @@
 package lazycg
 
-import "context"
+import (
+	"context"
+	"math"
+)
 
 // activeCore holds what the active-set methods (AFW, BPCG and their lazy
 // versions) share: the decomposition of x, buffers and the line searcher.
-// Their start point must be a vertex of P (the default start of Minimize
-// is one); the active set begins with it.
+// The active set begins with the start point as its one atom (the
+// default start of Minimize is a vertex; another point of P keeps every
+// iterate in P, and the convergence analyses assume a vertex), or, for
+// consecutive runs of MinimizeDC, with the previous run's decomposition.
 type activeCore struct {
 	as   *ActiveSet
 	v, d []float64
 	ls   lineSearcher
+	// keep makes init keep the active set of the previous run when it
+	// represents the new start point (MinimizeDC's consecutive
+	// subproblems): the start then keeps its decomposition into vertices
+	// instead of becoming an atom of its own.
+	keep bool
+}
+
+// activeSetMethod is implemented by the methods built on activeCore.
+type activeSetMethod interface {
+	activeCore() *activeCore
 }
 
 func (c *activeCore) init(s *State, recomputeEvery int, ls LineSearch, name string) error {
 	n := len(s.X)
-	c.as = NewActiveSet(n)
-	c.as.RecomputeEvery = recomputeEvery
-	if s.Oracle != nil {
-		if vc, ok := s.Oracle.LMO().(VertexCompactor); ok {
-			c.as.SetCompactor(vc)
+	if !c.keep || !c.represents(s.X) {
+		c.as = NewActiveSet(n)
+		if s.Oracle != nil {
+			if vc, ok := s.Oracle.LMO().(VertexCompactor); ok {
+				c.as.SetCompactor(vc)
+			}
 		}
+		c.as.Init(s.X)
 	}
-	c.as.Init(s.X)
+	c.as.RecomputeEvery = recomputeEvery
 	c.v = make([]float64, n)
 	c.d = make([]float64, n)
 	return c.ls.init(s, ls, name)
+}
+
+// represents reports whether the active set of the previous run
+// represents x: Σ λ_k v_k = x up to rounding.
+func (c *activeCore) represents(x []float64) bool {
+	if c.as == nil || c.as.n != len(x) || c.as.Len() == 0 {
+		return false
+	}
+	y := make([]float64, len(x))
+	c.as.Compute(y)
+	for i := range x {
+		if math.Abs(y[i]-x[i]) > 1e-12*(1+math.Abs(x[i])) {
+			return false
+		}
+	}
+	return true
 }
 
 // finish moves x by γd, resynchronizes it with the active set and

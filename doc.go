@@ -36,6 +36,9 @@
 // separator (optional capabilities such as VertexStore are interfaces).
 // The online driver (package online) plays a stream of losses on the same
 // Run and Oracle, and computes the best point in hindsight with Minimize.
+// MinimizeDC (dca.go) minimizes a difference of convex functions by
+// solving a sequence of convex subproblems with Minimize, all sharing one
+// weak separation oracle.
 // Package spec turns text (specs, flags, suite files) into problems,
 // separators and methods through one configuration type; package
 // experiment runs suites of them and writes reports; cmd/lazycg is the CLI.

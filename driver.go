@@ -213,6 +213,31 @@ func (s Stats) CacheHitRate() float64 {
 	return float64(s.CacheHits+s.DeferredRounds) / float64(n)
 }
 
+// add adds the counters of o to s (Runtime included), for drivers that
+// run Minimize several times (MinimizeDC).
+func (s *Stats) add(o Stats) {
+	s.Iterations += o.Iterations
+	s.FuncGradEvals += o.FuncGradEvals
+	s.FuncEvals += o.FuncEvals
+	s.LMOCalls += o.LMOCalls
+	s.PositiveCalls += o.PositiveCalls
+	s.NegativeCalls += o.NegativeCalls
+	s.CacheHits += o.CacheHits
+	s.LocalHits += o.LocalHits
+	s.ConcurrentSteps += o.ConcurrentSteps
+	s.HullSteps += o.HullSteps
+	s.StaleRestarts += o.StaleRestarts
+	s.PartialAnswers += o.PartialAnswers
+	s.InexactAnswers += o.InexactAnswers
+	s.DeferredRounds += o.DeferredRounds
+	s.EarlyStops += o.EarlyStops
+	s.OracleTime += o.OracleTime
+	s.GradTime += o.GradTime
+	s.CacheTime += o.CacheTime
+	s.LineSearchTime += o.LineSearchTime
+	s.Runtime += o.Runtime
+}
+
 // TracePoint is one recorded state of a run.
 type TracePoint struct {
 	Time time.Duration

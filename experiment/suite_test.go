@@ -134,6 +134,7 @@ func TestParseSuiteErrors(t *testing.T) {
 			[]string{"bad.json:2:14", "experiments[0].methods[0]"}},
 		{"paper rate", exp(",\n  \"paper\": {\"cache_hit_rate\": 120}"), []string{"bad.json:4:31", "experiments[0].paper.cache_hit_rate"}},
 		{"both objective and losses", exp(",\n  \"losses\": \"linear\""), []string{"bad.json:2:1", "experiments[0]", "exactly one of objective"}},
+		{"concave", exp(",\n  \"concave\": \"distance\""), []string{"experiments[0]", "not part of suites"}},
 		{"no limit", "{\"experiments\": [{\"name\": \"a\", \"polytope\": \"p\", \"objective\": \"o\", \"methods\": [\"cg\"]}]}",
 			[]string{"experiments[0]", "time limit or an iteration limit"}},
 		{"missing name", "{\"experiments\": [{\"polytope\": \"p\", \"objective\": \"o\", \"time_limit\": 1, \"methods\": [\"cg\"]}]}",

@@ -25,6 +25,11 @@ type Config struct {
 	Polytope string `json:"polytope"`
 	// Objective is an objective spec of an offline run (see Objective).
 	Objective string `json:"objective,omitempty"`
+	// Concave, when set, is the objective spec of a convex G subtracted
+	// from Objective: the run minimizes φ = f − G by the difference-of-convex
+	// algorithm, the method solving its convex subproblems
+	// (lazycg.MinimizeDC; lazycg solve only).
+	Concave string `json:"concave,omitempty"`
 	// Losses is a loss stream spec of an online run (see LossStream).
 	Losses string `json:"losses,omitempty"`
 	// Method is a registered method name (see Method).
@@ -221,6 +226,16 @@ func (c *Config) Settings() *lazycg.Settings {
 	return s
 }
 
+// DCSettings returns the settings of a difference-of-convex run
+// (Concave set): MaxIterations bounds the DCA iterations, GapTolerance
+// the proven DCA gap, TimeLimit and MaxLMOCalls the whole run; the
+// subproblems share the default separator's configuration and have no
+// limits of their own (each ends by the DCA rule).
+func (c *Config) DCSettings() *lazycg.DCSettings {
+	return &lazycg.DCSettings{MaxIterations: c.MaxIterations, MaxLMOCalls: c.MaxLMOCalls, TimeLimit: c.TimeLimit,
+		Tolerance: c.GapTolerance, Inner: lazycg.Settings{SeparatorConfig: c.SeparatorConfig()}}
+}
+
 // OnlineSettings returns the online driver's settings: the limits, the
 // default separator's configuration and the hindsight solve.
 func (c *Config) OnlineSettings() *online.Settings {
@@ -289,6 +304,8 @@ var settings = []Setting{
 		field: func(c *Config) any { return &c.Polytope }},
 	{Flag: "objective", JSON: "objective", Kind: SettingString, Usage: "objective `SPEC`: distance[:seed=S], quadratic[:seed=S,density=D,rows=R], completion[:seed=S,rank=R,dense=1]",
 		field: func(c *Config) any { return &c.Objective }},
+	{Flag: "concave", JSON: "concave", Kind: SettingString, Usage: "minimize the objective minus the convex objective `SPEC` (e.g. distance:weight=2,center=0.5): a difference of convex functions, by DCA with the method solving its convex subproblems; -iters, -gap then bound DCA iterations and the proven DCA gap",
+		field: func(c *Config) any { return &c.Concave }},
 	{Flag: "losses", JSON: "losses", Kind: SettingString, Usage: "loss stream `SPEC`: linear or quadratic[:density=D], options functions=M (100), order=random|cycle|once, rounds=T (default: until the time or round limit), seed=S",
 		field: func(c *Config) any { return &c.Losses }},
 	{Flag: "method", Kind: SettingString, Usage: "method `NAME` (see lazycg methods)",

@@ -28,6 +28,9 @@ type Prepared struct {
 	// Problem and Method are set for offline methods.
 	Problem lazycg.Problem
 	Method  lazycg.Method
+	// Concave is G of a difference-of-convex run (Config.Concave; nil
+	// otherwise): the run minimizes Problem.Objective − G (see DCProblem).
+	Concave lazycg.Objective
 
 	// Online, OnlineMethod and OnlineParams are set for online methods.
 	Online       online.Problem
@@ -131,6 +134,12 @@ func (c Config) prepare(ctx context.Context) (*Prepared, error) {
 		return nil, fmt.Errorf("spec: %s is an online method: it needs a loss stream (-losses)", info.Name)
 	case !info.Online && c.Losses != "":
 		return nil, fmt.Errorf("spec: %s is an offline method: it needs an objective, not losses", info.Name)
+	case info.Online && c.Concave != "":
+		return nil, fmt.Errorf("spec: -concave applies to offline methods, not to %s", info.Name)
+	case c.Concave != "" && c.TargetPrimal != nil:
+		return nil, errors.New("spec: -target does not apply with -concave (DCA stops at a proven DCA gap, -gap)")
+	case c.Concave != "" && c.Concurrent:
+		return nil, errors.New("spec: -concurrent does not apply with -concave")
 	}
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("spec: %w", err)
@@ -215,7 +224,21 @@ func (p *Prepared) prepare(ctx context.Context) error {
 		return err
 	}
 	p.Problem = lazycg.Problem{Objective: obj, LMO: in.LMO, X0: in.Start, Separator: sep}
+	if c.Concave != "" {
+		if p.Concave, err = ObjectiveWith(seeded(c.Concave, c.Seed), in, Options{DataDir: c.DataDir, Context: ctx}); err != nil {
+			return fmt.Errorf("spec: -concave: %w", err)
+		}
+		if p.Concave.Dim() != obj.Dim() {
+			return fmt.Errorf("spec: -concave %q has dimension %d, the objective %d", c.Concave, p.Concave.Dim(), obj.Dim())
+		}
+	}
 	return nil
+}
+
+// DCProblem returns the difference-of-convex problem of a run with
+// Concave set: F is the objective, G the concave spec's objective.
+func (p *Prepared) DCProblem() lazycg.DCProblem {
+	return lazycg.DCProblem{F: p.Problem.Objective, G: p.Concave, LMO: p.Problem.LMO, Separator: p.Problem.Separator, X0: p.Problem.X0}
 }
 
 // seeded adds seed=S to an objective or loss spec that has no seed (S = 0:

@@ -12,7 +12,8 @@ import (
 
 // Objective builds the objective described by text over the instance:
 //
-//	distance[:seed=S]                        ‖x − b‖², b uniform in [0,1]^n
+//	distance[:seed=S,weight=W,center=V]      W·‖x − b‖², b uniform in [0,1]^n (W = 1), or
+//	                                         b = (V, …, V) with center=V
 //	quadratic[:seed=S,density=D,rows=R,scale=W] ‖Ax − b‖² as in the paper's section 7
 //	                                         (b = A·w, w uniform in [0, W]; default
 //	                                         W = auto, see QuadraticScale)
@@ -53,10 +54,10 @@ func ObjectiveWith(text string, in *Instance, opt Options) (lazycg.Objective, er
 	var obj lazycg.Objective
 	switch s.Kind {
 	case "distance":
-		if err := in.mem.reserve(fmt.Sprintf("objective %q", text), "", 16*float64(n)); err != nil {
+		if err := in.mem.reserve(fmt.Sprintf("objective %q", text), "", 24*float64(n)); err != nil {
 			return nil, err
 		}
-		obj, err = objective.RandomDistance(n, seed)
+		obj, err = distance(s, n, seed)
 	case "quadratic":
 		var density float64
 		var rows int
@@ -102,6 +103,42 @@ func ObjectiveWith(text string, in *Instance, opt Options) (lazycg.Objective, er
 		return nil, err
 	}
 	return obj, nil
+}
+
+// distance builds W·‖x − b‖² of a distance spec s over R^n.
+func distance(s *Spec, n int, seed uint64) (lazycg.Objective, error) {
+	w, err := s.OptFloat("weight", 1, 1e-300, 1e300)
+	if err != nil {
+		return nil, err
+	}
+	var b []float64
+	if _, ok := s.Opts["center"]; ok {
+		v, err := s.OptFloat("center", 0, -1e300, 1e300)
+		if err != nil {
+			return nil, err
+		}
+		b = make([]float64, n)
+		for i := range b {
+			b[i] = v
+		}
+	} else {
+		d, err := objective.RandomDistance(n, seed)
+		if err != nil {
+			return nil, err
+		}
+		if w == 1 {
+			return d, nil
+		}
+		b = d.B()
+	}
+	if w == 1 {
+		return objective.NewDistance(b)
+	}
+	ws := make([]float64, n)
+	for i := range ws {
+		ws[i] = w
+	}
+	return objective.NewWeightedDistance(ws, b)
 }
 
 // completion builds the matrix completion objective of s over the

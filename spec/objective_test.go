@@ -72,3 +72,40 @@ func TestQuadraticScaleAuto(t *testing.T) {
 		t.Error("scale=big accepted")
 	}
 }
+
+// TestDistanceOptions checks distance's weight and center: W·‖x − b‖²
+// with b = (V, …, V), and a random center scaled by the weight.
+func TestDistanceOptions(t *testing.T) {
+	in, err := Polytope("simplex:3", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	x := []float64{1, 0, 0}
+	for _, c := range []struct {
+		spec string
+		want float64
+	}{
+		{"distance:center=0.5", 0.75},
+		{"distance:weight=2,center=0.5", 1.5},
+		{"distance:center=-1", 4 + 1 + 1},
+	} {
+		f, err := Objective(c.spec, in)
+		if err != nil {
+			t.Fatalf("%s: %v", c.spec, err)
+		}
+		if got := f.Func(x); math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("%s: f(e_1) = %g, want %g", c.spec, got, c.want)
+		}
+	}
+	plain, _ := Objective("distance:seed=4", in)
+	heavy, _ := Objective("distance:seed=4,weight=3", in)
+	if p, h := plain.Func(x), heavy.Func(x); math.Abs(h-3*p) > 1e-14 {
+		t.Errorf("weight=3: %g, want 3·%g", h, p)
+	}
+	for _, bad := range []string{"distance:weight=0", "distance:weight=x", "distance:center=Inf", "distance:center=1,radius=2"} {
+		if _, err := Objective(bad, in); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}

@@ -59,6 +59,22 @@ type Summary struct {
 	// OnlineSummary is set for online runs (its fields appear at the top
 	// level of the JSON object).
 	*OnlineSummary
+	// DCSummary is set for difference-of-convex runs (likewise).
+	*DCSummary
+}
+
+// DCSummary is the part of a Summary specific to a difference-of-convex
+// run (lazycg.MinimizeDC): Primal is φ at the final point and DualBound is
+// null (no lower bound on φ is proven: φ is not convex).
+type DCSummary struct {
+	Concave string `json:"concave"`
+	// DCAIterations counts the subproblems solved (Iterations counts
+	// their iterations).
+	DCAIterations int `json:"dca_iterations"`
+	// GapBound is the proven bound on the DCA gap of CertifiedPrimal's
+	// point (null when no subproblem ran), see lazycg.DCResult.
+	GapBound        *float64 `json:"dca_gap_bound"`
+	CertifiedPrimal *float64 `json:"certified_primal"`
 }
 
 // OnlineSummary is the part of a Summary specific to an online run.
@@ -119,6 +135,15 @@ func (p *Prepared) newSummary(method string, st lazycg.Stats, status lazycg.Stat
 func (p *Prepared) Summary(res *lazycg.Result) Summary {
 	s := p.newSummary(p.Config.Method, res.Stats, res.Status, res.Err)
 	s.Objective, s.Primal, s.DualBound = p.Config.Objective, res.F, finite(res.DualBound)
+	return s
+}
+
+// DCSummary summarizes the difference-of-convex run of p.
+func (p *Prepared) DCSummary(res *lazycg.DCResult) Summary {
+	s := p.newSummary(p.Config.Method, res.Stats, res.Status, res.Err)
+	s.Objective, s.Primal = p.Config.Objective, res.F
+	s.DCSummary = &DCSummary{Concave: p.Config.Concave, DCAIterations: res.Iterations,
+		GapBound: finite(res.GapBound), CertifiedPrimal: finite(res.CertifiedF)}
 	return s
 }
 

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSolveConcave runs the difference-of-convex algorithm from the
+// command line: the JSON line has the DCA fields and no dual bound, the
+// text summary states that no bound on min φ is proven, and the trace and
+// the solution are written.
+func TestSolveConcave(t *testing.T) {
+	dir := t.TempDir()
+	trace, sol := filepath.Join(dir, "t.csv"), filepath.Join(dir, "x.txt")
+	out, errOut, code := runCLI("solve", "-json", "-polytope", "birkhoff:6", "-objective", "quadratic",
+		"-concave", "distance:weight=0.6", "-method", "lazy-bpcg", "-time", "20s", "-trace", trace, "-solution", sol)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &m); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if m["status"] != "gap-converged" || m["dual_bound"] != nil || m["concave"] != "distance:weight=0.6" {
+		t.Fatalf("summary %v", m)
+	}
+	gap, ok := m["dca_gap_bound"].(float64)
+	if !ok || gap > 1e-12 || m["dca_iterations"].(float64) < 2 {
+		t.Fatalf("DCA gap bound %v after %v DCA iterations", m["dca_gap_bound"], m["dca_iterations"])
+	}
+	if m["lmo_calls"].(float64) >= m["iterations"].(float64) {
+		t.Fatalf("lazy subproblems: %v LMO calls for %v iterations", m["lmo_calls"], m["iterations"])
+	}
+	tr, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(tr)), "\n")
+	if lines[0] != "dca_iteration,time_s,oracle_time_s,iterations,lmo_calls,cache_hits,phi,dca_gap_bound" ||
+		len(lines) != int(m["dca_iterations"].(float64))+2 {
+		t.Fatalf("trace: %d lines, header %q", len(lines), lines[0])
+	}
+	x, err := os.ReadFile(sol)
+	if err != nil || strings.Count(string(x), "\n") != 37 || !strings.Contains(string(x), "dual bound none") {
+		t.Fatalf("solution file (%v):\n%.200s", err, x)
+	}
+	out, errOut, code = runCLI("solve", "-polytope", "simplex:10", "-objective", "distance", "-concave", "distance:weight=2,center=0.5",
+		"-method", "afw", "-progress", "1ns")
+	if code != 0 || !strings.Contains(out, "no lower bound on min φ is proven") || !strings.Contains(out, "DCA gap") ||
+		!strings.Contains(errOut, "dca_gap") {
+		t.Fatalf("text summary: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
