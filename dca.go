@@ -32,7 +32,7 @@ type DCProblem struct {
 }
 
 // DCSettings control a MinimizeDC run. The zero value is usable: the run
-// ends when the DCA gap is proven to be at rounding level (PhiFloor), when
+// ends when the DCA gap is proven to be at rounding level (see Tolerance), when
 // it stops making progress, or
 // after DefaultDCMaxIterations iterations when no other limit or
 // tolerance is set.
@@ -47,7 +47,8 @@ type DCSettings struct {
 	// Tolerance stops the run once the DCA gap at an iterate is proven to be
 	// at most Tolerance (see DCResult.GapBound); RelTolerance once it is at
 	// most RelTolerance·max(1, |φ|). A run always stops once the gap is
-	// below the floating-point resolution of φ, PhiFloor(φ).
+	// below the floating-point resolution of the subproblem's values,
+	// PhiFloor of the largest of |F|, |G| and |φ| at the iterate.
 	Tolerance, RelTolerance float64
 	// Inner are the settings of each subproblem's Minimize run: its limits
 	// apply to each subproblem (the time limit and the LMO call limit are
@@ -296,10 +297,12 @@ func MinimizeDC(ctx context.Context, p DCProblem, settings *DCSettings, method M
 		keepActive = func() { c.keep = true }
 	}
 	// tolerance is the DCA gap that ends the run at φ: the settings', and
-	// at least the resolution of φ's floating-point values (PhiFloor).
-	tolerance := func(phi float64) float64 {
-		return math.Max(math.Max(settings.Tolerance, settings.RelTolerance*math.Max(1, math.Abs(phi))), PhiFloor(phi))
+	// at least the resolution of the subproblem's values, sums of terms as
+	// large as scale = max |F|, |G| at the iterate (PhiFloor).
+	tolerance := func(phi, scale float64) float64 {
+		return math.Max(math.Max(settings.Tolerance, settings.RelTolerance*math.Max(1, math.Abs(phi))), PhiFloor(scale))
 	}
+	var modelScale, certScale float64 // max |F|, |G|, |φ| at the model's point and at the certified one
 	maxIter := settings.MaxIterations
 	if maxIter == 0 && settings.MaxLMOCalls == 0 && settings.TimeLimit == 0 && settings.Tolerance == 0 && settings.RelTolerance == 0 {
 		maxIter = DefaultDCMaxIterations
@@ -311,7 +314,7 @@ func MinimizeDC(ctx context.Context, p DCProblem, settings *DCSettings, method M
 	var res *DCResult
 	limits := func() (Status, bool) {
 		switch {
-		case res.GapBound <= tolerance(res.CertifiedF):
+		case res.GapBound <= tolerance(res.CertifiedF, certScale):
 			return GapConverged, true
 		case maxIter > 0 && res.Iterations >= maxIter:
 			return IterationLimit, true
@@ -339,7 +342,9 @@ func MinimizeDC(ctx context.Context, p DCProblem, settings *DCSettings, method M
 		case *dcModel:
 			m.c = c
 		}
-		return p.F.Func(x) - g
+		f := p.F.Func(x)
+		modelScale = math.Max(math.Max(math.Abs(f), math.Abs(g)), math.Abs(f-g))
+		return f - g
 	}
 
 	res = &DCResult{GapBound: math.Inf(1), CertifiedF: math.NaN()}
@@ -405,13 +410,13 @@ func MinimizeDC(ctx context.Context, p DCProblem, settings *DCSettings, method M
 				inner.MaxLMOCalls = left
 			}
 		}
-		var phiT float64 // φ(x_t), fixed once the start is known
+		var phiT, scaleT float64 // φ(x_t) and its scale, fixed once the start is known
 		userCB := settings.Inner.Callback
 		inner.Callback = func(pr Progress) bool {
 			if userCB != nil && !userCB(pr) {
 				return false
 			}
-			if phiT-pr.DualBound <= tolerance(phiT) {
+			if phiT-pr.DualBound <= tolerance(phiT, scaleT) {
 				return false // x_t is certified: the run ends after this subproblem
 			}
 			return settings.SolveSubproblems || pr.Primal-pr.DualBound > phiT-pr.Primal
@@ -441,7 +446,7 @@ func MinimizeDC(ctx context.Context, p DCProblem, settings *DCSettings, method M
 			res.X, res.F = x, phi
 			record()
 		}
-		phiT = phi
+		phiT, scaleT = phi, modelScale
 		r, err := Minimize(run.Context(), Problem{Objective: model, LMO: p.LMO, Separator: sep, X0: x}, &inner, method)
 		if r == nil {
 			if st, ok := run.Interrupted(); ok {
@@ -457,7 +462,7 @@ func MinimizeDC(ctx context.Context, p DCProblem, settings *DCSettings, method M
 			// A proven bound (a subproblem stopped before it proved any
 			// keeps the previous iterate's certificate).
 			res.Certified = append(res.Certified[:0], x...)
-			res.CertifiedF, res.GapBound = phiT, math.Max(gb, 0)
+			res.CertifiedF, res.GapBound, certScale = phiT, math.Max(gb, 0), scaleT
 		}
 		next := r.X
 		phiNext := setModel(next)
@@ -467,7 +472,7 @@ func MinimizeDC(ctx context.Context, p DCProblem, settings *DCSettings, method M
 		}
 		// φ(x_{t+1}) ≤ m_t(x_{t+1}) ≤ φ(x_t) holds in exact arithmetic for
 		// convex G; allow for the rounding of the values compared.
-		slack := 1e-9 * (math.Abs(phiT) + math.Abs(r.F) + 1)
+		slack := 1e-9 * (scaleT + math.Abs(r.F) + 1)
 		moved := phiNext < phiT
 		if phiNext > phiT+slack || phiNext > r.F+slack {
 			setModel(x)

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -28,27 +27,8 @@ func runDC(ctx context.Context, f *runFlags, p *spec.Prepared, limit, progress t
 		return noResult("solve", runErr)
 	}
 	sum := p.DCSummary(res)
-	if f.json {
-		if err := printJSON(stdout, sum); err != nil {
-			return err
-		}
-	} else {
-		printDCSummary(stdout, sum, p)
-	}
-	traceErr := f.writeTrace(func(w io.Writer) error { return writeDCTrace(w, res.Trace) })
-	var solErr error
-	if solFile != nil {
-		if solErr = writeSolution(solFile, sum, res.X); solErr == nil {
-			solErr = solFile.Commit()
-		}
-		if solErr != nil {
-			solErr = fmt.Errorf("solve: the result was printed but the solution was not written: %w", solErr)
-		}
-	}
-	if runErr != nil {
-		return fmt.Errorf("solve: run failed: %w", runErr)
-	}
-	return errors.Join(traceErr, solErr)
+	return writeOutputs(f, stdout, sum, func(w io.Writer) { printDCSummary(w, sum, p) },
+		func(w io.Writer) error { return writeDCTrace(w, res.Trace) }, solFile, res.X, runErr)
 }
 
 // dcProgressTable prints a line per DCA iteration, at most one per cadence.

@@ -67,20 +67,29 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if res == nil {
 		return noResult("solve", runErr)
 	}
-	// The result first: an output file that cannot be written costs
-	// nothing but that file.
 	sum := p.Summary(res)
+	return writeOutputs(f, stdout, sum, func(w io.Writer) { printSummary(w, sum, p) },
+		func(w io.Writer) error { return experiment.WriteTrace(w, experiment.Trace{Points: res.Trace}) },
+		solFile, res.X, runErr)
+}
+
+// writeOutputs prints the result of a run first (the JSON line or the
+// text summary), then writes the trace and the solution file: an output
+// file that cannot be written costs nothing but that file. runErr is the
+// run's own error.
+func writeOutputs(f *runFlags, stdout io.Writer, sum spec.Summary, text func(io.Writer), trace func(io.Writer) error,
+	solFile *fileio.AtomicFile, x []float64, runErr error) error {
 	if f.json {
 		if err := printJSON(stdout, sum); err != nil {
 			return err
 		}
 	} else {
-		printSummary(stdout, sum, p)
+		text(stdout)
 	}
-	traceErr := f.writeTrace(func(w io.Writer) error { return experiment.WriteTrace(w, experiment.Trace{Points: res.Trace}) })
+	traceErr := f.writeTrace(trace)
 	var solErr error
 	if solFile != nil {
-		if solErr = writeSolution(solFile, sum, res.X); solErr == nil {
+		if solErr = writeSolution(solFile, sum, x); solErr == nil {
 			solErr = solFile.Commit()
 		}
 		if solErr != nil {
