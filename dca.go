@@ -188,8 +188,49 @@ type quadraticLine interface {
 // dcQuadModel is a dcModel whose F is a quadraticLine: the model is then
 // minimized exactly along lines.
 type dcQuadModel struct {
-	dcModel
+	*dcModel
 	q quadraticLine
+}
+
+// dcSum makes a dcModel whose F is a FiniteSum one too (for the
+// stochastic methods): F's terms, with the linear term in every batch
+// gradient, which keeps the estimate unbiased.
+type dcSum struct {
+	fs  FiniteSum
+	lin []float64
+}
+
+// Terms implements FiniteSum.
+func (m dcSum) Terms() int { return m.fs.Terms() }
+
+// BatchGrad implements FiniteSum.
+func (m dcSum) BatchGrad(dst, x []float64, batch []int) {
+	m.fs.BatchGrad(dst, x, batch)
+	axpy(dst, -1, m.lin)
+}
+
+// newDCModel returns the subproblem objective over F with the linear term
+// lin (set with its constant through the returned *dcModel), with F's
+// exact line search and finite-sum structure when F has them.
+func newDCModel(f Objective, lin []float64) (Objective, *dcModel) {
+	base := &dcModel{f: f, lin: lin}
+	q, quad := f.(quadraticLine)
+	fs, sum := f.(FiniteSum)
+	switch {
+	case quad && sum:
+		return &struct {
+			*dcQuadModel
+			dcSum
+		}{&dcQuadModel{base, q}, dcSum{fs, lin}}, base
+	case quad:
+		return &dcQuadModel{base, q}, base
+	case sum:
+		return &struct {
+			*dcModel
+			dcSum
+		}{base, dcSum{fs, lin}}, base
+	}
+	return base, base
 }
 
 // LineMinimize implements LineMinimizer.
@@ -325,23 +366,11 @@ func MinimizeDC(ctx context.Context, p DCProblem, settings *DCSettings, method M
 	}
 
 	lin := make([]float64, n)
-	var model Objective
-	base := dcModel{f: p.F, lin: lin}
-	if q, ok := p.F.(quadraticLine); ok {
-		model = &dcQuadModel{dcModel: base, q: q}
-	} else {
-		model = &base
-	}
+	model, base := newDCModel(p.F, lin)
 	setModel := func(x []float64) (phi float64) {
 		g := p.G.Func(x)
 		p.G.Grad(lin, x)
-		c := dot(lin, x) - g
-		switch m := model.(type) {
-		case *dcQuadModel:
-			m.c = c
-		case *dcModel:
-			m.c = c
-		}
+		base.c = dot(lin, x) - g
 		f := p.F.Func(x)
 		modelScale = math.Max(math.Max(math.Abs(f), math.Abs(g)), math.Abs(f-g))
 		return f - g
