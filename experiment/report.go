@@ -169,8 +169,12 @@ func SummaryTable(res *SuiteResult) string {
 			}
 			s := r.Summary
 			dual := "none"
-			if s.DualBound != nil {
+			switch {
+			case s.DualBound != nil:
 				dual = fmtFloat(*s.DualBound)
+			case s.DCSummary != nil && s.DCSummary.GapBound != nil:
+				// DCA: no bound on min φ, a proven bound on the DCA gap.
+				dual = "none (DCA gap ≤ " + fmtFloat(*s.DCSummary.GapBound) + ")"
 			}
 			hit := "—"
 			if r.Lazy {

@@ -406,6 +406,9 @@ func (r *Runner) runOffline(ctx context.Context, e *Experiment, cfg spec.Config,
 	rr.Curvature = p.Curvature
 	er.Dim = p.Instance.Dim()
 	rr.Fingerprint = Fingerprint(p.Problem.Objective, p.Problem.X0)
+	if p.Concave != nil {
+		return r.runDC(ctx, e, cfg, p, rr)
+	}
 	settings := cfg.Settings()
 	settings.TraceInterval = traceInterval(cfg.TimeLimit)
 	settings.Callback = r.progress(e.Name + "/" + rr.Label)
@@ -414,6 +417,31 @@ func (r *Runner) runOffline(ctx context.Context, e *Experiment, cfg spec.Config,
 		return Trace{}, spec.Summary{}, err
 	}
 	return Trace{Points: res.Trace}, p.Summary(res), err
+}
+
+// runDC runs a difference-of-convex experiment (Concave set) with
+// lazycg.MinimizeDC: its trace has one point per DCA iteration, with φ as
+// the primal value and no dual bound (none is proven for φ; the summary
+// holds the proven DCA gap).
+func (r *Runner) runDC(ctx context.Context, e *Experiment, cfg spec.Config, p *spec.Prepared, rr *RunResult) (Trace, spec.Summary, error) {
+	rr.Fingerprint += "-" + Fingerprint(p.Concave, p.Problem.X0)
+	settings := cfg.DCSettings()
+	if progress := r.progress(e.Name + "/" + rr.Label); progress != nil {
+		settings.Callback = func(dp lazycg.DCProgress) bool {
+			return progress(lazycg.Progress{Iteration: dp.Iteration, Time: dp.Time, F: dp.F, Primal: dp.F,
+				DualBound: math.Inf(-1), Stats: dp.Stats})
+		}
+	}
+	res, err := lazycg.MinimizeDC(ctx, p.DCProblem(), settings, p.Method)
+	if res == nil {
+		return Trace{}, spec.Summary{}, err
+	}
+	tr := Trace{Points: make([]lazycg.TracePoint, len(res.Trace))}
+	for i, t := range res.Trace {
+		tr.Points[i] = lazycg.TracePoint{Time: t.Time, OracleTime: t.OracleTime, Iteration: t.InnerIterations,
+			LMOCalls: t.LMOCalls, CacheHits: t.CacheHits, Primal: t.F, DualBound: math.Inf(-1)}
+	}
+	return tr, p.DCSummary(res), err
 }
 
 // Fingerprint hashes an objective's behavior: its dimension, f and ∇f at

@@ -224,8 +224,8 @@ func (e *Experiment) validate() error {
 	if (e.Objective == "") == (e.Losses == "") {
 		return errors.New("give exactly one of objective (offline) and losses (online)")
 	}
-	if e.Concave != "" {
-		return errors.New("concave: difference-of-convex runs are not part of suites (use lazycg solve -concave)")
+	if e.Concave != "" && e.Objective == "" {
+		return errors.New("concave applies to offline experiments (with an objective)")
 	}
 	if err := e.Config.Validate(); err != nil {
 		return err
