@@ -88,6 +88,9 @@ func AsConsensus(obj lazycg.Objective) *Consensus {
 // Dim returns N·n.
 func (c *Consensus) Dim() int { return c.blocks * c.n }
 
+// Inner returns f.
+func (c *Consensus) Inner() lazycg.Objective { return c.f }
+
 // Blocks returns N.
 func (c *Consensus) Blocks() int { return c.blocks }
 

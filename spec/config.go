@@ -302,7 +302,7 @@ const inf = math.MaxFloat64
 var settings = []Setting{
 	{Flag: "polytope", JSON: "polytope", Kind: SettingString, Usage: "polytope `SPEC`",
 		field: func(c *Config) any { return &c.Polytope }},
-	{Flag: "objective", JSON: "objective", Kind: SettingString, Usage: "objective `SPEC`: distance[:seed=S], quadratic[:seed=S,density=D,rows=R], completion[:seed=S,rank=R,dense=1]",
+	{Flag: "objective", JSON: "objective", Kind: SettingString, Usage: "objective `SPEC`: distance[:seed=S,weight=W,center=V], quadratic[:seed=S,density=D,rows=R], completion[:seed=S,rank=R,dense=1], leastsquares:A,B, consensus:KIND[,lambda=L] (over a product)",
 		field: func(c *Config) any { return &c.Objective }},
 	{Flag: "concave", JSON: "concave", Kind: SettingString, Usage: "minimize the objective minus the convex objective `SPEC` (e.g. distance:weight=2,center=0.5): a difference of convex functions, by DCA with the method solving its convex subproblems; -iters, -gap then bound DCA iterations and the proven DCA gap",
 		field: func(c *Config) any { return &c.Concave }},

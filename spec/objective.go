@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sort"
+	"strings"
 
 	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/lmo"
@@ -20,6 +22,12 @@ import (
 //	completion[:seed=S,rank=R,dense=1]       matrix completion over nuclear:M,N[,R]
 //	leastsquares:A,B                         ‖Ax − b‖² with A and b from files (Matrix
 //	                                         Market, CSV or text; see objective.ReadMatrix)
+//	consensus:KIND[,lambda=L,…]              over a product of N polytopes of one dimension
+//	                                         n: λ·Σ_i f(x_i) + ½·Σ_{i<j} ‖x_i − x_j‖², f the
+//	                                         objective KIND (with the other options) over the
+//	                                         first factor (L = 0.01): alternating linear
+//	                                         minimization of f over the factors' intersection
+//	                                         (objective.NewConsensus)
 //
 // A completion objective is solved in Ω-coordinates: it replaces the
 // instance's nuclear-norm ball by its projection onto the observed entries
@@ -40,8 +48,11 @@ func ObjectiveWith(text string, in *Instance, opt Options) (lazycg.Objective, er
 	if err != nil {
 		return nil, err
 	}
-	if s.Kind == "leastsquares" {
+	switch s.Kind {
+	case "leastsquares":
 		return leastSquaresFiles(s, in, opt)
+	case "consensus":
+		return consensus(s, in, opt)
 	}
 	if len(s.Args) != 0 {
 		return nil, fmt.Errorf("spec: %q: objective options are key=value (e.g. seed=1)", text)
@@ -94,7 +105,7 @@ func ObjectiveWith(text string, in *Instance, opt Options) (lazycg.Objective, er
 	case "completion":
 		obj, err = completion(s, in, seed)
 	default:
-		return nil, fmt.Errorf("spec: unknown objective kind %q (known: distance, quadratic, completion, leastsquares)", s.Kind)
+		return nil, fmt.Errorf("spec: unknown objective kind %q (known: distance, quadratic, completion, leastsquares, consensus)", s.Kind)
 	}
 	if err != nil {
 		return nil, err
@@ -103,6 +114,48 @@ func ObjectiveWith(text string, in *Instance, opt Options) (lazycg.Objective, er
 		return nil, err
 	}
 	return obj, nil
+}
+
+// consensus builds the consensus objective of s over a product instance:
+// the objective named by s's argument, with s's other options, over the
+// first factor, weighted by lambda.
+func consensus(s *Spec, in *Instance, opt Options) (lazycg.Objective, error) {
+	if len(s.Args) != 1 {
+		return nil, fmt.Errorf("spec: %s: want consensus:KIND[,lambda=L,options of KIND]", s.label)
+	}
+	if len(in.factors) < 2 {
+		return nil, fmt.Errorf("spec: %s: needs a product of at least two polytopes (product:[A][B]…), got %q", s.label, in.Spec)
+	}
+	n := in.factors[0].Dim()
+	for k, f := range in.factors {
+		if f.Dim() != n {
+			return nil, fmt.Errorf("spec: %s: the factors must have one dimension: factor 0 has %d, factor %d has %d", s.label, n, k, f.Dim())
+		}
+	}
+	lambda, err := s.OptFloat("lambda", 0.01, 1e-300, 1e300)
+	if err != nil {
+		return nil, err
+	}
+	inner := s.Args[0]
+	var opts []string
+	for k, v := range s.Opts {
+		if k != "lambda" {
+			opts = append(opts, k+"="+v)
+			s.used[k] = true
+		}
+	}
+	if len(opts) > 0 {
+		sort.Strings(opts)
+		inner += ":" + strings.Join(opts, ",")
+	}
+	if k, _, _ := strings.Cut(inner, ":"); strings.EqualFold(k, "consensus") || strings.EqualFold(k, "completion") {
+		return nil, fmt.Errorf("spec: %s: the inner objective cannot be %s", s.label, k)
+	}
+	f, err := ObjectiveWith(inner, in.factors[0], opt)
+	if err != nil {
+		return nil, fmt.Errorf("spec: %s: %w", s.label, err)
+	}
+	return objective.NewConsensus(f, len(in.factors), lambda)
 }
 
 // distance builds W·‖x − b‖² of a distance spec s over R^n.

@@ -109,3 +109,44 @@ func TestDistanceOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestConsensusSpec builds consensus objectives over products: the inner
+// objective gets the spec's other options and the first factor, and bad
+// products and inner kinds are refused.
+func TestConsensusSpec(t *testing.T) {
+	in, err := Polytope("product:[simplex:3][box:3]", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	obj, err := Objective("consensus:distance,lambda=0.5,center=0.25", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := objective.AsConsensus(obj)
+	if c == nil || c.Blocks() != 2 || obj.Dim() != 6 {
+		t.Fatalf("consensus %T of dimension %d", obj, obj.Dim())
+	}
+	x := []float64{1, 0, 0, 1, 0, 0} // the blocks agree: F = λ·2·f(e_1)
+	if got, want := obj.Func(x), 0.5*2*(0.75*0.75+2*0.0625); math.Abs(got-want) > 1e-15 {
+		t.Fatalf("F(x) = %g, want %g", got, want)
+	}
+	for _, bad := range []struct{ polytope, objective string }{
+		{"simplex:3", "consensus:distance"},
+		{"product:[simplex:3][box:4]", "consensus:distance"},
+		{"product:[simplex:3][box:3]", "consensus"},
+		{"product:[simplex:3][box:3]", "consensus:consensus"},
+		{"product:[simplex:3][box:3]", "consensus:bogus"},
+		{"product:[simplex:3][box:3]", "consensus:distance,lambda=0"},
+		{"product:[simplex:3][box:3]", "consensus:distance,frob=1"},
+	} {
+		in, err := Polytope(bad.polytope, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Objective(bad.objective, in); err == nil {
+			t.Errorf("%s over %s accepted", bad.objective, bad.polytope)
+		}
+		in.Close()
+	}
+}

@@ -76,6 +76,8 @@ type Instance struct {
 
 	// mem is the memory account the objective or the losses add to.
 	mem *memAccount
+	// factors are the instances of a product's factors (nil otherwise).
+	factors []*Instance
 }
 
 // Dim returns the dimension of the instance.

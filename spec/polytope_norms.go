@@ -403,7 +403,7 @@ func productSpec(text string, opt Options) (in *Instance, ok bool, err error) {
 		closeAll()
 		return nil, true, fmt.Errorf("spec: %q: %w", text, err)
 	}
-	in.LMO, in.Close = prod, closeAll
+	in.LMO, in.Close, in.factors = prod, closeAll, parts
 	start := make([]float64, 0, prod.Dim())
 	for _, p := range parts {
 		in.Diameter2 += p.Diameter2

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/objective"
 	"github.com/lazycg/lazycg/online"
 )
 
@@ -61,6 +62,15 @@ type Summary struct {
 	*OnlineSummary
 	// DCSummary is set for difference-of-convex runs (likewise).
 	*DCSummary
+	// For a consensus objective (alternating linear minimization):
+	// IntersectionBound is the proven lower bound on min f over the
+	// factors' intersection (objective.Consensus.IntersectionBound of the
+	// dual bound), Disagreement the blocks' ½·Σ_{i<j} ‖x_i − x_j‖² and
+	// MeanPrimal f at their mean (a point of the intersection only when
+	// they agree).
+	IntersectionBound *float64 `json:"intersection_bound,omitempty"`
+	Disagreement      *float64 `json:"disagreement,omitempty"`
+	MeanPrimal        *float64 `json:"mean_primal,omitempty"`
 }
 
 // DCSummary is the part of a Summary specific to a difference-of-convex
@@ -135,6 +145,13 @@ func (p *Prepared) newSummary(method string, st lazycg.Stats, status lazycg.Stat
 func (p *Prepared) Summary(res *lazycg.Result) Summary {
 	s := p.newSummary(p.Config.Method, res.Stats, res.Status, res.Err)
 	s.Objective, s.Primal, s.DualBound = p.Config.Objective, res.F, finite(res.DualBound)
+	if c := objective.AsConsensus(p.Problem.Objective); c != nil && res.X != nil {
+		s.IntersectionBound = finite(c.IntersectionBound(res.DualBound))
+		s.Disagreement = finite(c.Disagreement(res.X))
+		mean := make([]float64, c.Inner().Dim())
+		c.Mean(mean, res.X)
+		s.MeanPrimal = finite(c.Inner().Func(mean))
+	}
 	return s
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,5 +53,32 @@ func TestSolveConcave(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "no lower bound on min φ is proven") || !strings.Contains(out, "DCA gap") ||
 		!strings.Contains(errOut, "dca_gap") {
 		t.Fatalf("text summary: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// TestSolveConsensus runs alternating linear minimization from the
+// command line: min ‖x − (1, 0, 0)‖²-like distance over simplex ∩ box by
+// the consensus objective over their product; the JSON line has the
+// proven bound for the intersection and the blocks' disagreement.
+func TestSolveConsensus(t *testing.T) {
+	out, errOut, code := runCLI("solve", "-json", "-polytope", "product:[simplex:3][box:3]", "-objective",
+		"consensus:distance,lambda=0.001,center=0", "-method", "bpcg", "-gap", "1e-12")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &m); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	// min over the simplex of ‖x‖² is 1/3, at the barycenter.
+	lb, ok1 := m["intersection_bound"].(float64)
+	dis, ok2 := m["disagreement"].(float64)
+	mean, ok3 := m["mean_primal"].(float64)
+	if !ok1 || !ok2 || !ok3 || lb > 1.0/3+1e-12 || lb < 1.0/3-0.01 || dis > 1e-4 || math.Abs(mean-1.0/3) > 0.01 {
+		t.Fatalf("summary %v", m)
+	}
+	out, _, code = runCLI("solve", "-polytope", "product:[simplex:3][box:3]", "-objective", "consensus:distance", "-method", "lazy-bpcg")
+	if code != 0 || !strings.Contains(out, "min f over the intersection ≥") {
+		t.Fatalf("text summary: exit %d\n%s", code, out)
 	}
 }

@@ -152,6 +152,18 @@ func printSummary(w io.Writer, s spec.Summary, p *spec.Prepared) {
 	if p.Info.Lazy {
 		printSeparation(w, s)
 	}
+	if s.Disagreement != nil {
+		bound := "none proven"
+		if s.IntersectionBound != nil {
+			bound = strconv.FormatFloat(*s.IntersectionBound, 'g', 10, 64)
+		}
+		mean := "?"
+		if s.MeanPrimal != nil {
+			mean = strconv.FormatFloat(*s.MeanPrimal, 'g', 10, 64)
+		}
+		fmt.Fprintf(w, "consensus   min f over the intersection ≥ %s (proven); the blocks disagree by %.4g; f(mean block) = %s (in the intersection only when they agree)\n",
+			bound, *s.Disagreement, mean)
+	}
 }
 
 // printSeparation prints the weak separation counters of a summary.
