@@ -32,10 +32,10 @@ type DCProblem struct {
 }
 
 // DCSettings control a MinimizeDC run. The zero value is usable: the run
-// ends when the DCA gap is proven to be at rounding level (see Tolerance), when
-// it stops making progress, or
-// after DefaultDCMaxIterations iterations when no other limit or
-// tolerance is set.
+// ends when the DCA gap is proven to be at rounding level (see
+// Tolerance), when it stops making progress, or after
+// DefaultDCMaxIterations iterations when no other limit or tolerance is
+// set.
 type DCSettings struct {
 	// MaxIterations bounds the DCA iterations, i.e. the subproblems solved
 	// (0: none; see DCSettings for the cap of runs without any stop rule).
