@@ -147,7 +147,9 @@ func (c *Consensus) Grad(dst, x []float64) {
 
 // IntersectionBound returns dual/(λN): when dual is a proven lower bound on
 // the minimum of F over P_1 × … × P_N, a proven lower bound on the minimum
-// of f over P_1 ∩ … ∩ P_N (+Inf proves it empty; −Inf proves nothing).
+// of f over P_1 ∩ … ∩ P_N (−Inf proves nothing). A bound above every
+// value of f on the factors proves the intersection empty; with f = Zero,
+// any positive bound does.
 func (c *Consensus) IntersectionBound(dual float64) float64 {
 	return dual / (c.lambda * float64(c.blocks))
 }
@@ -184,3 +186,27 @@ func (c *quadConsensus) LineMinimize(x, d, grad []float64, gmax float64) float64
 	}
 	return minimizeQuadratic(slope, curv, gd, gmax)
 }
+
+// Zero is the zero function on R^N. As the f of a consensus objective it
+// turns alternating linear minimization into a feasibility problem: F is
+// then the blocks' disagreement alone, its minimum over the product is 0
+// exactly when the factors intersect, and a positive proven dual bound
+// proves the intersection empty (see Consensus.IntersectionBound).
+type Zero struct {
+	// N is the dimension.
+	N int
+}
+
+var _ QuadraticLine = Zero{}
+
+// Dim returns N.
+func (z Zero) Dim() int { return z.N }
+
+// Func returns 0.
+func (z Zero) Func([]float64) float64 { return 0 }
+
+// Grad stores 0 in dst.
+func (z Zero) Grad(dst, _ []float64) { clear(dst) }
+
+// LineCoeffs implements QuadraticLine: 0, 0.
+func (z Zero) LineCoeffs(_, _ []float64) (slope, curv float64) { return 0, 0 }

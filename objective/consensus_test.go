@@ -138,3 +138,37 @@ func TestConsensusIntersection(t *testing.T) {
 		}
 	}
 }
+
+// TestConsensusFeasibility: with f = Zero the consensus objective is the
+// blocks' disagreement; for the probability simplex and the ℓ1 ball of
+// radius ½ (disjoint: their points have ℓ1 norms 1 and ≤ ½) a run proves a
+// positive bound, i.e. that they do not intersect, and for the simplex and
+// the unit box it drives the disagreement to 0 without proving anything
+// positive.
+func TestConsensusFeasibility(t *testing.T) {
+	simplex, _ := lmo.NewProbabilitySimplex(3, 1)
+	small, _ := lmo.NewL1Ball(3, 0.5)
+	box, _ := lmo.NewBox([]float64{0, 0, 0}, []float64{1, 1, 1})
+	for _, tc := range []struct {
+		name     string
+		other    lazycg.LMO
+		disjoint bool
+	}{{"l1 ball ½", small, true}, {"box", box, false}} {
+		prod, _ := lmo.NewProduct(simplex, tc.other)
+		obj, _ := objective.NewConsensus(objective.Zero{N: 3}, 2, 1)
+		c := objective.AsConsensus(obj)
+		res, err := lazycg.Minimize(context.Background(), lazycg.Problem{Objective: obj, LMO: prod},
+			&lazycg.Settings{GapTolerance: 1e-12, MaxIterations: 100000}, &lazycg.BlendedPairwise{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lb := c.IntersectionBound(res.DualBound)
+		// The distance between the two sets is 1/(2√3) (from (⅓,⅓,⅓) to (⅙,⅙,⅙)): min F = ½·(1/12).
+		if tc.disjoint && !(lb > 0 && math.Abs(res.F-1.0/24) < 1e-9) {
+			t.Errorf("%s: bound %g, F %g: disjointness not proven (min F = 1/24)", tc.name, lb, res.F)
+		}
+		if !tc.disjoint && (lb > 1e-12 || c.Disagreement(res.X) > 1e-10) {
+			t.Errorf("%s: bound %g, disagreement %g for intersecting sets", tc.name, lb, c.Disagreement(res.X))
+		}
+	}
+}

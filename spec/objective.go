@@ -22,6 +22,7 @@ import (
 //	completion[:seed=S,rank=R,dense=1]       matrix completion over nuclear:M,N[,R]
 //	leastsquares:A,B                         ‖Ax − b‖² with A and b from files (Matrix
 //	                                         Market, CSV or text; see objective.ReadMatrix)
+//	zero                                     f = 0 (feasibility: consensus:zero)
 //	consensus:KIND[,lambda=L,…]              over a product of N polytopes of one dimension
 //	                                         n: λ·Σ_i f(x_i) + ½·Σ_{i<j} ‖x_i − x_j‖², f the
 //	                                         objective KIND (with the other options) over the
@@ -104,8 +105,10 @@ func ObjectiveWith(text string, in *Instance, opt Options) (lazycg.Objective, er
 		obj = ls
 	case "completion":
 		obj, err = completion(s, in, seed)
+	case "zero":
+		obj = objective.Zero{N: n}
 	default:
-		return nil, fmt.Errorf("spec: unknown objective kind %q (known: distance, quadratic, completion, leastsquares, consensus)", s.Kind)
+		return nil, fmt.Errorf("spec: unknown objective kind %q (known: distance, quadratic, completion, leastsquares, consensus, zero)", s.Kind)
 	}
 	if err != nil {
 		return nil, err

@@ -78,7 +78,12 @@ func TestSolveConsensus(t *testing.T) {
 		t.Fatalf("summary %v", m)
 	}
 	out, _, code = runCLI("solve", "-polytope", "product:[simplex:3][box:3]", "-objective", "consensus:distance", "-method", "lazy-bpcg")
-	if code != 0 || !strings.Contains(out, "min f over the intersection ≥") {
+	if code != 0 || !strings.Contains(out, "min f over the intersection ≥") || strings.Contains(out, "do not intersect") {
 		t.Fatalf("text summary: exit %d\n%s", code, out)
+	}
+	// Feasibility: the simplex and the ℓ1 ball of radius ½ are disjoint.
+	out, _, code = runCLI("solve", "-polytope", "product:[simplex:3][l1:3,r=0.5]", "-objective", "consensus:zero", "-method", "bpcg", "-gap", "1e-9")
+	if code != 0 || !strings.Contains(out, "the polytopes do not intersect") {
+		t.Fatalf("disjoint polytopes: exit %d\n%s", code, out)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/lazycg/lazycg"
@@ -163,6 +164,9 @@ func printSummary(w io.Writer, s spec.Summary, p *spec.Prepared) {
 		}
 		fmt.Fprintf(w, "consensus   min f over the intersection ≥ %s (proven); the blocks disagree by %.4g; f(mean block) = %s (in the intersection only when they agree)\n",
 			bound, *s.Disagreement, mean)
+		if s.Objective != "" && strings.HasPrefix(s.Objective, "consensus:zero") && s.IntersectionBound != nil && *s.IntersectionBound > 0 {
+			fmt.Fprintln(w, "            with f = 0 a positive bound proves that the polytopes do not intersect")
+		}
 	}
 }
 
