@@ -150,3 +150,28 @@ func TestConsensusSpec(t *testing.T) {
 		in.Close()
 	}
 }
+
+// FuzzObjectiveSpec builds objectives from arbitrary specs over a plain
+// and a product polytope: an error or an objective of the instance's
+// dimension, never a panic.
+func FuzzObjectiveSpec(f *testing.F) {
+	for _, s := range []string{"distance", "distance:weight=2,center=0.5", "quadratic:density=0.5,rows=4", "zero",
+		"consensus:distance,lambda=0.1", "consensus:zero", "consensus:quadratic,seed=3", "consensus:consensus:zero",
+		"consensus:", "consensus:distance,distance", "completion", "leastsquares:a,b"} {
+		f.Add(s)
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, poly := range []string{"simplex:3", "product:[simplex:3][box:3]"} {
+			in, err := Polytope(poly, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			obj, err := ObjectiveWith(text, in, Options{DataDir: dir})
+			if err == nil && obj.Dim() != in.Dim() {
+				t.Errorf("%q over %s: dimension %d, want %d", text, poly, obj.Dim(), in.Dim())
+			}
+			in.Close()
+		}
+	})
+}
