@@ -122,3 +122,20 @@ func TestDCModel(t *testing.T) {
 		t.Error("the model of an objective that is not a finite sum claims to be one")
 	}
 }
+
+// TestDCModelAllocs: the subproblem objective allocates nothing per
+// evaluation.
+func TestDCModelAllocs(t *testing.T) {
+	f := rowsLS{a: [][]float64{{1, 2, 0}, {0, 1, -1}, {3, 0, 1}}, b: []float64{1, -1, 2}}
+	m, _ := newDCModel(f, []float64{0.5, -1, 2})
+	x, d, g := []float64{0.2, 0.3, 0.5}, []float64{0.4, -0.1, -0.3}, make([]float64, 3)
+	lm := m.(LineMinimizer)
+	fg := m.(FuncGrader)
+	if a := testing.AllocsPerRun(100, func() {
+		_ = m.Func(x)
+		fg.FuncGrad(g, x)
+		_ = lm.LineMinimize(x, d, g, 1)
+	}); a != 0 {
+		t.Errorf("%g allocations per evaluation", a)
+	}
+}

@@ -172,3 +172,20 @@ func TestConsensusFeasibility(t *testing.T) {
 		}
 	}
 }
+
+// TestConsensusAllocs: F, ∇F and the line search allocate nothing.
+func TestConsensusAllocs(t *testing.T) {
+	f, _ := objective.NewDistance([]float64{1, -2, 0.5})
+	obj, _ := objective.NewConsensus(f, 3, 0.7)
+	x := []float64{0.1, 0.2, 0.3, 1, 0, -1, 0.5, 0.5, 2}
+	d := []float64{0.3, -0.2, 0.1, -1, 0.5, 0.2, 0, 0.4, -0.6}
+	g := make([]float64, 9)
+	lm := obj.(lazycg.LineMinimizer)
+	if a := testing.AllocsPerRun(100, func() {
+		_ = obj.Func(x)
+		obj.Grad(g, x)
+		_ = lm.LineMinimize(x, d, g, 1)
+	}); a != 0 {
+		t.Errorf("%g allocations per evaluation", a)
+	}
+}
