@@ -304,7 +304,7 @@ var settings = []Setting{
 		field: func(c *Config) any { return &c.Polytope }},
 	{Flag: "objective", JSON: "objective", Kind: SettingString, Usage: "objective `SPEC`: distance[:seed=S,weight=W,center=V], quadratic[:seed=S,density=D,rows=R], completion[:seed=S,rank=R,dense=1], leastsquares:A,B, consensus:KIND[,lambda=L] (over a product)",
 		field: func(c *Config) any { return &c.Objective }},
-	{Flag: "concave", JSON: "concave", Kind: SettingString, Usage: "minimize the objective minus the convex objective `SPEC` (e.g. distance:weight=2,center=0.5): a difference of convex functions, by DCA with the method solving its convex subproblems; -iters, -gap then bound DCA iterations and the proven DCA gap",
+	{Flag: "concave", JSON: "concave", Kind: SettingString, Usage: "minimize the objective minus the convex objective `SPEC` (e.g. distance:weight=2,center=0.5): a difference of convex functions, by DCA with the method solving its convex subproblems (solve's default method becomes lazy-bpcg); -iters, -gap then bound DCA iterations and the proven DCA gap",
 		field: func(c *Config) any { return &c.Concave }},
 	{Flag: "losses", JSON: "losses", Kind: SettingString, Usage: "loss stream `SPEC`: linear or quadratic[:density=D], options functions=M (100), order=random|cycle|once, rounds=T (default: until the time or round limit), seed=S",
 		field: func(c *Config) any { return &c.Losses }},

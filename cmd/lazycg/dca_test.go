@@ -48,6 +48,10 @@ func TestSolveConcave(t *testing.T) {
 	if err != nil || strings.Count(string(x), "\n") != 37 || !strings.Contains(string(x), "dual bound none") {
 		t.Fatalf("solution file (%v):\n%.200s", err, x)
 	}
+	out, _, code = runCLI("solve", "-polytope", "simplex:10", "-objective", "distance", "-concave", "distance:weight=2,center=0.5")
+	if code != 0 || !strings.Contains(out, "dca with lazy-bpcg") {
+		t.Fatalf("the default method with -concave: exit %d\n%s", code, out)
+	}
 	out, errOut, code = runCLI("solve", "-polytope", "simplex:10", "-objective", "distance", "-concave", "distance:weight=2,center=0.5",
 		"-method", "afw", "-progress", "1ns")
 	if code != 0 || !strings.Contains(out, "no lower bound on min φ is proven") || !strings.Contains(out, "DCA gap") ||

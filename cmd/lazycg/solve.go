@@ -42,6 +42,10 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer f.close()
+	if f.cfg.Concave != "" && !flagSet(f.fs, "method") {
+		// DCA's subproblems want a linearly convergent method.
+		f.cfg.Method = "lazy-bpcg"
+	}
 	var solFile *fileio.AtomicFile
 	if *solution != "" {
 		sf, err := fileio.CreateAtomic(*solution)
@@ -72,6 +76,12 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return writeOutputs(f, stdout, sum, func(w io.Writer) { printSummary(w, sum, p) },
 		func(w io.Writer) error { return experiment.WriteTrace(w, experiment.Trace{Points: res.Trace}) },
 		solFile, res.X, runErr)
+}
+
+// flagSet reports whether the flag called name was given.
+func flagSet(fs *flag.FlagSet, name string) (set bool) {
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // writeOutputs prints the result of a run first (the JSON line or the
