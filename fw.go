@@ -13,7 +13,8 @@ import (
 // With an inexact LMO (e.g. a MIP solver stopped at a relative gap) the
 // reported dual bound uses the solver's proven bound, so it stays valid.
 type FrankWolfe struct {
-	// Rule selects the step-size rule; the zero value is line search.
+	// Rule selects the step-size rule; the zero value is line search
+	// (StepAgnostic, StepCurvature and StepMonotonic are the others).
 	Rule StepRule
 	// L is the smoothness constant for StepCurvature (short step
 	// γ = min{1, gap/(L‖v−x‖²)}).
@@ -23,10 +24,14 @@ type FrankWolfe struct {
 
 	v, d []float64
 	ls   lineSearcher
+	mono monotonicStep
 }
 
-// Monotone reports whether the iterates never increase f (line search only).
-func (m *FrankWolfe) Monotone() bool { return m.Rule == StepLineSearch && m.LineSearch.monotone() }
+// Monotone reports whether the iterates never increase f (line search and
+// the monotonic step).
+func (m *FrankWolfe) Monotone() bool {
+	return m.Rule == StepMonotonic || m.Rule == StepLineSearch && m.LineSearch.monotone()
+}
 
 // Init implements Method.
 func (m *FrankWolfe) Init(ctx context.Context, s *State) error {
@@ -36,6 +41,7 @@ func (m *FrankWolfe) Init(ctx context.Context, s *State) error {
 	n := len(s.X)
 	m.v = make([]float64, n)
 	m.d = make([]float64, n)
+	m.mono = monotonicStep{}
 	if err := m.ls.init(s, m.LineSearch, "frank-wolfe"); err != nil {
 		return err
 	}
@@ -62,11 +68,13 @@ func (m *FrankWolfe) Step(ctx context.Context, s *State) error {
 		gamma = 2 / float64(s.Iter+2)
 	case StepCurvature:
 		gamma = math.Min(1, gap/(m.L*norm2sq(m.d)))
+	case StepMonotonic:
+		gamma = m.mono.step(s, m.d, s.Iter)
 	default:
 		gamma = m.ls.search(s, m.d, 1)
 	}
 	if gamma == 0 {
-		if m.Rule == StepLineSearch {
+		if m.Rule == StepLineSearch || m.Rule == StepMonotonic {
 			s.Stalled = true
 		}
 		return nil

@@ -92,7 +92,11 @@ type LazyCG struct {
 	// of the negative answers do not depend on the step. It exists
 	// because on some instances open-loop steps beat every greedy step
 	// (docs/RESULTS.md, matrix completion 100×10000, where it ends below
-	// the greedy lazy steps but still above vanilla CG).
+	// the greedy lazy steps but still above vanilla CG). StepMonotonic is
+	// the open-loop step halved until f does not increase (the halvings
+	// kept across steps, see StepMonotonic): the method is then monotone,
+	// and every phase of constant Φ still ends with a negative answer,
+	// since each step toward a positive answer is a descent step.
 	Rule StepRule
 	// C is the curvature estimate for StepCurvature.
 	C float64
@@ -120,6 +124,7 @@ type LazyCG struct {
 
 	v, d []float64
 	ls   lineSearcher
+	mono monotonicStep
 	move func(*State) float64
 	l    float64 // the smoothness L for ShortStep
 	cmax float64 // ShortStepMax's running estimate
@@ -127,7 +132,9 @@ type LazyCG struct {
 }
 
 // Monotone implements Monotone.
-func (m *LazyCG) Monotone() bool { return m.Rule == StepLineSearch && m.LineSearch.monotone() }
+func (m *LazyCG) Monotone() bool {
+	return m.Rule == StepMonotonic || m.Rule == StepLineSearch && m.LineSearch.monotone()
+}
 
 // concurrentReady implements concurrentMethod: line search steps only
 // (Remark 4.4's curvature step does not keep f monotone).
@@ -156,10 +163,10 @@ func (m *LazyCG) Init(ctx context.Context, s *State) error {
 	} else if m.Rule == StepCurvature && !(m.C > 0) {
 		return fmt.Errorf("lazycg: lazy cg: the curvature step needs C > 0, got %g", m.C)
 	}
-	if m.Rule != StepLineSearch && m.Rule != StepCurvature && m.Rule != StepAgnostic {
+	if m.Rule != StepLineSearch && m.Rule != StepCurvature && m.Rule != StepAgnostic && m.Rule != StepMonotonic {
 		return fmt.Errorf("lazycg: lazy cg: unknown step rule %v", m.Rule)
 	}
-	m.k, m.cmax = 0, 0
+	m.k, m.cmax, m.mono = 0, 0, monotonicStep{}
 	n := len(s.X)
 	m.v = make([]float64, n)
 	m.d = make([]float64, n)
@@ -193,6 +200,9 @@ func (m *LazyCG) step(s *State) float64 {
 		gamma = math.Min(1, m.phi/(m.K*c))
 	case StepAgnostic:
 		gamma = 2 / float64(m.k+2)
+		m.k++
+	case StepMonotonic:
+		gamma = m.mono.step(s, m.d, m.k)
 		m.k++
 	default:
 		gamma = m.ls.search(s, m.d, 1)

@@ -19,6 +19,14 @@ const (
 	// constant given by the method (the paper's Remark 4.4 for lazy CG:
 	// γ = min{1, Φ/(K C)}).
 	StepCurvature
+	// StepMonotonic is the monotonic open-loop step of Carderera,
+	// Besançon and Pokutta ("Simple steps are all you need: Frank–Wolfe and
+	// generalized self-concordant functions", NeurIPS 2021; FrankWolfe.jl's
+	// MonotonicStepSize): γ = 2^{1−N}/(t+2), where the halving count N,
+	// kept across the steps of a run, grows until f(x + γd) ≤ f(x). It
+	// keeps the open-loop step's O(1/t) rate and never increases f; it
+	// evaluates f only.
+	StepMonotonic
 )
 
 // String returns the step rule's name as summaries print it.
@@ -30,8 +38,41 @@ func (r StepRule) String() string {
 		return "agnostic"
 	case StepCurvature:
 		return "curvature"
+	case StepMonotonic:
+		return "monotonic"
 	}
 	return "unknown"
+}
+
+// monotonicStep runs StepMonotonic for one method run.
+type monotonicStep struct {
+	halvings int
+	trial    []float64
+}
+
+// maxHalvings bounds N: 2^{−1100} underflows every step to 0.
+const maxHalvings = 1100
+
+// step returns the monotonic step along d from s.X at step count t (0:
+// no γ > 0 keeps f from increasing).
+func (m *monotonicStep) step(s *State, d []float64, t int) float64 {
+	start := time.Now()
+	defer func() { s.stats.LineSearchTime += time.Since(start) }()
+	if len(m.trial) != len(s.X) {
+		m.trial = make([]float64, len(s.X))
+	}
+	for ; m.halvings < maxHalvings; m.halvings++ {
+		g := math.Ldexp(2/float64(t+2), -m.halvings)
+		if g == 0 {
+			break
+		}
+		copy(m.trial, s.X)
+		axpy(m.trial, g, d)
+		if s.Func(m.trial) <= s.F {
+			return g
+		}
+	}
+	return 0
 }
 
 // LineSearchRule selects how a line search finds γ ∈ [0, γmax]

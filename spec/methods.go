@@ -99,9 +99,21 @@ func noParams(name string, p MethodParams) error {
 }
 
 func init() {
-	RegisterMethod(MethodInfo{Name: "cg", Doc: "vanilla conditional gradient, step 2/(t+2) (Algorithm 1)",
+	RegisterMethod(MethodInfo{Name: "cg", Doc: "vanilla conditional gradient, step 2/(t+2) (Algorithm 1); monotonic=1: the step halved until f does not increase (Carderera–Besançon–Pokutta)",
 		New: func(p MethodParams) (lazycg.Method, error) {
-			return ret(&lazycg.FrankWolfe{Rule: lazycg.StepAgnostic}, noParams("cg", p))
+			e, err := ParseParams("cg", p.Params)
+			if err != nil {
+				return nil, err
+			}
+			mono, err := e.OptFlag("monotonic")
+			if err != nil {
+				return nil, err
+			}
+			m := &lazycg.FrankWolfe{Rule: lazycg.StepAgnostic}
+			if mono {
+				m.Rule = lazycg.StepMonotonic
+			}
+			return ret(m, e.Unused())
 		}})
 	RegisterMethod(MethodInfo{Name: "cg-ls", Doc: "vanilla conditional gradient with line search", LineSearch: true,
 		New: func(p MethodParams) (lazycg.Method, error) {
@@ -115,7 +127,7 @@ func init() {
 			return ret(&lazycg.FrankWolfe{LineSearch: ls}, noParams("cg-ls", p))
 		}})
 	RegisterMethod(MethodInfo{Name: "lcg", Lazy: true, Baseline: "cg-ls", LineSearch: true,
-		Doc: "parameter-free lazy conditional gradient (Algorithm 7); with -no-ls, -params short=1: Remark 4.4's step with the curvature L‖v−x‖² along each step, short=max: with the largest such curvature so far, open=1: the open-loop step 2/(k+2) over the k steps taken (no proven rate)",
+		Doc: "parameter-free lazy conditional gradient (Algorithm 7); with -no-ls, -params short=1: Remark 4.4's step with the curvature L‖v−x‖² along each step, short=max: with the largest such curvature so far, open=1: the open-loop step 2/(k+2) over the k steps taken (no proven rate), monotonic=1: that step halved until f does not increase",
 		New: func(p MethodParams) (lazycg.Method, error) {
 			ls, err := LineSearchOf(p)
 			if err != nil {
@@ -139,19 +151,31 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
+			mono, err := e.OptFlag("monotonic")
+			if err != nil {
+				return nil, err
+			}
 			if err := e.Unused(); err != nil {
 				return nil, err
 			}
+			rules := 0
+			for _, r := range []bool{m.ShortStep, open, mono} {
+				if r {
+					rules++
+				}
+			}
 			switch {
-			case (m.ShortStep || open) && !p.NoLineSearch:
-				return nil, errors.New("spec: lcg: short=1 and open=1 select steps without line search; add -no-ls")
-			case m.ShortStep && open:
-				return nil, errors.New("spec: lcg: short=1 and open=1 are two step rules; choose one")
+			case rules > 0 && !p.NoLineSearch:
+				return nil, errors.New("spec: lcg: short=1, open=1 and monotonic=1 select steps without line search; add -no-ls")
+			case rules > 1:
+				return nil, errors.New("spec: lcg: short=1, open=1 and monotonic=1 are step rules; choose one")
 			case open:
 				m.Rule = lazycg.StepAgnostic
+			case mono:
+				m.Rule = lazycg.StepMonotonic
 			case p.NoLineSearch:
 				if !(p.C > 0) && !m.ShortStep {
-					return nil, fmt.Errorf("spec: lcg without line search needs a curvature estimate C (-C), short=1 or open=1")
+					return nil, fmt.Errorf("spec: lcg without line search needs a curvature estimate C (-C), short=1, open=1 or monotonic=1")
 				}
 				m.Rule, m.C = lazycg.StepCurvature, p.C
 			}

@@ -79,6 +79,19 @@ func TestFWRegisteredMethods(t *testing.T) {
 		{"lcg", MethodParams{Params: "open=1"}, nil, "add -no-ls"},
 		{"lcg", MethodParams{NoLineSearch: true, Params: "open=1,short=1"}, nil, "choose one"},
 		{"lcg", MethodParams{NoLineSearch: true}, nil, "open=1"},
+		{"lcg", MethodParams{NoLineSearch: true, Params: "monotonic=1"}, func(m lazycg.Method) bool {
+			return m.(*lazycg.LazyCG).Rule == lazycg.StepMonotonic
+		}, ""},
+		{"lcg", MethodParams{NoLineSearch: true, Params: "monotonic=1,open=1"}, nil, "choose one"},
+		{"lcg", MethodParams{Params: "monotonic=1"}, nil, "add -no-ls"},
+		{"cg", MethodParams{Params: "monotonic=1"}, func(m lazycg.Method) bool {
+			return m.(*lazycg.FrankWolfe).Rule == lazycg.StepMonotonic
+		}, ""},
+		{"cg", MethodParams{}, func(m lazycg.Method) bool {
+			return m.(*lazycg.FrankWolfe).Rule == lazycg.StepAgnostic
+		}, ""},
+		{"cg", MethodParams{Params: "monotonic=2"}, nil, "monotonic"},
+		{"cg", MethodParams{Params: "open=1"}, nil, "open"},
 	}
 	for _, tc := range cases {
 		info, err := Method(tc.name)
