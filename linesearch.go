@@ -24,8 +24,9 @@ const (
 	// generalized self-concordant functions", NeurIPS 2021; FrankWolfe.jl's
 	// MonotonicStepSize): γ = 2^{1−N}/(t+2), where the halving count N,
 	// kept across the steps of a run, grows until f(x + γd) ≤ f(x). It
-	// keeps the open-loop step's O(1/t) rate and never increases f; it
-	// evaluates f only.
+	// never increases f and evaluates f only; the paper proves an O(1/t)
+	// rate for generalized self-concordant f (no rate is claimed here for
+	// other objectives).
 	StepMonotonic
 )
 
