@@ -20,6 +20,8 @@ type activeCore struct {
 	// subproblems): the start then keeps its decomposition into vertices
 	// instead of becoming an atom of its own.
 	keep bool
+	// corr runs the corrective steps after each new vertex.
+	corr corrector
 }
 
 // activeSetMethod is implemented by the methods built on activeCore.
@@ -27,7 +29,7 @@ type activeSetMethod interface {
 	activeCore() *activeCore
 }
 
-func (c *activeCore) init(s *State, recomputeEvery int, ls LineSearch, name string) error {
+func (c *activeCore) init(s *State, recomputeEvery int, ls LineSearch, corr Correction, name string) error {
 	n := len(s.X)
 	if !c.keep || !c.represents(s.X) {
 		c.as = NewActiveSet(n)
@@ -41,7 +43,10 @@ func (c *activeCore) init(s *State, recomputeEvery int, ls LineSearch, name stri
 	c.as.RecomputeEvery = recomputeEvery
 	c.v = make([]float64, n)
 	c.d = make([]float64, n)
-	return c.ls.init(s, ls, name)
+	if err := c.ls.init(s, ls, name); err != nil {
+		return err
+	}
+	return c.corr.init(s, corr, name)
 }
 
 // represents reports whether the active set of the previous run
@@ -79,6 +84,7 @@ func (c *activeCore) towardNew(s *State) float64 {
 	k := c.as.Add(c.v)
 	c.as.FWStep(k, gamma)
 	c.finish(s, gamma)
+	c.correct(s)
 	return gamma
 }
 
@@ -133,6 +139,7 @@ func (c *activeCore) separate(ctx context.Context, s *State, phi *PhiSchedule, k
 // separateThen is separate with the step taken on a positive answer
 // (the new vertex is in c.v): move returns the step made (0: none).
 func (c *activeCore) separateThen(ctx context.Context, s *State, phi *PhiSchedule, k float64, move func(*State) float64) error {
+	c.corr.target = phi.phi / (2 * k)
 	return lazyStep(ctx, s, c.v, phi, k, move)
 }
 
@@ -150,6 +157,9 @@ type AwayFW struct {
 	RecomputeEvery int
 	// LineSearch is the line search of every step.
 	LineSearch LineSearch
+	// Correction selects the corrective steps after each new vertex
+	// (CorrectionQuadratic: see there).
+	Correction Correction
 
 	core activeCore
 }
@@ -162,7 +172,7 @@ func (m *AwayFW) Monotone() bool { return m.LineSearch.monotone() }
 
 // Init implements Method.
 func (m *AwayFW) Init(ctx context.Context, s *State) error {
-	return m.core.init(s, m.RecomputeEvery, m.LineSearch, "afw")
+	return m.core.init(s, m.RecomputeEvery, m.LineSearch, m.Correction, "afw")
 }
 
 // Step implements Method.
@@ -175,6 +185,7 @@ func (m *AwayFW) Step(ctx context.Context, s *State) error {
 	ka, va := c.as.ArgMax(s.Grad)
 	gA := va - gx
 	var gamma float64
+	c.corr.target = gFW / 2
 	if gFW >= gA {
 		if gFW <= 0 {
 			if !res.Optimal() {
@@ -210,6 +221,9 @@ type LazyAwayFW struct {
 	RecomputeEvery int
 	// LineSearch is the line search of every step.
 	LineSearch LineSearch
+	// Correction selects the corrective steps after each new vertex
+	// (CorrectionQuadratic: see there).
+	Correction Correction
 
 	core activeCore
 }
@@ -229,7 +243,7 @@ func (m *LazyAwayFW) Init(ctx context.Context, s *State) error {
 	if err := defaultK(&m.K, "lazy afw"); err != nil {
 		return err
 	}
-	if err := m.core.init(s, m.RecomputeEvery, m.LineSearch, "lazy afw"); err != nil {
+	if err := m.core.init(s, m.RecomputeEvery, m.LineSearch, m.Correction, "lazy afw"); err != nil {
 		return err
 	}
 	return m.Start(ctx, s, m.core.v, m.K)

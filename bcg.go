@@ -54,7 +54,7 @@ func (m *BlendedCG) Init(ctx context.Context, s *State) error {
 	if err := defaultK(&m.K, "bcg"); err != nil {
 		return err
 	}
-	if err := m.core.init(s, m.RecomputeEvery, m.LineSearch, "bcg"); err != nil {
+	if err := m.core.init(s, m.RecomputeEvery, m.LineSearch, CorrectionNone, "bcg"); err != nil {
 		return err
 	}
 	m.y = make([]float64, len(s.X))

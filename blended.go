@@ -15,6 +15,9 @@ type BlendedPairwise struct {
 	RecomputeEvery int
 	// LineSearch is the line search of every step.
 	LineSearch LineSearch
+	// Correction selects the corrective steps after each new vertex
+	// (CorrectionQuadratic: see there).
+	Correction Correction
 
 	core activeCore
 }
@@ -27,7 +30,7 @@ func (m *BlendedPairwise) Monotone() bool { return m.LineSearch.monotone() }
 
 // Init implements Method.
 func (m *BlendedPairwise) Init(ctx context.Context, s *State) error {
-	return m.core.init(s, m.RecomputeEvery, m.LineSearch, "bpcg")
+	return m.core.init(s, m.RecomputeEvery, m.LineSearch, m.Correction, "bpcg")
 }
 
 // Step implements Method.
@@ -38,6 +41,7 @@ func (m *BlendedPairwise) Step(ctx context.Context, s *State) error {
 		return err
 	}
 	ks, vs, ka, va := c.as.ArgMinMax(s.Grad)
+	c.corr.target = gFW / 2
 	if local := va - vs; local > 0 && local >= gFW {
 		if c.pairwise(s, ks, ka) == 0 {
 			s.Stalled = true
@@ -74,6 +78,9 @@ type LazyBPCG struct {
 	RecomputeEvery int
 	// LineSearch is the line search of every step.
 	LineSearch LineSearch
+	// Correction selects the corrective steps after each new vertex
+	// (CorrectionQuadratic: see there).
+	Correction Correction
 
 	core activeCore
 }
@@ -93,7 +100,7 @@ func (m *LazyBPCG) Init(ctx context.Context, s *State) error {
 	if err := defaultK(&m.K, "lazy bpcg"); err != nil {
 		return err
 	}
-	if err := m.core.init(s, m.RecomputeEvery, m.LineSearch, "lazy bpcg"); err != nil {
+	if err := m.core.init(s, m.RecomputeEvery, m.LineSearch, m.Correction, "lazy bpcg"); err != nil {
 		return err
 	}
 	return m.Start(ctx, s, m.core.v, m.K)

@@ -79,6 +79,7 @@ func TestMinimizeDC(t *testing.T) {
 		{"lcg", func() lazycg.Method { return &lazycg.LazyCG{} }},
 		{"afw", func() lazycg.Method { return &lazycg.AwayFW{} }},
 		{"lazy-bpcg", func() lazycg.Method { return &lazycg.LazyBPCG{} }},
+		{"lazy-bpcg-corrected", func() lazycg.Method { return &lazycg.LazyBPCG{Correction: lazycg.CorrectionQuadratic} }},
 	}
 	for _, tc := range methods {
 		t.Run(tc.name, func(t *testing.T) {

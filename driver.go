@@ -184,6 +184,10 @@ type Stats struct {
 	DeferredRounds int
 	// EarlyStops counts LMO calls that ended early.
 	EarlyStops int
+	// Corrections counts the corrective rounds that moved the iterate
+	// (Correction; each round runs conjugate gradients over the active
+	// set, its gradients counted in FuncGradEvals).
+	Corrections int
 	// OracleTime is the time spent in LMO calls. With concurrent weak
 	// separation (SeparatorConfig.Concurrent) the calls run beside the
 	// method's own work, so OracleTime overlaps the other parts below.
@@ -197,6 +201,10 @@ type Stats struct {
 	GradTime       time.Duration
 	CacheTime      time.Duration
 	LineSearchTime time.Duration
+	// CorrectionTime is the time of the corrective rounds (their
+	// gradients and line searches included; not in GradTime or
+	// LineSearchTime).
+	CorrectionTime time.Duration
 	// Runtime is the wall-clock time of the run.
 	Runtime time.Duration
 }
@@ -231,10 +239,12 @@ func (s *Stats) add(o Stats) {
 	s.InexactAnswers += o.InexactAnswers
 	s.DeferredRounds += o.DeferredRounds
 	s.EarlyStops += o.EarlyStops
+	s.Corrections += o.Corrections
 	s.OracleTime += o.OracleTime
 	s.GradTime += o.GradTime
 	s.CacheTime += o.CacheTime
 	s.LineSearchTime += o.LineSearchTime
+	s.CorrectionTime += o.CorrectionTime
 	s.Runtime += o.Runtime
 }
 

@@ -188,7 +188,7 @@ func (l *localCore) init(ctx context.Context, s *State, name string, given local
 		return 0, err
 	}
 	l.p = p
-	if err := l.core.init(s, recompute, LineSearch{}, name); err != nil {
+	if err := l.core.init(s, recompute, LineSearch{}, CorrectionNone, name); err != nil {
 		return 0, err
 	}
 	l.lo.init(len(s.X), p.mu, p.diam)

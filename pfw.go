@@ -21,6 +21,9 @@ type PairwiseFW struct {
 	RecomputeEvery int
 	// LineSearch is the line search of every step.
 	LineSearch LineSearch
+	// Correction selects the corrective steps after each new vertex
+	// (CorrectionQuadratic: see there).
+	Correction Correction
 
 	core activeCore
 }
@@ -33,7 +36,7 @@ func (m *PairwiseFW) Monotone() bool { return m.LineSearch.monotone() }
 
 // Init implements Method.
 func (m *PairwiseFW) Init(ctx context.Context, s *State) error {
-	return m.core.init(s, m.RecomputeEvery, m.LineSearch, "pfw")
+	return m.core.init(s, m.RecomputeEvery, m.LineSearch, m.Correction, "pfw")
 }
 
 // Step implements Method.
@@ -44,6 +47,7 @@ func (m *PairwiseFW) Step(ctx context.Context, s *State) error {
 		return err
 	}
 	ka, va := c.as.ArgMax(s.Grad)
+	c.corr.target = (gFW + va - gx) / 2
 	if gFW+va-gx <= 0 {
 		// ∇f·(w − a) ≥ 0: no pairwise descent. With an exact LMO the
 		// reported gap is then ≤ 0 and the driver stops.
@@ -69,6 +73,8 @@ func (c *activeCore) pairwiseNew(s *State, from int) float64 {
 	gamma := c.pairwise(s, to, from)
 	if gamma == 0 {
 		c.as.Purge()
+	} else {
+		c.correct(s)
 	}
 	return gamma
 }
@@ -96,6 +102,9 @@ type LazyPairwiseFW struct {
 	RecomputeEvery int
 	// LineSearch is the line search of every step.
 	LineSearch LineSearch
+	// Correction selects the corrective steps after each new vertex
+	// (CorrectionQuadratic: see there).
+	Correction Correction
 
 	core activeCore
 	ka   int
@@ -113,7 +122,7 @@ func (m *LazyPairwiseFW) Init(ctx context.Context, s *State) error {
 	if err := defaultK(&m.K, "lazy pfw"); err != nil {
 		return err
 	}
-	if err := m.core.init(s, m.RecomputeEvery, m.LineSearch, "lazy pfw"); err != nil {
+	if err := m.core.init(s, m.RecomputeEvery, m.LineSearch, m.Correction, "lazy pfw"); err != nil {
 		return err
 	}
 	m.move = func(s *State) float64 { return m.core.pairwiseNew(s, m.ka) }

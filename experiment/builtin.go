@@ -11,13 +11,14 @@ import (
 
 // builtins maps the names of the built-in suites to their constructors.
 var builtins = map[string]func() *Suite{
-	"paper":      paperSuite,
-	"quick":      quickSuite,
-	"caching":    cachingSuite,
-	"k-effect":   kEffectSuite,
-	"textbook":   textbookSuite,
-	"concurrent": concurrentSuite,
-	"dca":        dcaSuite,
+	"paper":       paperSuite,
+	"quick":       quickSuite,
+	"caching":     cachingSuite,
+	"k-effect":    kEffectSuite,
+	"textbook":    textbookSuite,
+	"concurrent":  concurrentSuite,
+	"dca":         dcaSuite,
+	"corrections": correctionsSuite,
 }
 
 // BuiltinNames lists the built-in suites, sorted.
@@ -47,6 +48,9 @@ func BuiltinNames() []string {
 //   - dca: differences of convex functions (the paper's quadratic minus a
 //     concave penalty) by DCA, BPCG against lazy BPCG on the subproblems,
 //     over the Birkhoff, cut and eil33-2 polytopes (docs/DCA.md).
+//   - corrections: BPCG and lazy BPCG with and without quadratic
+//     corrections (lazycg.CorrectionQuadratic) on the paper's quadratic
+//     over Birkhoff, cut and MIPLIB polytopes (docs/RESULTS.md).
 func Builtin(name string) (*Suite, bool) {
 	f, ok := builtins[name]
 	if !ok {
@@ -457,6 +461,34 @@ func dcaSuite() *Suite {
 			Variant{Method: "lazy-bpcg", Label: "lazy BPCG"})
 		e.Concave = r.concave
 		e.Title = "DCA on " + r.polytope
+		s.Experiments = append(s.Experiments, e)
+	}
+	return s
+}
+
+// correctionsSuite compares BPCG and lazy BPCG with and without quadratic
+// corrections (lazycg.CorrectionQuadratic: conjugate gradients over the
+// active set after each new vertex) on the paper's quadratic, over a
+// polytope with a cheap LMO (Birkhoff), a cut polytope and two MIPLIB
+// polytopes (CBC), 120 s per method. Each corrected variant is compared
+// with its uncorrected one.
+func correctionsSuite() *Suite {
+	s := &Suite{Name: "corrections", Description: "Quadratic corrections (lazycg.CorrectionQuadratic, -params correction=quadratic): " +
+		"BPCG and lazy BPCG with and without conjugate gradients over the active set after each new vertex, on the paper's " +
+		"quadratic over the Birkhoff polytope (cheap LMO), a cut polytope and the MIPLIB polytopes eil33-2 and disctom (CBC). " +
+		"The MIPLIB rows need the benchmark data directory."}
+	for _, r := range []struct{ name, polytope string }{
+		{"corr-birkhoff-30", "birkhoff:30"},
+		{"corr-cut-16", "cut:16"},
+		{"corr-eil33-2", "mps:miplib/eil33-2.mps.gz"},
+		{"corr-disctom", "mps:miplib/disctom.mps.gz"},
+	} {
+		e := NewExperiment(r.name, r.polytope, "quadratic", 120*time.Second,
+			Variant{Method: "bpcg", Label: "BPCG"},
+			Variant{Method: "bpcg", Label: "BPCG corrected", Params: "correction=quadratic", Baseline: "BPCG"},
+			Variant{Method: "lazy-bpcg", Label: "lazy BPCG", Baseline: "BPCG"},
+			Variant{Method: "lazy-bpcg", Label: "lazy BPCG corrected", Params: "correction=quadratic", Baseline: "lazy BPCG"})
+		e.Title = "quadratic corrections on " + r.polytope
 		s.Experiments = append(s.Experiments, e)
 	}
 	return s

@@ -57,16 +57,16 @@ func withLineSearch(name string, p MethodParams) (lazycg.LineSearch, error) {
 
 func init() {
 	RegisterMethod(MethodInfo{Name: "pfw", LineSearch: true,
-		Doc: "classic pairwise Frank–Wolfe (Lacoste-Julien–Jaggi) with an active set, on any polytope",
+		Doc: "classic pairwise Frank–Wolfe (Lacoste-Julien–Jaggi) with an active set, on any polytope; correction=quadratic: conjugate gradients over the active set after each new vertex",
 		New: func(p MethodParams) (lazycg.Method, error) {
-			ls, err := lineSearchOnly("pfw", p)
-			return ret(&lazycg.PairwiseFW{LineSearch: ls}, err)
+			ls, corr, err := activeSetParams("pfw", p)
+			return ret(&lazycg.PairwiseFW{LineSearch: ls, Correction: corr}, err)
 		}})
 	RegisterMethod(MethodInfo{Name: "lazy-pfw", Lazy: true, Baseline: "pfw", LineSearch: true,
 		Doc: "lazified pairwise Frank–Wolfe (active set as first cache, pairwise steps to weak separation answers)",
 		New: func(p MethodParams) (lazycg.Method, error) {
-			ls, err := lineSearchOnly("lazy-pfw", p)
-			return ret(&lazycg.LazyPairwiseFW{K: p.K, PhiSchedule: phiSchedule(p), LineSearch: ls}, err)
+			ls, corr, err := activeSetParams("lazy-pfw", p)
+			return ret(&lazycg.LazyPairwiseFW{K: p.K, PhiSchedule: phiSchedule(p), LineSearch: ls, Correction: corr}, err)
 		}})
 	RegisterMethod(MethodInfo{Name: "bcg", Lazy: true, Baseline: "cg-ls", LineSearch: true,
 		Doc: "blended conditional gradients (Braun–Pokutta–Tu–Wright): simplex descent on the active set, weak separation for new vertices",

@@ -22,6 +22,29 @@ func TestFWRegisteredMethods(t *testing.T) {
 			return m.(*lazycg.PairwiseFW).LineSearch.Rule == lazycg.LineSearchSecant
 		}, ""},
 		{"pfw", MethodParams{NoLineSearch: true}, nil, "line search only"},
+		{"pfw", MethodParams{Params: "correction=quadratic"}, func(m lazycg.Method) bool {
+			return m.(*lazycg.PairwiseFW).Correction == lazycg.CorrectionQuadratic
+		}, ""},
+		{"lazy-pfw", MethodParams{Params: "correction=quadratic"}, func(m lazycg.Method) bool {
+			return m.(*lazycg.LazyPairwiseFW).Correction == lazycg.CorrectionQuadratic
+		}, ""},
+		{"afw", MethodParams{Params: "correction=quadratic"}, func(m lazycg.Method) bool {
+			return m.(*lazycg.AwayFW).Correction == lazycg.CorrectionQuadratic
+		}, ""},
+		{"lazy-afw", MethodParams{Params: "correction=quadratic"}, func(m lazycg.Method) bool {
+			return m.(*lazycg.LazyAwayFW).Correction == lazycg.CorrectionQuadratic
+		}, ""},
+		{"bpcg", MethodParams{Params: "correction=none"}, func(m lazycg.Method) bool {
+			return m.(*lazycg.BlendedPairwise).Correction == lazycg.CorrectionNone
+		}, ""},
+		{"lazy-bpcg", MethodParams{K: 2, Params: "correction=quadratic"}, func(m lazycg.Method) bool {
+			l := m.(*lazycg.LazyBPCG)
+			return l.Correction == lazycg.CorrectionQuadratic && l.K == 2
+		}, ""},
+		{"bpcg", MethodParams{Params: "correction=cubic"}, nil, "unknown correction"},
+		{"lazy-bpcg", MethodParams{Params: "correction=quadratic,x=1"}, nil, "unknown setting"},
+		{"bcg", MethodParams{Params: "correction=quadratic"}, nil, "unknown setting"},
+		{"afw", MethodParams{NoLineSearch: true, Params: "correction=quadratic"}, nil, "line search only"},
 		{"lazy-pfw", MethodParams{K: 2, ImprovedPhi: true}, func(m lazycg.Method) bool {
 			l := m.(*lazycg.LazyPairwiseFW)
 			return l.K == 2 && l.ImprovedPhi

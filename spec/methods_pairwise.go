@@ -133,28 +133,54 @@ func init() {
 					LineSearch: l.ls, AdaptivePhi: l.adaptive}, err
 			})
 		}})
-	RegisterMethod(MethodInfo{Name: "afw", Doc: "away-step Frank–Wolfe with line search", LineSearch: true,
+	RegisterMethod(MethodInfo{Name: "afw", Doc: "away-step Frank–Wolfe with line search; correction=quadratic: conjugate gradients over the active set after each new vertex", LineSearch: true,
 		New: func(p MethodParams) (lazycg.Method, error) {
-			ls, err := lineSearchOnly("afw", p)
-			return ret(&lazycg.AwayFW{LineSearch: ls}, err)
+			ls, corr, err := activeSetParams("afw", p)
+			return ret(&lazycg.AwayFW{LineSearch: ls, Correction: corr}, err)
 		}})
 	RegisterMethod(MethodInfo{Name: "lazy-afw", Lazy: true, Baseline: "afw", LineSearch: true,
 		Doc: "lazified away-step Frank–Wolfe (active set as first cache, Φ halving)",
 		New: func(p MethodParams) (lazycg.Method, error) {
-			ls, err := lineSearchOnly("lazy-afw", p)
-			return ret(&lazycg.LazyAwayFW{K: p.K, PhiSchedule: phiSchedule(p), LineSearch: ls}, err)
+			ls, corr, err := activeSetParams("lazy-afw", p)
+			return ret(&lazycg.LazyAwayFW{K: p.K, PhiSchedule: phiSchedule(p), LineSearch: ls, Correction: corr}, err)
 		}})
-	RegisterMethod(MethodInfo{Name: "bpcg", Doc: "blended pairwise conditional gradient (Tsuji–Tanaka–Pokutta)", LineSearch: true,
+	RegisterMethod(MethodInfo{Name: "bpcg", Doc: "blended pairwise conditional gradient (Tsuji–Tanaka–Pokutta); correction=quadratic: conjugate gradients over the active set after each new vertex", LineSearch: true,
 		New: func(p MethodParams) (lazycg.Method, error) {
-			ls, err := lineSearchOnly("bpcg", p)
-			return ret(&lazycg.BlendedPairwise{LineSearch: ls}, err)
+			ls, corr, err := activeSetParams("bpcg", p)
+			return ret(&lazycg.BlendedPairwise{LineSearch: ls, Correction: corr}, err)
 		}})
 	RegisterMethod(MethodInfo{Name: "lazy-bpcg", Lazy: true, Baseline: "bpcg", LineSearch: true,
 		Doc: "lazified blended pairwise conditional gradient",
 		New: func(p MethodParams) (lazycg.Method, error) {
-			ls, err := lineSearchOnly("lazy-bpcg", p)
-			return ret(&lazycg.LazyBPCG{K: p.K, PhiSchedule: phiSchedule(p), LineSearch: ls}, err)
+			ls, corr, err := activeSetParams("lazy-bpcg", p)
+			return ret(&lazycg.LazyBPCG{K: p.K, PhiSchedule: phiSchedule(p), LineSearch: ls, Correction: corr}, err)
 		}})
+}
+
+// activeSetParams reads the settings of the active-set methods: their
+// line search and correction=none|quadratic (see lazycg.Correction); the
+// line-search-free request is an error.
+func activeSetParams(name string, p MethodParams) (lazycg.LineSearch, lazycg.Correction, error) {
+	if p.NoLineSearch {
+		return lazycg.LineSearch{}, 0, fmt.Errorf("spec: %s steps by line search only", name)
+	}
+	e, err := ParseParams(name, p.Params)
+	if err != nil {
+		return lazycg.LineSearch{}, 0, err
+	}
+	var corr lazycg.Correction
+	switch c := e.OptString("correction", "none"); c {
+	case "none":
+	case "quadratic":
+		corr = lazycg.CorrectionQuadratic
+	default:
+		return lazycg.LineSearch{}, 0, fmt.Errorf("spec: %s: unknown correction %q (none or quadratic)", name, c)
+	}
+	if err := e.Unused(); err != nil {
+		return lazycg.LineSearch{}, 0, err
+	}
+	ls, err := LineSearchOf(p)
+	return ls, corr, err
 }
 
 // lineSearchOnly rejects the line-search-free request and -params for

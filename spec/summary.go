@@ -56,6 +56,10 @@ type Summary struct {
 	GradTimeS       float64 `json:"grad_time_s"`
 	CacheTimeS      float64 `json:"cache_time_s"`
 	LineSearchTimeS float64 `json:"line_search_time_s"`
+	// Corrections counts the corrective rounds of the active-set methods
+	// and CorrectionTimeS their time (lazycg.Stats).
+	Corrections     int     `json:"corrections,omitempty"`
+	CorrectionTimeS float64 `json:"correction_time_s,omitempty"`
 	Error           string  `json:"error,omitempty"`
 	// OnlineSummary is set for online runs (its fields appear at the top
 	// level of the JSON object).
@@ -134,7 +138,8 @@ func (p *Prepared) newSummary(method string, st lazycg.Stats, status lazycg.Stat
 		InexactAnswers: st.InexactAnswers, DeferredRounds: st.DeferredRounds,
 		PositiveCalls: st.PositiveCalls, NegativeCalls: st.NegativeCalls, EarlyStops: st.EarlyStops,
 		CacheHitRate: st.CacheHitRate(), TimeS: st.Runtime.Seconds(), OracleTimeS: st.OracleTime.Seconds(),
-		GradTimeS: st.GradTime.Seconds(), CacheTimeS: st.CacheTime.Seconds(), LineSearchTimeS: st.LineSearchTime.Seconds()}
+		GradTimeS: st.GradTime.Seconds(), CacheTimeS: st.CacheTime.Seconds(), LineSearchTimeS: st.LineSearchTime.Seconds(),
+		Corrections: st.Corrections, CorrectionTimeS: st.CorrectionTime.Seconds()}
 	if err != nil {
 		s.Error = err.Error()
 	}

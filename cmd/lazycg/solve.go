@@ -155,8 +155,13 @@ func printSummary(w io.Writer, s spec.Summary, p *spec.Prepared) {
 	fmt.Fprintf(w, "polytope    %s (dimension %d)\n", s.Polytope, s.Dim)
 	fmt.Fprintf(w, "objective   %s\n", s.Objective)
 	fmt.Fprintf(w, "status      %s after %d iterations, %.3f s (oracle %.3f s)\n", s.Status, s.Iterations, s.TimeS, s.OracleTimeS)
-	fmt.Fprintf(w, "time split  LMO %.3f s, gradients %.3f s, cache %.3f s, line search %.3f s, other %.3f s\n",
-		s.OracleTimeS, s.GradTimeS, s.CacheTimeS, s.LineSearchTimeS, s.TimeS-s.OracleTimeS-s.GradTimeS-s.CacheTimeS-s.LineSearchTimeS)
+	corr := ""
+	if s.Corrections > 0 || s.CorrectionTimeS > 0 {
+		corr = fmt.Sprintf("corrections %.3f s (%d), ", s.CorrectionTimeS, s.Corrections)
+	}
+	fmt.Fprintf(w, "time split  LMO %.3f s, gradients %.3f s, cache %.3f s, line search %.3f s, %sother %.3f s\n",
+		s.OracleTimeS, s.GradTimeS, s.CacheTimeS, s.LineSearchTimeS, corr,
+		s.TimeS-s.OracleTimeS-s.GradTimeS-s.CacheTimeS-s.LineSearchTimeS-s.CorrectionTimeS)
 	fmt.Fprintf(w, "primal      %.10g\n", s.Primal)
 	fmt.Fprintf(w, "dual bound  %s (gap %s)\n", dual, gap)
 	fmt.Fprintf(w, "LMO calls   %d (early stops %d)\n", s.LMOCalls, s.EarlyStops)

@@ -85,3 +85,41 @@ func TestQuickstartCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveCorrection: -params correction=quadratic reaches the same
+// optimum, reports its corrections in the JSON summary and in the time
+// split, and a bad rule is a clear error.
+func TestSolveCorrection(t *testing.T) {
+	var prims [2]float64
+	for i, params := range []string{"correction=none", "correction=quadratic"} {
+		out, errOut, code := runCLI("solve", "-json", "-time", "20s", "-polytope", "birkhoff:8", "-objective", "quadratic:seed=2",
+			"-method", "bpcg", "-params", params, "-gap", "1e-9")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", params, code, errOut)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &m); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		if m["status"] != "gap-converged" {
+			t.Errorf("%s: status %v", params, m["status"])
+		}
+		corr, _ := m["corrections"].(float64)
+		if (i == 1) != (corr > 0) {
+			t.Errorf("%s: %v corrections", params, m["corrections"])
+		}
+		prims[i] = m["primal"].(float64)
+	}
+	if d := prims[0] - prims[1]; d > 2e-9 || d < -2e-9 {
+		t.Errorf("primal %.12g without corrections, %.12g with", prims[0], prims[1])
+	}
+	out, errOut, code := runCLI("solve", "-time", "20s", "-polytope", "birkhoff:8", "-objective", "quadratic:seed=2",
+		"-method", "lazy-bpcg", "-params", "correction=quadratic", "-iters", "50")
+	if code != 0 || !strings.Contains(out, "corrections ") {
+		t.Errorf("exit %d, no corrections in the time split:\n%s%s", code, out, errOut)
+	}
+	_, errOut, code = runCLI("solve", "-polytope", "birkhoff:8", "-objective", "quadratic", "-method", "afw", "-params", "correction=full")
+	if code == 0 || !strings.Contains(errOut, "unknown correction") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
