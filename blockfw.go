@@ -82,6 +82,16 @@ const (
 	// Jaggi, Schmidt and Pletscher, ICML 2013), from a generator seeded
 	// by the method's Seed.
 	BlockRandom
+	// BlockGap updates m blocks per pass drawn at random with
+	// probabilities proportional to estimates of their gaps (the gap
+	// sampling of Osokin, Alayrac, Lukasewitz, Dokania and Lacoste-Julien,
+	// "Minding the gaps for block Frank–Wolfe optimization of structured
+	// SVMs", ICML 2016): blocks not asked yet come first; BlockFW's
+	// estimate of block k is its FW gap ∇f_k·(x_k − v_k) when its LMO was
+	// last asked (every block at once when the whole product's LMO proves
+	// the gap), LazyBlockFW's is Φ_k (a negative answer proves the block's
+	// gap ≤ Φ_k). Draws use the method's Seed.
+	BlockGap
 )
 
 // String returns the order's name.
@@ -91,6 +101,8 @@ func (o BlockOrder) String() string {
 		return "cyclic"
 	case BlockRandom:
 		return "random"
+	case BlockGap:
+		return "gap"
 	}
 	return "unknown"
 }
@@ -115,6 +127,11 @@ type blockCore struct {
 	bound     []float64 // proven gap bound of each block at the current x
 	certified []bool
 	count     int // blocks with a bound at the current x
+
+	// gaps are BlockGap's estimates (+Inf: block not asked yet); gapOf,
+	// when set, overrides them (LazyBlockFW's Φ_k).
+	gaps  []float64
+	gapOf func(k int) float64
 }
 
 func (c *blockCore) init(s *State, order BlockOrder, seed uint64, ls LineSearch, name string) error {
@@ -122,7 +139,7 @@ func (c *blockCore) init(s *State, order BlockOrder, seed uint64, ls LineSearch,
 	if !ok {
 		return fmt.Errorf("lazycg: %s: the LMO (%T) is not a product of blocks (BlockLMO; see lmo.NewProduct)", name, s.Oracle.LMO())
 	}
-	if order != BlockCyclic && order != BlockRandom {
+	if order != BlockCyclic && order != BlockRandom && order != BlockGap {
 		return fmt.Errorf("lazycg: %s: unknown block order %d", name, int(order))
 	}
 	c.lmo, c.blocks, c.order = bl, bl.Blocks(), order
@@ -136,15 +153,74 @@ func (c *blockCore) init(s *State, order BlockOrder, seed uint64, ls LineSearch,
 	c.bound = make([]float64, len(c.blocks))
 	c.certified = make([]bool, len(c.blocks))
 	c.count = 0
+	c.gaps = make([]float64, len(c.blocks))
+	for k := range c.gaps {
+		c.gaps[k] = math.Inf(1)
+	}
+	c.gapOf = nil
 	return c.ls.init(s, ls, name)
 }
 
 // next returns the block of the j-th update of a pass.
 func (c *blockCore) next(j int) int {
-	if c.order == BlockRandom {
+	switch c.order {
+	case BlockRandom:
 		return c.rng.IntN(len(c.blocks))
+	case BlockGap:
+		return c.sampleGap()
 	}
 	return j
+}
+
+// sampleGap draws a block with probability proportional to its gap
+// estimate: the first block not asked yet when there is one, uniformly
+// when every estimate is zero.
+func (c *blockCore) sampleGap() int {
+	var sum float64
+	for k := range c.gaps {
+		g := c.gapEstimate(k)
+		if math.IsInf(g, 1) {
+			return k
+		}
+		sum += g
+	}
+	if !(sum > 0) || math.IsInf(sum, 0) {
+		return c.rng.IntN(len(c.blocks))
+	}
+	u := c.rng.Float64() * sum
+	last := 0
+	for k := range c.gaps {
+		g := c.gapEstimate(k)
+		if g <= 0 {
+			continue
+		}
+		last = k
+		if u -= g; u < 0 {
+			return k
+		}
+	}
+	return last // rounding
+}
+
+// gapEstimate returns BlockGap's estimate of block k (≥ 0 or +Inf).
+func (c *blockCore) gapEstimate(k int) float64 {
+	g := c.gaps[k]
+	if c.gapOf != nil && !math.IsInf(g, 1) {
+		g = c.gapOf(k)
+	}
+	if !(g > 0) {
+		return 0
+	}
+	return g
+}
+
+// observed records the FW gap g of block k at the current x (BlockGap's
+// estimate).
+func (c *blockCore) observed(k int, g float64) {
+	if math.IsNaN(g) {
+		g = 0
+	}
+	c.gaps[k] = max(g, 0)
 }
 
 // moved forgets the bounds: x has changed.
@@ -257,6 +333,9 @@ func (m *BlockFW) Step(ctx context.Context, s *State) error {
 			s.Converged = true
 			return nil
 		}
+		for k := range c.blocks {
+			c.observed(k, c.blockDot(k, s.Grad, s.X)-c.blockDot(k, s.Grad, c.v))
+		}
 		fresh = c.next(0)
 	}
 	m.pass++
@@ -274,14 +353,18 @@ func (m *BlockFW) Step(ctx context.Context, s *State) error {
 			}
 			c.certify(s, k, c.blockDot(k, s.Grad, s.X)-res.Bound)
 		}
-		if c.blockDot(k, s.Grad, s.X)-c.blockDot(k, s.Grad, c.v) <= 0 {
+		g := c.blockDot(k, s.Grad, s.X) - c.blockDot(k, s.Grad, c.v)
+		c.observed(k, g)
+		if g <= 0 {
 			continue
 		}
 		if c.step(s, k) > 0 {
 			movedAny = true
 		}
 	}
-	if !movedAny {
+	// A pass of random draws may miss the blocks that can move: it stalls
+	// only once every block has answered at this x.
+	if !movedAny && (c.order == BlockCyclic || c.count == len(c.blocks)) {
 		s.Stalled = true
 	}
 	return nil
@@ -352,6 +435,7 @@ func (m *LazyBlockFW) Init(ctx context.Context, s *State) error {
 		return err
 	}
 	m.move = m.step
+	m.core.gapOf = func(k int) float64 { return m.phis[k].Phi() }
 	m.phis = make([]PhiSchedule, len(m.core.blocks))
 	for k := range m.phis {
 		m.phis[k] = m.PhiSchedule
@@ -380,6 +464,7 @@ func (m *LazyBlockFW) Step(ctx context.Context, s *State) error {
 		if err != nil {
 			return err
 		}
+		c.observed(k, phi.Phi()) // asked: BlockGap now uses Φ_k
 		if sep.Positive {
 			if c.step(s, k) == 0 {
 				// No progress along the direction in floating point.

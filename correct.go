@@ -27,10 +27,12 @@ const (
 	// that would approach it (the quadratic corrections of Halbey,
 	// Rakotomandimby, Besançon, Designolle and Pokutta, 2025, without a
 	// linear system: each conjugate gradient step costs one gradient and
-	// one pass over the active set). It needs an objective with an exact
-	// line search (LineMinimizer, the quadratics of package objective);
-	// f never increases. The dual bound is unaffected: corrections call
-	// no oracle and prove nothing.
+	// one pass over the active set; a round takes more than 8 steps only
+	// while the run's corrections have taken less time than its LMO
+	// calls). It needs an objective with an exact line search
+	// (LineMinimizer, the quadratics of package objective); f never
+	// increases. The dual bound is unaffected: corrections call no oracle
+	// and prove nothing.
 	CorrectionQuadratic
 )
 
@@ -48,9 +50,14 @@ func (c Correction) String() string {
 // correctionMaxRounds bounds the truncated rounds of one correction (each
 // drops at least one vertex); correctionMaxCG bounds the conjugate
 // gradient steps of a round beyond the dimension of the affine hull.
+// Beyond correctionMinCG steps a round goes on only while the run's
+// corrections have taken less time than its LMO calls, so that a cheap
+// oracle is not starved by corrections while an expensive one gets
+// corrections as accurate as the active set allows.
 const (
 	correctionMaxRounds = 8
 	correctionMaxCG     = 200
+	correctionMinCG     = 8
 )
 
 // corrector holds the buffers of CorrectionQuadratic.
@@ -66,6 +73,7 @@ type corrector struct {
 	target          float64
 	rounds, cgSteps int // totals of the run, for tests
 	moved           bool
+	start           time.Time // of the correction under way
 }
 
 // init checks the correction against the run's objective.
@@ -127,6 +135,7 @@ func (c *activeCore) correct(s *State) bool {
 		return false
 	}
 	start := time.Now()
+	q.start = start
 	// The round's line search and gradients are the correction's time.
 	ls, grad := s.stats.LineSearchTime, s.stats.GradTime
 	defer func() {
@@ -176,7 +185,10 @@ func (c *activeCore) correctRound(s *State) bool {
 	// Conjugate gradients over {λ : Σλ = 1} in λ's coordinates: p sums
 	// to zero, x moves by Σ p_i v_i.
 	limit := min(k-1, correctionMaxCG)
-	for range limit {
+	for it := range limit {
+		if it >= correctionMinCG && s.stats.CorrectionTime+time.Since(q.start) > s.stats.OracleTime {
+			break
+		}
 		clear(q.dir)
 		for i, pi := range q.p {
 			if pi != 0 {

@@ -75,7 +75,13 @@ func newMethodCases() []newMethodCase {
 		{name: "bcfw-random-gap3", blocks: true, make: func() Method {
 			return &BlockFW{Order: BlockRandom, Seed: 3, GapEvery: 3}
 		}, tol: 1e-7, iters: 5000},
+		{name: "bcfw-gap", blocks: true, make: func() Method {
+			return &BlockFW{Order: BlockGap, Seed: 5, GapEvery: 2}
+		}, tol: 1e-7, iters: 5000},
 		{name: "lazy-bcfw-cyclic", lazy: true, blocks: true, make: func() Method { return &LazyBlockFW{} }, tol: 1e-7, iters: 5000},
+		{name: "lazy-bcfw-gap", lazy: true, blocks: true, make: func() Method {
+			return &LazyBlockFW{Order: BlockGap, Seed: 2}
+		}, tol: 1e-7, iters: 5000},
 		{name: "lazy-bcfw-random", lazy: true, blocks: true, make: func() Method {
 			return &LazyBlockFW{Order: BlockRandom, PhiSchedule: PhiSchedule{ImprovedPhi: true}}
 		}, tol: 1e-7, iters: 5000},

@@ -8,14 +8,16 @@ import (
 )
 
 // blockParams reads the settings of the block-coordinate methods:
-// order=cyclic|random, seed=S, and (non-lazy) gap-every=N.
+// order=cyclic|random|gap, seed=S, and (non-lazy) gap-every=N.
 func blockParams(e *Spec, lazy bool) (order lazycg.BlockOrder, seed uint64, every int, err error) {
 	switch o := strings.ToLower(e.OptString("order", "cyclic")); o {
 	case "cyclic":
 	case "random":
 		order = lazycg.BlockRandom
+	case "gap":
+		order = lazycg.BlockGap
 	default:
-		return 0, 0, 0, fmt.Errorf("spec: %s: order must be cyclic or random, got %q", e.Kind, o)
+		return 0, 0, 0, fmt.Errorf("spec: %s: order must be cyclic, random or gap, got %q", e.Kind, o)
 	}
 	if seed, err = e.OptSeed(1); err != nil {
 		return 0, 0, 0, err
@@ -75,7 +77,7 @@ func init() {
 			return ret(&lazycg.BlendedCG{K: p.K, PhiSchedule: phiSchedule(p), LineSearch: ls}, err)
 		}})
 	RegisterMethod(MethodInfo{Name: "bcfw", LineSearch: true,
-		Doc: "block-coordinate Frank–Wolfe over a product polytope (order=cyclic|random, seed=S, gap-every=N passes per proven gap)",
+		Doc: "block-coordinate Frank–Wolfe over a product polytope (order=cyclic|random|gap: gap sampling, seed=S, gap-every=N passes per proven gap)",
 		New: func(p MethodParams) (lazycg.Method, error) {
 			return pwParams("bcfw", p, func(e *Spec) (lazycg.Method, error) {
 				order, seed, every, err := blockParams(e, false)
@@ -87,7 +89,7 @@ func init() {
 			})
 		}})
 	RegisterMethod(MethodInfo{Name: "lazy-bcfw", Lazy: true, Baseline: "bcfw", LineSearch: true,
-		Doc: "lazified block-coordinate Frank–Wolfe: weak separation per block with a cache per block (order=cyclic|random, seed=S)",
+		Doc: "lazified block-coordinate Frank–Wolfe: weak separation per block with a cache per block (order=cyclic|random|gap, seed=S)",
 		New: func(p MethodParams) (lazycg.Method, error) {
 			return pwParams("lazy-bcfw", p, func(e *Spec) (lazycg.Method, error) {
 				order, seed, _, err := blockParams(e, true)

@@ -62,6 +62,13 @@ func TestFWRegisteredMethods(t *testing.T) {
 			return b.Order == lazycg.BlockRandom && b.Seed == 4 && b.GapEvery == 3
 		}, ""},
 		{"bcfw", MethodParams{Params: "order=zigzag"}, nil, "order must be"},
+		{"bcfw", MethodParams{Params: "order=gap,seed=3"}, func(m lazycg.Method) bool {
+			b := m.(*lazycg.BlockFW)
+			return b.Order == lazycg.BlockGap && b.Seed == 3
+		}, ""},
+		{"lazy-bcfw", MethodParams{Params: "order=gap"}, func(m lazycg.Method) bool {
+			return m.(*lazycg.LazyBlockFW).Order == lazycg.BlockGap
+		}, ""},
 		{"bcfw", MethodParams{Params: "gap-every=-2"}, nil, "gap-every"},
 		{"lazy-bcfw", MethodParams{Params: "order=cyclic"}, func(m lazycg.Method) bool {
 			return m.(*lazycg.LazyBlockFW).Order == lazycg.BlockCyclic
