@@ -246,3 +246,40 @@ func TestCorrectionNeedsLineMinimizer(t *testing.T) {
 		t.Error("Correction.String")
 	}
 }
+
+// TestLineSearchGolden: the golden-section search finds the minimizer of
+// a quadratic along a line within its tolerance, inside [0, γmax], at
+// γmax when the minimizer is beyond, with an unbounded γmax by doubling,
+// and returns 0 along an ascent direction; f never increases.
+func TestLineSearchGolden(t *testing.T) {
+	b := []float64{0.3, -0.2, 0.9, 0.1}
+	obj := testDistance{b}
+	x := []float64{1, 0, 0, 0}
+	var stats Stats
+	s := &State{X: x, Grad: make([]float64, 4), Obj: obj, stats: &stats}
+	s.Eval()
+	var ls lineSearcher
+	if err := ls.init(s, LineSearch{Rule: LineSearchGolden}, "test"); err != nil {
+		t.Fatal(err)
+	}
+	d := []float64{-1, 0, 1, 0} // toward e_2
+	// f(x + γd) = (1−γ−0.3)² + 0.04 + (γ−0.9)² + 0.01: minimizer γ* = 0.8.
+	for _, tc := range []struct{ gmax, want float64 }{{1, 0.8}, {0.5, 0.5}, {math.Inf(1), 0.8}, {100, 0.8}} {
+		g := ls.search(s, d, tc.gmax)
+		if math.Abs(g-tc.want) > 1e-6 {
+			t.Errorf("γmax %g: γ = %.9g, want %g", tc.gmax, g, tc.want)
+		}
+	}
+	for i := range d {
+		d[i] = -d[i]
+	}
+	if g := ls.search(s, d, 1); g != 0 {
+		t.Errorf("ascent direction: γ = %g", g)
+	}
+	if stats.FuncEvals == 0 || stats.FuncGradEvals != 1 {
+		t.Errorf("%d function and %d gradient evaluations: the search must use values only", stats.FuncEvals, stats.FuncGradEvals)
+	}
+	if r, err := ParseLineSearchRule("golden"); err != nil || r != LineSearchGolden || r.String() != "golden" {
+		t.Errorf("ParseLineSearchRule: %v %v", r, err)
+	}
+}

@@ -112,9 +112,19 @@ const (
 	// using it are not considered monotone (the driver keeps the best
 	// point), since a wrong L could increase f.
 	LineSearchShortStep
+	// LineSearchGolden is golden-section search on f(x+γd) over
+	// [0, γmax] (FrankWolfe.jl's GoldenRatio): function values only, for a
+	// unimodal (convex) restriction; for γmax = +Inf the bracket is first
+	// doubled from the last step until f rises. It stops when the bracket
+	// is within 1e-10 of its right end or after 100 evaluations, and
+	// returns the best evaluated step if it is below f(x) (else 0), so f
+	// never increases. Near the optimum, where differences of f drown in
+	// rounding, it takes ever smaller steps; it suits objectives whose
+	// gradients cost much more than their values.
+	LineSearchGolden
 )
 
-var lineSearchNames = [...]string{"auto", "adaptive", "secant", "short"}
+var lineSearchNames = [...]string{"auto", "adaptive", "secant", "short", "golden"}
 
 // String returns the rule's name as the CLI spells it.
 func (r LineSearchRule) String() string {
@@ -124,15 +134,15 @@ func (r LineSearchRule) String() string {
 	return lineSearchNames[r]
 }
 
-// ParseLineSearchRule returns the rule named s (auto, adaptive, secant or
-// short).
+// ParseLineSearchRule returns the rule named s (auto, adaptive, secant,
+// short or golden).
 func ParseLineSearchRule(s string) (LineSearchRule, error) {
 	for i, n := range lineSearchNames {
 		if s == n {
 			return LineSearchRule(i), nil
 		}
 	}
-	return 0, fmt.Errorf("lazycg: unknown line search %q (use auto, adaptive, secant or short)", s)
+	return 0, fmt.Errorf("lazycg: unknown line search %q (use auto, adaptive, secant, short or golden)", s)
 }
 
 // LineSearch configures the line search of a method: every method that
@@ -168,7 +178,7 @@ type lineSearcher struct {
 func (ls *lineSearcher) init(s *State, cfg LineSearch, name string) error {
 	*ls = lineSearcher{cfg: cfg}
 	switch cfg.Rule {
-	case LineSearchAuto, LineSearchAdaptive, LineSearchSecant:
+	case LineSearchAuto, LineSearchAdaptive, LineSearchSecant, LineSearchGolden:
 	case LineSearchShortStep:
 		if ls.L = smoothness(s.Obj, cfg.L); !validSmoothness(ls.L) {
 			return fmt.Errorf("lazycg: %s: the short step needs the smoothness L > 0 (LineSearch.L, or an objective with Smoothness), got %g", name, ls.L)
@@ -232,6 +242,8 @@ func (ls *lineSearcher) find(s *State, d []float64, gmax float64) float64 {
 		return math.Min(gmax, -slope/(ls.L*dd))
 	case LineSearchSecant:
 		return ls.secant(s, d, slope, gmax)
+	case LineSearchGolden:
+		return ls.golden(s, d, gmax)
 	}
 	return ls.adaptive(s, d, slope, dd, gmax)
 }
@@ -339,4 +351,71 @@ func (ls *lineSearcher) secant(s *State, d []float64, slope, gmax float64) float
 	}
 	ls.last = lo
 	return lo
+}
+
+const goldenMaxEvals = 100
+
+// valueAt returns f(x+γd) (one counted evaluation of f).
+func (ls *lineSearcher) valueAt(s *State, d []float64, gamma float64) float64 {
+	copy(ls.trial, s.X)
+	axpy(ls.trial, gamma, d)
+	return s.Func(ls.trial)
+}
+
+// golden is LineSearchGolden.
+func (ls *lineSearcher) golden(s *State, d []float64, gmax float64) float64 {
+	ls.buffers(len(s.X))
+	const invPhi = 0.6180339887498949 // 1/φ, φ the golden ratio
+	evals := 0
+	best, fbest := 0.0, s.F
+	value := func(g float64) float64 {
+		evals++
+		v := ls.valueAt(s, d, g)
+		if math.IsNaN(v) {
+			v = math.Inf(1)
+		}
+		if v < fbest {
+			best, fbest = g, v
+		}
+		return v
+	}
+	lo, hi := 0.0, gmax
+	if math.IsInf(gmax, 1) {
+		// Double from the last step until f rises at hi: the minimizer
+		// is then in [lo, hi], lo the point before the last one below.
+		hi = ls.last
+		if !(hi > 0) {
+			hi = 1
+		}
+		p0, f0 := 0.0, s.F
+		for evals < goldenMaxEvals/2 {
+			v := value(hi)
+			if v >= f0 {
+				break
+			}
+			lo, p0, f0, hi = p0, hi, v, 2*hi
+		}
+	}
+	a := hi - invPhi*(hi-lo)
+	b := lo + invPhi*(hi-lo)
+	fa, fb := value(a), value(b)
+	for evals < goldenMaxEvals && hi-lo > 1e-10*hi {
+		if fa <= fb {
+			hi, b, fb = b, a, fa
+			a = hi - invPhi*(hi-lo)
+			fa = value(a)
+		} else {
+			lo, a, fa = a, b, fb
+			b = lo + invPhi*(hi-lo)
+			fb = value(b)
+		}
+	}
+	// The bracket's ends are candidates too (the minimizer may sit on γmax).
+	if hi == gmax {
+		value(hi)
+	}
+	if best > 0 {
+		ls.last = best
+	}
+	return best
 }

@@ -93,7 +93,7 @@ type Variant struct {
 	// replacing the experiment's.
 	Params string `json:"params,omitempty"`
 	// LineSearch names the line search of this run (auto, adaptive,
-	// secant or short, as spec.Config.LineSearch); set, it also lifts the
+	// secant, short or golden, as spec.Config.LineSearch); set, it also lifts the
 	// experiment's NoLineSearch for this run.
 	LineSearch string `json:"line_search_rule,omitempty"`
 	// OnlineLineSearch shortens this online run's steps to the minimizer

@@ -147,7 +147,7 @@ type MethodParams struct {
 	// the cumulative loss over [0, γ_t] (online.Params.LineSearch).
 	OnlineLineSearch bool `json:"online_ls,omitempty"`
 	// LineSearch names the line search of the methods that search
-	// (auto, adaptive, secant or short; "" is auto), and Smoothness the L
+	// (auto, adaptive, secant, short or golden; "" is auto), and Smoothness the L
 	// of the short step (0: the objective's).
 	LineSearch string  `json:"line_search_rule,omitempty"`
 	Smoothness float64 `json:"smoothness,omitempty"`
@@ -350,7 +350,7 @@ var settings = []Setting{
 	{Flag: "online-ls", JSON: "online_ls", Kind: SettingBool, Usage: "ocg, locg: step to the minimizer of F_t over [0, γ_t] along v − x_t instead of γ_t (exact for quadratic losses; linear losses keep γ_t)",
 		field: func(c *Config) any { return &c.OnlineLineSearch }},
 	{Flag: "line-search", JSON: "line_search_rule", Kind: SettingString,
-		Usage: "line search `RULE` of the methods that search: auto (exact for quadratics, else secant), adaptive (Pedregosa et al. 2020), secant, short (needs -smoothness or an objective that knows L)",
+		Usage: "line search `RULE` of the methods that search: auto (exact for quadratics, else secant), adaptive (Pedregosa et al. 2020), secant, short (needs -smoothness or an objective that knows L), golden (golden-section search on values)",
 		field: func(c *Config) any { return &c.LineSearch }},
 	{Flag: "smoothness", JSON: "smoothness", Kind: SettingFloat, lo: 0, hi: inf, Usage: "smoothness L of the objective for -line-search short (0: the objective's estimate)",
 		field: func(c *Config) any { return &c.Smoothness }},

@@ -55,7 +55,10 @@ func TestFWRegisteredMethods(t *testing.T) {
 		}, ""},
 		{"lcg", MethodParams{Phi0LMO: true}, func(m lazycg.Method) bool { return m.(*lazycg.LazyCG).Phi0Rule == lazycg.Phi0LMO }, ""},
 		{"lcg", MethodParams{}, func(m lazycg.Method) bool { return m.(*lazycg.LazyCG).Phi0Rule == lazycg.Phi0Auto }, ""},
-		{"bcg", MethodParams{LineSearch: "golden"}, nil, "unknown line search"},
+		{"bcg", MethodParams{LineSearch: "fibonacci"}, nil, "unknown line search"},
+		{"bpcg", MethodParams{LineSearch: "golden"}, func(m lazycg.Method) bool {
+			return m.(*lazycg.BlendedPairwise).LineSearch.Rule == lazycg.LineSearchGolden
+		}, ""},
 		{"bcg", MethodParams{Params: "x=1"}, nil, "unknown setting"},
 		{"bcfw", MethodParams{Params: "order=random,seed=4,gap-every=3"}, func(m lazycg.Method) bool {
 			b := m.(*lazycg.BlockFW)
