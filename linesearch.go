@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/lazycg/lazycg/internal/linemin"
 )
 
 // StepRule selects how a conditional gradient method chooses its step size.
@@ -365,7 +367,6 @@ func (ls *lineSearcher) valueAt(s *State, d []float64, gamma float64) float64 {
 // golden is LineSearchGolden.
 func (ls *lineSearcher) golden(s *State, d []float64, gmax float64) float64 {
 	ls.buffers(len(s.X))
-	const invPhi = 0.6180339887498949 // 1/φ, φ the golden ratio
 	evals := 0
 	best, fbest := 0.0, s.F
 	value := func(g float64) float64 {
@@ -395,25 +396,10 @@ func (ls *lineSearcher) golden(s *State, d []float64, gmax float64) float64 {
 			}
 			lo, p0, f0, hi = p0, hi, v, 2*hi
 		}
+	} else {
+		value(hi) // the minimizer may sit on γmax
 	}
-	a := hi - invPhi*(hi-lo)
-	b := lo + invPhi*(hi-lo)
-	fa, fb := value(a), value(b)
-	for evals < goldenMaxEvals && hi-lo > 1e-10*hi {
-		if fa <= fb {
-			hi, b, fb = b, a, fa
-			a = hi - invPhi*(hi-lo)
-			fa = value(a)
-		} else {
-			lo, a, fa = a, b, fb
-			b = lo + invPhi*(hi-lo)
-			fb = value(b)
-		}
-	}
-	// The bracket's ends are candidates too (the minimizer may sit on γmax).
-	if hi == gmax {
-		value(hi)
-	}
+	linemin.Golden(value, lo, hi, 1e-10*hi, goldenMaxEvals-evals)
 	if best > 0 {
 		ls.last = best
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/linemin"
 )
 
 // testRand returns a deterministic PRNG for tests.
@@ -59,24 +60,9 @@ func along(f lazycg.Objective, x, d []float64) func(float64) float64 {
 }
 
 // golden returns the golden-section minimizer of the unimodal phi on
-// [lo, hi] after many shrinking steps.
+// [lo, hi] after many shrinking steps (the ends compared too).
 func golden(phi func(float64) float64, lo, hi float64) float64 {
-	r := (math.Sqrt(5) - 1) / 2
-	a, b := lo, hi
-	c, d := b-r*(b-a), a+r*(b-a)
-	fc, fd := phi(c), phi(d)
-	for k := 0; k < 300 && b-a > 1e-14*math.Max(1, math.Abs(b)); k++ {
-		if fc <= fd {
-			b, d, fd = d, c, fc
-			c = b - r*(b-a)
-			fc = phi(c)
-		} else {
-			a, c, fc = c, d, fd
-			d = a + r*(b-a)
-			fd = phi(d)
-		}
-	}
-	best, fbest := (a+b)/2, phi((a+b)/2)
+	best, fbest, _, _, _ := linemin.Golden(phi, lo, hi, 1e-14*math.Max(1, math.Abs(hi)), 302)
 	for _, g := range []float64{lo, hi} {
 		if v := phi(g); v < fbest {
 			best, fbest = g, v
