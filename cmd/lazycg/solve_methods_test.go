@@ -53,7 +53,7 @@ func TestSolveNewSpecs(t *testing.T) {
 	}
 	for _, tc := range []struct{ args, msg string }{
 		{"-polytope simplex:5 -method lcg-textbook -C 1 -line-search secant", "-line-search"},
-		{"-polytope simplex:5 -method cg-ls -line-search golden", "unknown line search"},
+		{"-polytope simplex:5 -method cg-ls -line-search fibonacci", "unknown line search"},
 		{"-polytope simplex:5 -method bcfw", "not a product"},
 		{"-polytope simplex:5 -method sfw -objective distance", "not a finite sum"},
 		{"-polytope simplex:5 -target x", "-target"},
