@@ -184,9 +184,17 @@ func (c *activeCore) correctRound(s *State) bool {
 	}
 	// Conjugate gradients over {λ : Σλ = 1} in λ's coordinates: p sums
 	// to zero, x moves by Σ p_i v_i.
+	// converged: the conjugate gradients reached the affine minimizer
+	// (the local gap there is below the target, or k − 1 steps were
+	// made). Only then may the truncation drop a vertex: a point short of
+	// the minimizer says little about which vertices the minimizer over
+	// the hull needs, and dropping one that is needed brings it back
+	// through the oracle, and the next correction drops another.
 	limit := min(k-1, correctionMaxCG)
+	converged := limit == k-1
 	for it := range limit {
 		if it >= correctionMinCG && s.stats.CorrectionTime+time.Since(q.start) > s.stats.OracleTime {
+			converged = false
 			break
 		}
 		clear(q.dir)
@@ -196,10 +204,12 @@ func (c *activeCore) correctRound(s *State) bool {
 			}
 		}
 		if !(dot(q.gc, q.dir) < 0) {
+			converged = false
 			break
 		}
 		g := q.lm.LineMinimize(q.xc, q.dir, q.gc, math.Inf(1))
 		if !(g > 0) || math.IsInf(g, 0) {
+			converged = false
 			break
 		}
 		axpy(q.xc, g, q.dir)
@@ -212,6 +222,7 @@ func (c *activeCore) correctRound(s *State) bool {
 		as.Scores(q.sc, q.gc)
 		rrNew, spread := centered(q.sc)
 		if !(rrNew > 0) || math.IsInf(rrNew, 0) || !(spread > q.target) {
+			converged = !math.IsInf(rrNew, 0)
 			break
 		}
 		beta := rrNew / rr
@@ -230,6 +241,10 @@ func (c *activeCore) correctRound(s *State) bool {
 				thetaMax, block = t, i
 			}
 		}
+	}
+	if block >= 0 && !converged && !(q.sc[block] > 0) {
+		// Halfway to the boundary: no vertex is dropped.
+		thetaMax, block = thetaMax/2, -1
 	}
 	clear(c.d)
 	for i, d := range q.lam {
