@@ -21,7 +21,10 @@ const (
 	// hull: the iterate moves toward the conjugate gradient point as far
 	// as the weights stay nonnegative, with exact line search, and when a
 	// weight reaches zero its vertex is dropped and the correction repeats
-	// on the smaller set. For a quadratic f the conjugate gradient point
+	// on the smaller set (a round that stopped short of the affine
+	// minimizer drops a vertex only if it scores above the mean at the
+	// conjugate gradient point, and otherwise stops halfway to the
+	// boundary). For a quadratic f the conjugate gradient point
 	// is the minimizer over the affine hull after at most |S| − 1 steps,
 	// so one correction replaces the many local pairwise or away steps
 	// that would approach it (the quadratic corrections of Halbey,
