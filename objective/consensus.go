@@ -210,3 +210,7 @@ func (z Zero) Grad(dst, _ []float64) { clear(dst) }
 
 // LineCoeffs implements QuadraticLine: 0, 0.
 func (z Zero) LineCoeffs(_, _ []float64) (slope, curv float64) { return 0, 0 }
+
+// LineMinimize implements lazycg.LineMinimizer: f is constant, so the
+// step 0 is a minimizer on every line.
+func (z Zero) LineMinimize(_, _, _ []float64, _ float64) float64 { return 0 }

@@ -118,6 +118,10 @@ func TestSolveCorrection(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "corrections ") {
 		t.Errorf("exit %d, no corrections in the time split:\n%s%s", code, out, errOut)
 	}
+	// The zero objective is constant: corrections have nothing to do.
+	if _, errOut, code := runCLI("solve", "-polytope", "simplex:5", "-objective", "zero", "-method", "bpcg", "-params", "correction=quadratic", "-iters", "5"); code != 0 {
+		t.Errorf("zero objective with corrections: exit %d: %s", code, errOut)
+	}
 	_, errOut, code = runCLI("solve", "-polytope", "birkhoff:8", "-objective", "quadratic", "-method", "afw", "-params", "correction=full")
 	if code == 0 || !strings.Contains(errOut, "unknown correction") {
 		t.Errorf("exit %d: %s", code, errOut)
