@@ -133,6 +133,21 @@ func (d distance) Dim() int                 { return len(d.b) }
 func (d distance) Func(x []float64) float64 { return testutil.SquaredDistance(x, d.b) }
 func (d distance) Grad(dst, x []float64)    { testutil.SquaredDistanceGrad(dst, x, d.b) }
 
+// quadDistance is distance with its exact line search (for corrections).
+type quadDistance struct{ distance }
+
+func (d quadDistance) LineMinimize(x, dir, grad []float64, gmax float64) float64 {
+	var gd, dd float64
+	for i := range dir {
+		gd += grad[i] * dir[i]
+		dd += dir[i] * dir[i]
+	}
+	if !(dd > 0) || !(gd < 0) {
+		return 0
+	}
+	return math.Min(-gd/(2*dd), gmax)
+}
+
 // concurrentCase is a problem with a known optimal value: f* in
 // [lower, upper] (equal when known in closed form).
 type concurrentCase struct {
@@ -154,6 +169,9 @@ func lazyAFW(phi0 float64) lazycg.Method {
 }
 func lazyBPCG(phi0 float64) lazycg.Method {
 	return &lazycg.LazyBPCG{K: 1.1, PhiSchedule: lazycg.PhiSchedule{Phi0: phi0}}
+}
+func lazyBPCGCorrected(phi0 float64) lazycg.Method {
+	return &lazycg.LazyBPCG{K: 1.1, PhiSchedule: lazycg.PhiSchedule{Phi0: phi0}, Correction: lazycg.CorrectionQuadratic}
 }
 func lpcg(phi0 float64) lazycg.Method {
 	return &lazycg.LPCG{K: 1.1, PhiSchedule: lazycg.PhiSchedule{Phi0: phi0}}
@@ -210,7 +228,7 @@ func concurrentCases(t *testing.T) []concurrentCase {
 	for _, m := range []struct {
 		name string
 		new  func(float64) lazycg.Method
-	}{{"lcg", lazyCG}, {"lazy-bpcg", lazyBPCG}, {"lpcg", lpcg}} {
+	}{{"lcg", lazyCG}, {"lazy-bpcg", lazyBPCG}, {"lpcg", lpcg}, {"lazy-bpcg-corrected", lazyBPCGCorrected}} {
 		bk, err := lmo.NewBirkhoff(10)
 		if err != nil {
 			t.Fatal(err)
@@ -225,7 +243,11 @@ func concurrentCases(t *testing.T) []concurrentCase {
 			}
 			return l
 		}
-		p := lazycg.Problem{Objective: distance{b}, LMO: &slowLMO{LMO: bk, delay: 200 * time.Microsecond, fresh: fresh}, X0: x0}
+		var obj lazycg.Objective = distance{b}
+		if m.name == "lazy-bpcg-corrected" {
+			obj = quadDistance{distance{b}}
+		}
+		p := lazycg.Problem{Objective: obj, LMO: &slowLMO{LMO: bk, delay: 200 * time.Microsecond, fresh: fresh}, X0: x0}
 		lo, up := referenceBounds(t, p)
 		cs = append(cs, concurrentCase{name: m.name + "/birkhoff", p: p, lower: lo, upper: up, method: m.new, iters: 3000})
 	}

@@ -260,17 +260,38 @@ func (c *activeCore) correctRound(s *State) bool {
 		return false
 	}
 	drop := block >= 0 && theta >= thetaMax
+	// The new weights, with those at rounding level set to zero and the
+	// sum renormalized, and x computed from them exactly: x and the active
+	// set agree, and the move is kept only if f did not rise (near the
+	// optimum the rounding of the weights can outweigh the decrease).
+	tol := as.tol()
+	var sum float64
 	for i, d := range q.lam {
 		w := q.lam0[i] + theta*d
-		if w < 0 || (drop && i == block) {
+		if w <= tol || (drop && i == block) {
 			w = 0
 		}
+		q.lam[i] = w
+		sum += w
+	}
+	if !(sum > 0) {
+		return false
+	}
+	clear(q.xc)
+	for i := range q.lam {
+		q.lam[i] /= sum
+		if q.lam[i] != 0 {
+			as.AddScaledTo(q.xc, i, q.lam[i])
+		}
+	}
+	if !(s.Func(q.xc) <= s.F) {
+		return false
+	}
+	for i, w := range q.lam {
 		as.AddWeight(i, w-q.lam0[i])
 	}
-	// Every weight changed: recompute x from them exactly (this also
-	// renormalizes the sum, which rounding may have moved).
-	as.Purge()
-	as.Recompute(s.X)
+	as.Purge() // removes the zero weights only: x needs no recomputation
+	copy(s.X, q.xc)
 	s.Eval()
 	q.moved = drop
 	return true
