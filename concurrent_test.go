@@ -136,16 +136,8 @@ func (d distance) Grad(dst, x []float64)    { testutil.SquaredDistanceGrad(dst, 
 // quadDistance is distance with its exact line search (for corrections).
 type quadDistance struct{ distance }
 
-func (d quadDistance) LineMinimize(x, dir, grad []float64, gmax float64) float64 {
-	var gd, dd float64
-	for i := range dir {
-		gd += grad[i] * dir[i]
-		dd += dir[i] * dir[i]
-	}
-	if !(dd > 0) || !(gd < 0) {
-		return 0
-	}
-	return math.Min(-gd/(2*dd), gmax)
+func (d quadDistance) LineMinimize(_, dir, grad []float64, gmax float64) float64 {
+	return testutil.SquaredDistanceLineMinimize(dir, grad, gmax)
 }
 
 // concurrentCase is a problem with a known optimal value: f* in

@@ -12,16 +12,8 @@ import (
 // testQuadDistance is f(x) = ‖x − b‖² with its exact line search.
 type testQuadDistance struct{ testDistance }
 
-func (d testQuadDistance) LineMinimize(x, dir, grad []float64, gmax float64) float64 {
-	var gd, dd float64
-	for i := range dir {
-		gd += grad[i] * dir[i]
-		dd += dir[i] * dir[i]
-	}
-	if !(dd > 0) || !(gd < 0) {
-		return 0
-	}
-	return math.Min(-gd/(2*dd), gmax)
+func (d testQuadDistance) LineMinimize(_, dir, grad []float64, gmax float64) float64 {
+	return testutil.SquaredDistanceLineMinimize(dir, grad, gmax)
 }
 
 // correctionState returns a state at x = Σ w_i e_i over the first len(w)

@@ -126,3 +126,17 @@ func SquaredDistanceGrad(dst, x, b []float64) {
 		dst[i] = 2 * (x[i] - b[i])
 	}
 }
+
+// SquaredDistanceLineMinimize returns argmin over γ in [0, gmax] of
+// ‖x + γd − b‖², given grad = ∇ at x (an exact line search for tests).
+func SquaredDistanceLineMinimize(d, grad []float64, gmax float64) float64 {
+	var gd, dd float64
+	for i := range d {
+		gd += grad[i] * d[i]
+		dd += d[i] * d[i]
+	}
+	if !(dd > 0) || !(gd < 0) {
+		return 0
+	}
+	return math.Min(-gd/(2*dd), gmax)
+}
