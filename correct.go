@@ -70,9 +70,9 @@ type corrector struct {
 	lam0, lam, p, sc []float64 // over the active set
 	xc, gc, dir      []float64 // over the dimension
 	// target is the local gap at which the conjugate gradients stop: the
-	// method sets it before a step that may add a vertex to what makes
-	// it leave its local steps (the FW gap of non-lazy methods, Φ/K of
-	// lazy ones), halved.
+	// method sets it, before a step that may add a vertex, to half the
+	// gap below which it leaves its local steps (the FW gap of non-lazy
+	// methods, Φ/K of lazy ones).
 	target          float64
 	rounds, cgSteps int // totals of the run, for tests
 	moved           bool
