@@ -317,13 +317,19 @@ func (a *ActiveSet) Sum() float64 {
 }
 
 // Compute stores Σ λ_k v_k in x.
-func (a *ActiveSet) Compute(x []float64) {
-	if len(x) != a.n {
+func (a *ActiveSet) Compute(x []float64) { a.Combine(x, a.w) }
+
+// Combine stores Σ c_k v_k in dst for coefficients c indexed like the
+// vertices (len(c) = Len(); zero coefficients cost nothing).
+func (a *ActiveSet) Combine(dst, c []float64) {
+	if len(dst) != a.n || len(c) != len(a.verts) {
 		panic("lazycg: active set: dimension mismatch")
 	}
-	clear(x)
-	for k := range a.verts {
-		a.AddScaledTo(x, k, a.w[k])
+	clear(dst)
+	for k, ck := range c {
+		if ck != 0 {
+			a.AddScaledTo(dst, k, ck)
+		}
 	}
 }
 

@@ -186,13 +186,13 @@ func (c *activeCore) correctRound(s *State) bool {
 		q.p[i] = -q.sc[i]
 	}
 	// Conjugate gradients over {λ : Σλ = 1} in λ's coordinates: p sums
-	// to zero, x moves by Σ p_i v_i.
-	// converged: the conjugate gradients reached the affine minimizer
-	// (the local gap there is below the target, or k − 1 steps were
-	// made). Only then may the truncation drop a vertex: a point short of
-	// the minimizer says little about which vertices the minimizer over
-	// the hull needs, and dropping one that is needed brings it back
-	// through the oracle, and the next correction drops another.
+	// to zero, x moves by Σ p_i v_i. converged: they reached the affine
+	// minimizer (the local gap there is below the target, or k − 1 steps
+	// were made). A round short of it drops a vertex only if the vertex
+	// scores above the mean at the conjugate gradient point: such a
+	// point says little about which vertices the minimizer over the hull
+	// needs, and dropping one that is needed brings it back (from the
+	// cache or the oracle), after which the next correction drops another.
 	limit := min(k-1, correctionMaxCG)
 	converged := limit == k-1
 	for it := range limit {
@@ -200,12 +200,7 @@ func (c *activeCore) correctRound(s *State) bool {
 			converged = false
 			break
 		}
-		clear(q.dir)
-		for i, pi := range q.p {
-			if pi != 0 {
-				as.AddScaledTo(q.dir, i, pi)
-			}
-		}
+		as.Combine(q.dir, q.p)
 		if !(dot(q.gc, q.dir) < 0) {
 			converged = false
 			break
@@ -249,12 +244,7 @@ func (c *activeCore) correctRound(s *State) bool {
 		// Halfway to the boundary: no vertex is dropped.
 		thetaMax, block = thetaMax/2, -1
 	}
-	clear(c.d)
-	for i, d := range q.lam {
-		if d != 0 {
-			as.AddScaledTo(c.d, i, d)
-		}
-	}
+	as.Combine(c.d, q.lam)
 	theta := c.ls.search(s, c.d, thetaMax)
 	if !(theta > 0) {
 		return false
@@ -277,13 +267,10 @@ func (c *activeCore) correctRound(s *State) bool {
 	if !(sum > 0) {
 		return false
 	}
-	clear(q.xc)
 	for i := range q.lam {
 		q.lam[i] /= sum
-		if q.lam[i] != 0 {
-			as.AddScaledTo(q.xc, i, q.lam[i])
-		}
 	}
+	as.Combine(q.xc, q.lam)
 	if !(s.Func(q.xc) <= s.F) {
 		return false
 	}

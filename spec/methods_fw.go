@@ -61,19 +61,19 @@ func init() {
 	RegisterMethod(MethodInfo{Name: "pfw", LineSearch: true,
 		Doc: "classic pairwise Frank–Wolfe (Lacoste-Julien–Jaggi) with an active set, on any polytope; correction=quadratic: conjugate gradients over the active set after each new vertex",
 		New: func(p MethodParams) (lazycg.Method, error) {
-			ls, corr, err := activeSetParams("pfw", p)
+			ls, corr, err := activeSetParams("pfw", p, true)
 			return ret(&lazycg.PairwiseFW{LineSearch: ls, Correction: corr}, err)
 		}})
 	RegisterMethod(MethodInfo{Name: "lazy-pfw", Lazy: true, Baseline: "pfw", LineSearch: true,
 		Doc: "lazified pairwise Frank–Wolfe (active set as first cache, pairwise steps to weak separation answers)",
 		New: func(p MethodParams) (lazycg.Method, error) {
-			ls, corr, err := activeSetParams("lazy-pfw", p)
+			ls, corr, err := activeSetParams("lazy-pfw", p, true)
 			return ret(&lazycg.LazyPairwiseFW{K: p.K, PhiSchedule: phiSchedule(p), LineSearch: ls, Correction: corr}, err)
 		}})
 	RegisterMethod(MethodInfo{Name: "bcg", Lazy: true, Baseline: "cg-ls", LineSearch: true,
 		Doc: "blended conditional gradients (Braun–Pokutta–Tu–Wright): simplex descent on the active set, weak separation for new vertices",
 		New: func(p MethodParams) (lazycg.Method, error) {
-			ls, err := lineSearchOnly("bcg", p)
+			ls, _, err := activeSetParams("bcg", p, false)
 			return ret(&lazycg.BlendedCG{K: p.K, PhiSchedule: phiSchedule(p), LineSearch: ls}, err)
 		}})
 	RegisterMethod(MethodInfo{Name: "bcfw", LineSearch: true,

@@ -135,32 +135,33 @@ func init() {
 		}})
 	RegisterMethod(MethodInfo{Name: "afw", Doc: "away-step Frank–Wolfe with line search; correction=quadratic: conjugate gradients over the active set after each new vertex", LineSearch: true,
 		New: func(p MethodParams) (lazycg.Method, error) {
-			ls, corr, err := activeSetParams("afw", p)
+			ls, corr, err := activeSetParams("afw", p, true)
 			return ret(&lazycg.AwayFW{LineSearch: ls, Correction: corr}, err)
 		}})
 	RegisterMethod(MethodInfo{Name: "lazy-afw", Lazy: true, Baseline: "afw", LineSearch: true,
 		Doc: "lazified away-step Frank–Wolfe (active set as first cache, Φ halving)",
 		New: func(p MethodParams) (lazycg.Method, error) {
-			ls, corr, err := activeSetParams("lazy-afw", p)
+			ls, corr, err := activeSetParams("lazy-afw", p, true)
 			return ret(&lazycg.LazyAwayFW{K: p.K, PhiSchedule: phiSchedule(p), LineSearch: ls, Correction: corr}, err)
 		}})
 	RegisterMethod(MethodInfo{Name: "bpcg", Doc: "blended pairwise conditional gradient (Tsuji–Tanaka–Pokutta); correction=quadratic: conjugate gradients over the active set after each new vertex", LineSearch: true,
 		New: func(p MethodParams) (lazycg.Method, error) {
-			ls, corr, err := activeSetParams("bpcg", p)
+			ls, corr, err := activeSetParams("bpcg", p, true)
 			return ret(&lazycg.BlendedPairwise{LineSearch: ls, Correction: corr}, err)
 		}})
 	RegisterMethod(MethodInfo{Name: "lazy-bpcg", Lazy: true, Baseline: "bpcg", LineSearch: true,
 		Doc: "lazified blended pairwise conditional gradient",
 		New: func(p MethodParams) (lazycg.Method, error) {
-			ls, corr, err := activeSetParams("lazy-bpcg", p)
+			ls, corr, err := activeSetParams("lazy-bpcg", p, true)
 			return ret(&lazycg.LazyBPCG{K: p.K, PhiSchedule: phiSchedule(p), LineSearch: ls, Correction: corr}, err)
 		}})
 }
 
 // activeSetParams reads the settings of the active-set methods: their
-// line search and correction=none|quadratic (see lazycg.Correction); the
-// line-search-free request is an error.
-func activeSetParams(name string, p MethodParams) (lazycg.LineSearch, lazycg.Correction, error) {
+// line search and, where the method takes it (corrections), the setting
+// correction=none|quadratic (see lazycg.Correction); any other -params
+// key and the line-search-free request are errors.
+func activeSetParams(name string, p MethodParams, corrections bool) (lazycg.LineSearch, lazycg.Correction, error) {
 	if p.NoLineSearch {
 		return lazycg.LineSearch{}, 0, fmt.Errorf("spec: %s steps by line search only", name)
 	}
@@ -169,29 +170,18 @@ func activeSetParams(name string, p MethodParams) (lazycg.LineSearch, lazycg.Cor
 		return lazycg.LineSearch{}, 0, err
 	}
 	var corr lazycg.Correction
-	switch c := e.OptString("correction", "none"); c {
-	case "none":
-	case "quadratic":
-		corr = lazycg.CorrectionQuadratic
-	default:
-		return lazycg.LineSearch{}, 0, fmt.Errorf("spec: %s: unknown correction %q (none or quadratic)", name, c)
+	if corrections {
+		switch c := e.OptString("correction", "none"); c {
+		case "none":
+		case "quadratic":
+			corr = lazycg.CorrectionQuadratic
+		default:
+			return lazycg.LineSearch{}, 0, fmt.Errorf("spec: %s: unknown correction %q (none or quadratic)", name, c)
+		}
 	}
 	if err := e.Unused(); err != nil {
 		return lazycg.LineSearch{}, 0, err
 	}
 	ls, err := LineSearchOf(p)
 	return ls, corr, err
-}
-
-// lineSearchOnly rejects the line-search-free request and -params for
-// methods that have only line search steps and no settings, and returns
-// their line search.
-func lineSearchOnly(name string, p MethodParams) (lazycg.LineSearch, error) {
-	if p.NoLineSearch {
-		return lazycg.LineSearch{}, fmt.Errorf("spec: %s steps by line search only", name)
-	}
-	if err := noParams(name, p); err != nil {
-		return lazycg.LineSearch{}, err
-	}
-	return LineSearchOf(p)
 }
