@@ -106,7 +106,8 @@ type concurrency struct {
 	last  *inflight // the call whose answer was received last
 	// closers close the forks when the run ends.
 	closers []func()
-	// hull takes the hull steps (IdleHull; nil under IdleWait).
+	// hull takes the hull steps (IdleHull, IdleCorrected; nil under
+	// IdleWait).
 	hull *hullStepper
 }
 
@@ -148,14 +149,24 @@ func relaxedSteps(pre string, m Method, monotone bool) error {
 // method m with the stale-call policy, or says why the argument of
 // docs/CONCURRENT.md does not hold. Under StaleFork it makes the LMO's
 // fork (loading a second solver: ctx bounds it); closeForks closes it.
-func (o *Oracle) enableConcurrent(ctx context.Context, m Method, monotone bool, policy StalePolicy, idle IdlePolicy) error {
+func (o *Oracle) enableConcurrent(ctx context.Context, m Method, obj Objective, monotone bool, policy StalePolicy, idle IdlePolicy) error {
 	const pre = "lazycg: concurrent weak separation"
 	if err := relaxedSteps(pre, m, monotone); err != nil {
 		return err
 	}
+	if idle < IdleHull || idle > IdleCorrected {
+		return fmt.Errorf("%s: unknown idle policy %d", pre, int(idle))
+	}
 	var hull *hullStepper
-	if _, ok := m.(hullMethod); ok && idle == IdleHull {
+	if _, ok := m.(hullMethod); ok && idle != IdleWait {
 		hull = newHullStepper(o.lmo.Dim())
+		if idle == IdleCorrected {
+			lm, ok := obj.(LineMinimizer)
+			if !ok {
+				return fmt.Errorf("%s: the idle policy corrected needs an objective with an exact line search (a LineMinimizer: the quadratics of package objective), got %T", pre, obj)
+			}
+			hull.correctWith(lm)
+		}
 	}
 	return o.startConcurrency(ctx, pre, policy, hull)
 }

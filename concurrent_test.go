@@ -220,7 +220,8 @@ func concurrentCases(t *testing.T) []concurrentCase {
 	for _, m := range []struct {
 		name string
 		new  func(float64) lazycg.Method
-	}{{"lcg", lazyCG}, {"lazy-bpcg", lazyBPCG}, {"lpcg", lpcg}, {"lazy-bpcg-corrected", lazyBPCGCorrected}} {
+	}{{"lcg", lazyCG}, {"lazy-bpcg", lazyBPCG}, {"lpcg", lpcg}, {"lazy-bpcg-corrected", lazyBPCGCorrected},
+		{"lcg-hull-corrected", lazyCG}, {"lpcg-hull-corrected", lpcg}} {
 		bk, err := lmo.NewBirkhoff(10)
 		if err != nil {
 			t.Fatal(err)
@@ -236,12 +237,16 @@ func concurrentCases(t *testing.T) []concurrentCase {
 			return l
 		}
 		var obj lazycg.Objective = distance{b}
-		if m.name == "lazy-bpcg-corrected" {
+		idle := lazycg.IdleHull
+		if strings.HasSuffix(m.name, "-corrected") {
 			obj = quadDistance{distance{b}}
+		}
+		if strings.HasSuffix(m.name, "-hull-corrected") {
+			idle = lazycg.IdleCorrected
 		}
 		p := lazycg.Problem{Objective: obj, LMO: &slowLMO{LMO: bk, delay: 200 * time.Microsecond, fresh: fresh}, X0: x0}
 		lo, up := referenceBounds(t, p)
-		cs = append(cs, concurrentCase{name: m.name + "/birkhoff", p: p, lower: lo, upper: up, method: m.new, iters: 3000})
+		cs = append(cs, concurrentCase{name: m.name + "/birkhoff", p: p, lower: lo, upper: up, method: m.new, iters: 3000, idle: idle})
 	}
 	return cs
 }
@@ -292,7 +297,7 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) lazycg.Stats {
 		slow.forks = nil
 	}
 	iters := c.iters
-	if c.idle == lazycg.IdleHull {
+	if c.idle != lazycg.IdleWait {
 		// Most iterations of LazyCG and LPCG are then hull steps, taken
 		// while the LMO works (several per call: they are cheap).
 		iters *= 10
@@ -367,7 +372,12 @@ func checkGoroutines(t *testing.T, before int) {
 
 func TestConcurrentTheorems(t *testing.T) {
 	for _, c := range concurrentCases(t) {
-		t.Run(c.name, func(t *testing.T) { checkConcurrentRun(t, c) })
+		t.Run(c.name, func(t *testing.T) {
+			st := checkConcurrentRun(t, c)
+			if c.idle == lazycg.IdleCorrected && (st.HullSteps == 0 || st.Corrections == 0) {
+				t.Errorf("IdleCorrected: %d hull steps, %d corrections", st.HullSteps, st.Corrections)
+			}
+		})
 	}
 }
 
@@ -561,17 +571,23 @@ func TestConcurrentRefused(t *testing.T) {
 		{"own-separator", own, &lazycg.LazyCG{}, "cannot run its LMO call apart"},
 		{"fork-without-forker", p, &lazycg.LazyCG{}, "Forker"},
 		{"unknown-policy", p, &lazycg.LazyCG{}, "unknown stale-call policy"},
+		{"unknown-idle", p, &lazycg.LazyCG{}, "unknown idle policy"},
+		{"corrected-without-line-minimizer", p, &lazycg.LazyCG{}, "LineMinimizer"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			stale := lazycg.StaleWait
+			stale, idle := lazycg.StaleWait, lazycg.IdleHull
 			switch tc.name {
 			case "fork-without-forker":
 				stale = lazycg.StaleFork
 			case "unknown-policy":
 				stale = lazycg.StalePolicy(7)
+			case "unknown-idle":
+				idle = lazycg.IdlePolicy(7)
+			case "corrected-without-line-minimizer":
+				idle = lazycg.IdleCorrected
 			}
 			_, err := lazycg.Minimize(context.Background(), tc.p, &lazycg.Settings{MaxIterations: 10,
-				SeparatorConfig: lazycg.SeparatorConfig{Concurrent: true, Stale: stale}}, tc.m)
+				SeparatorConfig: lazycg.SeparatorConfig{Concurrent: true, Stale: stale, Idle: idle}}, tc.m)
 			if err == nil || !strings.Contains(err.Error(), "concurrent weak separation") || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want a concurrent weak separation error with %q", err, tc.want)
 			}
@@ -656,7 +672,7 @@ func TestStalePolicyNames(t *testing.T) {
 // TestIdlePolicyNames checks that the idle policies' names parse back and
 // that other names are refused.
 func TestIdlePolicyNames(t *testing.T) {
-	for _, p := range []lazycg.IdlePolicy{lazycg.IdleHull, lazycg.IdleWait} {
+	for _, p := range []lazycg.IdlePolicy{lazycg.IdleHull, lazycg.IdleWait, lazycg.IdleCorrected} {
 		got, err := lazycg.ParseIdlePolicy(p.String())
 		if err != nil || got != p {
 			t.Errorf("ParseIdlePolicy(%q) = %v, %v", p.String(), got, err)

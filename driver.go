@@ -391,7 +391,7 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	defer run.Stop()
 	oracle := run.NewOracle(p.LMO, p.Separator, settings.separatorConfig())
 	if settings.Concurrent {
-		if err := oracle.enableConcurrent(run.Context(), method, monotone, settings.Stale, settings.Idle); err != nil {
+		if err := oracle.enableConcurrent(run.Context(), method, p.Objective, monotone, settings.Stale, settings.Idle); err != nil {
 			return nil, err
 		}
 		defer oracle.closeForks()

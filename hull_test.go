@@ -102,52 +102,84 @@ func TestHullSteps(t *testing.T) {
 		// Small cases whose exact steps would go beyond the weight of the
 		// point they leave (the line search must stop there).
 		{3, 2, 12, false}, {3, 2, 22, false}, {3, 3, 12, false}} {
-		s, cache, verts := hullFixture(tc.n, tc.m, tc.seed, tc.atVertex)
-		h := newHullStepper(tc.n)
-		points := append([][]float64{append([]float64(nil), s.X...)}, verts[2:]...)
-		want := hullOptimum(testDistance{s.Obj.(testDistance).b}, points)
-		prev := s.F
-		steps := 0
-		for h.step(s, 1e-12, cache.Best) {
-			steps++
-			if s.F > prev+1e-12 {
-				t.Fatalf("n=%d: step %d increased f from %.15g to %.15g", tc.n, steps, prev, s.F)
+		plainSteps := 0
+		for _, corrected := range []bool{false, true} {
+			s, cache, verts := hullFixture(tc.n, tc.m, tc.seed, tc.atVertex)
+			h := newHullStepper(tc.n)
+			if corrected {
+				q := testQuadDistance{s.Obj.(testDistance)}
+				s.Obj = q
+				h.correctWith(q)
 			}
-			prev = s.F
-			// x is the decomposition's point.
-			y := make([]float64, tc.n)
-			h.set.Compute(y)
-			for i := range y {
-				if math.Abs(y[i]-s.X[i]) > 1e-9 {
-					t.Fatalf("n=%d: x[%d] = %g, its decomposition gives %g", tc.n, i, s.X[i], y[i])
+			points := append([][]float64{append([]float64(nil), s.X...)}, verts[2:]...)
+			want := hullOptimum(testDistance{hullCenter(s)}, points)
+			prev := s.F
+			steps := 0
+			for h.step(s, 1e-12, cache.Best) {
+				steps++
+				if s.F > prev+1e-12 {
+					t.Fatalf("n=%d: step %d increased f from %.15g to %.15g", tc.n, steps, prev, s.F)
+				}
+				prev = s.F
+				// x is the decomposition's point.
+				y := make([]float64, tc.n)
+				h.set.Compute(y)
+				for i := range y {
+					if math.Abs(y[i]-s.X[i]) > 1e-9 {
+						t.Fatalf("n=%d: x[%d] = %g, its decomposition gives %g", tc.n, i, s.X[i], y[i])
+					}
+				}
+				if sum := h.set.Sum(); math.Abs(sum-1) > 1e-9 {
+					t.Fatalf("n=%d: weights sum to %g", tc.n, sum)
+				}
+				if steps > 100000 {
+					t.Fatal("hull steps do not end")
 				}
 			}
-			if sum := h.set.Sum(); math.Abs(sum-1) > 1e-9 {
-				t.Fatalf("n=%d: weights sum to %g", tc.n, sum)
+			if math.Abs(s.F-want) > 1e-8*math.Max(1, want) {
+				t.Errorf("n=%d m=%d corrected=%v: hull steps end at f = %.12g after %d steps, the hull's minimum is %.12g", tc.n, tc.m, corrected, s.F, steps, want)
 			}
-			if steps > 100000 {
-				t.Fatal("hull steps do not end")
+			if !corrected {
+				plainSteps = steps
+			} else {
+				if s.stats.Corrections == 0 && plainSteps > 1 {
+					t.Errorf("n=%d m=%d: no correction", tc.n, tc.m)
+				}
+				// The corrections reach the minimum in fewer hull steps
+				// where there are many points.
+				if plainSteps > 1 && steps >= plainSteps {
+					t.Errorf("n=%d m=%d: %d hull steps with corrections, %d without", tc.n, tc.m, steps, plainSteps)
+				}
+				t.Logf("n=%d m=%d: %d hull steps with %d corrections, %d without", tc.n, tc.m, steps, s.stats.Corrections, plainSteps)
 			}
-		}
-		if math.Abs(s.F-want) > 1e-8*math.Max(1, want) {
-			t.Errorf("n=%d m=%d: hull steps end at f = %.12g after %d steps, the hull's minimum is %.12g", tc.n, tc.m, s.F, steps, want)
-		}
-		// Something else moves x (a method's step toward vertex 1): the
-		// next hull step starts from there, and f still only decreases.
-		for i := range s.X {
-			s.X[i] = (s.X[i] + verts[1][i]) / 2
-		}
-		s.Eval()
-		f0 := s.F
-		if h.step(s, 1e-12, cache.Best) {
-			if s.F > f0 {
-				t.Errorf("n=%d: the step after an outside move increased f", tc.n)
+			// Something else moves x (a method's step toward vertex 1): the
+			// next hull step starts from there, and f still only decreases.
+			for i := range s.X {
+				s.X[i] = (s.X[i] + verts[1][i]) / 2
 			}
-			if h.set.Len() > 2 {
-				t.Errorf("n=%d: the decomposition was not restarted: %d points after one step", tc.n, h.set.Len())
+			s.Eval()
+			f0 := s.F
+			if h.step(s, 1e-12, cache.Best) {
+				if s.F > f0 {
+					t.Errorf("n=%d: the step after an outside move increased f", tc.n)
+				}
+				if h.set.Len() > 2 {
+					t.Errorf("n=%d: the decomposition was not restarted: %d points after one step", tc.n, h.set.Len())
+				}
 			}
 		}
 	}
+}
+
+// hullCenter returns the center b of the fixture's distance objective.
+func hullCenter(s *State) []float64 {
+	switch o := s.Obj.(type) {
+	case testDistance:
+		return o.b
+	case testQuadDistance:
+		return o.b
+	}
+	panic("hullCenter: not a distance objective")
 }
 
 // TestHullStepsAllocs: once its buffers exist, a hull step allocates
@@ -158,5 +190,19 @@ func TestHullStepsAllocs(t *testing.T) {
 	h.step(s, 0, cache.Best)
 	if a := testing.AllocsPerRun(50, func() { h.step(s, 0, cache.Best) }); a != 0 {
 		t.Errorf("%v allocations per hull step", a)
+	}
+	// With corrections, once the buffers have grown.
+	s, cache, _ = hullFixture(40, 20, 5, false)
+	q := testQuadDistance{s.Obj.(testDistance)}
+	s.Obj = q
+	h = newHullStepper(40)
+	h.correctWith(q)
+	for h.step(s, 0, cache.Best) {
+	}
+	s.X[0] = (s.X[0] + 1) / 2 // an outside move: the next steps start over
+	s.Eval()
+	h.step(s, 0, cache.Best)
+	if a := testing.AllocsPerRun(50, func() { h.step(s, 0, cache.Best) }); a != 0 {
+		t.Errorf("%v allocations per corrected hull step", a)
 	}
 }

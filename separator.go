@@ -180,8 +180,9 @@ type SeparatorConfig struct {
 	// Idle is what a concurrent method does while calls are in flight and
 	// no cached vertex improves its iterate by the relaxed threshold: hull
 	// steps (IdleHull, the zero value: pairwise steps over the hull of the
-	// iterate and the cached vertices, for LazyCG and LPCG; see hull.go)
-	// or wait for an answer (IdleWait).
+	// iterate and the cached vertices, for LazyCG and LPCG; see hull.go),
+	// hull steps with quadratic corrections (IdleCorrected) or wait for an
+	// answer (IdleWait).
 	Idle IdlePolicy
 	// CallBudget, if positive, is the time an early-stopping LMO call of
 	// weak separation may take before the separator settles for less: a
@@ -307,14 +308,21 @@ const (
 	IdleHull IdlePolicy = iota
 	// IdleWait waits for an answer.
 	IdleWait
+	// IdleCorrected takes hull steps with quadratic corrections: after a
+	// hull step that brings a cached vertex into the hull's decomposition,
+	// CorrectionQuadratic minimizes f over the convex hull of the
+	// decomposition's points (see Correction). It needs an objective with
+	// an exact line search (LineMinimizer).
+	IdleCorrected
 )
 
-var idleNames = [...]string{IdleHull: "hull", IdleWait: "wait"}
+var idleNames = [...]string{IdleHull: "hull", IdleWait: "wait", IdleCorrected: "corrected"}
 
-// String returns the policy's name: hull or wait.
+// String returns the policy's name: hull, wait or corrected.
 func (p IdlePolicy) String() string { return policyName(idleNames[:], p, "IdlePolicy") }
 
-// ParseIdlePolicy returns the IdlePolicy named name (hull or wait).
+// ParseIdlePolicy returns the IdlePolicy named name (hull, wait or
+// corrected).
 func ParseIdlePolicy(name string) (IdlePolicy, error) {
 	return parsePolicy[IdlePolicy](idleNames[:], name, "idle policy")
 }

@@ -86,8 +86,8 @@ type Variant struct {
 	// Stale selects the concurrent mode's stale-call policy: wait,
 	// restart or fork (spec.Config.Stale; replacing the experiment's).
 	Stale string `json:"stale,omitempty"`
-	// Idle selects the concurrent mode's idle policy: hull or wait
-	// (spec.Config.Idle; replacing the experiment's).
+	// Idle selects the concurrent mode's idle policy: hull, wait or
+	// corrected (spec.Config.Idle; replacing the experiment's).
 	Idle string `json:"idle,omitempty"`
 	// Params are the method-specific settings of this run (as -params),
 	// replacing the experiment's.
