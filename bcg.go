@@ -37,6 +37,11 @@ type BlendedCG struct {
 	// LineSearch is the line search of the FW steps and of the SiGD steps
 	// that do not reach y.
 	LineSearch LineSearch
+	// Correction selects the corrective steps after each new vertex
+	// (CorrectionQuadratic: conjugate gradients over the active set, until
+	// its pairwise gap is below Φ/2, half the gap that ends the SiGD
+	// steps; see Correction).
+	Correction Correction
 
 	core   activeCore
 	cs, ds []float64 // c_i and d_i of the active vertices
@@ -54,7 +59,7 @@ func (m *BlendedCG) Init(ctx context.Context, s *State) error {
 	if err := defaultK(&m.K, "bcg"); err != nil {
 		return err
 	}
-	if err := m.core.init(s, m.RecomputeEvery, m.LineSearch, CorrectionNone, "bcg"); err != nil {
+	if err := m.core.init(s, m.RecomputeEvery, m.LineSearch, m.Correction, "bcg"); err != nil {
 		return err
 	}
 	m.y = make([]float64, len(s.X))
@@ -83,7 +88,10 @@ func (m *BlendedCG) Step(ctx context.Context, s *State) error {
 	if va-vs >= m.phi && m.simplexDescent(s, cs) {
 		return nil
 	}
-	return c.separate(ctx, s, &m.PhiSchedule, m.K)
+	// A correction after the new vertex stops at half the pairwise gap
+	// that ends the SiGD steps.
+	c.corr.target = m.phi / 2
+	return lazyStep(ctx, s, c.v, &m.PhiSchedule, m.K, c.towardNew)
 }
 
 // sigdProgress is the relative decrease of f below which a SiGD step

@@ -38,6 +38,7 @@ func TestCorrectionFewerCalls(t *testing.T) {
 		{"lazy-bpcg", true, func(c lazycg.Correction) lazycg.Method { return &lazycg.LazyBPCG{Correction: c} }},
 		{"pfw", false, func(c lazycg.Correction) lazycg.Method { return &lazycg.PairwiseFW{Correction: c} }},
 		{"lazy-pfw", true, func(c lazycg.Correction) lazycg.Method { return &lazycg.LazyPairwiseFW{Correction: c} }},
+		{"bcg", true, func(c lazycg.Correction) lazycg.Method { return &lazycg.BlendedCG{Correction: c} }},
 	}
 	for _, m := range methods {
 		var calls, iters, evals [2]int

@@ -180,6 +180,7 @@ func TestCorrectionMethods(t *testing.T) {
 		"lazy-bpcg": func(c Correction) Method { return &LazyBPCG{Correction: c} },
 		"pfw":       func(c Correction) Method { return &PairwiseFW{Correction: c} },
 		"lazy-pfw":  func(c Correction) Method { return &LazyPairwiseFW{Correction: c} },
+		"bcg":       func(c Correction) Method { return &BlendedCG{Correction: c} },
 	}
 	for name, mk := range methods {
 		t.Run(name, func(t *testing.T) {

@@ -61,20 +61,20 @@ func init() {
 	RegisterMethod(MethodInfo{Name: "pfw", LineSearch: true,
 		Doc: "classic pairwise Frank–Wolfe (Lacoste-Julien–Jaggi) with an active set, on any polytope; correction=quadratic: conjugate gradients over the active set after each new vertex",
 		New: func(p MethodParams) (lazycg.Method, error) {
-			ls, corr, err := activeSetParams("pfw", p, true)
+			ls, corr, err := activeSetParams("pfw", p)
 			return ret(&lazycg.PairwiseFW{LineSearch: ls, Correction: corr}, err)
 		}})
 	RegisterMethod(MethodInfo{Name: "lazy-pfw", Lazy: true, Baseline: "pfw", LineSearch: true,
 		Doc: "lazified pairwise Frank–Wolfe (active set as first cache, pairwise steps to weak separation answers)",
 		New: func(p MethodParams) (lazycg.Method, error) {
-			ls, corr, err := activeSetParams("lazy-pfw", p, true)
+			ls, corr, err := activeSetParams("lazy-pfw", p)
 			return ret(&lazycg.LazyPairwiseFW{K: p.K, PhiSchedule: phiSchedule(p), LineSearch: ls, Correction: corr}, err)
 		}})
 	RegisterMethod(MethodInfo{Name: "bcg", Lazy: true, Baseline: "cg-ls", LineSearch: true,
-		Doc: "blended conditional gradients (Braun–Pokutta–Tu–Wright): simplex descent on the active set, weak separation for new vertices",
+		Doc: "blended conditional gradients (Braun–Pokutta–Tu–Wright): simplex descent on the active set, weak separation for new vertices; correction=quadratic: conjugate gradients over the active set after each new vertex",
 		New: func(p MethodParams) (lazycg.Method, error) {
-			ls, _, err := activeSetParams("bcg", p, false)
-			return ret(&lazycg.BlendedCG{K: p.K, PhiSchedule: phiSchedule(p), LineSearch: ls}, err)
+			ls, corr, err := activeSetParams("bcg", p)
+			return ret(&lazycg.BlendedCG{K: p.K, PhiSchedule: phiSchedule(p), LineSearch: ls, Correction: corr}, err)
 		}})
 	RegisterMethod(MethodInfo{Name: "bcfw", LineSearch: true,
 		Doc: "block-coordinate Frank–Wolfe over a product polytope (order=cyclic|random|gap: gap sampling, seed=S, gap-every=N passes per proven gap)",

@@ -43,7 +43,10 @@ func TestFWRegisteredMethods(t *testing.T) {
 		}, ""},
 		{"bpcg", MethodParams{Params: "correction=cubic"}, nil, "unknown correction"},
 		{"lazy-bpcg", MethodParams{Params: "correction=quadratic,x=1"}, nil, "unknown setting"},
-		{"bcg", MethodParams{Params: "correction=quadratic"}, nil, "unknown setting"},
+		{"bcg", MethodParams{Params: "correction=quadratic"}, func(m lazycg.Method) bool {
+			return m.(*lazycg.BlendedCG).Correction == lazycg.CorrectionQuadratic
+		}, ""},
+		{"bcg", MethodParams{Params: "correction=quadratic,k=2"}, nil, "unknown setting"},
 		{"afw", MethodParams{NoLineSearch: true, Params: "correction=quadratic"}, nil, "line search only"},
 		{"lazy-pfw", MethodParams{K: 2, ImprovedPhi: true}, func(m lazycg.Method) bool {
 			l := m.(*lazycg.LazyPairwiseFW)

@@ -135,33 +135,33 @@ func init() {
 		}})
 	RegisterMethod(MethodInfo{Name: "afw", Doc: "away-step Frank–Wolfe with line search; correction=quadratic: conjugate gradients over the active set after each new vertex", LineSearch: true,
 		New: func(p MethodParams) (lazycg.Method, error) {
-			ls, corr, err := activeSetParams("afw", p, true)
+			ls, corr, err := activeSetParams("afw", p)
 			return ret(&lazycg.AwayFW{LineSearch: ls, Correction: corr}, err)
 		}})
 	RegisterMethod(MethodInfo{Name: "lazy-afw", Lazy: true, Baseline: "afw", LineSearch: true,
 		Doc: "lazified away-step Frank–Wolfe (active set as first cache, Φ halving)",
 		New: func(p MethodParams) (lazycg.Method, error) {
-			ls, corr, err := activeSetParams("lazy-afw", p, true)
+			ls, corr, err := activeSetParams("lazy-afw", p)
 			return ret(&lazycg.LazyAwayFW{K: p.K, PhiSchedule: phiSchedule(p), LineSearch: ls, Correction: corr}, err)
 		}})
 	RegisterMethod(MethodInfo{Name: "bpcg", Doc: "blended pairwise conditional gradient (Tsuji–Tanaka–Pokutta); correction=quadratic: conjugate gradients over the active set after each new vertex", LineSearch: true,
 		New: func(p MethodParams) (lazycg.Method, error) {
-			ls, corr, err := activeSetParams("bpcg", p, true)
+			ls, corr, err := activeSetParams("bpcg", p)
 			return ret(&lazycg.BlendedPairwise{LineSearch: ls, Correction: corr}, err)
 		}})
 	RegisterMethod(MethodInfo{Name: "lazy-bpcg", Lazy: true, Baseline: "bpcg", LineSearch: true,
 		Doc: "lazified blended pairwise conditional gradient",
 		New: func(p MethodParams) (lazycg.Method, error) {
-			ls, corr, err := activeSetParams("lazy-bpcg", p, true)
+			ls, corr, err := activeSetParams("lazy-bpcg", p)
 			return ret(&lazycg.LazyBPCG{K: p.K, PhiSchedule: phiSchedule(p), LineSearch: ls, Correction: corr}, err)
 		}})
 }
 
-// activeSetParams reads the settings of the active-set methods: their
-// line search and, where the method takes it (corrections), the setting
+// activeSetParams reads the settings of the active-set methods (afw, bpcg,
+// pfw, bcg and their lazy variants): their line search and the setting
 // correction=none|quadratic (see lazycg.Correction); any other -params
 // key and the line-search-free request are errors.
-func activeSetParams(name string, p MethodParams, corrections bool) (lazycg.LineSearch, lazycg.Correction, error) {
+func activeSetParams(name string, p MethodParams) (lazycg.LineSearch, lazycg.Correction, error) {
 	if p.NoLineSearch {
 		return lazycg.LineSearch{}, 0, fmt.Errorf("spec: %s steps by line search only", name)
 	}
@@ -170,14 +170,12 @@ func activeSetParams(name string, p MethodParams, corrections bool) (lazycg.Line
 		return lazycg.LineSearch{}, 0, err
 	}
 	var corr lazycg.Correction
-	if corrections {
-		switch c := e.OptString("correction", "none"); c {
-		case "none":
-		case "quadratic":
-			corr = lazycg.CorrectionQuadratic
-		default:
-			return lazycg.LineSearch{}, 0, fmt.Errorf("spec: %s: unknown correction %q (none or quadratic)", name, c)
-		}
+	switch c := e.OptString("correction", "none"); c {
+	case "none":
+	case "quadratic":
+		corr = lazycg.CorrectionQuadratic
+	default:
+		return lazycg.LineSearch{}, 0, fmt.Errorf("spec: %s: unknown correction %q (none or quadratic)", name, c)
 	}
 	if err := e.Unused(); err != nil {
 		return lazycg.LineSearch{}, 0, err
