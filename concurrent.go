@@ -420,10 +420,10 @@ func (o *Oracle) asked() *inflight { return o.async.last }
 // x moved: try(t) looks for cached vertices that improve the iterate by
 // more than t and steps toward them (the relaxed threshold t = Φ/(2K));
 // when it finds none, a hull step (hull.go) if the run takes them.
-// Corrected hull steps (IdleCorrected) come first: they contain the
-// relaxed steps (a hull step from a new decomposition is a step toward
-// the best cached vertex, at a lower threshold), and until the hull is
-// exhausted their pairwise steps and corrections do more.
+// Corrected hull steps (IdleCorrected) come first: for LazyCG they
+// contain the relaxed steps (a hull step from a new decomposition is a
+// step toward the best cached vertex, at a lower threshold), and until the
+// hull is exhausted their pairwise steps and corrections do more.
 func (o *Oracle) relaxedStep(s *State, phi, k float64, try func(t float64) bool) bool {
 	t := phi / (relaxedFactor * k)
 	h := o.async.hull

@@ -312,8 +312,8 @@ const (
 	// hull step that brings a cached vertex into the hull's decomposition,
 	// CorrectionQuadratic minimizes f over the convex hull of the
 	// decomposition's points (see Correction). These steps come before
-	// the relaxed steps, which they contain (a hull step from a new
-	// decomposition steps toward the best cached vertex). It needs an
+	// the relaxed steps (for LazyCG they contain them: a hull step from a
+	// new decomposition steps toward the best cached vertex). It needs an
 	// objective with an exact line search (LineMinimizer).
 	IdleCorrected
 )
