@@ -8,8 +8,9 @@ import (
 
 // Correction selects the corrective steps an active-set method takes on
 // its active set each time a new vertex enters it (after the FW step of
-// AwayFW, BlendedPairwise and their lazy variants, after the pairwise step
-// of PairwiseFW and LazyPairwiseFW).
+// AwayFW, BlendedPairwise, their lazy variants and BlendedCG, after the
+// pairwise step of PairwiseFW and LazyPairwiseFW; concurrent weak
+// separation also runs it on its hull steps, IdleCorrected).
 type Correction int
 
 const (
