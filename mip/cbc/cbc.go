@@ -32,9 +32,6 @@ var _ mip.Backend = Backend{}
 var _ = [1]struct{}{}[int(C.LCG_UNBOUNDED)-int(mip.OutcomeUnbounded)]
 var _ = [1]struct{}{}[int(C.LCG_CANCELED)-int(mip.OutcomeCanceled)]
 
-// slot serializes standard searches: CbcMain1 keeps process-wide state.
-var slot = make(chan struct{}, 1)
-
 // engine is one model loaded into CBC.
 type engine struct {
 	p      *C.lcg_cbc
@@ -194,16 +191,11 @@ func (e *engine) Solve(ctx context.Context, sp *mip.SolveParams, r *mip.SolveRes
 	if e.p == nil {
 		return errors.New("mip: cbc: engine is closed")
 	}
+	// Standard searches of different engines overlap in their
+	// branch-and-bound only; the shim serializes the rest of CbcMain1,
+	// which keeps process-wide state (a call waiting for its turn ends
+	// when canceled or out of time).
 	light := e.light(sp.Search)
-	if !light {
-		select {
-		case slot <- struct{}{}:
-		case <-ctx.Done():
-			r.Outcome = mip.OutcomeCanceled
-			return nil
-		}
-		defer func() { <-slot }()
-	}
 
 	copy(e.obj, sp.Obj)
 	p := e.params
@@ -263,4 +255,16 @@ func (e *engine) Solve(ctx context.Context, sp *mip.SolveParams, r *mip.SolveRes
 		copy(r.X, e.x)
 	}
 	return nil
+}
+
+// holdMain takes (hold) or releases the lock that serializes CBC's
+// standard solve path outside branch-and-bound, as a standard search in
+// its setup holds it; taking reports false when it was held already. A
+// test hook (HoldMain in export_test.go).
+func holdMain(hold bool) bool {
+	h := C.int(0)
+	if hold {
+		h = 1
+	}
+	return C.lcg_cbc_test_hold_main(h) != 0
 }

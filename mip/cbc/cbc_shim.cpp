@@ -14,6 +14,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <CbcCompareObjective.hpp>
@@ -334,6 +335,53 @@ namespace {
 // takes a plain function as its callback).
 thread_local lcg_cbc *current = nullptr;
 
+// mainBusy serializes CbcMain1 outside branch-and-bound. CbcMain1 keeps
+// process-wide state: its command reader's position in argv and input
+// file (CbcOrClpRead_mode, CbcOrClpReadCommand) and a few file-level
+// statics used while it parses, preprocesses, sets up heuristics and
+// postprocesses. Between its callback's whereFrom 3 (just before
+// branchAndBound) and 4 (just after) it runs only the CbcModel's own
+// branch-and-bound, which keeps its state in the model (the light search
+// runs the same CbcModel::branchAndBound concurrently). So a standard
+// search holds mainBusy from CbcMain0 until whereFrom 3, and a search
+// without preprocessing, whose callback ends CbcMain1 at whereFrom 4 (it
+// returns at once), never takes it again: the expensive part of standard
+// searches of different solvers runs concurrently. A search with
+// preprocessing keeps mainBusy to its end (postprocessing follows the
+// search). A flag rather than a mutex, so that a thread other than the
+// holder may release it (lcg_cbc_test_hold_main). mainHeld says whether
+// this thread holds it.
+std::atomic<bool> mainBusy{false};
+thread_local bool mainHeld = false;
+
+// lockMain takes mainBusy for st's solve, giving up (false, *why set)
+// when the solve is canceled or out of time while it waits.
+bool lockMain(StopState &st, int *why)
+{
+	while (mainBusy.exchange(true, std::memory_order_acquire)) {
+		if (st.interrupted(why)) {
+			return false;
+		}
+		std::this_thread::sleep_for(std::chrono::microseconds(200));
+	}
+	mainHeld = true;
+	return true;
+}
+
+// unlockMain releases mainBusy if this thread holds it.
+void unlockMain()
+{
+	if (mainHeld) {
+		mainHeld = false;
+		mainBusy.store(false, std::memory_order_release);
+	}
+}
+
+// MainGuard releases mainBusy when a standard search ends, however it ends.
+struct MainGuard {
+	~MainGuard() { unlockMain(); }
+};
+
 // configure puts the call's settings on the model a search runs: our
 // event handler, the bound refresh, elapsed time, the cutoff increment, the
 // warm start and, for calls that may certify, best-first search.
@@ -402,6 +450,9 @@ int callback(CbcModel *m, int whereFrom)
 		return 0;
 	}
 	configure(m, s);
+	if (!s->preprocess) {
+		unlockMain(); // branch-and-bound: see mainBusy
+	}
 	return 0;
 }
 
@@ -530,6 +581,15 @@ void lcg_cbc_set_cuts(lcg_cbc *s, int nrows, const int *start, const int *index,
 	}
 }
 
+int lcg_cbc_test_hold_main(int hold)
+{
+	if (hold) {
+		return mainBusy.exchange(true, std::memory_order_acquire) ? 0 : 1;
+	}
+	mainBusy.store(false, std::memory_order_release);
+	return 1;
+}
+
 void lcg_cbc_cancel(lcg_cbc *s)
 {
 	s->st.cancel.store(1);
@@ -561,6 +621,12 @@ static void searchStandard(lcg_cbc *s, const OsiSolverInterface &lp)
 		// copies the model). Not with preprocessing, whose model has
 		// other columns than the pool's.
 		model.addCutGenerator(s->pool.get(), 1, "Pool");
+	}
+	MainGuard guard;
+	int why;
+	if (!lockMain(st, &why)) {
+		st.reason = why; // no search: the LP bound stands
+		return;
 	}
 	CbcSolverUsefulData data;
 	data.noPrinting_ = true;

@@ -87,6 +87,11 @@ void lcg_cbc_set_cuts(lcg_cbc *s, int nrows, const int *start, const int *index,
  * on different solvers must not overlap: CBC's standard solve path keeps
  * process-wide state (its command reader). */
 int lcg_cbc_solve(lcg_cbc *s, const lcg_cbc_params *params, lcg_cbc_result *res);
+/* lcg_cbc_test_hold_main is a test hook: with hold != 0 it takes the lock
+ * that serializes CBC's standard solve path outside branch-and-bound, as a
+ * standard search in its setup would (returning 0 if it was taken already),
+ * and with hold == 0 it releases it. */
+int lcg_cbc_test_hold_main(int hold);
 /* lcg_cbc_cancel asks a running lcg_cbc_solve to stop, within its LP
  * iterations as well as its search; it may be called from any thread.
  * lcg_cbc_clear_cancel resets the request before a solve. */

@@ -44,8 +44,11 @@
 // ends simplex iterations when the call is canceled or out of time, so a
 // huge root LP no longer delays either; after such a stop only bounds seen
 // before it are reported. CBC's standard solve path keeps process-wide
-// state, so standard searches of different solvers in one process run one
-// at a time (a call waiting for its turn still honours its context). CBC prints
+// state outside branch-and-bound (its command reader), so standard
+// searches of different solvers in one process take turns in their setup
+// (parsing, preprocessing, postprocessing) and overlap in their
+// branch-and-bound (a call waiting for its turn still honours its context
+// and time limit); light searches overlap entirely. CBC prints
 // nothing. Loading the package raises glibc's mmap and trim thresholds
 // (mallopt: 64 MiB, 256 MiB), so that the large blocks every solve
 // allocates and frees are reused instead of returned to the system.

@@ -8,3 +8,7 @@ import "github.com/lazycg/lazycg/mip"
 // cuts every warm re-solve at its first simplex iteration, so that tests
 // reach the fallback to a cold solve without depending on timings.
 const FirstLPCutAtOnce = mip.FirstLP(3)
+
+// HoldMain takes (true) or releases (false) the lock that standard
+// searches hold outside branch-and-bound.
+var HoldMain = holdMain
