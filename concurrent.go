@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"time"
 )
 
@@ -109,6 +110,9 @@ type concurrency struct {
 	// hull takes the hull steps (IdleHull, IdleCorrected; nil under
 	// IdleWait).
 	hull *hullStepper
+	// cores is the number of calls in flight from which hull steps
+	// wait: runtime.GOMAXPROCS when the run starts (relaxedStep).
+	cores int
 }
 
 type inflightResult struct {
@@ -186,7 +190,7 @@ func (o *Oracle) startConcurrency(ctx context.Context, pre string, policy StaleP
 	if _, ok := o.lmo.(VertexCompactor); ok {
 		return fmt.Errorf("%s: the LMO (%T) compacts cached vertices, which would touch it during its calls", pre, o.lmo)
 	}
-	a := &concurrency{sep: sep, policy: policy, hull: hull}
+	a := &concurrency{sep: sep, policy: policy, hull: hull, cores: runtime.GOMAXPROCS(0)}
 	lmos := []LMO{o.lmo}
 	switch policy {
 	case StaleWait, StaleRestart:
@@ -427,6 +431,13 @@ func (o *Oracle) asked() *inflight { return o.async.last }
 func (o *Oracle) relaxedStep(s *State, phi, k float64, try func(t float64) bool) bool {
 	t := phi / (relaxedFactor * k)
 	h := o.async.hull
+	if o.async.busy() >= o.async.cores {
+		// Every core has a call (one core, or StaleFork on two): hull
+		// steps would take one from the solver. Rare on two cores, where
+		// the second question is asked only once the hull is exhausted
+		// (docs/CONCURRENT.md, "Idle time: hull steps").
+		h = nil
+	}
 	first := h != nil && h.corr != nil
 	if first && h.step(s, t*hullTolerance, o.async.sep.best) {
 		o.stats.HullSteps++

@@ -371,6 +371,8 @@ func checkGoroutines(t *testing.T, before int) {
 }
 
 func TestConcurrentTheorems(t *testing.T) {
+	// Hull steps need a core beside the call in flight.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0))))
 	for _, c := range concurrentCases(t) {
 		t.Run(c.name, func(t *testing.T) {
 			st := checkConcurrentRun(t, c)
@@ -691,13 +693,23 @@ func TestIdlePolicyNames(t *testing.T) {
 // TestConcurrentIdle: under IdleWait no hull step is taken and the
 // theorem checks hold as under the default IdleHull; under IdleHull the
 // methods without an active set of their own (LazyCG, LPCG) take hull
-// steps while calls are in flight, and the active-set methods never do.
+// steps while calls are in flight, and the active-set methods never do;
+// with one core (GOMAXPROCS 1) the call in flight has it and no hull step
+// is taken either.
 func TestConcurrentIdle(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(procs)
 	for _, c := range concurrentCases(t) {
 		if !strings.HasSuffix(c.name, "/simplex") {
 			continue
 		}
 		t.Run(c.name, func(t *testing.T) {
+			runtime.GOMAXPROCS(1)
+			one := checkConcurrentRun(t, c)
+			if one.HullSteps != 0 {
+				t.Errorf("%d hull steps with one core, which the call in flight has", one.HullSteps)
+			}
+			runtime.GOMAXPROCS(max(2, procs))
 			hull := checkConcurrentRun(t, c)
 			c.idle = lazycg.IdleWait
 			wait := checkConcurrentRun(t, c)

@@ -304,7 +304,9 @@ type IdlePolicy int
 
 const (
 	// IdleHull takes hull steps (hull.go) until the hull of the iterate
-	// and the cached vertices is nearly optimal, then waits.
+	// and the cached vertices is nearly optimal, then waits. Hull steps
+	// also wait while every core (runtime.GOMAXPROCS) has a call in
+	// flight: on one core, or under StaleFork on two.
 	IdleHull IdlePolicy = iota
 	// IdleWait waits for an answer.
 	IdleWait
