@@ -83,9 +83,13 @@ void lcg_cbc_set_col_upper(lcg_cbc *s, int j, double up);
  * lcg_cbc_error. */
 void lcg_cbc_set_cuts(lcg_cbc *s, int nrows, const int *start, const int *index,
 		const double *value, const double *lo, const double *up);
-/* lcg_cbc_solve minimizes params->obj and fills res. Calls of lcg_cbc_solve
- * on different solvers must not overlap: CBC's standard solve path keeps
- * process-wide state (its command reader). */
+/* lcg_cbc_solve minimizes params->obj and fills res. Calls on different
+ * solvers may run at the same time on different threads: CBC's standard
+ * solve path keeps process-wide state (its command reader) outside its
+ * branch-and-bound, so standard searches take turns there (waiting for
+ * their turn ends on cancel and at the time limit) and overlap in their
+ * branch-and-bound; light searches overlap entirely. Calls on one solver
+ * must not overlap. */
 int lcg_cbc_solve(lcg_cbc *s, const lcg_cbc_params *params, lcg_cbc_result *res);
 /* lcg_cbc_test_hold_main is a test hook: with hold != 0 it takes the lock
  * that serializes CBC's standard solve path outside branch-and-bound, as a
