@@ -431,7 +431,7 @@ func (o *Oracle) asked() *inflight { return o.async.last }
 func (o *Oracle) relaxedStep(s *State, phi, k float64, try func(t float64) bool) bool {
 	t := phi / (relaxedFactor * k)
 	h := o.async.hull
-	if o.async.busy() >= o.async.cores {
+	if h != nil && o.async.busy() >= o.async.cores {
 		// Every core has a call (one core, or StaleFork on two): hull
 		// steps would take one from the solver. Rare on two cores, where
 		// the second question is asked only once the hull is exhausted
