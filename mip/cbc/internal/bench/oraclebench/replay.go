@@ -7,13 +7,15 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"slices"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/internal/fileio"
 	"github.com/lazycg/lazycg/mip"
-	"github.com/lazycg/lazycg/mip/cbc/internal/bench"
 	"github.com/lazycg/lazycg/spec"
 )
 
@@ -44,7 +46,7 @@ type replayed struct {
 // for a log of cut:28): a weak separation call goes to Minimize when its
 // oracle cannot stop early, and calls of methods it lacks (face or
 // relaxation bound) are reported as unsupported.
-func replay(logPath, polytope string, session int, cap time.Duration, out string) error {
+func replay(logPath, polytope string, session int, cap time.Duration, out string, parallel int) error {
 	f, err := fileio.Open(logPath) // gzip or plain
 	if err != nil {
 		return err
@@ -63,16 +65,24 @@ func replay(logPath, polytope string, session int, cap time.Duration, out string
 	if session < 0 || session >= len(sessions) {
 		return fmt.Errorf("%s has %d sessions, no session %d", logPath, len(sessions), session)
 	}
+	if parallel < 1 {
+		return fmt.Errorf("-parallel %d: want at least 1", parallel)
+	}
 	ses := sessions[session]
-	in, err := spec.Polytope(polytope, spec.Options{OracleGap: ses.Start.RelGap, OracleTimeLimit: cap, MemoryBudget: -1})
-	if err != nil {
-		return err
-	}
-	if in.Close != nil {
-		defer in.Close()
-	}
-	if in.LMO.Dim() != ses.Start.Dim {
-		return fmt.Errorf("-polytope %s has dimension %d, the session %d", polytope, in.LMO.Dim(), ses.Start.Dim)
+	// One solver per lane, each built from the spec (as a fork would be).
+	lmos := make([]lazycg.LMO, parallel)
+	for i := range lmos {
+		in, err := spec.Polytope(polytope, spec.Options{OracleGap: ses.Start.RelGap, OracleTimeLimit: cap, MemoryBudget: -1})
+		if err != nil {
+			return err
+		}
+		if in.Close != nil {
+			defer in.Close()
+		}
+		if in.LMO.Dim() != ses.Start.Dim {
+			return fmt.Errorf("-polytope %s has dimension %d, the session %d", polytope, in.LMO.Dim(), ses.Start.Dim)
+		}
+		lmos[i] = in.LMO
 	}
 	var w io.Writer
 	if out != "" {
@@ -83,63 +93,36 @@ func replay(logPath, polytope string, session int, cap time.Duration, out string
 		defer o.Close()
 		w = o
 	}
-	ctx := context.Background()
-	dst := make([]float64, ses.Start.Dim)
-	zero := make([]bool, ses.Start.Dim)
+	// Lane i asks the calls i, i+N, i+2N, … in order, on its own solver
+	// and OS thread (CPU time is the thread's), the lanes side by side.
+	results := make([]replayed, len(ses.Calls))
+	var wg sync.WaitGroup
+	start := time.Now()
+	for lane := range lmos {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			dst := make([]float64, ses.Start.Dim)
+			zero := make([]bool, ses.Start.Dim)
+			for i := lane; i < len(ses.Calls); i += parallel {
+				results[i] = ask(lmos[lane], ses.Calls[i], i, dst, zero)
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start).Seconds()
 	type group struct {
 		n, same         int
 		cpu, recorded   float64
+		wall            float64
 		cpus, recordeds []float64
+		walls           []float64
 	}
 	groups := map[string]*group{}
 	for i, c := range ses.Calls {
-		t0, w0 := bench.CPUTime(), time.Now()
-		var res lazycg.LinearResult
-		var err error
-		unsupported := false
-		switch c.Kind {
-		case mip.CallMinimize:
-			res, err = in.LMO.Minimize(ctx, dst, c.C)
-		case mip.CallUntil:
-			if es, ok := in.LMO.(lazycg.EarlyStopper); ok {
-				res, err = es.MinimizeUntil(ctx, dst, c.C, lazycg.StopRule{Improve: c.Improve, Certify: c.Certify, Keep: c.Keep, KeepBelow: c.KeepBelow})
-			} else {
-				// An oracle without early termination answers exactly.
-				res, err = in.LMO.Minimize(ctx, dst, c.C)
-			}
-		case mip.CallFace:
-			fm, ok := in.LMO.(lazycg.FaceMinimizer)
-			if !ok {
-				unsupported = true
-				break
-			}
-			clear(zero)
-			for _, j := range c.Zero {
-				zero[j] = true
-			}
-			res, err = fm.MinimizeFace(ctx, dst, c.C, zero)
-		case mip.CallRelaxationBound:
-			rb, ok := in.LMO.(lazycg.RelaxationBounder)
-			if !ok {
-				unsupported = true
-				break
-			}
-			res.Bound, err = rb.RelaxationBound(ctx, c.C)
-			res.Reason = lazycg.StopCertified
-		}
-		r := replayed{Call: i, Kind: c.Kind, Recorded: c.Reason, RecordedS: c.Seconds, Reason: res.Reason.String(),
-			CPU: (bench.CPUTime() - t0).Seconds(), Wall: time.Since(w0).Seconds(), Nodes: res.Nodes,
-			RecordedAnswer: answerOf(c, c.Found, c.Value, c.Bound, c.Reason),
-			Answer:         answerOf(c, res.Found, res.Value, res.Bound, res.Reason.String())}
-		if c.Err != "" {
-			r.Recorded, r.RecordedAnswer = "error", "error"
-		}
-		switch {
-		case err != nil:
-			r.Reason, r.Answer, r.Err = "error", "error", err.Error()
-		case unsupported:
-			r.Reason, r.Answer = "unsupported", "unsupported"
-		}
+		r := results[i]
 		if w != nil {
 			b, _ := json.Marshal(r)
 			fmt.Fprintf(w, "%s\n", b)
@@ -155,8 +138,10 @@ func replay(logPath, polytope string, session int, cap time.Duration, out string
 			g.same++
 		}
 		g.cpu += r.CPU
+		g.wall += r.Wall
 		g.recorded += r.RecordedS
 		g.cpus = append(g.cpus, r.CPU)
+		g.walls = append(g.walls, r.Wall)
 		g.recordeds = append(g.recordeds, r.RecordedS)
 	}
 	keys := make([]string, 0, len(groups))
@@ -164,17 +149,87 @@ func replay(logPath, polytope string, session int, cap time.Duration, out string
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	total := 0.0
+	total, wall := 0.0, 0.0
 	for _, k := range keys {
 		g := groups[k]
 		total += g.cpu
-		if err := emit(map[string]any{"polytope": polytope, "session": session, "calls": k, "n": g.n, "same_answer": g.same,
-			"cpu_s": g.cpu, "median_cpu_s": median(g.cpus), "recorded_wall_s": g.recorded, "median_recorded_wall_s": median(g.recordeds)}); err != nil {
+		wall += g.wall
+		if err := emit(map[string]any{"polytope": polytope, "session": session, "parallel": parallel, "calls": k, "n": g.n, "same_answer": g.same,
+			"cpu_s": g.cpu, "median_cpu_s": median(g.cpus), "wall_s": g.wall, "median_wall_s": median(g.walls),
+			"recorded_wall_s": g.recorded, "median_recorded_wall_s": median(g.recordeds)}); err != nil {
 			return err
 		}
 	}
-	return emit(map[string]any{"polytope": polytope, "session": session, "calls": "all", "n": len(ses.Calls), "cpu_s": total})
+	return emit(map[string]any{"polytope": polytope, "session": session, "parallel": parallel, "calls": "all", "n": len(ses.Calls),
+		"cpu_s": total, "wall_s": wall, "elapsed_s": elapsed})
 }
+
+// ask asks call c (number i of its session) of lmo and returns what
+// happened, timed in the calling thread's CPU time and in wall-clock time.
+func ask(lmo lazycg.LMO, c mip.Call, i int, dst []float64, zero []bool) replayed {
+	ctx := context.Background()
+	t0, w0 := threadCPU(), time.Now()
+	var res lazycg.LinearResult
+	var err error
+	unsupported := false
+	switch c.Kind {
+	case mip.CallMinimize:
+		res, err = lmo.Minimize(ctx, dst, c.C)
+	case mip.CallUntil:
+		if es, ok := lmo.(lazycg.EarlyStopper); ok {
+			res, err = es.MinimizeUntil(ctx, dst, c.C, lazycg.StopRule{Improve: c.Improve, Certify: c.Certify, Keep: c.Keep, KeepBelow: c.KeepBelow})
+		} else {
+			// An oracle without early termination answers exactly.
+			res, err = lmo.Minimize(ctx, dst, c.C)
+		}
+	case mip.CallFace:
+		fm, ok := lmo.(lazycg.FaceMinimizer)
+		if !ok {
+			unsupported = true
+			break
+		}
+		clear(zero)
+		for _, j := range c.Zero {
+			zero[j] = true
+		}
+		res, err = fm.MinimizeFace(ctx, dst, c.C, zero)
+	case mip.CallRelaxationBound:
+		rb, ok := lmo.(lazycg.RelaxationBounder)
+		if !ok {
+			unsupported = true
+			break
+		}
+		res.Bound, err = rb.RelaxationBound(ctx, c.C)
+		res.Reason = lazycg.StopCertified
+	}
+	r := replayed{Call: i, Kind: c.Kind, Recorded: c.Reason, RecordedS: c.Seconds, Reason: res.Reason.String(),
+		CPU: (threadCPU() - t0).Seconds(), Wall: time.Since(w0).Seconds(), Nodes: res.Nodes,
+		RecordedAnswer: answerOf(c, c.Found, c.Value, c.Bound, c.Reason),
+		Answer:         answerOf(c, res.Found, res.Value, res.Bound, res.Reason.String())}
+	if c.Err != "" {
+		r.Recorded, r.RecordedAnswer = "error", "error"
+	}
+	switch {
+	case err != nil:
+		r.Reason, r.Answer, r.Err = "error", "error", err.Error()
+	case unsupported:
+		r.Reason, r.Answer = "unsupported", "unsupported"
+	}
+	return r
+}
+
+// threadCPU returns the CPU time (user + system) of the calling OS thread
+// (the replay's lanes lock theirs; CBC runs on the caller's thread).
+func threadCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// rusageThread is Linux's RUSAGE_THREAD.
+const rusageThread = 1
 
 // answerOf classifies an answer to call c the same way for every oracle:
 // for weak separation calls "improving" (a vertex below Improve) or
