@@ -57,7 +57,7 @@ type splitSeparator interface {
 	WeakSeparator
 	VertexStore
 	fromCache(dst, c, x []float64, phi, k float64) (Separation, bool, error)
-	solve(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k, relGap float64) (Separation, bool, error)
+	solve(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k, relGap float64, dive bool) (Separation, bool, error)
 	relGap() float64
 	keep(dst []float64, sep Separation, found bool)
 	note(sep Separation, err error)
@@ -85,6 +85,14 @@ type inflight struct {
 	c, x, v   []float64
 	f, phi, k float64
 	note      questionNote
+	// Under StaleRace: twin is the other call of a race (the same
+	// question on the other instance) while both run; dive says that
+	// this call is the race copy (StopRule.Dive); retired marks a call
+	// canceled because its twin answered first — its result is absorbed
+	// (work counted, vertex cached), never used as an answer.
+	twin    *inflight
+	dive    bool
+	retired bool
 }
 
 // questionNote is the method's record of a question in flight: the Φ of
@@ -194,10 +202,10 @@ func (o *Oracle) startConcurrency(ctx context.Context, pre string, policy StaleP
 	lmos := []LMO{o.lmo}
 	switch policy {
 	case StaleWait, StaleRestart:
-	case StaleFork:
+	case StaleFork, StaleRace:
 		fk, ok := o.lmo.(Forker)
 		if !ok {
-			return fmt.Errorf("%s: the stale-call policy fork needs an LMO that makes a second instance of itself (Forker); %T does not", pre, o.lmo)
+			return fmt.Errorf("%s: the stale-call policy %v needs an LMO that makes a second instance of itself (Forker); %T does not", pre, policy, o.lmo)
 		}
 		l2, err := fk.Fork(ctx)
 		if err != nil {
@@ -231,8 +239,9 @@ func (o *Oracle) startConcurrency(ctx context.Context, pre string, policy StaleP
 // concurrent reports whether weak separation runs concurrently.
 func (o *Oracle) concurrent() bool { return o.async != nil }
 
-// pending reports whether an LMO call is in flight.
-func (o *Oracle) pending() bool { return o.async != nil && o.async.busy() > 0 }
+// pending reports whether an LMO call is in flight whose answer the
+// method awaits (a retired race call does not count).
+func (o *Oracle) pending() bool { return o.async != nil && o.async.live() > 0 }
 
 // mayAsk reports whether a method in concurrent mode asks a new question
 // now: when no call is in flight, or when the policy let a fresh question
@@ -244,6 +253,17 @@ func (a *concurrency) busy() int {
 	n := 0
 	for _, sl := range a.slots {
 		if sl.busy {
+			n++
+		}
+	}
+	return n
+}
+
+// live returns the number of calls in flight that are not retired.
+func (a *concurrency) live() int {
+	n := 0
+	for _, sl := range a.slots {
+		if sl.busy && !sl.retired {
 			n++
 		}
 	}
@@ -301,15 +321,32 @@ func (o *Oracle) separateOrStart(ctx context.Context, dst, c, x []float64, f, ph
 	copy(sl.x, x)
 	sl.f, sl.phi, sl.k = f, phi, k
 	sl.note = questionNote{phi: phi}
+	a.last = sl
+	a.launch(ctx, sl)
+	return Separation{}, true, nil
+}
+
+// launch starts the call of slot sl's question in a goroutine of its own.
+func (a *concurrency) launch(ctx context.Context, sl *inflight) {
 	cctx, cancel := context.WithCancel(ctx)
 	sl.cancel, sl.busy = cancel, true
-	a.last = sl
 	split, lmo, v, ac, ax, done, relGap := a.sep, sl.lmo, sl.v, sl.c, sl.x, sl.done, a.sep.relGap()
+	phi, k, dive := sl.phi, sl.k, sl.dive
 	go func() {
-		sep, found, err := split.solve(cctx, lmo, v, ac, ax, phi, k, relGap)
+		sep, found, err := split.solve(cctx, lmo, v, ac, ax, phi, k, relGap, dive)
 		done <- inflightResult{sep: sep, found: found, err: err}
 	}()
-	return Separation{}, true, nil
+}
+
+// race asks the question of the call in flight on slot sl again, on the
+// idle slot to, with StopRule.Dive (StaleRace).
+func (o *Oracle) race(ctx context.Context, sl, to *inflight) {
+	copy(to.c, sl.c)
+	copy(to.x, sl.x)
+	to.f, to.phi, to.k, to.note = sl.f, sl.phi, sl.k, sl.note
+	to.dive, to.twin, sl.twin = true, sl, to
+	o.async.launch(ctx, to)
+	o.stats.Races++
 }
 
 // noteAsked replaces the note of the question just started.
@@ -324,6 +361,10 @@ func (o *Oracle) poll() (sep Separation, ok bool, err error) {
 		}
 		select {
 		case r := <-sl.done:
+			if sl.retired {
+				o.absorb(sl, r)
+				continue
+			}
 			sep, err = o.received(sl, r)
 			return sep, true, err
 		default:
@@ -336,22 +377,33 @@ func (o *Oracle) poll() (sep Separation, ok bool, err error) {
 // first it returns ctx's error; the calls, canceled with ctx, are
 // collected by stopConcurrent.
 func (o *Oracle) wait(ctx context.Context) (Separation, error) {
-	var d [2]chan inflightResult
-	var sl [2]*inflight
-	i := 0
-	for _, s := range o.async.slots {
-		if s.busy && i < len(d) {
-			d[i], sl[i] = s.done, s
-			i++
+	for {
+		if o.async.live() == 0 {
+			panic("lazycg: waiting for an answer with no call in flight")
 		}
-	}
-	select {
-	case r := <-d[0]:
-		return o.received(sl[0], r)
-	case r := <-d[1]:
-		return o.received(sl[1], r)
-	case <-ctx.Done():
-		return Separation{}, ctx.Err()
+		var d [2]chan inflightResult
+		var sl [2]*inflight
+		i := 0
+		for _, s := range o.async.slots {
+			if s.busy && i < len(d) {
+				d[i], sl[i] = s.done, s
+				i++
+			}
+		}
+		var from *inflight
+		var r inflightResult
+		select {
+		case r = <-d[0]:
+			from = sl[0]
+		case r = <-d[1]:
+			from = sl[1]
+		case <-ctx.Done():
+			return Separation{}, ctx.Err()
+		}
+		if !from.retired {
+			return o.received(from, r)
+		}
+		o.absorb(from, r)
 	}
 }
 
@@ -363,6 +415,19 @@ func (o *Oracle) received(sl *inflight, r inflightResult) (Separation, error) {
 	sl.busy = false
 	sl.cancel()
 	a.last = sl
+	if tw := sl.twin; tw != nil {
+		// The race is decided: the other call's answer would be for the
+		// same question.
+		sl.twin, tw.twin = nil, nil
+		if tw.busy {
+			tw.cancel()
+			tw.retired = true
+			if sl.dive {
+				o.stats.RacesWon++
+			}
+		}
+	}
+	sl.dive = false
 	o.countLMO(r.sep)
 	if r.err == nil || errors.Is(r.err, ErrInconclusive) {
 		start := time.Now()
@@ -373,25 +438,48 @@ func (o *Oracle) received(sl *inflight, r inflightResult) (Separation, error) {
 	return r.sep, r.err
 }
 
+// absorb ends the call of slot sl, retired because its twin answered
+// first, with its result r: its work is counted (LMOCalls, OracleTime)
+// and a vertex it found is cached, but it is not an answer.
+func (o *Oracle) absorb(sl *inflight, r inflightResult) {
+	sl.busy, sl.retired, sl.dive = false, false, false
+	sl.cancel()
+	o.stats.LMOCalls += r.sep.LMOCalls
+	o.stats.OracleTime += r.sep.LMOTime
+	if r.err == nil && r.found {
+		start := time.Now()
+		o.async.sep.keep(sl.v, r.sep, r.found)
+		o.stats.CacheTime += time.Since(start)
+	}
+}
+
 // await waits for an answer of the calls in flight, like wait, unless
 // every call in flight went stale (the method's iterate was left for a
 // better one: f < f(x_a)). Then under StaleRestart it cancels the call
 // and reports again: the caller asks again at its current iterate (an
 // answer that arrived before the cancellation took effect is returned
-// as wait returns it); under StaleFork, when an instance is idle, it
-// reports again at once and the stale call runs on. Stats.StaleRestarts
-// counts the questions asked again.
+// as wait returns it); under StaleFork and StaleRace, when an instance is
+// idle, it reports again at once and the stale call runs on.
+// Stats.StaleRestarts counts the questions asked again. Under StaleRace a
+// fresh call alone in flight is raced by a copy of its question on the
+// idle instance (race) before await waits.
 func (o *Oracle) await(ctx context.Context, f float64) (sep Separation, again bool, err error) {
 	a := o.async
 	stale := true
+	var fresh *inflight
 	for _, sl := range a.slots {
-		if sl.busy && !(f < sl.f) {
-			stale = false
+		if sl.busy && !sl.retired && !(f < sl.f) {
+			stale, fresh = false, sl
 		}
 	}
 	switch {
 	case !stale:
-	case a.policy == StaleFork && a.free() != nil:
+		if a.policy == StaleRace && a.live() == 1 && fresh.twin == nil {
+			if to := a.free(); to != nil {
+				o.race(ctx, fresh, to)
+			}
+		}
+	case (a.policy == StaleFork || a.policy == StaleRace) && a.free() != nil:
 		a.again = true
 		o.stats.StaleRestarts++
 		return Separation{}, true, nil
@@ -481,6 +569,10 @@ func (o *Oracle) stopCalls(proof func(sl *inflight, sep Separation)) {
 			continue
 		}
 		sl.cancel()
+		if sl.retired {
+			o.absorb(sl, <-sl.done)
+			continue
+		}
 		if sep, err := o.received(sl, <-sl.done); err == nil && proof != nil {
 			proof(sl, sep)
 		}

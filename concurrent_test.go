@@ -35,6 +35,7 @@ type slowLMO struct {
 	forks []*slowLMO
 
 	calls, busy, overlaps atomic.Int64
+	dives                 atomic.Int64 // MinimizeUntil calls with StopRule.Dive
 	closed                atomic.Bool
 }
 
@@ -106,6 +107,9 @@ func (s *slowLMO) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazy
 	defer s.leave()
 	if err := s.enter(ctx); err != nil {
 		return lazycg.LinearResult{}, err
+	}
+	if rule.Dive {
+		s.dives.Add(1)
 	}
 	if es, ok := s.LMO.(lazycg.EarlyStopper); ok {
 		return es.MinimizeUntil(ctx, dst, c, rule)
@@ -321,7 +325,7 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) lazycg.Stats {
 			neg, again = res.Stats.NegativeCalls, res.Stats.StaleRestarts
 		}
 		limit := int(math.Ceil(math.Log2(phi0/e))) + 1
-		if c.stale == lazycg.StaleFork {
+		if c.stale == lazycg.StaleFork || c.stale == lazycg.StaleRace {
 			// A forked question is asked at the Φ of the call still in
 			// flight: its negative answer proves its dual bound without
 			// halving Φ again (docs/CONCURRENT.md).
@@ -340,7 +344,7 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) lazycg.Stats {
 				t.Errorf("LMO fork %d not closed after Minimize returned", k)
 			}
 		}
-		if forks := len(slow.forks); (c.stale == lazycg.StaleFork) != (forks == 1) {
+		if forks := len(slow.forks); (c.stale == lazycg.StaleFork || c.stale == lazycg.StaleRace) != (forks == 1) {
 			t.Errorf("%d forks of the LMO under the stale-call policy %v", forks, c.stale)
 		}
 	}
@@ -350,6 +354,9 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) lazycg.Stats {
 	}
 	if c.stale == lazycg.StaleWait && res.Stats.StaleRestarts != 0 {
 		t.Errorf("%d questions asked again under the waiting policy", res.Stats.StaleRestarts)
+	}
+	if st := res.Stats; (c.stale != lazycg.StaleRace && st.Races != 0) || st.RacesWon > st.Races {
+		t.Errorf("%d races (%d won) under the stale-call policy %v", st.Races, st.RacesWon, c.stale)
 	}
 	t.Logf("%v after %d iterations: f − f* ≤ %.3g, gap %.3g, %d LMO calls, %d negative, %d concurrent steps, %d hull steps, %d stale restarts", res.Status,
 		res.Stats.Iterations, res.F-c.lower, res.Gap(), res.Stats.LMOCalls, res.Stats.NegativeCalls, res.Stats.ConcurrentSteps,
@@ -384,24 +391,31 @@ func TestConcurrentTheorems(t *testing.T) {
 }
 
 // TestConcurrentStalePolicies runs the same cases under the stale-call
-// policies StaleRestart and StaleFork: the guarantees are those of the
-// waiting policy (checkConcurrentRun; under StaleFork Corollary 4.2's
-// count grows by at most one negative answer per forked question), and
-// questions whose call went stale are asked again — restarted calls are
-// collected before the next one starts, forked ones run on their own LMO
-// instance (no overlap on either instance; the fork is closed at the end).
+// policies StaleRestart, StaleFork and StaleRace: the guarantees are those
+// of the waiting policy (checkConcurrentRun; under StaleFork and StaleRace
+// Corollary 4.2's count grows by at most one negative answer per forked
+// question, and a race's second answer is never used), and questions
+// whose call went stale are asked again — restarted calls are collected
+// before the next one starts, forked ones run on their own LMO instance
+// (no overlap on either instance; the fork is closed at the end). Under
+// StaleRace fresh calls are raced too.
 func TestConcurrentStalePolicies(t *testing.T) {
-	for _, policy := range []lazycg.StalePolicy{lazycg.StaleRestart, lazycg.StaleFork} {
+	for _, policy := range []lazycg.StalePolicy{lazycg.StaleRestart, lazycg.StaleFork, lazycg.StaleRace} {
 		t.Run(policy.String(), func(t *testing.T) {
-			again, forkCalls := map[string]int{}, int64(0)
+			again, forkCalls, races := map[string]int{}, int64(0), 0
 			for _, c := range concurrentCases(t) {
 				c.stale = policy
 				t.Run(c.name, func(t *testing.T) {
-					again[c.name] = checkConcurrentRun(t, c).StaleRestarts
+					st := checkConcurrentRun(t, c)
+					again[c.name] = st.StaleRestarts
+					races += st.Races
 					for _, f := range c.p.LMO.(*slowLMO).forks {
 						forkCalls += f.calls.Load()
 					}
 				})
+			}
+			if policy == lazycg.StaleRace && races == 0 {
+				t.Error("no race in any run")
 			}
 			total := 0
 			for _, n := range again {
@@ -410,7 +424,7 @@ func TestConcurrentStalePolicies(t *testing.T) {
 			if total == 0 {
 				t.Errorf("no question asked again in any run: %v", again)
 			}
-			if policy == lazycg.StaleFork && forkCalls == 0 {
+			if policy != lazycg.StaleRestart && forkCalls == 0 {
 				t.Error("no call on the LMO's fork in any run")
 			}
 		})
@@ -454,6 +468,27 @@ func TestConcurrentMIP(t *testing.T) {
 	t.Run("lcg-fork", func(t *testing.T) {
 		checkConcurrentRun(t, concurrentCase{name: "lcg-fork", p: prob, lower: lo, upper: up, method: lazyCG, iters: 3000, stale: lazycg.StaleFork})
 	})
+	// Racing: the race copies dive in CBC (StopRule.Dive), and the call
+	// that loses is canceled mid-solve.
+	slow := &slowLMO{LMO: p.Instance.LMO}
+	prob.LMO = slow
+	t.Run("lcg-race", func(t *testing.T) {
+		st := checkConcurrentRun(t, concurrentCase{name: "lcg-race", p: prob, lower: lo, upper: up, method: lazyCG, iters: 3000, stale: lazycg.StaleRace})
+		checkRaces(t, st, slow)
+	})
+}
+
+// checkRaces checks that a run under StaleRace raced its questions with
+// diving calls (on either instance: the race copy goes to the idle one).
+func checkRaces(t *testing.T, st lazycg.Stats, slow *slowLMO) {
+	t.Helper()
+	dives := int64(0)
+	for _, s := range slow.instances() {
+		dives += s.dives.Load()
+	}
+	if st.Races == 0 || dives == 0 || dives > int64(st.Races) {
+		t.Errorf("%d races (%d won), %d diving calls", st.Races, st.RacesWon, dives)
+	}
 }
 
 // TestConcurrentMIPPairwise runs concurrent LPCG over the assignment
@@ -493,6 +528,12 @@ func TestConcurrentMIPPairwise(t *testing.T) {
 	prob.LMO = &slowLMO{LMO: solver}
 	t.Run("lpcg-fork", func(t *testing.T) {
 		checkConcurrentRun(t, concurrentCase{name: "lpcg-fork", p: prob, lower: lo, upper: up, method: lpcg, iters: 2000, stale: lazycg.StaleFork})
+	})
+	slow := &slowLMO{LMO: solver}
+	prob.LMO = slow
+	t.Run("lpcg-race", func(t *testing.T) {
+		st := checkConcurrentRun(t, concurrentCase{name: "lpcg-race", p: prob, lower: lo, upper: up, method: lpcg, iters: 2000, stale: lazycg.StaleRace})
+		checkRaces(t, st, slow)
 	})
 }
 

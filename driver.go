@@ -166,8 +166,14 @@ type Stats struct {
 	// iterate because the LMO call in flight went stale
 	// (SeparatorConfig.Stale): calls canceled under StaleRestart (their
 	// work is in LMOCalls and OracleTime), calls left running under
-	// StaleFork.
+	// StaleFork and StaleRace.
 	StaleRestarts int
+	// Races counts the calls that raced a fresh call with a copy of its
+	// question on the second LMO instance (StaleRace), and RacesWon those
+	// of them that answered first; the work of both calls of a race is in
+	// LMOCalls and OracleTime, only the first answer in PositiveCalls or
+	// NegativeCalls.
+	Races, RacesWon int
 	// PartialAnswers counts the positive answers whose vertex improves by
 	// less than Φ/K, from LMO calls that ran out of their budget
 	// (SeparatorConfig.CallBudget); they are part of PositiveCalls.
@@ -235,6 +241,8 @@ func (s *Stats) add(o Stats) {
 	s.ConcurrentSteps += o.ConcurrentSteps
 	s.HullSteps += o.HullSteps
 	s.StaleRestarts += o.StaleRestarts
+	s.Races += o.Races
+	s.RacesWon += o.RacesWon
 	s.PartialAnswers += o.PartialAnswers
 	s.InexactAnswers += o.InexactAnswers
 	s.DeferredRounds += o.DeferredRounds

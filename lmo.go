@@ -89,6 +89,13 @@ type StopRule struct {
 	// for vertices below Improve only (a cutoff), which prunes more.
 	KeepBelow float64
 	Keep      bool
+	// Dive asks a solver that searches a tree to look for a vertex below
+	// Improve first (depth-first dives) rather than to raise its bound
+	// (best-first search, which solvers may prefer when Certify is
+	// finite). A hint: it changes how fast each exit is reached, never
+	// what an answer means. Concurrent weak separation sets it on the
+	// race copy of a question (SeparatorConfig.Race).
+	Dive bool
 }
 
 // EarlyStopper is an optional interface of LMOs that can end a solve as soon

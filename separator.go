@@ -174,8 +174,9 @@ type SeparatorConfig struct {
 	// moved since the question was asked): wait for it (StaleWait, the
 	// zero value), cancel it and ask again at the current iterate
 	// (StaleRestart), or ask again on a second instance of the LMO while
-	// it runs on (StaleFork; the LMO must be a Forker). See
-	// docs/CONCURRENT.md for which policy wins where.
+	// it runs on (StaleFork; the LMO must be a Forker), and under
+	// StaleRace also race a fresh call with a copy of its question on the
+	// second instance. See docs/CONCURRENT.md for which policy wins where.
 	Stale StalePolicy
 	// Idle is what a concurrent method does while calls are in flight and
 	// no cached vertex improves its iterate by the relaxed threshold: hull
@@ -259,14 +260,22 @@ const (
 	// iterate on a second instance of the LMO (Forker): at most two calls
 	// are in flight, and the answers of both are used.
 	StaleFork
+	// StaleRace is StaleFork, and in addition the second instance races
+	// the first when it would idle: when the method has no step left
+	// and the one call in flight is not stale, the same question is asked
+	// on the idle instance with StopRule.Dive (search for an improving
+	// vertex first, where the call in flight searches best-first for
+	// its bound). The first answer is used; the other call is canceled
+	// and only its work (and a vertex it found, for the cache) is kept.
+	StaleRace
 )
 
-var staleNames = [...]string{StaleWait: "wait", StaleRestart: "restart", StaleFork: "fork"}
+var staleNames = [...]string{StaleWait: "wait", StaleRestart: "restart", StaleFork: "fork", StaleRace: "race"}
 
-// String returns the policy's name: wait, restart or fork.
+// String returns the policy's name: wait, restart, fork or race.
 func (p StalePolicy) String() string { return policyName(staleNames[:], p, "StalePolicy") }
 
-// ParseStalePolicy returns the policy named wait, restart or fork.
+// ParseStalePolicy returns the policy named wait, restart, fork or race.
 func ParseStalePolicy(name string) (StalePolicy, error) {
 	return parsePolicy[StalePolicy](staleNames[:], name, "stale-call policy")
 }
@@ -405,7 +414,7 @@ func (s *CachedSeparator) separateWith(ctx context.Context, lmo LMO, dst, c, x [
 	if sep, ok, err := s.fromCache(dst, c, x, phi, k); err != nil || ok {
 		return sep, err
 	}
-	sep, found, err := s.solve(ctx, lmo, dst, c, x, phi, k, s.relGap())
+	sep, found, err := s.solve(ctx, lmo, dst, c, x, phi, k, s.relGap(), false)
 	s.keep(dst, sep, found)
 	s.note(sep, err)
 	return sep, err
@@ -456,10 +465,10 @@ func (s *CachedSeparator) fromCache(dst, c, x []float64, phi, k float64) (Separa
 // It touches lmo and dst, never the cache, so it may run in a goroutine of its own while
 // the caller scans the cache (see concurrent.go); found reports that dst
 // holds a vertex of P, to be kept by keep on the caller's goroutine.
-func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k, relGap float64) (sep Separation, found bool, err error) {
+func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k, relGap float64, dive bool) (sep Separation, found bool, err error) {
 	cx := dot(c, x)
 	improve := cx - phi/k
-	rule := StopRule{Improve: improve, Certify: certifyBelow(cx, phi, improve, relGap)}
+	rule := StopRule{Improve: improve, Certify: certifyBelow(cx, phi, improve, relGap), Dive: dive}
 	var res LinearResult
 	start := time.Now()
 	es, canStop := lmo.(EarlyStopper)

@@ -69,6 +69,10 @@ type SolveParams struct {
 	// Pool asks the engine to separate the model's cut pool (Model.Cuts)
 	// in this solve (mip.Solver decides it from Options.Pool).
 	Pool bool
+	// Dive asks the engine to search for an incumbent below Improve
+	// first (depth-first) even when Certify is finite
+	// (lazycg.StopRule.Dive).
+	Dive bool
 }
 
 // Search selects how much a backend invests in one call.

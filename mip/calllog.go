@@ -33,6 +33,7 @@ type Call struct {
 	Certify   float64   // CallUntil: StopRule.Certify
 	Keep      bool      // CallUntil: StopRule.Keep
 	KeepBelow float64
+	Dive      bool  // CallUntil: StopRule.Dive
 	Zero      []int // CallFace: the coordinates fixed to 0
 	// Answer (not for CallStart).
 	Found   bool
@@ -68,6 +69,7 @@ type callJSON struct {
 	Certify   *logFloat  `json:"certify,omitempty"`
 	Keep      bool       `json:"keep,omitempty"`
 	KeepBelow *logFloat  `json:"keep_below,omitempty"`
+	Dive      bool       `json:"dive,omitempty"`
 	Zero      []int      `json:"zero,omitempty"`
 	Found     bool       `json:"found,omitempty"`
 	Value     *logFloat  `json:"value,omitempty"`
@@ -131,7 +133,7 @@ func val(p *logFloat) float64 {
 // MarshalJSON writes the call as one JSON object with ±Inf and NaN as
 // strings.
 func (c Call) MarshalJSON() ([]byte, error) {
-	j := callJSON{Kind: c.Kind, Keep: c.Keep, Zero: c.Zero, Found: c.Found, Reason: c.Reason, Nodes: c.Nodes,
+	j := callJSON{Kind: c.Kind, Keep: c.Keep, Dive: c.Dive, Zero: c.Zero, Found: c.Found, Reason: c.Reason, Nodes: c.Nodes,
 		Seconds: c.Seconds, Err: c.Err, Dim: c.Dim, Model: c.Model, RelGap: c.RelGap, Pool: c.Pool}
 	if c.C != nil {
 		j.C = make([]logFloat, len(c.C))
@@ -157,7 +159,7 @@ func (c *Call) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	*c = Call{Kind: j.Kind, Improve: val(j.Improve), Certify: val(j.Certify), Keep: j.Keep, KeepBelow: val(j.KeepBelow),
+	*c = Call{Kind: j.Kind, Improve: val(j.Improve), Certify: val(j.Certify), Keep: j.Keep, KeepBelow: val(j.KeepBelow), Dive: j.Dive,
 		Zero: j.Zero, Found: j.Found, Value: val(j.Value), Bound: val(j.Bound), Reason: j.Reason, Nodes: j.Nodes,
 		Seconds: j.Seconds, Err: j.Err, Dim: j.Dim, Model: j.Model, RelGap: j.RelGap, Pool: j.Pool}
 	if j.C != nil {
@@ -272,7 +274,7 @@ func (s *Solver) logCall(kind string, c []float64, rule *lazycg.StopRule, zero [
 	rec := Call{Kind: kind, C: c, Found: res.Found, Value: res.Value, Bound: res.Bound, Nodes: res.Nodes,
 		Seconds: time.Since(start).Seconds()}
 	if rule != nil {
-		rec.Improve, rec.Certify, rec.Keep, rec.KeepBelow = rule.Improve, rule.Certify, rule.Keep, rule.KeepBelow
+		rec.Improve, rec.Certify, rec.Keep, rec.KeepBelow, rec.Dive = rule.Improve, rule.Certify, rule.Keep, rule.KeepBelow, rule.Dive
 	}
 	for i, z := range zero {
 		if z {

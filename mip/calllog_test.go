@@ -15,7 +15,7 @@ func TestCallRoundTrip(t *testing.T) {
 	calls := []Call{
 		{Kind: CallStart, Dim: 3, Model: "m", RelGap: 0.1, Pool: "auto"},
 		{Kind: CallUntil, C: []float64{1, -2.5, 0}, Improve: math.Inf(1), Certify: math.Inf(1), Found: true, Value: -2.5, Bound: math.Inf(-1), Reason: "improving", Nodes: 3, Seconds: 0.25},
-		{Kind: CallUntil, C: []float64{0, 0, 1e-300}, Improve: -1, Certify: math.Inf(-1), Keep: true, KeepBelow: 2, Value: math.Inf(1), Bound: math.Inf(-1), Reason: "certified"},
+		{Kind: CallUntil, C: []float64{0, 0, 1e-300}, Improve: -1, Certify: math.Inf(-1), Keep: true, KeepBelow: 2, Dive: true, Value: math.Inf(1), Bound: math.Inf(-1), Reason: "certified"},
 		{Kind: CallFace, C: []float64{1, 2, 3}, Zero: []int{0, 2}, Found: true, Value: 2, Bound: 2, Reason: "optimal"},
 		{Kind: CallMinimize, C: []float64{1, 2, 3}, Value: math.Inf(1), Bound: math.Inf(-1), Err: "mip: context canceled"},
 		{Kind: CallRelaxationBound, C: []float64{1, 2, 3}, Value: math.Inf(1), Bound: 0.5, Reason: "certified"},

@@ -45,6 +45,8 @@ func (s *Solver) Minimize(ctx context.Context, dst, c []float64) (res lazycg.Lin
 // −Inf and Certify = +Inf switch their rule off (both: an exact solve);
 // Certify = −Inf is met by every bound, so the call returns at once with
 // StopCertified and Bound −Inf (along with the last vertex, if any).
+// rule.Dive makes the search look for an improving vertex first (see
+// lazycg.StopRule.Dive).
 func (s *Solver) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazycg.StopRule) (res lazycg.LinearResult, err error) {
 	if math.IsNaN(rule.Improve) || math.IsNaN(rule.Certify) {
 		return notFound(), fmt.Errorf("mip: stop rule has NaN (Improve %g, Certify %g)", rule.Improve, rule.Certify)
@@ -59,6 +61,8 @@ func (s *Solver) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazyc
 	if s.opts.CallLog != nil {
 		defer s.logDefer(CallUntil, c, &rule, nil, time.Now(), &res, &err)
 	}
+	s.dive = rule.Dive
+	defer func() { s.dive = false }()
 	return s.minimizeCut(ctx, dst, c, nil, rule.Improve, rule.Certify, cutoff)
 }
 

@@ -102,6 +102,7 @@ type Solver struct {
 	std     int8   // StandardForm: 0 not yet decided, 1 yes, −1 no
 	lps     [3]int // first LPs solved warm, cold, and warm cut short (FirstLPs)
 	pooled  int    // solves that separated the cut pool (Pooled)
+	dive    bool   // the current MinimizeUntil's StopRule.Dive
 }
 
 // checkTol is the tolerance of the check of returned points.
@@ -430,7 +431,8 @@ func (s *Solver) run(ctx context.Context, improve, certify, cutoff float64, warm
 	}
 	p := &s.params
 	*p = SolveParams{Obj: s.obj, Improve: improve, Certify: certify, Cutoff: cutoff, RelGap: s.opts.RelGap,
-		TimeLimit: s.opts.TimeLimit, Threads: s.opts.Threads, Search: s.opts.Search, FirstLP: s.opts.FirstLP}
+		TimeLimit: s.opts.TimeLimit, Threads: s.opts.Threads, Search: s.opts.Search, FirstLP: s.opts.FirstLP,
+		Dive: s.dive}
 	switch s.opts.Preprocess {
 	case PreprocessOn:
 		p.Preprocess = true

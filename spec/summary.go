@@ -33,6 +33,10 @@ type Summary struct {
 	// StaleRestarts counts LMO calls canceled and asked again because
 	// their question went stale (lazycg.Stats).
 	StaleRestarts int `json:"stale_restarts,omitempty"`
+	// Races and RacesWon count the race copies of questions (stale
+	// policy race) and those that answered first.
+	Races    int `json:"races,omitempty"`
+	RacesWon int `json:"races_won,omitempty"`
 	// PartialAnswers counts the positive answers below Φ/K from LMO calls
 	// that ran out of their budget (lazycg.Stats).
 	PartialAnswers int `json:"partial_answers,omitempty"`
@@ -134,7 +138,7 @@ func finite(v float64) *float64 {
 func (p *Prepared) newSummary(method string, st lazycg.Stats, status lazycg.Status, err error) Summary {
 	s := Summary{Polytope: p.Config.Polytope, Method: method, Dim: p.Instance.Dim(), Status: status.String(),
 		Iterations: st.Iterations, LMOCalls: st.LMOCalls, CacheHits: st.CacheHits, LocalHits: st.LocalHits,
-		ConcurrentSteps: st.ConcurrentSteps, HullSteps: st.HullSteps, StaleRestarts: st.StaleRestarts, PartialAnswers: st.PartialAnswers,
+		ConcurrentSteps: st.ConcurrentSteps, HullSteps: st.HullSteps, StaleRestarts: st.StaleRestarts, Races: st.Races, RacesWon: st.RacesWon, PartialAnswers: st.PartialAnswers,
 		InexactAnswers: st.InexactAnswers, DeferredRounds: st.DeferredRounds,
 		PositiveCalls: st.PositiveCalls, NegativeCalls: st.NegativeCalls, EarlyStops: st.EarlyStops,
 		CacheHitRate: st.CacheHitRate(), TimeS: st.Runtime.Seconds(), OracleTimeS: st.OracleTime.Seconds(),

@@ -199,6 +199,9 @@ func printSeparation(w io.Writer, s spec.Summary) {
 	if s.ConcurrentSteps > 0 || s.HullSteps > 0 || s.StaleRestarts > 0 {
 		fmt.Fprintf(w, "concurrent  %d steps while a call ran (%d hull steps), %d stale calls restarted\n", s.ConcurrentSteps+s.HullSteps, s.HullSteps, s.StaleRestarts)
 	}
+	if s.Races > 0 {
+		fmt.Fprintf(w, "races       %d questions raced on the second instance, %d won by the race copy\n", s.Races, s.RacesWon)
+	}
 	if s.PartialAnswers > 0 {
 		fmt.Fprintf(w, "budget      %d partial answers (calls out of -call-budget, stepping below Φ/K)\n", s.PartialAnswers)
 	}

@@ -48,7 +48,7 @@ func TestCallLog(t *testing.T) {
 			a.kind = mip.CallUntil
 			a.rule = lazycg.StopRule{Improve: math.Inf(-1), Certify: math.Inf(1)}
 			if k == 5 {
-				a.rule = lazycg.StopRule{Improve: math.Inf(1), Certify: math.Inf(1), Keep: true, KeepBelow: 3}
+				a.rule = lazycg.StopRule{Improve: math.Inf(1), Certify: math.Inf(1), Keep: true, KeepBelow: 3, Dive: true}
 			}
 			a.res, err = s.MinimizeUntil(ctx, dst, c, a.rule)
 		case 2:
@@ -114,8 +114,8 @@ func TestCallLog(t *testing.T) {
 		if g.Kind != w.kind || !slices.Equal(g.C, w.c) || !slices.Equal(g.Zero, w.zero) {
 			t.Errorf("call %d: logged %s %v face %v, asked %s %v face %v", i, g.Kind, g.C, g.Zero, w.kind, w.c, w.zero)
 		}
-		if w.kind == mip.CallUntil && (g.Improve != w.rule.Improve || g.Certify != w.rule.Certify || g.Keep != w.rule.Keep || g.KeepBelow != w.rule.KeepBelow) {
-			t.Errorf("call %d: logged rule %g %g %v %g, asked %+v", i, g.Improve, g.Certify, g.Keep, g.KeepBelow, w.rule)
+		if w.kind == mip.CallUntil && (g.Improve != w.rule.Improve || g.Certify != w.rule.Certify || g.Keep != w.rule.Keep || g.KeepBelow != w.rule.KeepBelow || g.Dive != w.rule.Dive) {
+			t.Errorf("call %d: logged rule %g %g %v %g %v, asked %+v", i, g.Improve, g.Certify, g.Keep, g.KeepBelow, g.Dive, w.rule)
 		}
 		if g.Found != w.res.Found || g.Value != w.res.Value || g.Bound != w.res.Bound || g.Reason != w.res.Reason.String() || g.Nodes != w.res.Nodes {
 			t.Errorf("call %d: logged answer %v %g %g %s %d, got %+v", i, g.Found, g.Value, g.Bound, g.Reason, g.Nodes, w.res)
@@ -134,7 +134,7 @@ func TestCallLog(t *testing.T) {
 		case mip.CallMinimize:
 			res, err = s2.Minimize(ctx, dst, g.C)
 		case mip.CallUntil:
-			res, err = s2.MinimizeUntil(ctx, dst, g.C, lazycg.StopRule{Improve: g.Improve, Certify: g.Certify, Keep: g.Keep, KeepBelow: g.KeepBelow})
+			res, err = s2.MinimizeUntil(ctx, dst, g.C, lazycg.StopRule{Improve: g.Improve, Certify: g.Certify, Keep: g.Keep, KeepBelow: g.KeepBelow, Dive: g.Dive})
 		case mip.CallFace:
 			clear(zero)
 			for _, j := range g.Zero {

@@ -218,6 +218,10 @@ func (e *engine) Solve(ctx context.Context, sp *mip.SolveParams, r *mip.SolveRes
 	if sp.Pool {
 		p.pool = 1
 	}
+	p.dive = 0
+	if sp.Dive {
+		p.dive = 1
+	}
 	p.start = nil
 	if sp.Start != nil {
 		copy(e.start, sp.Start)

@@ -51,6 +51,7 @@ typedef struct {
 	int light;             /* the light search instead of CBC's standard solve path */
 	int first_lp;          /* first LP: 0 auto (from timings), 1 warm, 2 cold, 3 warm cut at once (tests) */
 	int pool;              /* separate the cut pool (lcg_cbc_set_cuts) in this solve */
+	int dive;              /* search for an incumbent below improve first, also when certify is set */
 } lcg_cbc_params;
 
 typedef struct {

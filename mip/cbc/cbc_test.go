@@ -348,12 +348,14 @@ func testMinimizeUntilBrute(t *testing.T, opts mip.Options) {
 				{Improve: cx - (cx-opt)/4, Certify: cx - 2*(cx-opt) - 0.1}, // either
 				{Improve: math.Inf(-1), Certify: math.Inf(1)},              // exact
 			} {
-				for _, s := range []*mip.Solver{warm, cbcSolver(t, m, opts)} {
+				// Every rule with and without the hint to dive first.
+				for i, s := range []*mip.Solver{warm, cbcSolver(t, m, opts), warm, cbcSolver(t, m, opts)} {
+					rule.Dive = i >= 2
 					res, err := s.MinimizeUntil(context.Background(), dst, c, rule)
 					if err != nil {
 						t.Fatal(err)
 					}
-					what := "MinimizeUntil " + res.Reason.String()
+					what := fmt.Sprintf("MinimizeUntil (dive %v) %v", rule.Dive, res.Reason)
 					cbcCheckResult(t, what, m, res, dst, c, opt)
 					improving := res.Found && res.Value < rule.Improve
 					certified := res.Bound >= rule.Certify

@@ -42,11 +42,14 @@ type replayed struct {
 // the polytope spec builds (with the session's relative gap and cap per
 // call), and prints per recorded answer the number of calls and the CPU
 // seconds they took now; out, if not empty, receives one JSON line per call.
+// With parallel > 1 the calls go to that many solvers side by side (call i
+// to solver i mod parallel); with dive every weak separation call asks its
+// solver to dive for an improving vertex first (lazycg.StopRule.Dive).
 // The polytope may be any spec of the same dimension (e.g. cut:28,oracle=enum
 // for a log of cut:28): a weak separation call goes to Minimize when its
 // oracle cannot stop early, and calls of methods it lacks (face or
 // relaxation bound) are reported as unsupported.
-func replay(logPath, polytope string, session int, cap time.Duration, out string, parallel int) error {
+func replay(logPath, polytope string, session int, cap time.Duration, out string, parallel int, dive bool) error {
 	f, err := fileio.Open(logPath) // gzip or plain
 	if err != nil {
 		return err
@@ -107,7 +110,11 @@ func replay(logPath, polytope string, session int, cap time.Duration, out string
 			dst := make([]float64, ses.Start.Dim)
 			zero := make([]bool, ses.Start.Dim)
 			for i := lane; i < len(ses.Calls); i += parallel {
-				results[i] = ask(lmos[lane], ses.Calls[i], i, dst, zero)
+				c := ses.Calls[i]
+				if dive && c.Kind == mip.CallUntil {
+					c.Dive = true
+				}
+				results[i] = ask(lmos[lane], c, i, dst, zero)
 			}
 		}()
 	}
@@ -177,7 +184,7 @@ func ask(lmo lazycg.LMO, c mip.Call, i int, dst []float64, zero []bool) replayed
 		res, err = lmo.Minimize(ctx, dst, c.C)
 	case mip.CallUntil:
 		if es, ok := lmo.(lazycg.EarlyStopper); ok {
-			res, err = es.MinimizeUntil(ctx, dst, c.C, lazycg.StopRule{Improve: c.Improve, Certify: c.Certify, Keep: c.Keep, KeepBelow: c.KeepBelow})
+			res, err = es.MinimizeUntil(ctx, dst, c.C, lazycg.StopRule{Improve: c.Improve, Certify: c.Certify, Keep: c.Keep, KeepBelow: c.KeepBelow, Dive: c.Dive})
 		} else {
 			// An oracle without early termination answers exactly.
 			res, err = lmo.Minimize(ctx, dst, c.C)

@@ -97,7 +97,7 @@ func TestReplayOnOtherOracle(t *testing.T) {
 			t.Errorf("%s: weak separation answers %s and %s, want improving and certified", tc.polytope, got[3].Answer, got[5].Answer)
 		}
 	}
-	if err := replay(log, "cut:7", 0, 0, "", 0); err == nil {
+	if err := replay(log, "cut:7", 0, 0, "", 0, false); err == nil {
 		t.Error("-parallel 0: no error")
 	}
 }
@@ -109,7 +109,7 @@ func replayTo(t *testing.T, log, polytope string, parallel int) []replayed {
 	out := filepath.Join(t.TempDir(), "replay.jsonl")
 	stdout := os.Stdout
 	os.Stdout, _ = os.Open(os.DevNull)
-	err := replay(log, polytope, 0, 0, out, parallel)
+	err := replay(log, polytope, 0, 0, out, parallel, false)
 	os.Stdout = stdout
 	if err != nil {
 		t.Fatal(err)
