@@ -35,7 +35,7 @@ type slowLMO struct {
 	forks []*slowLMO
 
 	calls, busy, overlaps atomic.Int64
-	dives                 atomic.Int64 // MinimizeUntil calls with StopRule.Dive
+	untils, dives         atomic.Int64 // MinimizeUntil calls, those with StopRule.Dive
 	closed                atomic.Bool
 }
 
@@ -108,6 +108,7 @@ func (s *slowLMO) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazy
 	if err := s.enter(ctx); err != nil {
 		return lazycg.LinearResult{}, err
 	}
+	s.untils.Add(1)
 	if rule.Dive {
 		s.dives.Add(1)
 	}
@@ -765,5 +766,30 @@ func TestConcurrentIdle(t *testing.T) {
 				t.Error("no hull step under IdleHull")
 			}
 		})
+	}
+}
+
+// TestSeparatorDive checks that SeparatorConfig.Dive reaches every
+// early-stopping LMO call of a sequential run (StopRule.Dive), and that
+// without it no call dives.
+func TestSeparatorDive(t *testing.T) {
+	n := 50
+	b := testutil.RandomVector(n, 3, 6.0/float64(n))
+	for _, dive := range []bool{false, true} {
+		simplex, err := lmo.NewProbabilitySimplex(n, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow := &slowLMO{LMO: simplex}
+		p := lazycg.Problem{Objective: distance{b}, LMO: slow, X0: testutil.E0(n)}
+		settings := &lazycg.Settings{MaxIterations: 200, SeparatorConfig: lazycg.SeparatorConfig{Dive: dive}}
+		res, err := lazycg.Minimize(context.Background(), p, settings, &lazycg.LazyCG{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		untils, dives := slow.untils.Load(), slow.dives.Load()
+		if untils == 0 || (dive && dives != untils) || (!dive && dives != 0) {
+			t.Errorf("Dive %v: %d of %d early-stopping LMO calls dived (%d LMO calls)", dive, dives, untils, res.Stats.LMOCalls)
+		}
 	}
 }

@@ -112,6 +112,9 @@ type CachedSeparator struct {
 	Cache *Cache
 	// NoEarlyStop forces full LMO solves even for EarlyStoppers.
 	NoEarlyStop bool
+	// Dive sets StopRule.Dive on every early-stopping LMO call (see
+	// SeparatorConfig.Dive).
+	Dive bool
 	// CacheAll adds every vertex returned by the LMO to the cache, not only
 	// improving ones.
 	CacheAll bool
@@ -161,6 +164,13 @@ type SeparatorConfig struct {
 	NoCache bool
 	// NoEarlyStop makes LMO calls solve to optimality.
 	NoEarlyStop bool
+	// Dive asks every early-stopping LMO call to dive for an improving
+	// vertex first (StopRule.Dive) rather than to search for the bound
+	// that would certify a negative answer (what package mip's CBC
+	// backend does by default for such calls: best-first search). A hint
+	// that changes only how fast calls end; docs/CONCURRENT.md ("Racing")
+	// has the replays that show where each wins.
+	Dive bool
 	// Concurrent runs the LMO calls of weak separation in a goroutine of
 	// their own while the method keeps stepping on cached vertices at the
 	// relaxed threshold Φ/(2K), and then by hull steps (Idle; see
@@ -350,7 +360,7 @@ const DefaultCacheBytes = 1 << 30
 // holds at most DefaultCacheBytes unless cfg.Cache.MaxBytes says
 // otherwise (negative: unbounded).
 func NewSeparator(lmo LMO, cfg SeparatorConfig) *CachedSeparator {
-	cs := &CachedSeparator{LMO: lmo, NoEarlyStop: cfg.NoEarlyStop, CallBudget: cfg.CallBudget, RelGap: cfg.RelGap, MaxInexact: cfg.MaxInexact}
+	cs := &CachedSeparator{LMO: lmo, NoEarlyStop: cfg.NoEarlyStop, Dive: cfg.Dive, CallBudget: cfg.CallBudget, RelGap: cfg.RelGap, MaxInexact: cfg.MaxInexact}
 	if !cfg.NoCache {
 		policy := cfg.Cache
 		switch {
@@ -468,7 +478,7 @@ func (s *CachedSeparator) fromCache(dst, c, x []float64, phi, k float64) (Separa
 func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k, relGap float64, dive bool) (sep Separation, found bool, err error) {
 	cx := dot(c, x)
 	improve := cx - phi/k
-	rule := StopRule{Improve: improve, Certify: certifyBelow(cx, phi, improve, relGap), Dive: dive}
+	rule := StopRule{Improve: improve, Certify: certifyBelow(cx, phi, improve, relGap), Dive: dive || s.Dive}
 	var res LinearResult
 	start := time.Now()
 	es, canStop := lmo.(EarlyStopper)

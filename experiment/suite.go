@@ -364,7 +364,8 @@ func Load(nameOrFile string) (*Suite, error) {
 // early_stop (default true), concurrent, prune, best_fit, line_search
 // (default true), phi0_search, improved_phi, params, … Method entries are
 // a method name or an object with method, label, k, cache, early_stop,
-// concurrent, stale, params, baseline.
+// dive, concurrent, stale, idle, params, line_search_rule, lazy_gap,
+// online_ls, baseline.
 func ParseSuite(name string, data []byte) (*Suite, error) {
 	doc := &srcDoc{name: name, data: data}
 	root, err := doc.parse()
@@ -497,7 +498,7 @@ func readVariants(doc *srcDoc, n *node, path string) ([]Variant, error) {
 		r.str("method", &v.Method)
 		r.str("label", &v.Label)
 		var c spec.Config
-		r.settings(&c, "k", "cache", "early_stop", "concurrent", "stale", "idle", "params", "line_search_rule", "lazy_gap", "online_ls")
+		r.settings(&c, "k", "cache", "early_stop", "dive", "concurrent", "stale", "idle", "params", "line_search_rule", "lazy_gap", "online_ls")
 		v.K, v.NoCache, v.NoEarlyStop, v.Concurrent, v.Stale, v.Idle, v.Params = c.K, c.NoCache, c.NoEarlyStop, c.Concurrent, c.Stale, c.Idle, c.Params
 		v.LineSearch, v.LazyGap, v.OnlineLineSearch = c.LineSearch, c.LazyGap, c.OnlineLineSearch
 		r.str("baseline", &v.Baseline)

@@ -25,7 +25,7 @@ func init() {
 
 // solveSettings are the run settings solve accepts as flags.
 var solveSettings = []string{"polytope", "objective", "method", "K", "C", "phi0", "phi0-search", "phi0-lmo", "no-ls", "improved-phi",
-	"concave", "gap", "time", "iters", "lmo-calls", "seed", "oracle", "oracle-gap", "oracle-time", "cache", "early", "concurrent", "stale", "idle", "call-budget", "lazy-gap", "max-inexact", "prune",
+	"concave", "gap", "time", "iters", "lmo-calls", "seed", "oracle", "oracle-gap", "oracle-time", "cache", "early", "concurrent", "stale", "idle", "dive", "call-budget", "lazy-gap", "max-inexact", "prune",
 	"best-fit", "cache-bytes", "memory", "params", "data", "target", "line-search", "smoothness"}
 
 func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
