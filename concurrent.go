@@ -85,13 +85,16 @@ type inflight struct {
 	c, x, v   []float64
 	f, phi, k float64
 	note      questionNote
-	// Under StaleRace: twin is the other call of a race (the same
-	// question on the other instance) while both run; dive says that
-	// this call is the race copy (StopRule.Dive); retired marks a call
-	// canceled because its twin answered first — its result is absorbed
-	// (work counted, vertex cached), never used as an answer.
-	twin    *inflight
+	// Under StaleRace: dive says that this instance's calls dive for an
+	// improving vertex (StopRule.Dive; the second instance's, so that
+	// the two instances search differently); twin is the other call of
+	// a race (the same question on the other instance) while both run,
+	// and copy says that this call is the race's copy; retired marks a
+	// call canceled because its twin answered first — its result is
+	// absorbed (work counted, vertex cached), never used as an answer.
 	dive    bool
+	twin    *inflight
+	copy    bool
 	retired bool
 }
 
@@ -228,9 +231,10 @@ func (o *Oracle) startConcurrency(ctx context.Context, pre string, policy StaleP
 		return fmt.Errorf("%s: unknown stale-call policy %v", pre, policy)
 	}
 	n := o.lmo.Dim()
-	for _, l := range lmos {
+	for i, l := range lmos {
 		a.slots = append(a.slots, &inflight{lmo: l, done: make(chan inflightResult, 1),
-			c: make([]float64, n), x: make([]float64, n), v: make([]float64, n)})
+			c: make([]float64, n), x: make([]float64, n), v: make([]float64, n),
+			dive: policy == StaleRace && i == 1})
 	}
 	o.async = a
 	return nil
@@ -339,12 +343,13 @@ func (a *concurrency) launch(ctx context.Context, sl *inflight) {
 }
 
 // race asks the question of the call in flight on slot sl again, on the
-// idle slot to, with StopRule.Dive (StaleRace).
+// idle slot to (StaleRace): one of the two calls dives (StopRule.Dive),
+// the other searches as the solver does by default.
 func (o *Oracle) race(ctx context.Context, sl, to *inflight) {
 	copy(to.c, sl.c)
 	copy(to.x, sl.x)
 	to.f, to.phi, to.k, to.note = sl.f, sl.phi, sl.k, sl.note
-	to.dive, to.twin, sl.twin = true, sl, to
+	to.copy, to.twin, sl.twin = true, sl, to
 	o.async.launch(ctx, to)
 	o.stats.Races++
 }
@@ -422,12 +427,12 @@ func (o *Oracle) received(sl *inflight, r inflightResult) (Separation, error) {
 		if tw.busy {
 			tw.cancel()
 			tw.retired = true
-			if sl.dive {
+			if sl.copy {
 				o.stats.RacesWon++
 			}
 		}
 	}
-	sl.dive = false
+	sl.copy = false
 	o.countLMO(r.sep)
 	if r.err == nil || errors.Is(r.err, ErrInconclusive) {
 		start := time.Now()
@@ -442,7 +447,7 @@ func (o *Oracle) received(sl *inflight, r inflightResult) (Separation, error) {
 // first, with its result r: its work is counted (LMOCalls, OracleTime)
 // and a vertex it found is cached, but it is not an answer.
 func (o *Oracle) absorb(sl *inflight, r inflightResult) {
-	sl.busy, sl.retired, sl.dive = false, false, false
+	sl.busy, sl.retired, sl.copy = false, false, false
 	sl.cancel()
 	o.stats.LMOCalls += r.sep.LMOCalls
 	o.stats.OracleTime += r.sep.LMOTime

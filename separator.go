@@ -270,12 +270,13 @@ const (
 	// iterate on a second instance of the LMO (Forker): at most two calls
 	// are in flight, and the answers of both are used.
 	StaleFork
-	// StaleRace is StaleFork, and in addition the second instance races
-	// the first when it would idle: when the method has no step left
-	// and the one call in flight is not stale, the same question is asked
-	// on the idle instance with StopRule.Dive (search for an improving
-	// vertex first, where the call in flight searches best-first for
-	// its bound). The first answer is used; the other call is canceled
+	// StaleRace is StaleFork with two instances that search differently
+	// — the second one's calls dive for an improving vertex first
+	// (StopRule.Dive), the first one's search as the LMO does by default
+	// (package mip's CBC: best-first for the bound) — and which race when
+	// the second would idle: when the method has no step left and the one
+	// call in flight is not stale, the same question is asked on the idle
+	// instance too. The first answer is used; the other call is canceled
 	// and only its work (and a vertex it found, for the cache) is kept.
 	StaleRace
 )

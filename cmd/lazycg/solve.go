@@ -200,7 +200,7 @@ func printSeparation(w io.Writer, s spec.Summary) {
 		fmt.Fprintf(w, "concurrent  %d steps while a call ran (%d hull steps), %d stale calls restarted\n", s.ConcurrentSteps+s.HullSteps, s.HullSteps, s.StaleRestarts)
 	}
 	if s.Races > 0 {
-		fmt.Fprintf(w, "races       %d questions raced on the second instance, %d won by the race copy\n", s.Races, s.RacesWon)
+		fmt.Fprintf(w, "races       %d questions asked on both instances, %d answered first by the copy\n", s.Races, s.RacesWon)
 	}
 	if s.PartialAnswers > 0 {
 		fmt.Fprintf(w, "budget      %d partial answers (calls out of -call-budget, stepping below Φ/K)\n", s.PartialAnswers)
