@@ -80,11 +80,15 @@ type Variant struct {
 	// this run (in addition to the experiment's settings).
 	NoCache     bool `json:"no_cache,omitempty"`
 	NoEarlyStop bool `json:"no_early_stop,omitempty"`
+	// Dive makes this lazy variant's early-stopping LMO calls dive for an
+	// improving vertex first (spec.Config.Dive; in addition to the
+	// experiment's setting).
+	Dive bool `json:"dive,omitempty"`
 	// Concurrent runs this lazy variant with concurrent weak separation
 	// (spec.Config.Concurrent; in addition to the experiment's setting).
 	Concurrent bool `json:"concurrent,omitempty"`
 	// Stale selects the concurrent mode's stale-call policy: wait,
-	// restart or fork (spec.Config.Stale; replacing the experiment's).
+	// restart, fork or race (spec.Config.Stale; replacing the experiment's).
 	Stale string `json:"stale,omitempty"`
 	// Idle selects the concurrent mode's idle policy: hull, wait or
 	// corrected (spec.Config.Idle; replacing the experiment's).
@@ -118,6 +122,7 @@ func (e *Experiment) RunConfig(v *Variant) spec.Config {
 	}
 	c.NoCache = c.NoCache || v.NoCache
 	c.NoEarlyStop = c.NoEarlyStop || v.NoEarlyStop
+	c.Dive = c.Dive || v.Dive
 	c.Concurrent = c.Concurrent || v.Concurrent
 	c.OnlineLineSearch = c.OnlineLineSearch || v.OnlineLineSearch
 	if v.Stale != "" {
@@ -500,7 +505,7 @@ func readVariants(doc *srcDoc, n *node, path string) ([]Variant, error) {
 		var c spec.Config
 		r.settings(&c, "k", "cache", "early_stop", "dive", "concurrent", "stale", "idle", "params", "line_search_rule", "lazy_gap", "online_ls")
 		v.K, v.NoCache, v.NoEarlyStop, v.Concurrent, v.Stale, v.Idle, v.Params = c.K, c.NoCache, c.NoEarlyStop, c.Concurrent, c.Stale, c.Idle, c.Params
-		v.LineSearch, v.LazyGap, v.OnlineLineSearch = c.LineSearch, c.LazyGap, c.OnlineLineSearch
+		v.LineSearch, v.LazyGap, v.OnlineLineSearch, v.Dive = c.LineSearch, c.LazyGap, c.OnlineLineSearch, c.Dive
 		r.str("baseline", &v.Baseline)
 		if v.Method == "" {
 			r.fail(it, "method", "required")

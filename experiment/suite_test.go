@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/spec"
 )
 
@@ -17,7 +18,8 @@ const goodSuite = `{
      "methods": ["cg-ls", "lcg", {"method": "lcg", "label": "LCG K=4", "k": 4, "cache": false},
                  {"method": "lcg", "label": "LCG concurrent", "concurrent": true, "baseline": "lcg"},
                  {"method": "lcg", "label": "LCG short step", "line_search_rule": "short"},
-                 {"method": "lcg", "label": "LCG 10% gap", "lazy_gap": 0.1}],
+                 {"method": "lcg", "label": "LCG 10% gap", "lazy_gap": 0.1},
+                 {"method": "lcg", "label": "LCG race", "concurrent": true, "stale": "race", "dive": true}],
      "dual_row": true, "line_search": false,
      "paper": {"figure": "fig:x", "side": "left", "cache_hit_rate": 95.5, "time_limit": 500}},
     {"name": "online", "polytope": "birkhoff:5", "losses": "linear:rounds=20",
@@ -41,7 +43,7 @@ func TestParseSuite(t *testing.T) {
 	if e.TimeLimit != 20*time.Second || e.K != 1.5 || e.Seed != 7 || e.OracleGap != DefaultOracleGap || !e.DualRow {
 		t.Errorf("defaults not applied: %+v", e)
 	}
-	if len(e.Variants) != 6 || e.Variants[2].Label != "LCG K=4" || e.Variants[2].K != 4 || !e.Variants[2].NoCache ||
+	if len(e.Variants) != 7 || e.Variants[2].Label != "LCG K=4" || e.Variants[2].K != 4 || !e.Variants[2].NoCache ||
 		e.Variants[0].Method != "cg-ls" || e.Variants[1].NoCache || e.Variants[2].Concurrent || !e.Variants[3].Concurrent {
 		t.Errorf("variants = %+v", e.Variants)
 	}
@@ -53,6 +55,10 @@ func TestParseSuite(t *testing.T) {
 	}
 	if c := e.RunConfig(&e.Variants[5]); c.LazyGap != 0.1 || c.SeparatorConfig().RelGap != 0.1 || e.RunConfig(&e.Variants[1]).LazyGap != 0 {
 		t.Errorf("the lazy-gap variant's config: %+v", c)
+	}
+	if c := e.RunConfig(&e.Variants[6]); !c.Dive || c.Stale != "race" || !c.SeparatorConfig().Dive ||
+		c.SeparatorConfig().Stale != lazycg.StaleRace || e.Variants[1].Dive {
+		t.Errorf("the racing, diving variant's config: %+v", c)
 	}
 	if o := s.Experiments[1]; len(o.Variants) != 3 || !o.RunConfig(&o.Variants[2]).OnlineLineSearch || o.RunConfig(&o.Variants[1]).OnlineLineSearch {
 		t.Errorf("the online variant with the line search: %+v", o.Variants)

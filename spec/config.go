@@ -78,7 +78,7 @@ type Config struct {
 	// (lazycg.SeparatorConfig.Concurrent).
 	Concurrent bool `json:"concurrent,omitempty"`
 	// Stale is concurrent weak separation's stale-call policy: wait (""
-	// too), restart or fork (lazycg.SeparatorConfig.Stale,
+	// too), restart, fork or race (lazycg.SeparatorConfig.Stale,
 	// lazycg.ParseStalePolicy).
 	Stale string `json:"stale,omitempty"`
 	// Idle is what concurrent lazy methods do while calls are in flight
