@@ -169,7 +169,7 @@ type Stats struct {
 	// StaleFork and StaleRace.
 	StaleRestarts int
 	// Races counts the calls that raced a fresh call with a copy of its
-	// question on the second LMO instance (StaleRace), and RacesWon those
+	// question on the idle LMO instance (StaleRace), and RacesWon those
 	// of them that answered first; the work of both calls of a race is in
 	// LMOCalls and OracleTime, only the first answer in PositiveCalls or
 	// NegativeCalls.

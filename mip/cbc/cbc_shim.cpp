@@ -407,8 +407,8 @@ void configure(CbcModel *m, lcg_cbc *s)
 	// With a bound to certify, search best-first: that raises the global
 	// bound fastest (CBC's default dives until it has an incumbent, which
 	// leaves the bound at the root value for long). Unless the call asks
-	// to dive for an improving point first (params.dive: the race copy
-	// of a concurrent question).
+	// to dive for an improving point first (params.dive: the second
+	// instance of concurrent weak separation's race policy, or -dive).
 	if (s->p->certify < COIN_DBL_MAX && !s->p->dive) {
 		CbcCompareObjective bestFirst;
 		m->setNodeComparison(bestFirst);

@@ -45,7 +45,7 @@ func main() {
 	polytope := flag.String("polytope", "", "with -replay: the polytope spec whose solver answers (e.g. cut:28,triangles=cuts)")
 	session := flag.Int("session", -1, "with -replay: the log's session (0 = first; negative counts from the end)")
 	replayOut := flag.String("replay-out", "", "with -replay: write one JSON line per replayed call to this file")
-	dive := flag.Bool("dive", false, "with -replay: ask every weak separation call to dive for an improving vertex first (lazycg.StopRule.Dive), as the race copy of a concurrent question does")
+	dive := flag.Bool("dive", false, "with -replay: ask every weak separation call to dive for an improving vertex first (lazycg.StopRule.Dive), as the second instance of the race policy does")
 	parallel := flag.Int("parallel", 1, "with -replay: ask the calls on this many solvers side by side (call i on solver i mod N), to measure how concurrent calls slow each other")
 	flag.Parse()
 	if *replayLog != "" {
