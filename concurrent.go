@@ -435,9 +435,7 @@ func (o *Oracle) received(sl *inflight, r inflightResult) (Separation, error) {
 	sl.copy = false
 	o.countLMO(r.sep)
 	if r.err == nil || errors.Is(r.err, ErrInconclusive) {
-		start := time.Now()
-		a.sep.keep(sl.v, r.sep, r.found)
-		o.stats.CacheTime += time.Since(start)
+		o.keepVertex(sl, r)
 	}
 	a.sep.note(r.sep, r.err)
 	return r.sep, r.err
@@ -451,11 +449,17 @@ func (o *Oracle) absorb(sl *inflight, r inflightResult) {
 	sl.cancel()
 	o.stats.LMOCalls += r.sep.LMOCalls
 	o.stats.OracleTime += r.sep.LMOTime
-	if r.err == nil && r.found {
-		start := time.Now()
-		o.async.sep.keep(sl.v, r.sep, r.found)
-		o.stats.CacheTime += time.Since(start)
+	if r.err == nil {
+		o.keepVertex(sl, r)
 	}
+}
+
+// keepVertex caches the vertex of slot sl's result r if the separator
+// keeps it (a positive answer's), on the method's goroutine.
+func (o *Oracle) keepVertex(sl *inflight, r inflightResult) {
+	start := time.Now()
+	o.async.sep.keep(sl.v, r.sep, r.found)
+	o.stats.CacheTime += time.Since(start)
 }
 
 // await waits for an answer of the calls in flight, like wait, unless

@@ -10,12 +10,12 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/internal/fileio"
 	"github.com/lazycg/lazycg/mip"
+	"github.com/lazycg/lazycg/mip/cbc/internal/bench"
 	"github.com/lazycg/lazycg/spec"
 )
 
@@ -175,7 +175,7 @@ func replay(logPath, polytope string, session int, cap time.Duration, out string
 // happened, timed in the calling thread's CPU time and in wall-clock time.
 func ask(lmo lazycg.LMO, c mip.Call, i int, dst []float64, zero []bool) replayed {
 	ctx := context.Background()
-	t0, w0 := threadCPU(), time.Now()
+	t0, w0 := bench.ThreadCPUTime(), time.Now()
 	var res lazycg.LinearResult
 	var err error
 	unsupported := false
@@ -210,7 +210,7 @@ func ask(lmo lazycg.LMO, c mip.Call, i int, dst []float64, zero []bool) replayed
 		res.Reason = lazycg.StopCertified
 	}
 	r := replayed{Call: i, Kind: c.Kind, Recorded: c.Reason, RecordedS: c.Seconds, Reason: res.Reason.String(),
-		CPU: (threadCPU() - t0).Seconds(), Wall: time.Since(w0).Seconds(), Nodes: res.Nodes,
+		CPU: (bench.ThreadCPUTime() - t0).Seconds(), Wall: time.Since(w0).Seconds(), Nodes: res.Nodes,
 		RecordedAnswer: answerOf(c, c.Found, c.Value, c.Bound, c.Reason),
 		Answer:         answerOf(c, res.Found, res.Value, res.Bound, res.Reason.String())}
 	if c.Err != "" {
@@ -224,19 +224,6 @@ func ask(lmo lazycg.LMO, c mip.Call, i int, dst []float64, zero []bool) replayed
 	}
 	return r
 }
-
-// threadCPU returns the CPU time (user + system) of the calling OS thread
-// (the replay's lanes lock theirs; CBC runs on the caller's thread).
-func threadCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// rusageThread is Linux's RUSAGE_THREAD.
-const rusageThread = 1
 
 // answerOf classifies an answer to call c the same way for every oracle:
 // for weak separation calls "improving" (a vertex below Improve) or
