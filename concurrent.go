@@ -169,11 +169,16 @@ func (o *Oracle) enableConcurrent(ctx context.Context, m Method, obj Objective, 
 	if err := relaxedSteps(pre, m, monotone); err != nil {
 		return err
 	}
-	if idle < IdleHull || idle > IdleCorrected {
+	if idle < IdleAuto || idle > IdleCorrected {
 		return fmt.Errorf("%s: unknown idle policy %d", pre, int(idle))
 	}
 	var hull *hullStepper
-	if _, ok := m.(hullMethod); ok && idle != IdleWait {
+	hm, ok := m.(hullMethod)
+	if ok && idle == IdleAuto {
+		_, exact := obj.(LineMinimizer)
+		idle = hm.autoIdle(exact)
+	}
+	if ok && idle != IdleWait {
 		hull = newHullStepper(o.lmo.Dim())
 		if idle == IdleCorrected {
 			lm, ok := obj.(LineMinimizer)

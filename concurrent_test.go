@@ -716,7 +716,7 @@ func TestStalePolicyNames(t *testing.T) {
 // TestIdlePolicyNames checks that the idle policies' names parse back and
 // that other names are refused.
 func TestIdlePolicyNames(t *testing.T) {
-	for _, p := range []lazycg.IdlePolicy{lazycg.IdleHull, lazycg.IdleWait, lazycg.IdleCorrected} {
+	for _, p := range []lazycg.IdlePolicy{lazycg.IdleAuto, lazycg.IdleHull, lazycg.IdleWait, lazycg.IdleCorrected} {
 		got, err := lazycg.ParseIdlePolicy(p.String())
 		if err != nil || got != p {
 			t.Errorf("ParseIdlePolicy(%q) = %v, %v", p.String(), got, err)
@@ -733,7 +733,7 @@ func TestIdlePolicyNames(t *testing.T) {
 }
 
 // TestConcurrentIdle: under IdleWait no hull step is taken and the
-// theorem checks hold as under the default IdleHull; under IdleHull the
+// theorem checks hold as under IdleHull and the default IdleAuto; under IdleHull the
 // methods without an active set of their own (LazyCG, LPCG) take hull
 // steps while calls are in flight, and the active-set methods never do;
 // with one core (GOMAXPROCS 1) the call in flight has it and no hull step
@@ -752,6 +752,7 @@ func TestConcurrentIdle(t *testing.T) {
 				t.Errorf("%d hull steps with one core, which the call in flight has", one.HullSteps)
 			}
 			runtime.GOMAXPROCS(max(2, procs))
+			c.idle = lazycg.IdleHull
 			hull := checkConcurrentRun(t, c)
 			c.idle = lazycg.IdleWait
 			wait := checkConcurrentRun(t, c)
@@ -764,6 +765,26 @@ func TestConcurrentIdle(t *testing.T) {
 			}
 			if !own && hull.HullSteps == 0 {
 				t.Error("no hull step under IdleHull")
+			}
+			// IdleAuto, the zero value: LazyCG takes hull steps, corrected
+			// when the objective has an exact line search; LPCG and the
+			// active-set methods wait.
+			c.idle = lazycg.IdleAuto
+			for _, exact := range []bool{false, true} {
+				if exact {
+					d := c.p.Objective.(distance)
+					c.p.Objective = quadDistance{d}
+				}
+				auto := checkConcurrentRun(t, c)
+				lcg := strings.HasPrefix(c.name, "lcg/")
+				switch {
+				case lcg && auto.HullSteps == 0:
+					t.Errorf("IdleAuto (exact line search %v): no hull step of LazyCG", exact)
+				case lcg && exact != (auto.Corrections > 0):
+					t.Errorf("IdleAuto (exact line search %v): %d corrections", exact, auto.Corrections)
+				case !lcg && auto.HullSteps != 0:
+					t.Errorf("IdleAuto (exact line search %v): %d hull steps", exact, auto.HullSteps)
+				}
 			}
 		})
 	}

@@ -36,11 +36,25 @@ import "math"
 // hullMethod is implemented by the concurrent methods that keep no
 // decomposition of x of their own, so that hull steps may move it: LazyCG
 // and LPCG (LazyAwayFW and LazyBPCG keep active sets, which hull steps
-// would leave behind).
-type hullMethod interface{ takesHullSteps() }
+// would leave behind). autoIdle is the method's idle policy under
+// IdleAuto; exact says whether the objective has an exact line search
+// (LineMinimizer), which corrected hull steps need.
+type hullMethod interface{ autoIdle(exact bool) IdlePolicy }
 
-func (*LazyCG) takesHullSteps() {}
-func (*LPCG) takesHullSteps()   {}
+// autoIdle: LazyCG takes corrected hull steps, which contain its relaxed
+// steps (docs/CONCURRENT.md, "Choosing the idle policy").
+func (*LazyCG) autoIdle(exact bool) IdlePolicy {
+	if exact {
+		return IdleCorrected
+	}
+	return IdleHull
+}
+
+// autoIdle: LPCG waits. Its pairwise steps take their away vertex from
+// the face of the iterate, and hull steps that mix cached vertices into x
+// enlarge that face; on the measured MIP rows waiting did as well or
+// better (docs/CONCURRENT.md, "Choosing the idle policy").
+func (*LPCG) autoIdle(bool) IdlePolicy { return IdleWait }
 
 // hullTolerance is the ratio of the hull's stopping gap to the relaxed
 // threshold Φ/(2K).

@@ -190,10 +190,11 @@ type SeparatorConfig struct {
 	Stale StalePolicy
 	// Idle is what a concurrent method does while calls are in flight and
 	// no cached vertex improves its iterate by the relaxed threshold: hull
-	// steps (IdleHull, the zero value: pairwise steps over the hull of the
-	// iterate and the cached vertices, for LazyCG and LPCG; see hull.go),
-	// hull steps with quadratic corrections (IdleCorrected) or wait for an
-	// answer (IdleWait).
+	// steps (IdleHull: pairwise steps over the hull of the iterate and the
+	// cached vertices, for LazyCG and LPCG; see hull.go), hull steps with
+	// quadratic corrections (IdleCorrected), wait for an answer
+	// (IdleWait), or the zero value IdleAuto: corrected hull steps for
+	// LazyCG, waiting for LPCG.
 	Idle IdlePolicy
 	// CallBudget, if positive, is the time an early-stopping LMO call of
 	// weak separation may take before the separator settles for less: a
@@ -323,11 +324,18 @@ func parsePolicy[P ~int](names []string, name, what string) (P, error) {
 type IdlePolicy int
 
 const (
+	// IdleAuto, the zero value, picks the policy by method: corrected hull
+	// steps for LazyCG (plain hull steps when the objective has no exact
+	// line search), waiting for LPCG, whose pairwise steps need the
+	// iterate's own face (docs/CONCURRENT.md, "Choosing the idle policy"
+	// has the runs this choice rests on). The active-set methods wait
+	// under every policy.
+	IdleAuto IdlePolicy = iota
 	// IdleHull takes hull steps (hull.go) until the hull of the iterate
 	// and the cached vertices is nearly optimal, then waits. Hull steps
 	// also wait while every core (runtime.GOMAXPROCS) has a call in
 	// flight: on one core, or under StaleFork on two.
-	IdleHull IdlePolicy = iota
+	IdleHull
 	// IdleWait waits for an answer.
 	IdleWait
 	// IdleCorrected takes hull steps with quadratic corrections: after a
@@ -340,12 +348,12 @@ const (
 	IdleCorrected
 )
 
-var idleNames = [...]string{IdleHull: "hull", IdleWait: "wait", IdleCorrected: "corrected"}
+var idleNames = [...]string{IdleAuto: "auto", IdleHull: "hull", IdleWait: "wait", IdleCorrected: "corrected"}
 
-// String returns the policy's name: hull, wait or corrected.
+// String returns the policy's name: auto, hull, wait or corrected.
 func (p IdlePolicy) String() string { return policyName(idleNames[:], p, "IdlePolicy") }
 
-// ParseIdlePolicy returns the IdlePolicy named name (hull, wait or
+// ParseIdlePolicy returns the IdlePolicy named name (auto, hull, wait or
 // corrected).
 func ParseIdlePolicy(name string) (IdlePolicy, error) {
 	return parsePolicy[IdlePolicy](idleNames[:], name, "idle policy")

@@ -90,7 +90,7 @@ type Variant struct {
 	// Stale selects the concurrent mode's stale-call policy: wait,
 	// restart, fork or race (spec.Config.Stale; replacing the experiment's).
 	Stale string `json:"stale,omitempty"`
-	// Idle selects the concurrent mode's idle policy: hull, wait or
+	// Idle selects the concurrent mode's idle policy: auto, hull, wait or
 	// corrected (spec.Config.Idle; replacing the experiment's).
 	Idle string `json:"idle,omitempty"`
 	// Params are the method-specific settings of this run (as -params),

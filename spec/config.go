@@ -213,10 +213,10 @@ func policyCheck[P any](parse func(string) (P, error), want string) func(string)
 	}
 }
 
-// idlePolicy returns the parsed Idle (hull when empty; validated by the
+// idlePolicy returns the parsed Idle (auto when empty; validated by the
 // settings table).
 func (c *Config) idlePolicy() lazycg.IdlePolicy {
-	return namedPolicy(c.Idle, lazycg.IdleHull, lazycg.ParseIdlePolicy)
+	return namedPolicy(c.Idle, lazycg.IdleAuto, lazycg.ParseIdlePolicy)
 }
 
 // Settings returns the offline driver's settings: the limits and the
@@ -386,8 +386,8 @@ var settings = []Setting{
 		check: policyCheck(lazycg.ParseStalePolicy, "wait, restart, fork or race"),
 		field: func(c *Config) any { return &c.Stale }},
 	{Flag: "idle", lazy: true, JSON: "idle", Kind: SettingString,
-		Usage: "with -concurrent: `POLICY` while a call is in flight and no cached vertex improves by Φ/(2K): hull (pairwise steps over the hull of the iterate and the cached vertices; lcg, lpcg), corrected (hull steps with quadratic corrections; quadratic objectives) or wait (default hull)",
-		check: policyCheck(lazycg.ParseIdlePolicy, "hull, wait or corrected"),
+		Usage: "with -concurrent: `POLICY` while a call is in flight and no cached vertex improves by Φ/(2K): auto (corrected for lcg, hull when the objective has no exact line search; wait for lpcg), hull (pairwise steps over the hull of the iterate and the cached vertices; lcg, lpcg), corrected (hull steps with quadratic corrections; quadratic objectives) or wait (default auto)",
+		check: policyCheck(lazycg.ParseIdlePolicy, "auto, hull, wait or corrected"),
 		field: func(c *Config) any { return &c.Idle }},
 	{Flag: "dive", lazy: true, JSON: "dive", Kind: SettingBool,
 		Usage: "lazy methods over MIP oracles: every early-stopping weak separation call dives for an improving vertex first instead of searching best-first for the bound that certifies a negative answer (faster positive answers, slower negative ones; docs/CONCURRENT.md, \"Racing\")",

@@ -159,7 +159,7 @@ func TestSolveIdleCorrected(t *testing.T) {
 		t.Errorf("bounds disagree: sequential [%.12g, %.12g], concurrent with corrected hull steps [%.12g, %.12g]", dual[0], prim[0], dual[1], prim[1])
 	}
 	_, errOut, code := runCLI("solve", "-polytope", "cut:7", "-objective", "quadratic", "-method", "lcg", "-concurrent", "-idle", "fix")
-	if code == 0 || !strings.Contains(errOut, "hull, wait or corrected") {
+	if code == 0 || !strings.Contains(errOut, "auto, hull, wait or corrected") {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 }
