@@ -51,9 +51,11 @@ func (*LazyCG) autoIdle(exact bool) IdlePolicy {
 }
 
 // autoIdle: LPCG waits. Its pairwise steps take their away vertex from
-// the face of the iterate, and hull steps that mix cached vertices into x
-// enlarge that face; on the measured MIP rows waiting did as well or
-// better (docs/CONCURRENT.md, "Choosing the idle policy").
+// the face {v ∈ P : supp(v) ⊆ supp(x)}, and hull steps that mix cached
+// vertices into x enlarge that face. Measured (docs/CONCURRENT.md,
+// "Choosing the idle policy"): waiting did better on eil33-2 and as well
+// on nw04; hull steps did better on air04, which neither brings to half
+// the sequential time.
 func (*LPCG) autoIdle(bool) IdlePolicy { return IdleWait }
 
 // hullTolerance is the ratio of the hull's stopping gap to the relaxed
