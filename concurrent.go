@@ -173,16 +173,15 @@ func (o *Oracle) enableConcurrent(ctx context.Context, m Method, obj Objective, 
 		return fmt.Errorf("%s: unknown idle policy %d", pre, int(idle))
 	}
 	var hull *hullStepper
+	lm, exact := obj.(LineMinimizer)
 	hm, ok := m.(hullMethod)
 	if ok && idle == IdleAuto {
-		_, exact := obj.(LineMinimizer)
 		idle = hm.autoIdle(exact)
 	}
 	if ok && idle != IdleWait {
 		hull = newHullStepper(o.lmo.Dim())
 		if idle == IdleCorrected {
-			lm, ok := obj.(LineMinimizer)
-			if !ok {
+			if !exact {
 				return fmt.Errorf("%s: the idle policy corrected needs an objective with an exact line search (a LineMinimizer: the quadratics of package objective), got %T", pre, obj)
 			}
 			hull.correctWith(lm)

@@ -326,10 +326,10 @@ type IdlePolicy int
 const (
 	// IdleAuto, the zero value, picks the policy by method: corrected hull
 	// steps for LazyCG (plain hull steps when the objective has no exact
-	// line search), waiting for LPCG, whose pairwise steps need the
-	// iterate's own face (docs/CONCURRENT.md, "Choosing the idle policy"
-	// has the runs this choice rests on). The active-set methods wait
-	// under every policy.
+	// line search), waiting for LPCG, whose hull steps did as well or
+	// worse on the measured MIP rows but for air04 (docs/CONCURRENT.md,
+	// "Choosing the idle policy", has the runs this choice rests on). The
+	// active-set methods wait under every policy.
 	IdleAuto IdlePolicy = iota
 	// IdleHull takes hull steps (hull.go) until the hull of the iterate
 	// and the cached vertices is nearly optimal, then waits. Hull steps
