@@ -132,15 +132,62 @@ func (s *blockingSimplex) Minimize(ctx context.Context, dst, c []float64) (lazyc
 	return s.testSimplex.Minimize(ctx, dst, c)
 }
 
+// gatedSimplex is testSimplex whose calls after the first fast ones (x_1
+// and Φ0, made inside a round) end once gap more rounds have been played
+// since they began, as counted by the test's callback in rounds, or once
+// no round has been played for 25 ms: the driver then waits for the call
+// (rule 3 lets it play on only while the proven gap per round is below
+// the regret, which on this loss held from round 600 to 17000 on,
+// depending on when the answers arrived). Calls ended by rounds (byRounds) make "rounds are played
+// while a call runs" a fact of the run rather than of the machine's
+// scheduling.
+type gatedSimplex struct {
+	testSimplex
+	fast, gap              int64
+	rounds                 atomic.Int64
+	calls, active, overlap atomic.Int64
+	byRounds, waited       atomic.Int64
+}
+
+func (s *gatedSimplex) Minimize(ctx context.Context, dst, c []float64) (lazycg.LinearResult, error) {
+	if s.active.Add(1) > 1 {
+		s.overlap.Add(1)
+	}
+	defer s.active.Add(-1)
+	if s.calls.Add(1) > s.fast {
+		start := s.rounds.Load()
+		last, idle := start, time.Now()
+		for {
+			r := s.rounds.Load()
+			if r >= start+s.gap {
+				s.byRounds.Add(1)
+				break
+			}
+			if r != last {
+				last, idle = r, time.Now()
+			} else if time.Since(idle) > 25*time.Millisecond {
+				s.waited.Add(1)
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return lazycg.LinearResult{}, ctx.Err()
+			case <-time.After(50 * time.Microsecond):
+			}
+		}
+	}
+	return s.testSimplex.Minimize(ctx, dst, c)
+}
+
 // TestLOCGBackgroundConverged: on a fixed linear loss LOCG-pf converges
 // to the minimizing vertex; from then on every call is a proof, and once
 // the proven gap per round is below the regret of the rounds played, the
 // rounds with a call in flight replay the point (deferred) instead of
 // waiting for it: the same last point as the sequential variant, its
 // total loss within 0.1%. Without rule 3's deferral no round is played
-// while a call runs.
+// while a call runs, and no call of the gated LMO would end by rounds.
 func TestLOCGBackgroundConverged(t *testing.T) {
-	const T = 20000
+	const T, gap = 100000, 200
 	fixed := newOlLinearStream(8, T, 3)
 	fixed.losses[0].c[0] = 2 // x_1 = e_0 is the worst vertex
 	for i := range fixed.losses {
@@ -151,21 +198,27 @@ func TestLOCGBackgroundConverged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lmo := &slowSimplex{testSimplex: testSimplex{8}, delay: time.Millisecond}
-	inFlight := 0 // rounds played while a call ran
+	lmo := &gatedSimplex{testSimplex: testSimplex{8}, fast: 2, gap: gap}
+	inFlight := int64(0) // rounds played while a call ran
 	bg, err := Minimize(context.Background(), Problem{Losses: fixed, LMO: lmo},
 		&Settings{NoHindsight: true, SeparatorConfig: lazycg.SeparatorConfig{Concurrent: true},
 			Callback: func(*Round, []float64) bool {
 				if lmo.active.Load() > 0 {
 					inFlight++
 				}
+				lmo.rounds.Add(1)
 				return true
 			}}, &LOCG{Params: Params{K: 1.1, ParameterFree: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if inFlight < T/10 || bg.Stats.LMOCalls > T/10 || lmo.overlap.Load() != 0 {
-		t.Errorf("background: %d rounds played while a call ran, %+v", inFlight, bg.Stats)
+	// Each call ended by rounds saw gap rounds begin after it did; all but
+	// possibly the first of them found it running.
+	byRounds := lmo.byRounds.Load()
+	if byRounds < 1 || inFlight < (gap-1)*byRounds || bg.Stats.DeferredRounds < T/10 ||
+		bg.Stats.LMOCalls > T/10 || lmo.overlap.Load() != 0 {
+		t.Errorf("background: %d calls ended by rounds played, %d waited for, %d overlapped, %d rounds played while a call ran, %+v",
+			byRounds, lmo.waited.Load(), lmo.overlap.Load(), inFlight, bg.Stats)
 	}
 	if d := math.Abs(bg.TotalLoss - seq.TotalLoss); d > 1e-3*math.Abs(seq.TotalLoss) || !slices.Equal(bg.LastPoint, seq.LastPoint) {
 		t.Errorf("background: total loss %g at %v, sequential %g at %v", bg.TotalLoss, bg.LastPoint, seq.TotalLoss, seq.LastPoint)
