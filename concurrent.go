@@ -85,14 +85,15 @@ type inflight struct {
 	c, x, v   []float64
 	f, phi, k float64
 	note      questionNote
-	// Under StaleRace: dive says that this instance's calls dive for an
-	// improving vertex (StopRule.Dive; the second instance's, so that
-	// the two instances search differently); twin is the other call of
+	// Under StaleRace: other says that this instance's calls search the
+	// other way than SeparatorConfig.NoDive says (StopRule.Dive set or
+	// cleared; the second instance's, so that the two instances search
+	// differently); twin is the other call of
 	// a race (the same question on the other instance) while both run,
 	// and copy says that this call is the race's copy; retired marks a
 	// call canceled because its twin answered first — its result is
 	// absorbed (work counted, vertex cached), never used as an answer.
-	dive    bool
+	other   bool
 	twin    *inflight
 	copy    bool
 	retired bool
@@ -238,7 +239,7 @@ func (o *Oracle) startConcurrency(ctx context.Context, pre string, policy StaleP
 	for i, l := range lmos {
 		a.slots = append(a.slots, &inflight{lmo: l, done: make(chan inflightResult, 1),
 			c: make([]float64, n), x: make([]float64, n), v: make([]float64, n),
-			dive: policy == StaleRace && i == 1})
+			other: policy == StaleRace && i == 1})
 	}
 	o.async = a
 	return nil
@@ -339,16 +340,16 @@ func (a *concurrency) launch(ctx context.Context, sl *inflight) {
 	cctx, cancel := context.WithCancel(ctx)
 	sl.cancel, sl.busy = cancel, true
 	split, lmo, v, ac, ax, done, relGap := a.sep, sl.lmo, sl.v, sl.c, sl.x, sl.done, a.sep.relGap()
-	phi, k, dive := sl.phi, sl.k, sl.dive
+	phi, k, other := sl.phi, sl.k, sl.other
 	go func() {
-		sep, found, err := split.solve(cctx, lmo, v, ac, ax, phi, k, relGap, dive)
+		sep, found, err := split.solve(cctx, lmo, v, ac, ax, phi, k, relGap, other)
 		done <- inflightResult{sep: sep, found: found, err: err}
 	}()
 }
 
 // race asks the question of the call in flight on slot sl again, on the
 // idle slot to (StaleRace): one of the two calls dives (StopRule.Dive),
-// the other searches as the solver does by default.
+// the other searches best-first for the bound.
 func (o *Oracle) race(ctx context.Context, sl, to *inflight) {
 	copy(to.c, sl.c)
 	copy(to.x, sl.x)

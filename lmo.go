@@ -93,9 +93,9 @@ type StopRule struct {
 	// Improve first (depth-first dives) rather than to raise its bound
 	// (best-first search, which solvers may prefer when Certify is
 	// finite). A hint: it changes how fast each exit is reached, never
-	// what an answer means. Concurrent weak separation's race policy
-	// (StaleRace) sets it on the calls of its second LMO instance, and
-	// SeparatorConfig.Dive on every call.
+	// what an answer means. Weak separation sets it on every
+	// early-stopping call unless SeparatorConfig.NoDive; the race policy
+	// (StaleRace) makes its second LMO instance search the other way.
 	Dive bool
 }
 

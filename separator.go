@@ -112,9 +112,10 @@ type CachedSeparator struct {
 	Cache *Cache
 	// NoEarlyStop forces full LMO solves even for EarlyStoppers.
 	NoEarlyStop bool
-	// Dive sets StopRule.Dive on every early-stopping LMO call (see
-	// SeparatorConfig.Dive).
-	Dive bool
+	// NoDive clears StopRule.Dive on the early-stopping LMO calls, which
+	// otherwise dive for an improving vertex first (see
+	// SeparatorConfig.NoDive).
+	NoDive bool
 	// CacheAll adds every vertex returned by the LMO to the cache, not only
 	// improving ones.
 	CacheAll bool
@@ -164,13 +165,15 @@ type SeparatorConfig struct {
 	NoCache bool
 	// NoEarlyStop makes LMO calls solve to optimality.
 	NoEarlyStop bool
-	// Dive asks every early-stopping LMO call to dive for an improving
-	// vertex first (StopRule.Dive) rather than to search for the bound
-	// that would certify a negative answer (what package mip's CBC
-	// backend does by default for such calls: best-first search). A hint
-	// that changes only how fast calls end; docs/CONCURRENT.md ("Racing")
-	// has the replays that show where each wins.
-	Dive bool
+	// NoDive makes the early-stopping LMO calls search for the bound that
+	// would certify a negative answer (what package mip's CBC backend
+	// does for calls without StopRule.Dive: best-first search) instead of
+	// diving for an improving vertex first, the default. A hint that
+	// changes only how fast calls end. Diving is the default because on
+	// the paper's twelve MIP rows (120 s per run) it ended lower, with
+	// better dual bounds, on the seven whose oracle time dominates, and
+	// within 4·10⁻⁶ relative on the five others (docs/DIVE.md).
+	NoDive bool
 	// Concurrent runs the LMO calls of weak separation in a goroutine of
 	// their own while the method keeps stepping on cached vertices at the
 	// relaxed threshold Φ/(2K), and then by hull steps (Idle; see
@@ -272,9 +275,10 @@ const (
 	// are in flight, and the answers of both are used.
 	StaleFork
 	// StaleRace is StaleFork with two instances that search differently
-	// — the second one's calls dive for an improving vertex first
-	// (StopRule.Dive), the first one's search as the LMO does by default
-	// (package mip's CBC: best-first for the bound) — and which race when
+	// — the first one's calls as SeparatorConfig.NoDive says (by default
+	// diving for an improving vertex first, StopRule.Dive), the second
+	// one's the other way (by default best-first for the bound, package
+	// mip's CBC without StopRule.Dive) — and which race when
 	// the second would idle: when the method has no step left and the one
 	// call in flight is not stale, the same question is asked on the idle
 	// instance too. The first answer is used; the other call is canceled
@@ -369,7 +373,7 @@ const DefaultCacheBytes = 1 << 30
 // holds at most DefaultCacheBytes unless cfg.Cache.MaxBytes says
 // otherwise (negative: unbounded).
 func NewSeparator(lmo LMO, cfg SeparatorConfig) *CachedSeparator {
-	cs := &CachedSeparator{LMO: lmo, NoEarlyStop: cfg.NoEarlyStop, Dive: cfg.Dive, CallBudget: cfg.CallBudget, RelGap: cfg.RelGap, MaxInexact: cfg.MaxInexact}
+	cs := &CachedSeparator{LMO: lmo, NoEarlyStop: cfg.NoEarlyStop, NoDive: cfg.NoDive, CallBudget: cfg.CallBudget, RelGap: cfg.RelGap, MaxInexact: cfg.MaxInexact}
 	if !cfg.NoCache {
 		policy := cfg.Cache
 		switch {
@@ -484,10 +488,12 @@ func (s *CachedSeparator) fromCache(dst, c, x []float64, phi, k float64) (Separa
 // It touches lmo and dst, never the cache, so it may run in a goroutine of its own while
 // the caller scans the cache (see concurrent.go); found reports that dst
 // holds a vertex of P, to be kept by keep on the caller's goroutine.
-func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k, relGap float64, dive bool) (sep Separation, found bool, err error) {
+func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k, relGap float64, other bool) (sep Separation, found bool, err error) {
 	cx := dot(c, x)
 	improve := cx - phi/k
-	rule := StopRule{Improve: improve, Certify: certifyBelow(cx, phi, improve, relGap), Dive: dive || s.Dive}
+	// other: the call searches the other way than s.NoDive says (the
+	// second instance of StaleRace).
+	rule := StopRule{Improve: improve, Certify: certifyBelow(cx, phi, improve, relGap), Dive: s.NoDive == other}
 	var res LinearResult
 	start := time.Now()
 	es, canStop := lmo.(EarlyStopper)

@@ -80,10 +80,10 @@ type Variant struct {
 	// this run (in addition to the experiment's settings).
 	NoCache     bool `json:"no_cache,omitempty"`
 	NoEarlyStop bool `json:"no_early_stop,omitempty"`
-	// Dive makes this lazy variant's early-stopping LMO calls dive for an
-	// improving vertex first (spec.Config.Dive; in addition to the
-	// experiment's setting).
-	Dive bool `json:"dive,omitempty"`
+	// NoDive makes this lazy variant's early-stopping LMO calls search
+	// best-first for the bound instead of diving first (spec.Config.NoDive;
+	// suite field "dive": false; in addition to the experiment's setting).
+	NoDive bool `json:"no_dive,omitempty"`
 	// Concurrent runs this lazy variant with concurrent weak separation
 	// (spec.Config.Concurrent; in addition to the experiment's setting).
 	Concurrent bool `json:"concurrent,omitempty"`
@@ -122,7 +122,7 @@ func (e *Experiment) RunConfig(v *Variant) spec.Config {
 	}
 	c.NoCache = c.NoCache || v.NoCache
 	c.NoEarlyStop = c.NoEarlyStop || v.NoEarlyStop
-	c.Dive = c.Dive || v.Dive
+	c.NoDive = c.NoDive || v.NoDive
 	c.Concurrent = c.Concurrent || v.Concurrent
 	c.OnlineLineSearch = c.OnlineLineSearch || v.OnlineLineSearch
 	if v.Stale != "" {
@@ -505,7 +505,7 @@ func readVariants(doc *srcDoc, n *node, path string) ([]Variant, error) {
 		var c spec.Config
 		r.settings(&c, "k", "cache", "early_stop", "dive", "concurrent", "stale", "idle", "params", "line_search_rule", "lazy_gap", "online_ls")
 		v.K, v.NoCache, v.NoEarlyStop, v.Concurrent, v.Stale, v.Idle, v.Params = c.K, c.NoCache, c.NoEarlyStop, c.Concurrent, c.Stale, c.Idle, c.Params
-		v.LineSearch, v.LazyGap, v.OnlineLineSearch, v.Dive = c.LineSearch, c.LazyGap, c.OnlineLineSearch, c.Dive
+		v.LineSearch, v.LazyGap, v.OnlineLineSearch, v.NoDive = c.LineSearch, c.LazyGap, c.OnlineLineSearch, c.NoDive
 		r.str("baseline", &v.Baseline)
 		if v.Method == "" {
 			r.fail(it, "method", "required")

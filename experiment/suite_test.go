@@ -19,7 +19,7 @@ const goodSuite = `{
                  {"method": "lcg", "label": "LCG concurrent", "concurrent": true, "baseline": "lcg"},
                  {"method": "lcg", "label": "LCG short step", "line_search_rule": "short"},
                  {"method": "lcg", "label": "LCG 10% gap", "lazy_gap": 0.1},
-                 {"method": "lcg", "label": "LCG race", "concurrent": true, "stale": "race", "dive": true}],
+                 {"method": "lcg", "label": "LCG race", "concurrent": true, "stale": "race", "dive": false}],
      "dual_row": true, "line_search": false,
      "paper": {"figure": "fig:x", "side": "left", "cache_hit_rate": 95.5, "time_limit": 500}},
     {"name": "online", "polytope": "birkhoff:5", "losses": "linear:rounds=20",
@@ -56,9 +56,10 @@ func TestParseSuite(t *testing.T) {
 	if c := e.RunConfig(&e.Variants[5]); c.LazyGap != 0.1 || c.SeparatorConfig().RelGap != 0.1 || e.RunConfig(&e.Variants[1]).LazyGap != 0 {
 		t.Errorf("the lazy-gap variant's config: %+v", c)
 	}
-	if c := e.RunConfig(&e.Variants[6]); !c.Dive || c.Stale != "race" || !c.SeparatorConfig().Dive ||
-		c.SeparatorConfig().Stale != lazycg.StaleRace || e.Variants[1].Dive {
-		t.Errorf("the racing, diving variant's config: %+v", c)
+	plain := e.RunConfig(&e.Variants[1])
+	if c := e.RunConfig(&e.Variants[6]); !c.NoDive || c.Stale != "race" || !c.SeparatorConfig().NoDive ||
+		c.SeparatorConfig().Stale != lazycg.StaleRace || e.Variants[1].NoDive || plain.SeparatorConfig().NoDive {
+		t.Errorf("the racing variant that does not dive: %+v", c)
 	}
 	if o := s.Experiments[1]; len(o.Variants) != 3 || !o.RunConfig(&o.Variants[2]).OnlineLineSearch || o.RunConfig(&o.Variants[1]).OnlineLineSearch {
 		t.Errorf("the online variant with the line search: %+v", o.Variants)

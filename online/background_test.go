@@ -102,7 +102,9 @@ func TestLOCGBackground(t *testing.T) {
 
 	// A time limit in the middle of a call: the call ends with the run.
 	blocking := &blockingSimplex{testSimplex: testSimplex{stream.Dim()}, fast: 2}
-	settings = &Settings{TimeLimit: 50 * time.Millisecond, NoHindsight: true, SeparatorConfig: lazycg.SeparatorConfig{Concurrent: true}}
+	// The limit leaves round 1, the Φ0 call and the start of the third
+	// call time to happen on a loaded machine; the run then waits for it.
+	settings = &Settings{TimeLimit: 500 * time.Millisecond, NoHindsight: true, SeparatorConfig: lazycg.SeparatorConfig{Concurrent: true}}
 	res, err = Minimize(context.Background(), Problem{Losses: newOlDistanceStream(6, 1<<20, 9), LMO: blocking}, settings,
 		&LOCG{Params: Params{K: 1.1, ParameterFree: true}})
 	if err != nil {

@@ -499,7 +499,9 @@ func TestOnlineLimits(t *testing.T) {
 		t.Errorf("regret over 7 rounds %g, want %g", res.RegretLower, want)
 	}
 	slow := Problem{Losses: stream, LMO: olSlowLMO{testSimplex{5}, 20 * time.Millisecond}, X0: e0(5)}
-	res, err = Minimize(ctx, slow, &Settings{TimeLimit: 50 * time.Millisecond, NoHindsight: true}, &OCG{Params: params})
+	// 200 ms: at least one round of 20 ms on a loaded machine, far fewer
+	// than the 50 rounds (1 s) of the stream.
+	res, err = Minimize(ctx, slow, &Settings{TimeLimit: 200 * time.Millisecond, NoHindsight: true}, &OCG{Params: params})
 	if err != nil || res.Status != lazycg.TimeLimit || res.Rounds >= 50 || res.Rounds == 0 {
 		t.Errorf("time limit: %v status=%v rounds=%d", err, res.Status, res.Rounds)
 	}

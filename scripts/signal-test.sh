@@ -6,9 +6,11 @@
 # far printed (or a plain "no point" when none exists yet).
 #
 # Usage: scripts/signal-test.sh [-k] [SCENARIO...]   (-k: keep going after a failure)
-# Environment: MARGIN (seconds, default 1.5 for shared CI machines),
+# Environment: MARGIN (seconds, default 1.5 for shared CI machines,
+#              doubled on a machine loaded beyond 2 per core: lib-check.sh),
 #              LAZYCG_DATA (the MIPLIB scenarios are skipped without it).
 set -uo pipefail
+MARGIN_SET=${MARGIN:+1}
 MARGIN=${MARGIN:-1.5}
 source "$(dirname "$0")/lib-check.sh"
 

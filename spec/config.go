@@ -85,10 +85,11 @@ type Config struct {
 	// and no cached vertex meets the relaxed threshold: hull ("" too) or
 	// wait (lazycg.SeparatorConfig.Idle, lazycg.ParseIdlePolicy).
 	Idle string `json:"idle,omitempty"`
-	// Dive makes the early-stopping LMO calls of the lazy methods' weak
-	// separation dive for an improving vertex first
-	// (lazycg.SeparatorConfig.Dive).
-	Dive bool `json:"dive,omitempty"`
+	// NoDive makes the early-stopping LMO calls of the lazy methods' weak
+	// separation search best-first for the bound instead of diving for an
+	// improving vertex first, the default (lazycg.SeparatorConfig.NoDive;
+	// flag -dive=false, suite field "dive": false).
+	NoDive bool `json:"no_dive,omitempty"`
 	// CallBudget bounds the early-stopping LMO calls of the lazy methods'
 	// weak separation: at the budget they settle for a vertex that improves
 	// by less than Φ/K (lazycg.SeparatorConfig.CallBudget; 0: none).
@@ -169,7 +170,7 @@ const DefaultCacheBytes = lazycg.DefaultCacheBytes
 // (lazycg.NewSeparator): the cache switches, the pruning and search
 // policy, and the memory budget (DefaultCacheBytes unless CacheBytes).
 func (c *Config) SeparatorConfig() lazycg.SeparatorConfig {
-	cfg := lazycg.SeparatorConfig{NoCache: c.NoCache, NoEarlyStop: c.NoEarlyStop, Dive: c.Dive, Concurrent: c.Concurrent, Stale: c.stalePolicy(),
+	cfg := lazycg.SeparatorConfig{NoCache: c.NoCache, NoEarlyStop: c.NoEarlyStop, NoDive: c.NoDive, Concurrent: c.Concurrent, Stale: c.stalePolicy(),
 		Idle: c.idlePolicy(), CallBudget: c.CallBudget, RelGap: c.LazyGap, MaxInexact: c.MaxInexact}
 	if c.Prune {
 		cfg.Cache = lazycg.PaperPruning
@@ -389,9 +390,9 @@ var settings = []Setting{
 		Usage: "with -concurrent: `POLICY` while a call is in flight and no cached vertex improves by Φ/(2K): auto (corrected for lcg, hull when the objective has no exact line search; wait for lpcg), hull (pairwise steps over the hull of the iterate and the cached vertices; lcg, lpcg), corrected (hull steps with quadratic corrections; quadratic objectives) or wait (default auto)",
 		check: policyCheck(lazycg.ParseIdlePolicy, "auto, hull, wait or corrected"),
 		field: func(c *Config) any { return &c.Idle }},
-	{Flag: "dive", lazy: true, JSON: "dive", Kind: SettingBool,
-		Usage: "lazy methods over MIP oracles: every early-stopping weak separation call dives for an improving vertex first instead of searching best-first for the bound that certifies a negative answer (faster positive answers, slower negative ones; docs/CONCURRENT.md, \"Racing\")",
-		field: func(c *Config) any { return &c.Dive }},
+	{Flag: "dive", lazy: true, JSON: "dive", Aliases: []string{"no_dive"}, negFlag: true, negJSON: true, Kind: SettingBool,
+		Usage: "lazy methods over MIP oracles: early-stopping weak separation calls dive for an improving vertex first; -dive=false makes them search best-first for the bound that certifies a negative answer (faster negative answers, slower positive ones; docs/DIVE.md)",
+		field: func(c *Config) any { return &c.NoDive }},
 	{Flag: "call-budget", lazy: true, JSON: "call_budget", Kind: SettingDuration,
 		Usage: "lazy methods with line search (lcg, lazy-afw, lazy-bpcg, lpcg): an early-stopping LMO call (MIP oracles) that has decided nothing after this `TIME` ends, and the method steps toward its best vertex if that improves at all (0: no budget)",
 		field: func(c *Config) any { return &c.CallBudget }},

@@ -105,7 +105,13 @@ func TestCBCStandardWaitsForMain(t *testing.T) {
 	if !errors.Is(err, mip.ErrTimeLimit) || res.Found || res.Bound > 18 {
 		t.Errorf("waiting past its time limit: %+v %v", res, err)
 	}
-	res, err = s.MinimizeUntil(context.Background(), dst, m.Obj, lazycg.StopRule{Improve: 30, Certify: 10})
+	// On a solver without the 30 ms limit (a pause of a loaded machine
+	// would end it): a rule the LP decides is answered at once, and a
+	// search that waited for the lock would end on the 10 s deadline.
+	s = cbcSolver(t, m, mip.Options{Search: mip.SearchStandard})
+	ctx, cancel = context.WithTimeout(context.Background(), 10*time.Second)
+	res, err = s.MinimizeUntil(ctx, dst, m.Obj, lazycg.StopRule{Improve: 30, Certify: 10})
+	cancel()
 	if err != nil || res.Reason != lazycg.StopCertified || res.Bound < 10 {
 		t.Errorf("a rule its LP decides needs no search: %+v %v", res, err)
 	}
