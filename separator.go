@@ -171,8 +171,9 @@ type SeparatorConfig struct {
 	// diving for an improving vertex first, the default. A hint that
 	// changes only how fast calls end. Diving is the default because on
 	// the paper's twelve MIP rows (120 s per run) it ended lower, with
-	// better dual bounds, on the seven whose oracle time dominates, and
-	// within 4·10⁻⁶ relative on the five others (docs/DIVE.md).
+	// better dual bounds, on the seven whose oracle time dominates; on
+	// the five with a cheap oracle both ended within 4·10⁻⁶ relative (or
+	// both at 0) (docs/DIVE.md).
 	NoDive bool
 	// Concurrent runs the LMO calls of weak separation in a goroutine of
 	// their own while the method keeps stepping on cached vertices at the
