@@ -218,21 +218,6 @@ func TestCutMinimizeUntil(t *testing.T) {
 	}
 }
 
-// deadlineCountdownCtx is a context whose Err reports an expired deadline
-// from its n-th call on.
-type deadlineCountdownCtx struct {
-	context.Context
-	n int
-}
-
-func (c *deadlineCountdownCtx) Err() error {
-	c.n--
-	if c.n <= 0 {
-		return context.DeadlineExceeded
-	}
-	return nil
-}
-
 func TestCutContext(t *testing.T) {
 	cut, err := CompleteGraphCut(MaxCutNodes)
 	if err != nil {
@@ -252,7 +237,7 @@ func TestCutContext(t *testing.T) {
 	// A deadline in the middle of 2^35 steps (at the enumeration's third
 	// check, not at a time a loaded machine may reach before the first):
 	// the best cut so far.
-	res, err := cut.Minimize(&deadlineCountdownCtx{context.Background(), 3}, x, c)
+	res, err := cut.Minimize(&countdownCtx{context.Background(), 3, context.DeadlineExceeded}, x, c)
 	if err != nil {
 		t.Fatal(err)
 	}

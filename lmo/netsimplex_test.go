@@ -622,17 +622,19 @@ func TestNetworkSimplexInputErrors(t *testing.T) {
 	}
 }
 
-// graphCountdownCtx is a context whose Err reports cancellation from its
-// n-th call on, to interrupt a solve midway.
-type graphCountdownCtx struct {
+// countdownCtx is a context whose Err reports err (cancellation or an
+// expired deadline) from its n-th call on, to interrupt a solve midway at
+// a point that does not depend on the machine's speed.
+type countdownCtx struct {
 	context.Context
-	n int
+	n   int
+	err error
 }
 
-func (c *graphCountdownCtx) Err() error {
+func (c *countdownCtx) Err() error {
 	c.n--
 	if c.n <= 0 {
-		return context.Canceled
+		return c.err
 	}
 	return nil
 }
@@ -654,7 +656,7 @@ func TestNetworkSimplexCancel(t *testing.T) {
 		t.Fatalf("canceled solve: %v after %d pivots", err, s.Pivots())
 	}
 	// Canceled at the third check, after 512 pivots.
-	if _, err := s.Solve(&graphCountdownCtx{context.Background(), 3}, x, c); !errors.Is(err, context.Canceled) || s.Pivots() != 512 {
+	if _, err := s.Solve(&countdownCtx{context.Background(), 3, context.Canceled}, x, c); !errors.Is(err, context.Canceled) || s.Pivots() != 512 {
 		t.Fatalf("solve canceled midway: %v after %d pivots", err, s.Pivots())
 	}
 	val, err := s.Solve(context.Background(), x, c)
