@@ -140,9 +140,9 @@ func (s *blockingSimplex) Minimize(ctx context.Context, dst, c []float64) (lazyc
 // no round has been played for 25 ms: the driver then waits for the call
 // (rule 3 lets it play on only while the proven gap per round is below
 // the regret, which on this loss held from round 600 to 17000 on,
-// depending on when the answers arrived). Calls ended by rounds (byRounds) make "rounds are played
-// while a call runs" a fact of the run rather than of the machine's
-// scheduling.
+// depending on when the answers arrived). Calls ended by rounds
+// (byRounds) make "rounds are played while a call runs" a fact of the
+// run rather than of the machine's scheduling.
 type gatedSimplex struct {
 	testSimplex
 	fast, gap              int64
