@@ -383,7 +383,7 @@ var settings = []Setting{
 		Usage: "lazy methods (lcg, lazy-afw, lazy-bpcg, lpcg): run LMO calls in the background while stepping on cached vertices at Φ/(2K), then by hull steps (-idle; docs/CONCURRENT.md); online locg-pf: play the rounds on while the call runs (docs/ONLINE.md)",
 		field: func(c *Config) any { return &c.Concurrent }},
 	{Flag: "stale", lazy: true, JSON: "stale", Kind: SettingString,
-		Usage: "with -concurrent: `POLICY` when the method runs out of cached steps and has moved since the call in flight was asked: wait for the call, restart it at the current iterate, fork (ask at the current iterate on a second solver instance while the call runs on; MIP oracles), or race (fork, with the second instance's calls diving for an improving vertex, and while the one call in flight is not stale its question asked on the idle instance too; the first answer wins) (default wait)",
+		Usage: "with -concurrent: `POLICY` when the method runs out of cached steps and has moved since the call in flight was asked: wait for the call, restart it at the current iterate, fork (ask at the current iterate on a second solver instance while the call runs on; MIP oracles), or race (fork, with the second instance searching the other way from -dive, and while the one call in flight is not stale its question asked on the idle instance too; the first answer wins) (default wait)",
 		check: policyCheck(lazycg.ParseStalePolicy, "wait, restart, fork or race"),
 		field: func(c *Config) any { return &c.Stale }},
 	{Flag: "idle", lazy: true, JSON: "idle", Kind: SettingString,
