@@ -88,7 +88,8 @@ type inflight struct {
 	// Under StaleRace: other says that this instance's calls search the
 	// other way than SeparatorConfig.NoDive says (StopRule.Dive set or
 	// cleared; the second instance's, so that the two instances search
-	// differently); twin is the other call of
+	// differently; under StaleRaceCopy the race's copy searches the other
+	// way instead, on either instance); twin is the other call of
 	// a race (the same question on the other instance) while both run,
 	// and copy says that this call is the race's copy; retired marks a
 	// call canceled because its twin answered first — its result is
@@ -210,7 +211,7 @@ func (o *Oracle) startConcurrency(ctx context.Context, pre string, policy StaleP
 	lmos := []LMO{o.lmo}
 	switch policy {
 	case StaleWait, StaleRestart:
-	case StaleFork, StaleRace:
+	case StaleFork, StaleRace, StaleRaceCopy:
 		fk, ok := o.lmo.(Forker)
 		if !ok {
 			return fmt.Errorf("%s: the stale-call policy %v needs an LMO that makes a second instance of itself (Forker); %T does not", pre, policy, o.lmo)
@@ -340,7 +341,11 @@ func (a *concurrency) launch(ctx context.Context, sl *inflight) {
 	cctx, cancel := context.WithCancel(ctx)
 	sl.cancel, sl.busy = cancel, true
 	split, lmo, v, ac, ax, done, relGap := a.sep, sl.lmo, sl.v, sl.c, sl.x, sl.done, a.sep.relGap()
-	phi, k, other := sl.phi, sl.k, sl.other
+	phi, k := sl.phi, sl.k
+	other := sl.other
+	if a.policy == StaleRaceCopy {
+		other = sl.copy
+	}
 	go func() {
 		sep, found, err := split.solve(cctx, lmo, v, ac, ax, phi, k, relGap, other)
 		done <- inflightResult{sep: sep, found: found, err: err}
@@ -348,8 +353,8 @@ func (a *concurrency) launch(ctx context.Context, sl *inflight) {
 }
 
 // race asks the question of the call in flight on slot sl again, on the
-// idle slot to (StaleRace): one of the two calls dives (StopRule.Dive),
-// the other searches best-first for the bound.
+// idle slot to (StaleRace, StaleRaceCopy): one of the two calls dives
+// (StopRule.Dive), the other searches best-first for the bound.
 func (o *Oracle) race(ctx context.Context, sl, to *inflight) {
 	copy(to.c, sl.c)
 	copy(to.x, sl.x)
@@ -488,12 +493,12 @@ func (o *Oracle) await(ctx context.Context, f float64) (sep Separation, again bo
 	}
 	switch {
 	case !stale:
-		if a.policy == StaleRace && a.live() == 1 && fresh.twin == nil {
+		if a.policy.races() && a.live() == 1 && fresh.twin == nil {
 			if to := a.free(); to != nil {
 				o.race(ctx, fresh, to)
 			}
 		}
-	case (a.policy == StaleFork || a.policy == StaleRace) && a.free() != nil:
+	case a.policy.TwoInstances() && a.free() != nil:
 		a.again = true
 		o.stats.StaleRestarts++
 		return Separation{}, true, nil

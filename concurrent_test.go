@@ -104,13 +104,14 @@ func (s *slowLMO) Minimize(ctx context.Context, dst, c []float64) (lazycg.Linear
 }
 
 func (s *slowLMO) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazycg.StopRule) (lazycg.LinearResult, error) {
-	defer s.leave()
-	if err := s.enter(ctx); err != nil {
-		return lazycg.LinearResult{}, err
-	}
+	// Counted before enter, so that a call canceled in its delay counts.
 	s.untils.Add(1)
 	if rule.Dive {
 		s.dives.Add(1)
+	}
+	defer s.leave()
+	if err := s.enter(ctx); err != nil {
+		return lazycg.LinearResult{}, err
 	}
 	if es, ok := s.LMO.(lazycg.EarlyStopper); ok {
 		return es.MinimizeUntil(ctx, dst, c, rule)
@@ -326,7 +327,7 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) lazycg.Stats {
 			neg, again = res.Stats.NegativeCalls, res.Stats.StaleRestarts
 		}
 		limit := int(math.Ceil(math.Log2(phi0/e))) + 1
-		if c.stale == lazycg.StaleFork || c.stale == lazycg.StaleRace {
+		if c.stale.TwoInstances() {
 			// A forked question is asked at the Φ of the call still in
 			// flight: its negative answer proves its dual bound without
 			// halving Φ again (docs/CONCURRENT.md).
@@ -345,7 +346,7 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) lazycg.Stats {
 				t.Errorf("LMO fork %d not closed after Minimize returned", k)
 			}
 		}
-		if forks := len(slow.forks); (c.stale == lazycg.StaleFork || c.stale == lazycg.StaleRace) != (forks == 1) {
+		if forks := len(slow.forks); c.stale.TwoInstances() != (forks == 1) {
 			t.Errorf("%d forks of the LMO under the stale-call policy %v", forks, c.stale)
 		}
 	}
@@ -356,7 +357,7 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) lazycg.Stats {
 	if c.stale == lazycg.StaleWait && res.Stats.StaleRestarts != 0 {
 		t.Errorf("%d questions asked again under the waiting policy", res.Stats.StaleRestarts)
 	}
-	if st := res.Stats; (c.stale != lazycg.StaleRace && st.Races != 0) || st.RacesWon > st.Races {
+	if st := res.Stats; (c.stale != lazycg.StaleRace && c.stale != lazycg.StaleRaceCopy && st.Races != 0) || st.RacesWon > st.Races {
 		t.Errorf("%d races (%d won) under the stale-call policy %v", st.Races, st.RacesWon, c.stale)
 	}
 	t.Logf("%v after %d iterations: f − f* ≤ %.3g, gap %.3g, %d LMO calls, %d negative, %d concurrent steps, %d hull steps, %d stale restarts", res.Status,
@@ -399,9 +400,9 @@ func TestConcurrentTheorems(t *testing.T) {
 // whose call went stale are asked again — restarted calls are collected
 // before the next one starts, forked ones run on their own LMO instance
 // (no overlap on either instance; the fork is closed at the end). Under
-// StaleRace fresh calls are raced too.
+// StaleRace and StaleRaceCopy fresh calls are raced too.
 func TestConcurrentStalePolicies(t *testing.T) {
-	for _, policy := range []lazycg.StalePolicy{lazycg.StaleRestart, lazycg.StaleFork, lazycg.StaleRace} {
+	for _, policy := range []lazycg.StalePolicy{lazycg.StaleRestart, lazycg.StaleFork, lazycg.StaleRace, lazycg.StaleRaceCopy} {
 		t.Run(policy.String(), func(t *testing.T) {
 			again, forkCalls, races := map[string]int{}, int64(0), 0
 			for _, c := range concurrentCases(t) {
@@ -415,7 +416,7 @@ func TestConcurrentStalePolicies(t *testing.T) {
 					}
 				})
 			}
-			if policy == lazycg.StaleRace && races == 0 {
+			if (policy == lazycg.StaleRace || policy == lazycg.StaleRaceCopy) && races == 0 {
 				t.Error("no race in any run")
 			}
 			total := 0
@@ -469,29 +470,46 @@ func TestConcurrentMIP(t *testing.T) {
 	t.Run("lcg-fork", func(t *testing.T) {
 		checkConcurrentRun(t, concurrentCase{name: "lcg-fork", p: prob, lower: lo, upper: up, method: lazyCG, iters: 3000, stale: lazycg.StaleFork})
 	})
-	// Racing: the calls of the LMO dive in CBC (StopRule.Dive), the race
-	// copies on its fork search best-first, and the call that loses is
-	// canceled mid-solve.
+	// Racing: under race the calls of the LMO dive in CBC (StopRule.Dive)
+	// and those of its fork search best-first, under race-copy only the
+	// race copies do; the call that loses is canceled mid-solve.
 	slow := &slowLMO{LMO: p.Instance.LMO}
 	prob.LMO = slow
-	t.Run("lcg-race", func(t *testing.T) {
-		st := checkConcurrentRun(t, concurrentCase{name: "lcg-race", p: prob, lower: lo, upper: up, method: lazyCG, iters: 3000, stale: lazycg.StaleRace})
-		checkRaces(t, st, slow)
-	})
+	for _, policy := range []lazycg.StalePolicy{lazycg.StaleRace, lazycg.StaleRaceCopy} {
+		slow := &slowLMO{LMO: p.Instance.LMO}
+		prob.LMO = slow
+		name := "lcg-" + policy.String()
+		t.Run(name, func(t *testing.T) {
+			st := checkConcurrentRun(t, concurrentCase{name: name, p: prob, lower: lo, upper: up, method: lazyCG, iters: 3000, stale: policy})
+			checkRaces(t, st, slow, policy)
+		})
+	}
 }
 
-// checkRaces checks that a run under StaleRace raced its questions and
-// that the two instances searched differently: every early-stopping call
-// of the LMO dived (the default), none of its fork's.
-func checkRaces(t *testing.T, st lazycg.Stats, slow *slowLMO) {
+// checkRaces checks that a run under StaleRace or StaleRaceCopy raced its
+// questions and that the searches were split as the policy says: under
+// StaleRace every early-stopping call of the LMO dived (the default) and
+// none of its fork's; under StaleRaceCopy exactly one call per race — the
+// copy's — did not dive, and both instances asked questions.
+func checkRaces(t *testing.T, st lazycg.Stats, slow *slowLMO, policy lazycg.StalePolicy) {
 	t.Helper()
 	dives, untils := int64(0), int64(0)
 	for _, f := range slow.forks {
 		dives += f.dives.Load()
 		untils += f.untils.Load()
 	}
-	if st.Races == 0 || st.RacesWon > st.Races || untils == 0 || dives != 0 || slow.untils.Load() == 0 || slow.dives.Load() != slow.untils.Load() {
-		t.Errorf("%d races (%d won); the fork: %d of %d early-stopping calls dived; the LMO: %d of %d", st.Races, st.RacesWon,
+	bad := st.Races == 0 || st.RacesWon > st.Races || untils == 0 || slow.untils.Load() == 0
+	switch policy {
+	case lazycg.StaleRace:
+		bad = bad || dives != 0 || slow.dives.Load() != slow.untils.Load()
+	case lazycg.StaleRaceCopy:
+		bestFirst := untils - dives + slow.untils.Load() - slow.dives.Load()
+		bad = bad || bestFirst != int64(st.Races) || dives == 0
+	default:
+		t.Fatalf("checkRaces: policy %v does not race", policy)
+	}
+	if bad {
+		t.Errorf("%v: %d races (%d won); the fork: %d of %d early-stopping calls dived; the LMO: %d of %d", policy, st.Races, st.RacesWon,
 			dives, untils, slow.dives.Load(), slow.untils.Load())
 	}
 }
@@ -537,12 +555,15 @@ func TestConcurrentMIPPairwise(t *testing.T) {
 	// CBC answers these in about 100 µs, before the method runs out of
 	// steps and races; a millisecond per call makes races a matter of the
 	// run, not of scheduling (18–26 races per run under -race and load).
-	slow := &slowLMO{LMO: solver, delay: time.Millisecond}
-	prob.LMO = slow
-	t.Run("lpcg-race", func(t *testing.T) {
-		st := checkConcurrentRun(t, concurrentCase{name: "lpcg-race", p: prob, lower: lo, upper: up, method: lpcg, iters: 2000, stale: lazycg.StaleRace})
-		checkRaces(t, st, slow)
-	})
+	for _, policy := range []lazycg.StalePolicy{lazycg.StaleRace, lazycg.StaleRaceCopy} {
+		slow := &slowLMO{LMO: solver, delay: time.Millisecond}
+		prob.LMO = slow
+		name := "lpcg-" + policy.String()
+		t.Run(name, func(t *testing.T) {
+			st := checkConcurrentRun(t, concurrentCase{name: name, p: prob, lower: lo, upper: up, method: lpcg, iters: 2000, stale: policy})
+			checkRaces(t, st, slow, policy)
+		})
+	}
 }
 
 // TestConcurrentStops checks that a run whose LMO call never returns on
@@ -703,16 +724,19 @@ func BenchmarkConcurrent(b *testing.B) {
 	}
 }
 
-// TestStalePolicyNames checks that the policies' names parse back and
-// that other names are refused.
+// TestStalePolicyNames checks that the policies' names parse back, that
+// other names are refused, and which policies run a second instance.
 func TestStalePolicyNames(t *testing.T) {
-	for _, p := range []lazycg.StalePolicy{lazycg.StaleWait, lazycg.StaleRestart, lazycg.StaleFork} {
+	for _, p := range []lazycg.StalePolicy{lazycg.StaleWait, lazycg.StaleRestart, lazycg.StaleFork, lazycg.StaleRace, lazycg.StaleRaceCopy} {
 		got, err := lazycg.ParseStalePolicy(p.String())
 		if err != nil || got != p {
 			t.Errorf("ParseStalePolicy(%q) = %v, %v", p.String(), got, err)
 		}
+		if two := p >= lazycg.StaleFork; p.TwoInstances() != two {
+			t.Errorf("%v.TwoInstances() = %v, want %v", p, p.TwoInstances(), two)
+		}
 	}
-	for _, name := range []string{"", "Wait", "cancel", "fork "} {
+	for _, name := range []string{"", "Wait", "cancel", "fork ", "race_copy", "copy"} {
 		if _, err := lazycg.ParseStalePolicy(name); err == nil {
 			t.Errorf("ParseStalePolicy(%q) accepted", name)
 		}

@@ -166,10 +166,11 @@ type Stats struct {
 	// iterate because the LMO call in flight went stale
 	// (SeparatorConfig.Stale): calls canceled under StaleRestart (their
 	// work is in LMOCalls and OracleTime), calls left running under
-	// StaleFork and StaleRace.
+	// StaleFork, StaleRace and StaleRaceCopy.
 	StaleRestarts int
 	// Races counts the calls that raced a fresh call with a copy of its
-	// question on the idle LMO instance (StaleRace), and RacesWon those
+	// question on the idle LMO instance (StaleRace, StaleRaceCopy), and
+	// RacesWon those
 	// of them that answered first; the work of both calls of a race is in
 	// LMOCalls and OracleTime, only the first answer in PositiveCalls or
 	// NegativeCalls.

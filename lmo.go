@@ -94,8 +94,9 @@ type StopRule struct {
 	// (best-first search, which solvers may prefer when Certify is
 	// finite). A hint: it changes how fast each exit is reached, never
 	// what an answer means. Weak separation sets it on every
-	// early-stopping call unless SeparatorConfig.NoDive; the race policy
-	// (StaleRace) makes its second LMO instance search the other way.
+	// early-stopping call unless SeparatorConfig.NoDive; the race policies
+	// make the calls of the second LMO instance (StaleRace) or a race's
+	// copy (StaleRaceCopy) search the other way.
 	Dive bool
 }
 

@@ -285,14 +285,30 @@ const (
 	// instance too. The first answer is used; the other call is canceled
 	// and only its work (and a vertex it found, for the cache) is kept.
 	StaleRace
+	// StaleRaceCopy is StaleRace with the searches split by role instead
+	// of by instance: every question, on either instance, searches as
+	// SeparatorConfig.NoDive says (by default diving), and only a race's
+	// copy searches the other way (by default best-first).
+	StaleRaceCopy
 )
 
-var staleNames = [...]string{StaleWait: "wait", StaleRestart: "restart", StaleFork: "fork", StaleRace: "race"}
+var staleNames = [...]string{StaleWait: "wait", StaleRestart: "restart", StaleFork: "fork", StaleRace: "race",
+	StaleRaceCopy: "race-copy"}
 
-// String returns the policy's name: wait, restart, fork or race.
+// String returns the policy's name: wait, restart, fork, race or
+// race-copy.
 func (p StalePolicy) String() string { return policyName(staleNames[:], p, "StalePolicy") }
 
-// ParseStalePolicy returns the policy named wait, restart, fork or race.
+// TwoInstances reports whether the policy runs a second instance of the
+// LMO (a Forker's fork): StaleFork, StaleRace and StaleRaceCopy.
+func (p StalePolicy) TwoInstances() bool { return p == StaleFork || p.races() }
+
+// races reports whether the policy races fresh questions on the idle
+// instance: StaleRace and StaleRaceCopy.
+func (p StalePolicy) races() bool { return p == StaleRace || p == StaleRaceCopy }
+
+// ParseStalePolicy returns the policy named wait, restart, fork, race or
+// race-copy.
 func ParseStalePolicy(name string) (StalePolicy, error) {
 	return parsePolicy[StalePolicy](staleNames[:], name, "stale-call policy")
 }

@@ -88,7 +88,8 @@ type Variant struct {
 	// (spec.Config.Concurrent; in addition to the experiment's setting).
 	Concurrent bool `json:"concurrent,omitempty"`
 	// Stale selects the concurrent mode's stale-call policy: wait,
-	// restart, fork or race (spec.Config.Stale; replacing the experiment's).
+	// restart, fork, race or race-copy (spec.Config.Stale; replacing the
+	// experiment's).
 	Stale string `json:"stale,omitempty"`
 	// Idle selects the concurrent mode's idle policy: auto, hull, wait or
 	// corrected (spec.Config.Idle; replacing the experiment's).

@@ -161,7 +161,7 @@ func (c Config) prepare(ctx context.Context) (*Prepared, error) {
 	if info.Lazy {
 		opt.OracleGap = 0
 	}
-	if sp := c.stalePolicy(); c.Concurrent && (sp == lazycg.StaleFork || sp == lazycg.StaleRace) {
+	if sp := c.stalePolicy(); c.Concurrent && sp.TwoInstances() {
 		opt.SolverCopies = 2
 	}
 	in, err := Polytope(c.Polytope, opt)

@@ -92,9 +92,11 @@ func TestMemoryBudgetRefusesBeforeAllocating(t *testing.T) {
 	if n1, n2 := need(one), need(two); !(n2 > 1.5*n1) {
 		t.Errorf("cut:60 needs about %g without the fork policy and %g with it, want nearly twice", n1, n2)
 	}
-	two.MemoryBudget = 1
-	if _, err := two.Prepare(); err == nil || !strings.Contains(err.Error(), "loaded 2 times (-stale fork)") {
-		t.Errorf("fork policy over budget: %v", err)
+	for _, policy := range []string{"fork", "race", "race-copy"} {
+		two.Stale, two.MemoryBudget = policy, 1
+		if _, err := two.Prepare(); err == nil || !strings.Contains(err.Error(), "loaded 2 times (-stale fork, race or race-copy)") {
+			t.Errorf("%s policy over budget: %v", policy, err)
+		}
 	}
 	c := Config{Polytope: "simplex:1000", Objective: "distance", Method: "cg", MemoryBudget: 10e6}
 	p, err := c.Prepare()
