@@ -473,8 +473,6 @@ func TestConcurrentMIP(t *testing.T) {
 	// Racing: under race the calls of the LMO dive in CBC (StopRule.Dive)
 	// and those of its fork search best-first, under race-copy only the
 	// race copies do; the call that loses is canceled mid-solve.
-	slow := &slowLMO{LMO: p.Instance.LMO}
-	prob.LMO = slow
 	for _, policy := range []lazycg.StalePolicy{lazycg.StaleRace, lazycg.StaleRaceCopy} {
 		slow := &slowLMO{LMO: p.Instance.LMO}
 		prob.LMO = slow

@@ -170,10 +170,9 @@ type Stats struct {
 	StaleRestarts int
 	// Races counts the calls that raced a fresh call with a copy of its
 	// question on the idle LMO instance (StaleRace, StaleRaceCopy), and
-	// RacesWon those
-	// of them that answered first; the work of both calls of a race is in
-	// LMOCalls and OracleTime, only the first answer in PositiveCalls or
-	// NegativeCalls.
+	// RacesWon those of them that answered first; the work of both calls
+	// of a race is in LMOCalls and OracleTime, only the first answer in
+	// PositiveCalls or NegativeCalls.
 	Races, RacesWon int
 	// PartialAnswers counts the positive answers whose vertex improves by
 	// less than Φ/K, from LMO calls that ran out of their budget
