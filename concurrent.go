@@ -126,6 +126,10 @@ type concurrency struct {
 	// cores is the number of calls in flight from which hull steps
 	// wait: runtime.GOMAXPROCS when the run starts (relaxedStep).
 	cores int
+	// fNow is the method's f when it last looked for an answer (poll,
+	// await; NaN in background mode): a call that ends with fNow below its
+	// question's f ended stale (Stats.StaleOracleTime).
+	fNow float64
 }
 
 type inflightResult struct {
@@ -207,7 +211,7 @@ func (o *Oracle) startConcurrency(ctx context.Context, pre string, policy StaleP
 	if _, ok := o.lmo.(VertexCompactor); ok {
 		return fmt.Errorf("%s: the LMO (%T) compacts cached vertices, which would touch it during its calls", pre, o.lmo)
 	}
-	a := &concurrency{sep: sep, policy: policy, hull: hull, cores: runtime.GOMAXPROCS(0)}
+	a := &concurrency{sep: sep, policy: policy, hull: hull, cores: runtime.GOMAXPROCS(0), fNow: math.NaN()}
 	lmos := []LMO{o.lmo}
 	switch policy {
 	case StaleWait, StaleRestart:
@@ -368,8 +372,10 @@ func (o *Oracle) race(ctx context.Context, sl, to *inflight) {
 func (o *Oracle) noteAsked(n questionNote) { o.async.last.note = n }
 
 // poll returns the answer of a call in flight if one has arrived (ok),
-// without waiting.
-func (o *Oracle) poll() (sep Separation, ok bool, err error) {
+// without waiting; f is the method's current value (NaN when it has none:
+// background mode).
+func (o *Oracle) poll(f float64) (sep Separation, ok bool, err error) {
+	o.async.fNow = f
 	for _, sl := range o.async.slots {
 		if !sl.busy {
 			continue
@@ -444,6 +450,7 @@ func (o *Oracle) received(sl *inflight, r inflightResult) (Separation, error) {
 	}
 	sl.copy = false
 	o.countLMO(r.sep)
+	o.sortCallTime(sl, r, r.err != nil)
 	if r.err == nil || errors.Is(r.err, ErrInconclusive) {
 		o.keepVertex(sl, r)
 	}
@@ -459,8 +466,24 @@ func (o *Oracle) absorb(sl *inflight, r inflightResult) {
 	sl.cancel()
 	o.stats.LMOCalls += r.sep.LMOCalls
 	o.stats.OracleTime += r.sep.LMOTime
+	o.sortCallTime(sl, r, true)
 	if r.err == nil {
 		o.keepVertex(sl, r)
+	}
+}
+
+// sortCallTime adds the LMO time of slot sl's ended call r to
+// Stats.StaleOracleTime when the method had left the call's question for
+// a better iterate before the call ended (f < f(x_a) when last looked),
+// and to Stats.LostOracleTime when lost: its result is no answer
+// (canceled, inconclusive or failed, or retired because its twin
+// answered first).
+func (o *Oracle) sortCallTime(sl *inflight, r inflightResult, lost bool) {
+	if o.async.fNow < sl.f {
+		o.stats.StaleOracleTime += r.sep.LMOTime
+	}
+	if lost {
+		o.stats.LostOracleTime += r.sep.LMOTime
 	}
 }
 
@@ -484,6 +507,7 @@ func (o *Oracle) keepVertex(sl *inflight, r inflightResult) {
 // idle instance (race) before await waits.
 func (o *Oracle) await(ctx context.Context, f float64) (sep Separation, again bool, err error) {
 	a := o.async
+	a.fNow = f
 	stale := true
 	var fresh *inflight
 	for _, sl := range a.slots {
@@ -512,6 +536,7 @@ func (o *Oracle) await(ctx context.Context, f float64) (sep Separation, again bo
 		}
 		sl.busy = false
 		o.countLMO(r.sep)
+		o.sortCallTime(sl, r, true)
 		o.stats.StaleRestarts++
 		if err := ctx.Err(); err != nil {
 			return Separation{}, false, err
@@ -627,7 +652,7 @@ func concurrentLazyStep(ctx context.Context, s *State, v []float64, phi *PhiSche
 			return nil
 		}
 	}
-	sep, ok, err := o.poll()
+	sep, ok, err := o.poll(s.F)
 	if !ok {
 		gx := dot(s.Grad, s.X)
 		if o.relaxedStep(s, phi.Phi(), k, func(t float64) bool {
@@ -716,7 +741,7 @@ func (o *Oracle) PollAnswer(dst []float64) (sep Separation, ok bool, err error) 
 	if !o.pending() {
 		return Separation{}, false, nil
 	}
-	sep, ok, err = o.poll()
+	sep, ok, err = o.poll(math.NaN())
 	if ok && err == nil && sep.Positive {
 		copy(dst, o.asked().v)
 	}

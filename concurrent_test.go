@@ -360,6 +360,15 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) lazycg.Stats {
 	if st := res.Stats; (c.stale != lazycg.StaleRace && c.stale != lazycg.StaleRaceCopy && st.Races != 0) || st.RacesWon > st.Races {
 		t.Errorf("%d races (%d won) under the stale-call policy %v", st.Races, st.RacesWon, c.stale)
 	}
+	// The stale and lost parts of the LMO's time: within it, and not empty
+	// when a call was canceled for going stale (StaleRestart) or lost a
+	// race.
+	if st := res.Stats; st.StaleOracleTime > st.OracleTime || st.LostOracleTime > st.OracleTime ||
+		(c.stale == lazycg.StaleRestart && st.StaleRestarts > 0 && (st.StaleOracleTime == 0 || st.LostOracleTime == 0)) ||
+		(st.Races > 0 && st.LostOracleTime == 0) {
+		t.Errorf("%v: LMO time %v, of it %v stale and %v lost (%d stale restarts, %d races)", c.stale, st.OracleTime,
+			st.StaleOracleTime, st.LostOracleTime, st.StaleRestarts, st.Races)
+	}
 	t.Logf("%v after %d iterations: f − f* ≤ %.3g, gap %.3g, %d LMO calls, %d negative, %d concurrent steps, %d hull steps, %d stale restarts", res.Status,
 		res.Stats.Iterations, res.F-c.lower, res.Gap(), res.Stats.LMOCalls, res.Stats.NegativeCalls, res.Stats.ConcurrentSteps,
 		res.Stats.HullSteps, res.Stats.StaleRestarts)
@@ -496,7 +505,7 @@ func checkRaces(t *testing.T, st lazycg.Stats, slow *slowLMO, policy lazycg.Stal
 		dives += f.dives.Load()
 		untils += f.untils.Load()
 	}
-	bad := st.Races == 0 || st.RacesWon > st.Races || untils == 0 || slow.untils.Load() == 0
+	bad := st.Races == 0 || st.RacesWon > st.Races || untils == 0 || slow.untils.Load() == 0 || st.LostOracleTime == 0
 	switch policy {
 	case lazycg.StaleRace:
 		bad = bad || dives != 0 || slow.dives.Load() != slow.untils.Load()

@@ -174,6 +174,15 @@ type Stats struct {
 	// of a race is in LMOCalls and OracleTime, only the first answer in
 	// PositiveCalls or NegativeCalls.
 	Races, RacesWon int
+	// StaleOracleTime and LostOracleTime sort the concurrent calls' part
+	// of OracleTime (SeparatorConfig.Concurrent): the time of the calls
+	// that ended after the method had left their question for a better
+	// iterate (f < f(x_a); their answers still count: a vertex joins the
+	// cache, a proof gives a dual bound), and the time of the calls whose
+	// result is no answer — canceled (StaleRestart, the run's end),
+	// inconclusive, failed, or retired because the other call of their race answered first (a
+	// vertex they found still joins the cache). A call can be both.
+	StaleOracleTime, LostOracleTime time.Duration
 	// PartialAnswers counts the positive answers whose vertex improves by
 	// less than Φ/K, from LMO calls that ran out of their budget
 	// (SeparatorConfig.CallBudget); they are part of PositiveCalls.
@@ -243,6 +252,8 @@ func (s *Stats) add(o Stats) {
 	s.StaleRestarts += o.StaleRestarts
 	s.Races += o.Races
 	s.RacesWon += o.RacesWon
+	s.StaleOracleTime += o.StaleOracleTime
+	s.LostOracleTime += o.LostOracleTime
 	s.PartialAnswers += o.PartialAnswers
 	s.InexactAnswers += o.InexactAnswers
 	s.DeferredRounds += o.DeferredRounds

@@ -547,7 +547,7 @@ func (m *LPCG) stepConcurrent(ctx context.Context, s *State) error {
 			return m.follow(ctx, s, sep)
 		}
 	}
-	sep, ok, err := o.poll()
+	sep, ok, err := o.poll(s.F)
 	if !ok {
 		gx := dot(s.Grad, s.X)
 		if o.relaxedStep(s, m.phi, m.K, func(t float64) bool {

@@ -37,6 +37,11 @@ type Summary struct {
 	// policy race) and those that answered first.
 	Races    int `json:"races,omitempty"`
 	RacesWon int `json:"races_won,omitempty"`
+	// StaleOracleTimeS and LostOracleTimeS are the parts of OracleTimeS
+	// spent in concurrent calls that ended after their question went
+	// stale, and in calls whose result was no answer (lazycg.Stats).
+	StaleOracleTimeS float64 `json:"stale_oracle_time_s,omitempty"`
+	LostOracleTimeS  float64 `json:"lost_oracle_time_s,omitempty"`
 	// PartialAnswers counts the positive answers below Φ/K from LMO calls
 	// that ran out of their budget (lazycg.Stats).
 	PartialAnswers int `json:"partial_answers,omitempty"`
@@ -138,7 +143,8 @@ func finite(v float64) *float64 {
 func (p *Prepared) newSummary(method string, st lazycg.Stats, status lazycg.Status, err error) Summary {
 	s := Summary{Polytope: p.Config.Polytope, Method: method, Dim: p.Instance.Dim(), Status: status.String(),
 		Iterations: st.Iterations, LMOCalls: st.LMOCalls, CacheHits: st.CacheHits, LocalHits: st.LocalHits,
-		ConcurrentSteps: st.ConcurrentSteps, HullSteps: st.HullSteps, StaleRestarts: st.StaleRestarts, Races: st.Races, RacesWon: st.RacesWon, PartialAnswers: st.PartialAnswers,
+		ConcurrentSteps: st.ConcurrentSteps, HullSteps: st.HullSteps, StaleRestarts: st.StaleRestarts, Races: st.Races, RacesWon: st.RacesWon,
+		StaleOracleTimeS: st.StaleOracleTime.Seconds(), LostOracleTimeS: st.LostOracleTime.Seconds(), PartialAnswers: st.PartialAnswers,
 		InexactAnswers: st.InexactAnswers, DeferredRounds: st.DeferredRounds,
 		PositiveCalls: st.PositiveCalls, NegativeCalls: st.NegativeCalls, EarlyStops: st.EarlyStops,
 		CacheHitRate: st.CacheHitRate(), TimeS: st.Runtime.Seconds(), OracleTimeS: st.OracleTime.Seconds(),

@@ -202,6 +202,10 @@ func printSeparation(w io.Writer, s spec.Summary) {
 	if s.Races > 0 {
 		fmt.Fprintf(w, "races       %d questions asked on both instances, %d answered first by the copy\n", s.Races, s.RacesWon)
 	}
+	if s.StaleOracleTimeS > 0 || s.LostOracleTimeS > 0 {
+		fmt.Fprintf(w, "call time   %.3gs of the LMO's %.3gs in calls that ended stale, %.3gs in calls that gave no answer\n",
+			s.StaleOracleTimeS, s.OracleTimeS, s.LostOracleTimeS)
+	}
 	if s.PartialAnswers > 0 {
 		fmt.Fprintf(w, "budget      %d partial answers (calls out of -call-budget, stepping below Φ/K)\n", s.PartialAnswers)
 	}
