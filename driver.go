@@ -180,8 +180,9 @@ type Stats struct {
 	// iterate (f < f(x_a); their answers still count: a vertex joins the
 	// cache, a proof gives a dual bound), and the time of the calls whose
 	// result is no answer — canceled (StaleRestart, the run's end),
-	// inconclusive, failed, or retired because the other call of their race answered first (a
-	// vertex they found still joins the cache). A call can be both.
+	// inconclusive, failed, or retired because the other call of their
+	// race answered first (a vertex they found still joins the cache). A
+	// call can be both.
 	StaleOracleTime, LostOracleTime time.Duration
 	// PartialAnswers counts the positive answers whose vertex improves by
 	// less than Φ/K, from LMO calls that ran out of their budget
