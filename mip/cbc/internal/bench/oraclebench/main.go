@@ -8,7 +8,7 @@
 //	oraclebench -model cut:28 -cost quadratic ...   (the cut polytope of K_28 in the standard formulation, costs on its edge columns)
 //	oraclebench -model cut-tri:28 ...               (the same with the triangle inequalities: cut:28,triangles=1)
 //	oraclebench -model cut-pool:28 ...              (the triangle inequalities as a cut pool: cut:28,triangles=cuts)
-//	oraclebench -replay LOG -polytope SPEC [-session N] [-replay-out FILE] [-parallel N] [-dive]
+//	oraclebench -replay LOG -polytope SPEC [-session N] [-replay-out FILE] [-parallel N] [-dive|-best-first]
 //	                                (ask a call log's questions again: see mip.Options.CallLog)
 //	oraclebench -table DIR                 (Markdown tables from DIR/lazycg.jsonl, cbc.jsonl, sep.jsonl)
 package main
@@ -46,10 +46,21 @@ func main() {
 	session := flag.Int("session", -1, "with -replay: the log's session (0 = first; negative counts from the end)")
 	replayOut := flag.String("replay-out", "", "with -replay: write one JSON line per replayed call to this file")
 	dive := flag.Bool("dive", false, "with -replay: ask every weak separation call to dive for an improving vertex first (lazycg.StopRule.Dive), as the second instance of the race policy does")
+	bestFirst := flag.Bool("best-first", false, "with -replay: ask every weak separation call to search best-first for its bound (StopRule.Dive cleared), as lazycg's -dive=false does")
 	parallel := flag.Int("parallel", 1, "with -replay: ask the calls on this many solvers side by side (call i on solver i mod N), to measure how concurrent calls slow each other")
 	flag.Parse()
 	if *replayLog != "" {
-		if err := replay(*replayLog, *polytope, *session, *cpuCap, *replayOut, *parallel, *dive); err != nil {
+		order := ""
+		switch {
+		case *dive && *bestFirst:
+			fmt.Fprintln(os.Stderr, "oraclebench: -dive and -best-first exclude each other")
+			os.Exit(2)
+		case *dive:
+			order = "dive"
+		case *bestFirst:
+			order = "best-first"
+		}
+		if err := replay(*replayLog, *polytope, *session, *cpuCap, *replayOut, *parallel, order); err != nil {
 			fmt.Fprintln(os.Stderr, "oraclebench:", err)
 			os.Exit(1)
 		}

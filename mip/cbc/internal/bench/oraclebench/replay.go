@@ -34,7 +34,10 @@ type replayed struct {
 	CPU            float64 `json:"cpu_s"`
 	Wall           float64 `json:"wall_s"`
 	Nodes          int64   `json:"nodes"`
-	Err            string  `json:"err,omitempty"`
+	// Dive says that the call (a weak separation call) was asked to dive
+	// for an improving vertex first.
+	Dive bool   `json:"dive,omitempty"`
+	Err  string `json:"err,omitempty"`
 }
 
 // replay asks the calls of one session of a call log (mip.Options.CallLog,
@@ -43,13 +46,15 @@ type replayed struct {
 // call), and prints per recorded answer the number of calls and the CPU
 // seconds they took now; out, if not empty, receives one JSON line per call.
 // With parallel > 1 the calls go to that many solvers side by side (call i
-// to solver i mod parallel); with dive every weak separation call asks its
-// solver to dive for an improving vertex first (lazycg.StopRule.Dive).
+// to solver i mod parallel); order "dive" makes every weak separation call
+// ask its solver to dive for an improving vertex first
+// (lazycg.StopRule.Dive), "best-first" makes every one search best-first
+// for its bound, and "" keeps each call's logged search.
 // The polytope may be any spec of the same dimension (e.g. cut:28,oracle=enum
 // for a log of cut:28): a weak separation call goes to Minimize when its
 // oracle cannot stop early, and calls of methods it lacks (face or
 // relaxation bound) are reported as unsupported.
-func replay(logPath, polytope string, session int, cap time.Duration, out string, parallel int, dive bool) error {
+func replay(logPath, polytope string, session int, cap time.Duration, out string, parallel int, order string) error {
 	f, err := fileio.Open(logPath) // gzip or plain
 	if err != nil {
 		return err
@@ -111,8 +116,8 @@ func replay(logPath, polytope string, session int, cap time.Duration, out string
 			zero := make([]bool, ses.Start.Dim)
 			for i := lane; i < len(ses.Calls); i += parallel {
 				c := ses.Calls[i]
-				if dive && c.Kind == mip.CallUntil {
-					c.Dive = true
+				if order != "" && c.Kind == mip.CallUntil {
+					c.Dive = order == "dive"
 				}
 				results[i] = ask(lmos[lane], c, i, dst, zero)
 			}
@@ -210,7 +215,7 @@ func ask(lmo lazycg.LMO, c mip.Call, i int, dst []float64, zero []bool) replayed
 		res.Reason = lazycg.StopCertified
 	}
 	r := replayed{Call: i, Kind: c.Kind, Recorded: c.Reason, RecordedS: c.Seconds, Reason: res.Reason.String(),
-		CPU: (bench.ThreadCPUTime() - t0).Seconds(), Wall: time.Since(w0).Seconds(), Nodes: res.Nodes,
+		CPU: (bench.ThreadCPUTime() - t0).Seconds(), Wall: time.Since(w0).Seconds(), Nodes: res.Nodes, Dive: c.Kind == mip.CallUntil && c.Dive,
 		RecordedAnswer: answerOf(c, c.Found, c.Value, c.Bound, c.Reason),
 		Answer:         answerOf(c, res.Found, res.Value, res.Bound, res.Reason.String())}
 	if c.Err != "" {

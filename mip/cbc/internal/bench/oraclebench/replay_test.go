@@ -64,11 +64,21 @@ func TestReplayOnOtherOracle(t *testing.T) {
 	for _, tc := range []struct {
 		polytope string
 		parallel int
+		order    string
 	}{
-		{"cut:7,oracle=enum", 1}, // the enumeration lacks the relaxation bound
-		{"cut:7", 2},             // two CBC solvers side by side
+		{"cut:7,oracle=enum", 1, ""}, // the enumeration lacks the relaxation bound
+		{"cut:7", 2, ""},             // two CBC solvers side by side
+		{"cut:7", 1, "dive"},         // every weak separation call dives
+		{"cut:7", 1, "best-first"},   // none does
 	} {
-		got := replayTo(t, log, tc.polytope, tc.parallel)
+		got := replayTo(t, log, tc.polytope, tc.parallel, tc.order)
+		for i, r := range got {
+			// The log's calls did not dive (StopRule zero); -dive and
+			// -best-first override that for the weak separation calls.
+			if want := tc.order == "dive" && r.Kind == mip.CallUntil; r.Dive != want {
+				t.Errorf("%s, order %q: call %d (%s) dive %v, want %v", tc.polytope, tc.order, i, r.Kind, r.Dive, want)
+			}
+		}
 		if len(got) != 6 {
 			t.Fatalf("%s: %d replayed calls, want 6: %+v", tc.polytope, len(got), got)
 		}
@@ -77,7 +87,7 @@ func TestReplayOnOtherOracle(t *testing.T) {
 				t.Errorf("%s: call %d: number %d, kind %s, want %s", tc.polytope, i, r.Call, r.Kind, kinds[i])
 			}
 			switch {
-			case r.Kind == mip.CallRelaxationBound && tc.parallel == 1:
+			case r.Kind == mip.CallRelaxationBound && tc.polytope == "cut:7,oracle=enum":
 				if r.Answer != "unsupported" || r.Err != "" {
 					t.Errorf("%s: call %d: %+v, want unsupported", tc.polytope, i, r)
 				}
@@ -97,19 +107,20 @@ func TestReplayOnOtherOracle(t *testing.T) {
 			t.Errorf("%s: weak separation answers %s and %s, want improving and certified", tc.polytope, got[3].Answer, got[5].Answer)
 		}
 	}
-	if err := replay(log, "cut:7", 0, 0, "", 0, false); err == nil {
+	if err := replay(log, "cut:7", 0, 0, "", 0, ""); err == nil {
 		t.Error("-parallel 0: no error")
 	}
 }
 
 // replayTo replays the log's first session on the solvers of polytope,
-// parallel of them side by side, and returns the calls it wrote.
-func replayTo(t *testing.T, log, polytope string, parallel int) []replayed {
+// parallel of them side by side, searching as order says (see replay), and
+// returns the calls it wrote.
+func replayTo(t *testing.T, log, polytope string, parallel int, order string) []replayed {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "replay.jsonl")
 	stdout := os.Stdout
 	os.Stdout, _ = os.Open(os.DevNull)
-	err := replay(log, polytope, 0, 0, out, parallel, false)
+	err := replay(log, polytope, 0, 0, out, parallel, order)
 	os.Stdout = stdout
 	if err != nil {
 		t.Fatal(err)
