@@ -399,33 +399,45 @@ func (o *Oracle) poll(f float64) (sep Separation, ok bool, err error) {
 // collected by stopConcurrent.
 func (o *Oracle) wait(ctx context.Context) (Separation, error) {
 	for {
-		if o.async.live() == 0 {
-			panic("lazycg: waiting for an answer with no call in flight")
+		if sep, ok, err := o.waitOnce(ctx); ok {
+			return sep, err
 		}
-		var d [2]chan inflightResult
-		var sl [2]*inflight
-		i := 0
-		for _, s := range o.async.slots {
-			if s.busy && i < len(d) {
-				d[i], sl[i] = s.done, s
-				i++
-			}
-		}
-		var from *inflight
-		var r inflightResult
-		select {
-		case r = <-d[0]:
-			from = sl[0]
-		case r = <-d[1]:
-			from = sl[1]
-		case <-ctx.Done():
-			return Separation{}, ctx.Err()
-		}
-		if !from.retired {
-			return o.received(from, r)
-		}
-		o.absorb(from, r)
 	}
+}
+
+// waitOnce waits until a call in flight ends: with its answer (ok), or
+// with ctx's error when ctx ends first (ok), or — not ok — because it was
+// a retired race call, whose result is absorbed: an instance is idle
+// again, which await may give to a race copy or a fresh question.
+func (o *Oracle) waitOnce(ctx context.Context) (Separation, bool, error) {
+	if o.async.live() == 0 {
+		panic("lazycg: waiting for an answer with no call in flight")
+	}
+	var d [2]chan inflightResult
+	var sl [2]*inflight
+	i := 0
+	for _, s := range o.async.slots {
+		if s.busy && i < len(d) {
+			d[i], sl[i] = s.done, s
+			i++
+		}
+	}
+	var from *inflight
+	var r inflightResult
+	select {
+	case r = <-d[0]:
+		from = sl[0]
+	case r = <-d[1]:
+		from = sl[1]
+	case <-ctx.Done():
+		return Separation{}, true, ctx.Err()
+	}
+	if !from.retired {
+		sep, err := o.received(from, r)
+		return sep, true, err
+	}
+	o.absorb(from, r)
+	return Separation{}, false, nil
 }
 
 // received ends the call of slot sl with its result r: it counts the LMO
@@ -504,47 +516,52 @@ func (o *Oracle) keepVertex(sl *inflight, r inflightResult) {
 // idle, it reports again at once and the stale call runs on.
 // Stats.StaleRestarts counts the questions asked again. Under StaleRace a
 // fresh call alone in flight is raced by a copy of its question on the
-// idle instance (race) before await waits.
+// idle instance (race) before await waits. An instance that becomes idle
+// during the wait because a retired race call ended (its cancellation
+// can take a while) is used the same way: await decides again.
 func (o *Oracle) await(ctx context.Context, f float64) (sep Separation, again bool, err error) {
 	a := o.async
 	a.fNow = f
-	stale := true
-	var fresh *inflight
-	for _, sl := range a.slots {
-		if sl.busy && !sl.retired && !(f < sl.f) {
-			stale, fresh = false, sl
-		}
-	}
-	switch {
-	case !stale:
-		if a.policy.races() && a.live() == 1 && fresh.twin == nil {
-			if to := a.free(); to != nil {
-				o.race(ctx, fresh, to)
+	for {
+		stale := true
+		var fresh *inflight
+		for _, sl := range a.slots {
+			if sl.busy && !sl.retired && !(f < sl.f) {
+				stale, fresh = false, sl
 			}
 		}
-	case a.policy.TwoInstances() && a.free() != nil:
-		a.again = true
-		o.stats.StaleRestarts++
-		return Separation{}, true, nil
-	case a.policy == StaleRestart:
-		sl := a.slots[0]
-		sl.cancel()
-		r := <-sl.done
-		if r.err == nil || !errors.Is(r.err, context.Canceled) {
-			sep, err = o.received(sl, r)
+		switch {
+		case !stale:
+			if a.policy.races() && a.live() == 1 && fresh.twin == nil {
+				if to := a.free(); to != nil {
+					o.race(ctx, fresh, to)
+				}
+			}
+		case a.policy.TwoInstances() && a.free() != nil:
+			a.again = true
+			o.stats.StaleRestarts++
+			return Separation{}, true, nil
+		case a.policy == StaleRestart:
+			sl := a.slots[0]
+			sl.cancel()
+			r := <-sl.done
+			if r.err == nil || !errors.Is(r.err, context.Canceled) {
+				sep, err = o.received(sl, r)
+				return sep, false, err
+			}
+			sl.busy = false
+			o.countLMO(r.sep)
+			o.sortCallTime(sl, r, true)
+			o.stats.StaleRestarts++
+			if err := ctx.Err(); err != nil {
+				return Separation{}, false, err
+			}
+			return Separation{}, true, nil
+		}
+		if sep, ok, err := o.waitOnce(ctx); ok {
 			return sep, false, err
 		}
-		sl.busy = false
-		o.countLMO(r.sep)
-		o.sortCallTime(sl, r, true)
-		o.stats.StaleRestarts++
-		if err := ctx.Err(); err != nil {
-			return Separation{}, false, err
-		}
-		return Separation{}, true, nil
 	}
-	sep, err = o.wait(ctx)
-	return sep, false, err
 }
 
 // asked returns the question of the answer received last: x_a in x,
