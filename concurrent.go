@@ -569,6 +569,26 @@ func (o *Oracle) await(ctx context.Context, f float64) (sep Separation, again bo
 // positive answer.
 func (o *Oracle) asked() *inflight { return o.async.last }
 
+// countStale counts the answer just received for question a when the
+// method had left the question for a better iterate (s.F < f(x_a)):
+// Stats.StaleAnswers, and for a positive one Stats.StalePositives, and
+// Stats.StaleImproving when its vertex still improves the current
+// iterate's linearization by more than t = Φ/K (the current Φ), as a
+// fresh answer at x_t would.
+func (o *Oracle) countStale(s *State, a *inflight, positive bool, t float64) {
+	if !(s.F < a.f) {
+		return
+	}
+	o.stats.StaleAnswers++
+	if !positive {
+		return
+	}
+	o.stats.StalePositives++
+	if dot(s.Grad, s.X)-dot(s.Grad, a.v) > t {
+		o.stats.StaleImproving++
+	}
+}
+
 // relaxedStep takes a step while calls are in flight and reports whether
 // x moved: try(t) looks for cached vertices that improve the iterate by
 // more than t and steps toward them (the relaxed threshold t = Φ/(2K));
@@ -688,6 +708,7 @@ func concurrentLazyStep(ctx context.Context, s *State, v []float64, phi *PhiSche
 	}
 	a := o.asked()
 	o.CountAnswer(sep.Positive, false)
+	o.countStale(s, a, sep.Positive, phi.Phi()/k)
 	s.ReportGap(a.f, sep.GapBound)
 	if !sep.Positive {
 		// Under StaleFork another answer may have updated Φ since this

@@ -369,9 +369,16 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) lazycg.Stats {
 		t.Errorf("%v: LMO time %v, of it %v stale and %v lost (%d stale restarts, %d races)", c.stale, st.OracleTime,
 			st.StaleOracleTime, st.LostOracleTime, st.StaleRestarts, st.Races)
 	}
-	t.Logf("%v after %d iterations: f − f* ≤ %.3g, gap %.3g, %d LMO calls, %d negative, %d concurrent steps, %d hull steps, %d stale restarts", res.Status,
+	// Stale answers: counted among the answers, positive ones among the
+	// positive answers, improving ones among those.
+	if st := res.Stats; st.StaleImproving > st.StalePositives || st.StalePositives > st.PositiveCalls ||
+		st.StaleAnswers-st.StalePositives > st.NegativeCalls || st.StalePositives > st.StaleAnswers {
+		t.Errorf("%v: %d stale answers, %d positive, %d improving; %d positive and %d negative answers in all", c.stale,
+			st.StaleAnswers, st.StalePositives, st.StaleImproving, st.PositiveCalls, st.NegativeCalls)
+	}
+	t.Logf("%v after %d iterations: f − f* ≤ %.3g, gap %.3g, %d LMO calls, %d negative, %d concurrent steps, %d hull steps, %d stale restarts, %d stale answers (%d positive, %d improving)", res.Status,
 		res.Stats.Iterations, res.F-c.lower, res.Gap(), res.Stats.LMOCalls, res.Stats.NegativeCalls, res.Stats.ConcurrentSteps,
-		res.Stats.HullSteps, res.Stats.StaleRestarts)
+		res.Stats.HullSteps, res.Stats.StaleRestarts, res.Stats.StaleAnswers, res.Stats.StalePositives, res.Stats.StaleImproving)
 	return res.Stats
 }
 
@@ -413,13 +420,14 @@ func TestConcurrentTheorems(t *testing.T) {
 func TestConcurrentStalePolicies(t *testing.T) {
 	for _, policy := range []lazycg.StalePolicy{lazycg.StaleRestart, lazycg.StaleFork, lazycg.StaleRace, lazycg.StaleRaceCopy} {
 		t.Run(policy.String(), func(t *testing.T) {
-			again, forkCalls, races := map[string]int{}, int64(0), 0
+			again, forkCalls, races, stale := map[string]int{}, int64(0), 0, 0
 			for _, c := range concurrentCases(t) {
 				c.stale = policy
 				t.Run(c.name, func(t *testing.T) {
 					st := checkConcurrentRun(t, c)
 					again[c.name] = st.StaleRestarts
 					races += st.Races
+					stale += st.StaleAnswers
 					for _, f := range c.p.LMO.(*slowLMO).forks {
 						forkCalls += f.calls.Load()
 					}
@@ -437,6 +445,11 @@ func TestConcurrentStalePolicies(t *testing.T) {
 			}
 			if policy != lazycg.StaleRestart && forkCalls == 0 {
 				t.Error("no call on the LMO's fork in any run")
+			}
+			// A forked question leaves a stale call running; its answer
+			// arrives stale.
+			if policy.TwoInstances() && stale == 0 {
+				t.Error("no stale answer in any run")
 			}
 		})
 	}

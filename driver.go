@@ -184,6 +184,14 @@ type Stats struct {
 	// race answered first (a vertex they found still joins the cache). A
 	// call can be both.
 	StaleOracleTime, LostOracleTime time.Duration
+	// StaleAnswers counts the answers of concurrent calls that arrived
+	// after the method had left their question for a better iterate
+	// (f < f(x_a)); StalePositives the positive ones among them, and
+	// StaleImproving those of these whose vertex still improved the
+	// iterate of their arrival by more than Φ/K (∇f(x_t)·(x_t − v) > Φ/K
+	// with the Φ then in force; for LPCG the FW part alone). They are part
+	// of PositiveCalls and NegativeCalls.
+	StaleAnswers, StalePositives, StaleImproving int
 	// PartialAnswers counts the positive answers whose vertex improves by
 	// less than Φ/K, from LMO calls that ran out of their budget
 	// (SeparatorConfig.CallBudget); they are part of PositiveCalls.
@@ -255,6 +263,9 @@ func (s *Stats) add(o Stats) {
 	s.RacesWon += o.RacesWon
 	s.StaleOracleTime += o.StaleOracleTime
 	s.LostOracleTime += o.LostOracleTime
+	s.StaleAnswers += o.StaleAnswers
+	s.StalePositives += o.StalePositives
+	s.StaleImproving += o.StaleImproving
 	s.PartialAnswers += o.PartialAnswers
 	s.InexactAnswers += o.InexactAnswers
 	s.DeferredRounds += o.DeferredRounds

@@ -42,6 +42,13 @@ type Summary struct {
 	// stale, and in calls whose result was no answer (lazycg.Stats).
 	StaleOracleTimeS float64 `json:"stale_oracle_time_s,omitempty"`
 	LostOracleTimeS  float64 `json:"lost_oracle_time_s,omitempty"`
+	// StaleAnswers, StalePositives and StaleImproving count the answers
+	// that arrived after their question went stale, the positive ones,
+	// and those whose vertex still improved the iterate by Φ/K
+	// (lazycg.Stats).
+	StaleAnswers   int `json:"stale_answers,omitempty"`
+	StalePositives int `json:"stale_positive_answers,omitempty"`
+	StaleImproving int `json:"stale_improving_answers,omitempty"`
 	// PartialAnswers counts the positive answers below Φ/K from LMO calls
 	// that ran out of their budget (lazycg.Stats).
 	PartialAnswers int `json:"partial_answers,omitempty"`
@@ -144,7 +151,8 @@ func (p *Prepared) newSummary(method string, st lazycg.Stats, status lazycg.Stat
 	s := Summary{Polytope: p.Config.Polytope, Method: method, Dim: p.Instance.Dim(), Status: status.String(),
 		Iterations: st.Iterations, LMOCalls: st.LMOCalls, CacheHits: st.CacheHits, LocalHits: st.LocalHits,
 		ConcurrentSteps: st.ConcurrentSteps, HullSteps: st.HullSteps, StaleRestarts: st.StaleRestarts, Races: st.Races, RacesWon: st.RacesWon,
-		StaleOracleTimeS: st.StaleOracleTime.Seconds(), LostOracleTimeS: st.LostOracleTime.Seconds(), PartialAnswers: st.PartialAnswers,
+		StaleOracleTimeS: st.StaleOracleTime.Seconds(), LostOracleTimeS: st.LostOracleTime.Seconds(),
+		StaleAnswers: st.StaleAnswers, StalePositives: st.StalePositives, StaleImproving: st.StaleImproving, PartialAnswers: st.PartialAnswers,
 		InexactAnswers: st.InexactAnswers, DeferredRounds: st.DeferredRounds,
 		PositiveCalls: st.PositiveCalls, NegativeCalls: st.NegativeCalls, EarlyStops: st.EarlyStops,
 		CacheHitRate: st.CacheHitRate(), TimeS: st.Runtime.Seconds(), OracleTimeS: st.OracleTime.Seconds(),

@@ -214,6 +214,10 @@ func printSeparation(w io.Writer, s spec.Summary) {
 		fmt.Fprintf(w, "call time   %.3gs of the LMO's %.3gs in calls that ended stale, %.3gs in calls that gave no answer\n",
 			s.StaleOracleTimeS, s.OracleTimeS, s.LostOracleTimeS)
 	}
+	if s.StaleAnswers > 0 {
+		fmt.Fprintf(w, "stale       %d answers arrived after their question went stale: %d positive, %d of them still improving the iterate by Φ/K\n",
+			s.StaleAnswers, s.StalePositives, s.StaleImproving)
+	}
 	if s.PartialAnswers > 0 {
 		fmt.Fprintf(w, "budget      %d partial answers (calls out of -call-budget, stepping below Φ/K)\n", s.PartialAnswers)
 	}
