@@ -114,3 +114,36 @@ func TestAwaitRacesAfterRetiredCall(t *testing.T) {
 		t.Errorf("lost LMO time %v after a retired call and a canceled copy", stats.LostOracleTime)
 	}
 }
+
+// TestCountStale checks how an answer is sorted when it arrives: not
+// stale while the iterate has not improved on the question's, stale
+// otherwise, and for a stale positive answer improving when its vertex
+// still improves the current iterate's linearization by more than Φ/K.
+func TestCountStale(t *testing.T) {
+	// The current iterate x = (½, ½) with ∇f = (1, 3): ∇f·x = 2, so the
+	// vertex (1, 0) improves it by 1 and (0, 1) by −1.
+	s := &State{X: []float64{0.5, 0.5}, Grad: []float64{1, 3}, F: 1}
+	for _, tc := range []struct {
+		name     string
+		fAsked   float64
+		v        []float64
+		positive bool
+		t        float64
+		want     [3]int // stale answers, positive, improving
+	}{
+		{"fresh positive", 1, []float64{1, 0}, true, 0.5, [3]int{}},
+		{"fresh negative", 1, nil, false, 0.5, [3]int{}},
+		{"stale negative", 2, nil, false, 0.5, [3]int{1, 0, 0}},
+		{"stale positive, still improving", 2, []float64{1, 0}, true, 0.5, [3]int{1, 1, 1}},
+		{"stale positive, improving by exactly Φ/K", 2, []float64{1, 0}, true, 1, [3]int{1, 1, 0}},
+		{"stale positive, no longer improving", 2, []float64{0, 1}, true, 0.5, [3]int{1, 1, 0}},
+	} {
+		var stats Stats
+		o := &Oracle{stats: &stats}
+		a := &inflight{f: tc.fAsked, v: tc.v}
+		o.countStale(s, a, tc.positive, tc.t)
+		if got := [3]int{stats.StaleAnswers, stats.StalePositives, stats.StaleImproving}; got != tc.want {
+			t.Errorf("%s: stale, positive, improving = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
