@@ -193,6 +193,9 @@ func SummaryTable(res *SuiteResult) string {
 	if rep := RepeatTable(res); rep != "" {
 		b.WriteString("\n" + rep)
 	}
+	if con := ConcurrencyTable(res); con != "" {
+		b.WriteString("\n" + con)
+	}
 	return b.String()
 }
 
