@@ -573,9 +573,8 @@ func (o *Oracle) asked() *inflight { return o.async.last }
 // method had left the question for a better iterate (s.F < f(x_a)):
 // Stats.StaleAnswers, and for a positive one Stats.StalePositives, and
 // Stats.StaleImproving when its vertex still improves the current
-// iterate's linearization by more than t = Φ/K (the current Φ), as a
-// fresh answer at x_t would.
-func (o *Oracle) countStale(s *State, a *inflight, positive bool, t float64) {
+// iterate by more than Φ/K (improves, from improvesBy).
+func (o *Oracle) countStale(s *State, a *inflight, positive, improves bool) {
 	if !(s.F < a.f) {
 		return
 	}
@@ -584,9 +583,15 @@ func (o *Oracle) countStale(s *State, a *inflight, positive bool, t float64) {
 		return
 	}
 	o.stats.StalePositives++
-	if dot(s.Grad, s.X)-dot(s.Grad, a.v) > t {
+	if improves {
 		o.stats.StaleImproving++
 	}
+}
+
+// improvesBy reports whether vertex v improves the linearization of f at
+// the current iterate by more than t: ∇f(x)·(x − v) > t.
+func improvesBy(s *State, v []float64, t float64) bool {
+	return dot(s.Grad, s.X)-dot(s.Grad, v) > t
 }
 
 // relaxedStep takes a step while calls are in flight and reports whether
@@ -708,7 +713,8 @@ func concurrentLazyStep(ctx context.Context, s *State, v []float64, phi *PhiSche
 	}
 	a := o.asked()
 	o.CountAnswer(sep.Positive, false)
-	o.countStale(s, a, sep.Positive, phi.Phi()/k)
+	improves := sep.Positive && improvesBy(s, a.v, phi.Phi()/k)
+	o.countStale(s, a, sep.Positive, improves)
 	s.ReportGap(a.f, sep.GapBound)
 	if !sep.Positive {
 		// Under StaleFork another answer may have updated Φ since this
@@ -718,7 +724,7 @@ func concurrentLazyStep(ctx context.Context, s *State, v []float64, phi *PhiSche
 		}
 		return nil
 	}
-	if dot(s.Grad, s.X)-dot(s.Grad, a.v) > phi.Phi()/k {
+	if improves {
 		copy(v, a.v)
 		if move(s) == 0 && phi.Halve(s.F) {
 			s.Stalled = true

@@ -141,7 +141,7 @@ func TestCountStale(t *testing.T) {
 		var stats Stats
 		o := &Oracle{stats: &stats}
 		a := &inflight{f: tc.fAsked, v: tc.v}
-		o.countStale(s, a, tc.positive, tc.t)
+		o.countStale(s, a, tc.positive, tc.positive && improvesBy(s, a.v, tc.t))
 		if got := [3]int{stats.StaleAnswers, stats.StalePositives, stats.StaleImproving}; got != tc.want {
 			t.Errorf("%s: stale, positive, improving = %v, want %v", tc.name, got, tc.want)
 		}

@@ -565,7 +565,7 @@ func (m *LPCG) stepConcurrent(ctx context.Context, s *State) error {
 		return fmt.Errorf("lazycg: pair separation: %w", err)
 	}
 	a := o.asked()
-	o.countStale(s, a, sep.Positive, m.phi/m.K)
+	o.countStale(s, a, sep.Positive, sep.Positive && improvesBy(s, a.v, m.phi/m.K))
 	s.ReportGap(a.f, sep.GapBound)
 	if !sep.Positive {
 		o.CountAnswer(false, false)

@@ -54,5 +54,5 @@ func share(part, whole float64) string {
 	if !(whole > 0) {
 		return "—"
 	}
-	return fmt.Sprintf("%.0f%%", 100*part/whole)
+	return pct(100 * part / whole)
 }
