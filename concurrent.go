@@ -90,20 +90,23 @@ type inflight struct {
 	// cleared; the second instance's, so that the two instances search
 	// differently; under StaleRaceCopy the race's copy searches the other
 	// way instead, on either instance); twin is the other call of
-	// a race (the same question on the other instance) while both run,
-	// and copy says that this call is the race's copy; retired marks a
-	// call canceled because its twin answered first — its result is
-	// absorbed (work counted, vertex cached), never used as an answer.
+	// a race (the same question on the other instance) or of a question
+	// asked ahead (StaleAhead: at Φ/2 on the other instance) while both
+	// run, and copy says that this call is the race's copy or the call
+	// ahead; retired marks a call canceled because its twin answered its
+	// question first — its result is absorbed (work counted, vertex
+	// cached), never used as an answer.
 	other   bool
 	twin    *inflight
 	copy    bool
 	retired bool
 }
 
-// questionNote is the method's record of a question in flight: the Φ of
-// the method when it asked (a negative answer updates Φ only if Φ is still
-// that value), and for LPCG the away part a₂ and the threshold Φ/K of the
-// pair question whose FW component is the call.
+// questionNote is the method's record of a question in flight: the Φ it
+// asks about (a negative answer updates Φ only if that is at most the Φ
+// in force: PhiSchedule.negativeAt), the threshold t = Φ/K of a positive
+// answer, and for LPCG the away part a₂ of the pair question whose FW
+// component is the call (0 for the other methods).
 type questionNote struct{ phi, a2, t float64 }
 
 // concurrency is the state of concurrent weak separation: the call slots
@@ -215,7 +218,7 @@ func (o *Oracle) startConcurrency(ctx context.Context, pre string, policy StaleP
 	lmos := []LMO{o.lmo}
 	switch policy {
 	case StaleWait, StaleRestart:
-	case StaleFork, StaleRace, StaleRaceCopy:
+	case StaleFork, StaleRace, StaleRaceCopy, StaleAhead:
 		fk, ok := o.lmo.(Forker)
 		if !ok {
 			return fmt.Errorf("%s: the stale-call policy %v needs an LMO that makes a second instance of itself (Forker); %T does not", pre, policy, o.lmo)
@@ -334,7 +337,7 @@ func (o *Oracle) separateOrStart(ctx context.Context, dst, c, x []float64, f, ph
 	copy(sl.c, c)
 	copy(sl.x, x)
 	sl.f, sl.phi, sl.k = f, phi, k
-	sl.note = questionNote{phi: phi}
+	sl.note = questionNote{phi: phi, t: phi / k}
 	a.last = sl
 	a.launch(ctx, sl)
 	return Separation{}, true, nil
@@ -366,6 +369,51 @@ func (o *Oracle) race(ctx context.Context, sl, to *inflight) {
 	to.copy, to.twin, sl.twin = true, sl, to
 	o.async.launch(ctx, to)
 	o.stats.Races++
+}
+
+// ahead asks, on the idle slot to, the question that a negative answer to
+// the call in flight on slot sl would lead to (StaleAhead): its note's Φ
+// halved, at the same point. For LPCG the call is the FW component of the
+// pair question (note: Φ, a₂, t = Φ/K), asked at Φ₊ = Φ − A with A ≥ a₂
+// the away component's proven bound; at Φ/2 it is asked at Φ/2 − A with
+// the threshold Φ/(2K) − a₂ (LazyCG: A = a₂ = 0, so Φ/2 at K). It reports
+// false, asking nothing, when that question does not exist (Φ/2 − A ≤ 0,
+// a threshold ≤ 0 or above the bound, or Φ/2 negligible).
+func (o *Oracle) ahead(ctx context.Context, sl, to *inflight) bool {
+	q := sl.note
+	half := q.phi / 2
+	phi := sl.phi - half // Φ/2 − A, with A = Φ − Φ₊
+	t := q.t/2 - q.a2
+	if !(phi > 0 && t > 0 && t <= phi) || PhiNegligible(half, sl.f) {
+		return false
+	}
+	copy(to.c, sl.c)
+	copy(to.x, sl.x)
+	to.f, to.phi, to.k = sl.f, phi, phi/t
+	to.note = questionNote{phi: half, a2: q.a2, t: q.t / 2}
+	to.copy, to.twin, sl.twin = true, sl, to
+	o.async.launch(ctx, to)
+	o.stats.Aheads++
+	return true
+}
+
+// settles reports whether the result r of slot sl answers the question of
+// its twin tw as well, so that tw can be retired: always in a race (the
+// same question); for a question asked ahead (StaleAhead), when the call
+// ahead proved its bound (at Φ/2 ≤ Φ, a proof for both) or found a vertex
+// below the twin's threshold. An answer of the first call never settles
+// the call ahead: after a negative one it asks the question then in force.
+func (o *Oracle) settles(sl, tw *inflight, r inflightResult) bool {
+	if o.async.policy != StaleAhead {
+		return true
+	}
+	if !sl.copy || r.err != nil {
+		return false
+	}
+	if !r.sep.Positive {
+		return !r.sep.Inexact
+	}
+	return dot(sl.c, sl.x)-dot(sl.c, sl.v) > tw.phi/tw.k
 }
 
 // noteAsked replaces the note of the question just started.
@@ -449,13 +497,18 @@ func (o *Oracle) received(sl *inflight, r inflightResult) (Separation, error) {
 	sl.cancel()
 	a.last = sl
 	if tw := sl.twin; tw != nil {
-		// The race is decided: the other call's answer would be for the
-		// same question.
+		// The race is decided (the other call's answer would be for the
+		// same question), or the call ahead answered the first one's
+		// question too (settles).
 		sl.twin, tw.twin = nil, nil
-		if tw.busy {
+		if tw.busy && o.settles(sl, tw, r) {
 			tw.cancel()
 			tw.retired = true
-			if sl.copy {
+			switch {
+			case !sl.copy:
+			case a.policy == StaleAhead:
+				o.stats.AheadsSettled++
+			default:
 				o.stats.RacesWon++
 			}
 		}
@@ -512,11 +565,12 @@ func (o *Oracle) keepVertex(sl *inflight, r inflightResult) {
 // better one: f < f(x_a)). Then under StaleRestart it cancels the call
 // and reports again: the caller asks again at its current iterate (an
 // answer that arrived before the cancellation took effect is returned
-// as wait returns it); under StaleFork and StaleRace, when an instance is
-// idle, it reports again at once and the stale call runs on.
+// as wait returns it); under the policies with two instances, when an
+// instance is idle, it reports again at once and the stale call runs on.
 // Stats.StaleRestarts counts the questions asked again. Under StaleRace a
 // fresh call alone in flight is raced by a copy of its question on the
-// idle instance (race) before await waits. An instance that becomes idle
+// idle instance (race) before await waits, and under StaleAhead joined by
+// the question at Φ/2 (ahead). An instance that becomes idle
 // during the wait because a retired race call ended (its cancellation
 // can take a while) is used the same way: await decides again.
 func (o *Oracle) await(ctx context.Context, f float64) (sep Separation, again bool, err error) {
@@ -532,9 +586,14 @@ func (o *Oracle) await(ctx context.Context, f float64) (sep Separation, again bo
 		}
 		switch {
 		case !stale:
-			if a.policy.races() && a.live() == 1 && fresh.twin == nil {
+			if a.live() == 1 && fresh.twin == nil {
 				if to := a.free(); to != nil {
-					o.race(ctx, fresh, to)
+					switch {
+					case a.policy.races():
+						o.race(ctx, fresh, to)
+					case a.policy == StaleAhead:
+						o.ahead(ctx, fresh, to)
+					}
 				}
 			}
 		case a.policy.TwoInstances() && a.free() != nil:
@@ -717,11 +776,7 @@ func concurrentLazyStep(ctx context.Context, s *State, v []float64, phi *PhiSche
 	o.countStale(s, a, sep.Positive, improves)
 	s.ReportGap(a.f, sep.GapBound)
 	if !sep.Positive {
-		// Under StaleFork another answer may have updated Φ since this
-		// question was asked: the proof then only gives its dual bound.
-		if a.note.phi == phi.Phi() {
-			phi.negativeAnswer(s, sep)
-		}
+		phi.negativeAt(s, sep, a.note.phi)
 		return nil
 	}
 	if improves {

@@ -147,3 +147,135 @@ func TestCountStale(t *testing.T) {
 		}
 	}
 }
+
+// TestAhead checks StaleAhead's second question and how its answer and
+// the first call's are used, on gated calls over the simplex of R² with
+// c = (0, 2) at x = (0, 1), whose Wolfe gap is 2: the question at Φ (K = 1)
+// beside a fresh call alone in flight is asked at Φ/2 on the idle
+// instance; a proof at Φ/2 answers the first question too (the first call
+// is retired, and Φ becomes Φ/4); a vertex that improves by more than
+// Φ/(2K) but not Φ/K does not, nor does the first call's answer settle the
+// call ahead; and a Φ/2 that would be negligible is not asked.
+func TestAhead(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		phi        float64
+		ahead      bool // the call ahead answers first
+		positive   bool // the first answer received
+		settled    bool // the other call retired
+		phiAfter   float64
+		secondLive bool
+	}{
+		{"proof at Φ/2 first", 4, true, false, true, 1, false},
+		{"proof at Φ first", 4, false, false, false, 2, true},
+		{"vertex short of Φ/K first", 3, true, true, false, 3, true},
+		{"vertex at Φ first", 1, false, true, false, 1, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			lmo := newGateLMO()
+			var stats Stats
+			o := NewOracle(lmo, NewSeparator(lmo, SeparatorConfig{}), &stats)
+			if err := o.startConcurrency(ctx, "test", StaleAhead, nil); err != nil {
+				t.Fatal(err)
+			}
+			defer o.closeForks()
+			c, x, dst := []float64{0, 2}, []float64{0, 1}, make([]float64, 2)
+			const f = 1.0
+			if _, started, err := o.separateOrStart(ctx, dst, c, x, f, tc.phi, 1); err != nil || !started {
+				t.Fatalf("question not started: %v", err)
+			}
+			<-lmo.started
+			type answer struct {
+				sep Separation
+				err error
+			}
+			done := make(chan answer, 1)
+			go func() {
+				sep, _, err := o.await(ctx, f)
+				done <- answer{sep, err}
+			}()
+			select {
+			case <-lmo.forks[0].started:
+			case <-time.After(10 * time.Second):
+				t.Fatal("no question asked ahead on the idle instance")
+			}
+			first, second := o.async.slots[0], o.async.slots[1]
+			if second.note.phi != tc.phi/2 || second.phi != tc.phi/2 || second.k != 1 || second.note.t != tc.phi/2 || second.twin != first {
+				t.Fatalf("question ahead: Φ %g (note %g), K %g, threshold %g; want Φ/2 = %g at K 1", second.phi, second.note.phi, second.k, second.note.t, tc.phi/2)
+			}
+			if tc.ahead {
+				close(lmo.forks[0].gate)
+			} else {
+				close(lmo.gate)
+			}
+			ans := <-done
+			if ans.err != nil || ans.sep.Positive != tc.positive {
+				t.Fatalf("answer %+v, err %v; want positive %v", ans.sep, ans.err, tc.positive)
+			}
+			a := o.asked()
+			if (a == second) != tc.ahead {
+				t.Fatalf("the answer came from the other call")
+			}
+			other := first
+			if !tc.ahead {
+				other = second
+			}
+			if other.retired != tc.settled || (other.busy && !other.retired) != tc.secondLive || o.pending() != tc.secondLive {
+				t.Errorf("the other call: retired %v, busy %v; pending %v", other.retired, other.busy, o.pending())
+			}
+			if stats.Aheads != 1 || stats.AheadsSettled != b2i(tc.settled) {
+				t.Errorf("%d questions ahead, %d settled", stats.Aheads, stats.AheadsSettled)
+			}
+			p := PhiSchedule{phi: tc.phi}
+			s := &State{F: f}
+			if !ans.sep.Positive {
+				p.negativeAt(s, ans.sep, a.note.phi)
+			}
+			if p.phi != tc.phiAfter {
+				t.Errorf("Φ = %g after the answer, want %g", p.phi, tc.phiAfter)
+			}
+			if !tc.ahead && !tc.positive {
+				// The call ahead is now the question in force; its proof
+				// halves Φ once more.
+				close(lmo.forks[0].gate)
+				sep, err := o.wait(ctx)
+				if err != nil || sep.Positive || o.asked() != second {
+					t.Fatalf("second answer %+v, %v", sep, err)
+				}
+				p.negativeAt(s, sep, second.note.phi)
+				if p.phi != tc.phi/4 {
+					t.Errorf("Φ = %g after both proofs, want %g", p.phi, tc.phi/4)
+				}
+			}
+			o.stopCalls(nil)
+		})
+	}
+	// A proof about a larger Φ than the one in force gives only its dual
+	// bound.
+	p := PhiSchedule{phi: 1}
+	p.negativeAt(&State{F: 1}, Separation{}, 2)
+	if p.phi != 1 {
+		t.Errorf("Φ = %g after a proof at 2 > Φ = 1", p.phi)
+	}
+	// No question ahead where Φ/2 is negligible.
+	lmo := newGateLMO()
+	var stats Stats
+	o := NewOracle(lmo, NewSeparator(lmo, SeparatorConfig{}), &stats)
+	if err := o.startConcurrency(context.Background(), "test", StaleAhead, nil); err != nil {
+		t.Fatal(err)
+	}
+	defer o.closeForks()
+	sl := &inflight{f: 1, phi: 1e-14, k: 1, note: questionNote{phi: 1e-14, t: 1e-14}}
+	if o.ahead(context.Background(), sl, o.async.slots[1]) || stats.Aheads != 0 {
+		t.Error("a question asked ahead at a negligible Φ/2")
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

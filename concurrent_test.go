@@ -360,6 +360,9 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) lazycg.Stats {
 	if st := res.Stats; (c.stale != lazycg.StaleRace && c.stale != lazycg.StaleRaceCopy && st.Races != 0) || st.RacesWon > st.Races {
 		t.Errorf("%d races (%d won) under the stale-call policy %v", st.Races, st.RacesWon, c.stale)
 	}
+	if st := res.Stats; (c.stale != lazycg.StaleAhead && st.Aheads != 0) || st.AheadsSettled > st.Aheads {
+		t.Errorf("%d questions asked ahead (%d settled) under the stale-call policy %v", st.Aheads, st.AheadsSettled, c.stale)
+	}
 	// The stale and lost parts of the LMO's time: within it, and not empty
 	// when a call was canceled for going stale (StaleRestart) or lost a
 	// race.
@@ -376,9 +379,9 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) lazycg.Stats {
 		t.Errorf("%v: %d stale answers, %d positive, %d improving; %d positive and %d negative answers in all", c.stale,
 			st.StaleAnswers, st.StalePositives, st.StaleImproving, st.PositiveCalls, st.NegativeCalls)
 	}
-	t.Logf("%v after %d iterations: f − f* ≤ %.3g, gap %.3g, %d LMO calls, %d negative, %d concurrent steps, %d hull steps, %d stale restarts, %d stale answers (%d positive, %d improving)", res.Status,
+	t.Logf("%v after %d iterations: f − f* ≤ %.3g, gap %.3g, %d LMO calls, %d negative, %d concurrent steps, %d hull steps, %d stale restarts, %d questions ahead (%d settled), %d stale answers (%d positive, %d improving)", res.Status,
 		res.Stats.Iterations, res.F-c.lower, res.Gap(), res.Stats.LMOCalls, res.Stats.NegativeCalls, res.Stats.ConcurrentSteps,
-		res.Stats.HullSteps, res.Stats.StaleRestarts, res.Stats.StaleAnswers, res.Stats.StalePositives, res.Stats.StaleImproving)
+		res.Stats.HullSteps, res.Stats.StaleRestarts, res.Stats.Aheads, res.Stats.AheadsSettled, res.Stats.StaleAnswers, res.Stats.StalePositives, res.Stats.StaleImproving)
 	return res.Stats
 }
 
@@ -416,17 +419,20 @@ func TestConcurrentTheorems(t *testing.T) {
 // whose call went stale are asked again — restarted calls are collected
 // before the next one starts, forked ones run on their own LMO instance
 // (no overlap on either instance; the fork is closed at the end). Under
-// StaleRace and StaleRaceCopy fresh calls are raced too.
+// StaleRace and StaleRaceCopy fresh calls are raced too, and under
+// StaleAhead joined by the question at Φ/2 (whose proofs take Φ to Φ/4:
+// Corollary 4.2's count is checked with no allowance for them).
 func TestConcurrentStalePolicies(t *testing.T) {
-	for _, policy := range []lazycg.StalePolicy{lazycg.StaleRestart, lazycg.StaleFork, lazycg.StaleRace, lazycg.StaleRaceCopy} {
+	for _, policy := range []lazycg.StalePolicy{lazycg.StaleRestart, lazycg.StaleFork, lazycg.StaleRace, lazycg.StaleRaceCopy, lazycg.StaleAhead} {
 		t.Run(policy.String(), func(t *testing.T) {
-			again, forkCalls, races, stale := map[string]int{}, int64(0), 0, 0
+			again, forkCalls, races, aheads, stale := map[string]int{}, int64(0), 0, 0, 0
 			for _, c := range concurrentCases(t) {
 				c.stale = policy
 				t.Run(c.name, func(t *testing.T) {
 					st := checkConcurrentRun(t, c)
 					again[c.name] = st.StaleRestarts
 					races += st.Races
+					aheads += st.Aheads
 					stale += st.StaleAnswers
 					for _, f := range c.p.LMO.(*slowLMO).forks {
 						forkCalls += f.calls.Load()
@@ -435,6 +441,9 @@ func TestConcurrentStalePolicies(t *testing.T) {
 			}
 			if (policy == lazycg.StaleRace || policy == lazycg.StaleRaceCopy) && races == 0 {
 				t.Error("no race in any run")
+			}
+			if policy == lazycg.StaleAhead && aheads == 0 {
+				t.Error("no question asked ahead in any run")
 			}
 			total := 0
 			for _, n := range again {
@@ -503,6 +512,31 @@ func TestConcurrentMIP(t *testing.T) {
 			st := checkConcurrentRun(t, concurrentCase{name: name, p: prob, lower: lo, upper: up, method: lazyCG, iters: 3000, stale: policy})
 			checkRaces(t, st, slow, policy)
 		})
+	}
+	// Asking ahead: the call at Φ/2 runs beside the one at Φ on CBC's
+	// fork; when its proof answers both questions the call at Φ is
+	// canceled mid-solve.
+	slow := &slowLMO{LMO: p.Instance.LMO}
+	prob.LMO = slow
+	t.Run("lcg-ahead", func(t *testing.T) {
+		st := checkConcurrentRun(t, concurrentCase{name: "lcg-ahead", p: prob, lower: lo, upper: up, method: lazyCG, iters: 3000, stale: lazycg.StaleAhead})
+		checkAheads(t, st, slow)
+	})
+}
+
+// checkAheads checks that a run under StaleAhead asked questions ahead on
+// the LMO's fork, raced none, and let every early-stopping call of both
+// instances search as the default says (diving).
+func checkAheads(t *testing.T, st lazycg.Stats, slow *slowLMO) {
+	t.Helper()
+	dives, untils := slow.dives.Load(), slow.untils.Load()
+	for _, f := range slow.forks {
+		dives += f.dives.Load()
+		untils += f.untils.Load()
+	}
+	if st.Aheads == 0 || st.AheadsSettled > st.Aheads || st.Races != 0 || len(slow.forks) != 1 || slow.forks[0].untils.Load() == 0 || dives != untils {
+		t.Errorf("ahead: %d questions asked ahead (%d settled), %d races; %d of %d early-stopping calls dived", st.Aheads, st.AheadsSettled,
+			st.Races, dives, untils)
 	}
 }
 
@@ -584,6 +618,12 @@ func TestConcurrentMIPPairwise(t *testing.T) {
 			checkRaces(t, st, slow, policy)
 		})
 	}
+	slow := &slowLMO{LMO: solver, delay: time.Millisecond}
+	prob.LMO = slow
+	t.Run("lpcg-ahead", func(t *testing.T) {
+		st := checkConcurrentRun(t, concurrentCase{name: "lpcg-ahead", p: prob, lower: lo, upper: up, method: lpcg, iters: 2000, stale: lazycg.StaleAhead})
+		checkAheads(t, st, slow)
+	})
 }
 
 // TestConcurrentStops checks that a run whose LMO call never returns on
@@ -747,7 +787,7 @@ func BenchmarkConcurrent(b *testing.B) {
 // TestStalePolicyNames checks that the policies' names parse back, that
 // other names are refused, and which policies run a second instance.
 func TestStalePolicyNames(t *testing.T) {
-	for _, p := range []lazycg.StalePolicy{lazycg.StaleWait, lazycg.StaleRestart, lazycg.StaleFork, lazycg.StaleRace, lazycg.StaleRaceCopy} {
+	for _, p := range []lazycg.StalePolicy{lazycg.StaleWait, lazycg.StaleRestart, lazycg.StaleFork, lazycg.StaleRace, lazycg.StaleRaceCopy, lazycg.StaleAhead} {
 		got, err := lazycg.ParseStalePolicy(p.String())
 		if err != nil || got != p {
 			t.Errorf("ParseStalePolicy(%q) = %v, %v", p.String(), got, err)

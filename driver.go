@@ -166,7 +166,7 @@ type Stats struct {
 	// iterate because the LMO call in flight went stale
 	// (SeparatorConfig.Stale): calls canceled under StaleRestart (their
 	// work is in LMOCalls and OracleTime), calls left running under
-	// StaleFork, StaleRace and StaleRaceCopy.
+	// StaleFork, StaleRace, StaleRaceCopy and StaleAhead.
 	StaleRestarts int
 	// Races counts the calls that raced a fresh call with a copy of its
 	// question on the idle LMO instance (StaleRace, StaleRaceCopy), and
@@ -174,6 +174,12 @@ type Stats struct {
 	// of a race is in LMOCalls and OracleTime, only the first answer in
 	// PositiveCalls or NegativeCalls.
 	Races, RacesWon int
+	// Aheads counts the questions asked ahead at Φ/2 beside a fresh call
+	// at Φ (StaleAhead), and AheadsSettled those whose answer came first
+	// and also answered the other call's question (a proof at Φ/2, or a
+	// vertex meeting Φ/K), so that the other call was canceled; the work
+	// of both is in LMOCalls and OracleTime.
+	Aheads, AheadsSettled int
 	// StaleOracleTime and LostOracleTime sort the concurrent calls' part
 	// of OracleTime (SeparatorConfig.Concurrent): the time of the calls
 	// that ended after the method had left their question for a better
@@ -261,6 +267,8 @@ func (s *Stats) add(o Stats) {
 	s.StaleRestarts += o.StaleRestarts
 	s.Races += o.Races
 	s.RacesWon += o.RacesWon
+	s.Aheads += o.Aheads
+	s.AheadsSettled += o.AheadsSettled
 	s.StaleOracleTime += o.StaleOracleTime
 	s.LostOracleTime += o.LostOracleTime
 	s.StaleAnswers += o.StaleAnswers

@@ -569,11 +569,7 @@ func (m *LPCG) stepConcurrent(ctx context.Context, s *State) error {
 	s.ReportGap(a.f, sep.GapBound)
 	if !sep.Positive {
 		o.CountAnswer(false, false)
-		// Under StaleFork another answer may have updated Φ since this
-		// question was asked: the proof then only gives its dual bound.
-		if a.note.phi == m.phi {
-			m.negativeAnswer(s, sep)
-		}
+		m.negativeAt(s, sep, a.note.phi)
 		return nil
 	}
 	if q := a.note; q.a2+dot(a.c, a.x)-dot(a.c, a.v) > q.t {

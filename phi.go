@@ -188,6 +188,22 @@ func (p *PhiSchedule) negativeAnswer(s *State, sep Separation) {
 	}
 }
 
+// negativeAt is negativeAnswer for a concurrent call's negative answer
+// to a question asked at Φ_a = asked, which proves f(x_a) − f* ≤ Φ_a, and
+// hence f(x) − f* ≤ Φ_a at the run's point (f has only decreased since
+// x_a): when Φ_a is at most the Φ in force, Φ is updated from Φ_a (halved,
+// or Remark 4.3's rule). A question asked at Φ/2 ahead of a negative
+// answer (StaleAhead) so takes Φ to Φ/4. A proof about a larger Φ (another
+// answer updated Φ while the call ran: StaleFork and the policies built on
+// it) only gives its dual bound.
+func (p *PhiSchedule) negativeAt(s *State, sep Separation, asked float64) {
+	if asked > p.phi {
+		return
+	}
+	p.phi = asked
+	p.negativeAnswer(s, sep)
+}
+
 // settle ends a run whose Φ a negative answer sep made negligible
 // (PhiSchedule.Negative): it has converged when sep proved the Wolfe gap
 // at most Φ, and stalled when sep was Inexact (SeparatorConfig.RelGap),

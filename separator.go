@@ -190,7 +190,9 @@ type SeparatorConfig struct {
 	// (StaleRestart), or ask again on a second instance of the LMO while
 	// it runs on (StaleFork; the LMO must be a Forker), and under
 	// StaleRace also race a fresh call with a copy of its question on the
-	// second instance. See docs/CONCURRENT.md for which policy wins where.
+	// second instance, or under StaleAhead ask the question a negative
+	// answer would lead to (Φ/2) on it. See docs/CONCURRENT.md for which
+	// policy wins where.
 	Stale StalePolicy
 	// Idle is what a concurrent method does while calls are in flight and
 	// no cached vertex improves its iterate by the relaxed threshold: hull
@@ -290,25 +292,43 @@ const (
 	// SeparatorConfig.NoDive says (by default diving), and only a race's
 	// copy searches the other way (by default best-first).
 	StaleRaceCopy
+	// StaleAhead is StaleFork whose second instance asks ahead when it
+	// would idle: when the method has no step left and the one call in
+	// flight, for the question LPsep(c, x_a, Φ, K), is not stale, the
+	// question a negative answer would lead to, LPsep(c, x_a, Φ/2, K), is
+	// asked on the idle instance (for LPCG the pair question at Φ/2 with
+	// the same away vertex). Both calls search as SeparatorConfig.NoDive
+	// says. A negative answer of the call ahead proves the Wolfe gap at
+	// x_a at most Φ/2, which answers the other call's question too: that
+	// call is canceled and Φ becomes Φ/4 (two halvings, each proven). A
+	// positive one whose vertex meets the other call's threshold Φ/K
+	// answers it as well (canceled likewise); a vertex below that
+	// threshold is a step at the relaxed threshold Φ/(2K), and the other
+	// call runs on. When the other call answers first, negatively, Φ
+	// becomes Φ/2 and the call ahead is the call for the question in
+	// force; positively, the call ahead runs on as a stale call does
+	// under StaleFork.
+	StaleAhead
 )
 
 var staleNames = [...]string{StaleWait: "wait", StaleRestart: "restart", StaleFork: "fork", StaleRace: "race",
-	StaleRaceCopy: "race-copy"}
+	StaleRaceCopy: "race-copy", StaleAhead: "ahead"}
 
-// String returns the policy's name: wait, restart, fork, race or
-// race-copy.
+// String returns the policy's name: wait, restart, fork, race, race-copy
+// or ahead.
 func (p StalePolicy) String() string { return policyName(staleNames[:], p, "StalePolicy") }
 
 // TwoInstances reports whether the policy runs a second instance of the
-// LMO (a Forker's fork): StaleFork, StaleRace and StaleRaceCopy.
-func (p StalePolicy) TwoInstances() bool { return p == StaleFork || p.races() }
+// LMO (a Forker's fork): StaleFork, StaleRace, StaleRaceCopy and
+// StaleAhead.
+func (p StalePolicy) TwoInstances() bool { return p == StaleFork || p == StaleAhead || p.races() }
 
 // races reports whether the policy races fresh questions on the idle
 // instance: StaleRace and StaleRaceCopy.
 func (p StalePolicy) races() bool { return p == StaleRace || p == StaleRaceCopy }
 
-// ParseStalePolicy returns the policy named wait, restart, fork, race or
-// race-copy.
+// ParseStalePolicy returns the policy named wait, restart, fork, race,
+// race-copy or ahead.
 func ParseStalePolicy(name string) (StalePolicy, error) {
 	return parsePolicy[StalePolicy](staleNames[:], name, "stale-call policy")
 }

@@ -88,7 +88,7 @@ type Variant struct {
 	// (spec.Config.Concurrent; in addition to the experiment's setting).
 	Concurrent bool `json:"concurrent,omitempty"`
 	// Stale selects the concurrent mode's stale-call policy: wait,
-	// restart, fork, race or race-copy (spec.Config.Stale; replacing the
+	// restart, fork, race, race-copy or ahead (spec.Config.Stale; replacing the
 	// experiment's).
 	Stale string `json:"stale,omitempty"`
 	// Idle selects the concurrent mode's idle policy: auto, hull, wait or

@@ -78,7 +78,8 @@ type Config struct {
 	// (lazycg.SeparatorConfig.Concurrent).
 	Concurrent bool `json:"concurrent,omitempty"`
 	// Stale is concurrent weak separation's stale-call policy: wait (""
-	// too), restart, fork, race or race-copy (lazycg.SeparatorConfig.Stale,
+	// too), restart, fork, race, race-copy or ahead
+	// (lazycg.SeparatorConfig.Stale,
 	// lazycg.ParseStalePolicy).
 	Stale string `json:"stale,omitempty"`
 	// Idle is what concurrent lazy methods do while calls are in flight
@@ -384,8 +385,8 @@ var settings = []Setting{
 		Usage: "lazy methods (lcg, lazy-afw, lazy-bpcg, lpcg): run LMO calls in the background while stepping on cached vertices at Φ/(2K), then by hull steps (-idle; docs/CONCURRENT.md); online locg-pf: play the rounds on while the call runs (docs/ONLINE.md)",
 		field: func(c *Config) any { return &c.Concurrent }},
 	{Flag: "stale", lazy: true, JSON: "stale", Kind: SettingString,
-		Usage: "with -concurrent: `POLICY` when the method runs out of cached steps and has moved since the call in flight was asked: wait for the call, restart it at the current iterate, fork (ask at the current iterate on a second solver instance while the call runs on; MIP oracles), race (fork, with the second instance searching the other way from -dive, and while the one call in flight is not stale its question asked on the idle instance too; the first answer wins), or race-copy (race, with every question searching as -dive says on either instance and only the race's copy the other way) (default wait)",
-		check: policyCheck(lazycg.ParseStalePolicy, "wait, restart, fork, race or race-copy"),
+		Usage: "with -concurrent: `POLICY` when the method runs out of cached steps and has moved since the call in flight was asked: wait for the call, restart it at the current iterate, fork (ask at the current iterate on a second solver instance while the call runs on; MIP oracles), race (fork, with the second instance searching the other way from -dive, and while the one call in flight is not stale its question asked on the idle instance too; the first answer wins), race-copy (race, with every question searching as -dive says on either instance and only the race's copy the other way), or ahead (fork, and while the one call in flight is not stale the question a negative answer would lead to, at Φ/2, asked on the idle instance) (default wait)",
+		check: policyCheck(lazycg.ParseStalePolicy, "wait, restart, fork, race, race-copy or ahead"),
 		field: func(c *Config) any { return &c.Stale }},
 	{Flag: "idle", lazy: true, JSON: "idle", Kind: SettingString,
 		Usage: "with -concurrent: `POLICY` while a call is in flight and no cached vertex improves by Φ/(2K): auto (corrected for lcg, hull when the objective has no exact line search; wait for lpcg), hull (pairwise steps over the hull of the iterate and the cached vertices; lcg, lpcg), corrected (hull steps with quadratic corrections; quadratic objectives) or wait (default auto)",

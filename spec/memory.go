@@ -188,7 +188,7 @@ func (a *memAccount) reserveMIP(s *Spec, rows, cols, nonzeros, dim float64) erro
 	what := fmt.Sprintf("a MIP model with %.4g rows, %.4g columns and %.4g nonzeros", rows, cols, nonzeros)
 	copies := max(a.copies, 1)
 	if copies > 1 {
-		what += fmt.Sprintf(", loaded %d times (-stale fork, race or race-copy)", copies)
+		what += fmt.Sprintf(", loaded %d times (-stale fork, race, race-copy or ahead)", copies)
 	}
 	return a.reserve(fmt.Sprintf("polytope %q", s.Text), what,
 		float64(copies)*(mipBytesPerNonzero*nonzeros+mipBytesPerLine*(rows+cols))+runVectors*8*dim)

@@ -92,9 +92,9 @@ func TestMemoryBudgetRefusesBeforeAllocating(t *testing.T) {
 	if n1, n2 := need(one), need(two); !(n2 > 1.5*n1) {
 		t.Errorf("cut:60 needs about %g without the fork policy and %g with it, want nearly twice", n1, n2)
 	}
-	for _, policy := range []string{"fork", "race", "race-copy"} {
+	for _, policy := range []string{"fork", "race", "race-copy", "ahead"} {
 		two.Stale, two.MemoryBudget = policy, 1
-		if _, err := two.Prepare(); err == nil || !strings.Contains(err.Error(), "loaded 2 times (-stale fork, race or race-copy)") {
+		if _, err := two.Prepare(); err == nil || !strings.Contains(err.Error(), "loaded 2 times (-stale fork, race, race-copy or ahead)") {
 			t.Errorf("%s policy over budget: %v", policy, err)
 		}
 	}

@@ -37,6 +37,11 @@ type Summary struct {
 	// policy race) and those that answered first.
 	Races    int `json:"races,omitempty"`
 	RacesWon int `json:"races_won,omitempty"`
+	// Aheads and AheadsSettled count the questions asked ahead at Φ/2
+	// (stale policy ahead) and those whose answer also settled the other
+	// call's question (lazycg.Stats).
+	Aheads        int `json:"aheads,omitempty"`
+	AheadsSettled int `json:"aheads_settled,omitempty"`
 	// StaleOracleTimeS and LostOracleTimeS are the parts of OracleTimeS
 	// spent in concurrent calls that ended after their question went
 	// stale, and in calls whose result was no answer (lazycg.Stats).
@@ -151,6 +156,7 @@ func (p *Prepared) newSummary(method string, st lazycg.Stats, status lazycg.Stat
 	s := Summary{Polytope: p.Config.Polytope, Method: method, Dim: p.Instance.Dim(), Status: status.String(),
 		Iterations: st.Iterations, LMOCalls: st.LMOCalls, CacheHits: st.CacheHits, LocalHits: st.LocalHits,
 		ConcurrentSteps: st.ConcurrentSteps, HullSteps: st.HullSteps, StaleRestarts: st.StaleRestarts, Races: st.Races, RacesWon: st.RacesWon,
+		Aheads: st.Aheads, AheadsSettled: st.AheadsSettled,
 		StaleOracleTimeS: st.StaleOracleTime.Seconds(), LostOracleTimeS: st.LostOracleTime.Seconds(),
 		StaleAnswers: st.StaleAnswers, StalePositives: st.StalePositives, StaleImproving: st.StaleImproving, PartialAnswers: st.PartialAnswers,
 		InexactAnswers: st.InexactAnswers, DeferredRounds: st.DeferredRounds,

@@ -210,6 +210,9 @@ func printSeparation(w io.Writer, s spec.Summary) {
 	if s.Races > 0 {
 		fmt.Fprintf(w, "races       %d questions asked on both instances, %d answered first by the copy\n", s.Races, s.RacesWon)
 	}
+	if s.Aheads > 0 {
+		fmt.Fprintf(w, "ahead       %d questions asked at Φ/2 beside a call at Φ, %d of them answered the call's question too\n", s.Aheads, s.AheadsSettled)
+	}
 	if s.StaleOracleTimeS > 0 || s.LostOracleTimeS > 0 {
 		fmt.Fprintf(w, "call time   %.3gs of the LMO's %.3gs in calls that ended stale, %.3gs in calls that gave no answer\n",
 			s.StaleOracleTimeS, s.OracleTimeS, s.LostOracleTimeS)
