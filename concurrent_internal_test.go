@@ -48,6 +48,20 @@ func (g *gateLMO) Fork(context.Context) (LMO, error) {
 	return f, nil
 }
 
+// gatedOracle returns an Oracle in concurrent mode under the policy over
+// a gateLMO (and its fork, for the policies with two instances), with its
+// statistics; the test closes the forks (closeForks).
+func gatedOracle(t *testing.T, ctx context.Context, policy StalePolicy) (*Oracle, *gateLMO, *Stats) {
+	t.Helper()
+	lmo := newGateLMO()
+	stats := new(Stats)
+	o := NewOracle(lmo, NewSeparator(lmo, SeparatorConfig{}), stats)
+	if err := o.startConcurrency(ctx, "test", policy, nil); err != nil {
+		t.Fatal(err)
+	}
+	return o, lmo, stats
+}
+
 // TestAwaitRacesAfterRetiredCall is the regression test of a race that
 // was never started: under StaleRace, when the loser of a race is still
 // being canceled (a CBC search can take a while to stop) as the next
@@ -58,12 +72,7 @@ func (g *gateLMO) Fork(context.Context) (LMO, error) {
 func TestAwaitRacesAfterRetiredCall(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	lmo := newGateLMO()
-	var stats Stats
-	o := NewOracle(lmo, NewSeparator(lmo, SeparatorConfig{}), &stats)
-	if err := o.startConcurrency(ctx, "test", StaleRace, nil); err != nil {
-		t.Fatal(err)
-	}
+	o, lmo, stats := gatedOracle(t, ctx, StaleRace)
 	defer o.closeForks()
 	a := o.async
 	if len(a.slots) != 2 || len(lmo.forks) != 1 {
@@ -174,12 +183,7 @@ func TestAhead(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			lmo := newGateLMO()
-			var stats Stats
-			o := NewOracle(lmo, NewSeparator(lmo, SeparatorConfig{}), &stats)
-			if err := o.startConcurrency(ctx, "test", StaleAhead, nil); err != nil {
-				t.Fatal(err)
-			}
+			o, lmo, stats := gatedOracle(t, ctx, StaleAhead)
 			defer o.closeForks()
 			c, x, dst := []float64{0, 2}, []float64{0, 1}, make([]float64, 2)
 			const f = 1.0
@@ -260,12 +264,7 @@ func TestAhead(t *testing.T) {
 		t.Errorf("Φ = %g after a proof at 2 > Φ = 1", p.phi)
 	}
 	// No question ahead where Φ/2 is negligible.
-	lmo := newGateLMO()
-	var stats Stats
-	o := NewOracle(lmo, NewSeparator(lmo, SeparatorConfig{}), &stats)
-	if err := o.startConcurrency(context.Background(), "test", StaleAhead, nil); err != nil {
-		t.Fatal(err)
-	}
+	o, _, stats := gatedOracle(t, context.Background(), StaleAhead)
 	defer o.closeForks()
 	sl := &inflight{f: 1, phi: 1e-14, k: 1, note: questionNote{phi: 1e-14, t: 1e-14}}
 	if o.ahead(context.Background(), sl, o.async.slots[1]) || stats.Aheads != 0 {
