@@ -100,6 +100,9 @@ type inflight struct {
 	twin    *inflight
 	copy    bool
 	retired bool
+	// id is the instance's index (CallRecord.Instance); rec the index in
+	// concurrency.calls of the record of the call in flight (−1: none).
+	id, rec int
 }
 
 // questionNote is the method's record of a question in flight: the Φ it
@@ -133,6 +136,10 @@ type concurrency struct {
 	// await; NaN in background mode): a call that ends with fNow below its
 	// question's f ended stale (Stats.StaleOracleTime).
 	fNow float64
+	// t0 is the run's start when the calls are recorded (Result.Calls;
+	// zero: not recorded), calls the records.
+	t0    time.Time
+	calls []CallRecord
 }
 
 type inflightResult struct {
@@ -247,7 +254,7 @@ func (o *Oracle) startConcurrency(ctx context.Context, pre string, policy StaleP
 	for i, l := range lmos {
 		a.slots = append(a.slots, &inflight{lmo: l, done: make(chan inflightResult, 1),
 			c: make([]float64, n), x: make([]float64, n), v: make([]float64, n),
-			other: policy == StaleRace && i == 1})
+			other: policy == StaleRace && i == 1, id: i, rec: -1})
 	}
 	o.async = a
 	return nil
@@ -347,6 +354,7 @@ func (o *Oracle) separateOrStart(ctx context.Context, dst, c, x []float64, f, ph
 func (a *concurrency) launch(ctx context.Context, sl *inflight) {
 	cctx, cancel := context.WithCancel(ctx)
 	sl.cancel, sl.busy = cancel, true
+	a.record(sl)
 	split, lmo, v, ac, ax, done, relGap := a.sep, sl.lmo, sl.v, sl.c, sl.x, sl.done, a.sep.relGap()
 	phi, k := sl.phi, sl.k
 	other := sl.other
@@ -527,11 +535,11 @@ func (o *Oracle) received(sl *inflight, r inflightResult) (Separation, error) {
 // first, with its result r: its work is counted (LMOCalls, OracleTime)
 // and a vertex it found is cached, but it is not an answer.
 func (o *Oracle) absorb(sl *inflight, r inflightResult) {
-	sl.busy, sl.retired, sl.copy = false, false, false
 	sl.cancel()
 	o.stats.LMOCalls += r.sep.LMOCalls
 	o.stats.OracleTime += r.sep.LMOTime
 	o.sortCallTime(sl, r, true)
+	sl.busy, sl.retired, sl.copy = false, false, false
 	if r.err == nil {
 		o.keepVertex(sl, r)
 	}
@@ -544,12 +552,14 @@ func (o *Oracle) absorb(sl *inflight, r inflightResult) {
 // (canceled, inconclusive or failed, or retired because its twin
 // answered first).
 func (o *Oracle) sortCallTime(sl *inflight, r inflightResult, lost bool) {
-	if o.async.fNow < sl.f {
+	stale := o.async.fNow < sl.f
+	if stale {
 		o.stats.StaleOracleTime += r.sep.LMOTime
 	}
 	if lost {
 		o.stats.LostOracleTime += r.sep.LMOTime
 	}
+	o.async.ended(sl, r, stale)
 }
 
 // keepVertex caches the vertex of slot sl's result r if the separator

@@ -379,10 +379,52 @@ func checkConcurrentRun(t *testing.T, c concurrentCase) lazycg.Stats {
 		t.Errorf("%v: %d stale answers, %d positive, %d improving; %d positive and %d negative answers in all", c.stale,
 			st.StaleAnswers, st.StalePositives, st.StaleImproving, st.PositiveCalls, st.NegativeCalls)
 	}
+	checkCallRecords(t, c.stale, res)
 	t.Logf("%v after %d iterations: f − f* ≤ %.3g, gap %.3g, %d LMO calls, %d negative, %d concurrent steps, %d hull steps, %d stale restarts, %d questions ahead (%d settled), %d stale answers (%d positive, %d improving)", res.Status,
 		res.Stats.Iterations, res.F-c.lower, res.Gap(), res.Stats.LMOCalls, res.Stats.NegativeCalls, res.Stats.ConcurrentSteps,
 		res.Stats.HullSteps, res.Stats.StaleRestarts, res.Stats.Aheads, res.Stats.AheadsSettled, res.Stats.StaleAnswers, res.Stats.StalePositives, res.Stats.StaleImproving)
 	return res.Stats
+}
+
+// checkCallRecords checks Result.Calls against the run's counters: one
+// record per background call, on an instance the policy runs, each
+// ended within the run; as many questions asked ahead and race copies as
+// Stats counts, at least as many retired calls as races won and
+// questions settled ahead, no call of the second instance under the
+// one-instance policies, and the stale and lost LMO time of Stats made
+// of the records' durations exactly.
+func checkCallRecords(t *testing.T, policy lazycg.StalePolicy, res *lazycg.Result) {
+	t.Helper()
+	st := res.Stats
+	if len(res.Calls) == 0 || len(res.Calls) > st.LMOCalls {
+		t.Fatalf("%d call records for %d LMO calls", len(res.Calls), st.LMOCalls)
+	}
+	var stale, lost time.Duration
+	roles, outcomes := map[lazycg.CallRole]int{}, map[lazycg.CallOutcome]int{}
+	for i, c := range res.Calls {
+		if c.Instance < 0 || c.Instance > 1 || (c.Instance == 1 && !policy.TwoInstances()) ||
+			c.Start < 0 || c.End < c.Start || c.End > st.Runtime || !(c.Phi > 0) || !(c.T > 0) ||
+			(i > 0 && c.Start < res.Calls[i-1].Start) {
+			t.Fatalf("call record %d of %d: %+v (runtime %v, policy %v)", i, len(res.Calls), c, st.Runtime, policy)
+		}
+		roles[c.Role]++
+		outcomes[c.Outcome]++
+		if c.Stale {
+			stale += c.End - c.Start
+		}
+		switch c.Outcome {
+		case lazycg.CallRetired, lazycg.CallCanceled, lazycg.CallFailed:
+			lost += c.End - c.Start
+		}
+	}
+	if roles[lazycg.CallAhead] != st.Aheads || roles[lazycg.CallRaceCopy] != st.Races ||
+		outcomes[lazycg.CallRetired] < st.AheadsSettled+st.RacesWon {
+		t.Errorf("records: roles %v, outcomes %v; %d asked ahead (%d settled), %d races (%d won)", roles, outcomes,
+			st.Aheads, st.AheadsSettled, st.Races, st.RacesWon)
+	}
+	if stale != st.StaleOracleTime || lost != st.LostOracleTime {
+		t.Errorf("records: %v stale and %v lost, Stats: %v and %v", stale, lost, st.StaleOracleTime, st.LostOracleTime)
+	}
 }
 
 // checkGoroutines waits until the number of goroutines is back to before

@@ -326,6 +326,10 @@ type Result struct {
 	Err   error
 	Stats Stats
 	Trace []TracePoint
+	// Calls are the LMO calls of concurrent weak separation
+	// (SeparatorConfig.Concurrent), in the order they started; nil
+	// otherwise.
+	Calls []CallRecord
 }
 
 // Gap returns F − DualBound.
@@ -434,6 +438,7 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 			return nil, err
 		}
 		defer oracle.closeForks()
+		oracle.recordCalls(run.start)
 	}
 	if settings.CallBudget > 0 {
 		if err := checkCallBudget(method, monotone, settings.Concurrent); err != nil {
@@ -452,6 +457,7 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	res := &Result{DualBound: math.Inf(-1)}
 	finish := func(st Status, err error) (*Result, error) {
 		s.stopConcurrent()
+		res.Calls = oracle.callRecords()
 		res.Status, res.Err, res.Stats, res.DualBound = st, err, run.Finish(s.Iter), math.Min(s.dual, res.F)
 		return res, err
 	}

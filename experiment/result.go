@@ -94,6 +94,9 @@ type RunResult struct {
 	Summary *spec.Summary `json:"summary,omitempty"`
 	// Trace is the trace CSV file, relative to the experiment directory.
 	Trace string `json:"trace,omitempty"`
+	// Calls is the file, relative to the experiment directory, that holds
+	// the LMO calls of a concurrent run (CallsSuffix; see WriteCalls).
+	Calls string `json:"calls,omitempty"`
 	// TracePoints is the number of trace points.
 	TracePoints int `json:"trace_points"`
 	// LastPoint is the file, relative to the experiment directory, that

@@ -190,6 +190,14 @@ func (r *Runner) runExperiment(ctx context.Context, e *Experiment) ExperimentRes
 			} else {
 				rr.Trace = name
 			}
+			if len(tr.Calls) > 0 {
+				cname := strings.TrimSuffix(name, ".csv") + CallsSuffix
+				if err := WriteCallsFile(filepath.Join(dir, cname), tr.Calls); err != nil {
+					rr.Error = joinErr(rr.Error, err.Error())
+				} else {
+					rr.Calls = cname
+				}
+			}
 			if len(points) > known { // an online run's last point
 				kp := points[len(points)-1]
 				pname := strings.TrimSuffix(name, ".csv") + PointSuffix
@@ -416,7 +424,7 @@ func (r *Runner) runOffline(ctx context.Context, e *Experiment, cfg spec.Config,
 	if res == nil {
 		return Trace{}, spec.Summary{}, err
 	}
-	return Trace{Points: res.Trace}, p.Summary(res), err
+	return Trace{Points: res.Trace, Calls: res.Calls}, p.Summary(res), err
 }
 
 // runDC runs a difference-of-convex experiment (Concave set) with

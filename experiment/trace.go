@@ -27,6 +27,9 @@ type Trace struct {
 	// OracleTime, when not nil, is the time spent in oracle calls up to
 	// each point (online runs record it).
 	OracleTime []time.Duration
+	// Calls are the LMO calls of a concurrent run (lazycg.Result.Calls),
+	// written beside the trace (CallsSuffix).
+	Calls []lazycg.CallRecord
 }
 
 // WriteTrace writes a trace as CSV with the columns time_s, iteration,

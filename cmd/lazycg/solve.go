@@ -35,6 +35,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	f.outputs("write the trace as CSV to `FILE`")
 	progress := durationFlag(f.fs, "progress", 2*time.Second, "progress table cadence on stderr (without -json; 0: none)")
 	solution := f.fs.String("solution", "", "write the final point x to `FILE`: a comment line, then one coordinate per line (also when the run stops early: its best point)")
+	calls := f.fs.String("calls", "", "write the LMO calls of concurrent weak separation (with -concurrent) as CSV to `FILE`: instance, role, start_s, end_s, f, phi, t, outcome, stale")
 	if err := f.parse(args); err != nil {
 		if err == errHelp {
 			return nil
@@ -42,6 +43,9 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer f.close()
+	if *calls != "" && !f.cfg.Concurrent {
+		return usageError(errors.New("solve: -calls records the calls of concurrent weak separation: add -concurrent"))
+	}
 	if f.cfg.Concave != "" && !flagSet(f.fs, "method") {
 		// DCA's subproblems want a linearly convergent method.
 		f.cfg.Method = "lazy-bpcg"
@@ -73,9 +77,15 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return noResult("solve", runErr)
 	}
 	sum := p.Summary(res)
-	return writeOutputs(f, stdout, sum, func(w io.Writer) { printSummary(w, sum, p) },
+	err = writeOutputs(f, stdout, sum, func(w io.Writer) { printSummary(w, sum, p) },
 		func(w io.Writer) error { return experiment.WriteTrace(w, experiment.Trace{Points: res.Trace}) },
 		solFile, res.X, runErr)
+	if *calls != "" {
+		if cerr := experiment.WriteCallsFile(*calls, res.Calls); cerr != nil {
+			err = errors.Join(err, fmt.Errorf("solve: -calls: %w", cerr))
+		}
+	}
+	return err
 }
 
 // flagSet reports whether the flag called name was given.
