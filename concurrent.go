@@ -706,16 +706,26 @@ func (o *Oracle) relaxedHit() {
 }
 
 // stopConcurrent ends the run's calls in flight, if any: it cancels them,
-// waits for their goroutines and counts their work; an answer that
-// arrived is still a proof about the point asked (a dual bound).
+// waits for their goroutines and counts their work. An answer that
+// arrived is still a proof about the point asked, and so is the bound a
+// canceled call proved before it ended (UnansweredError): dual bounds,
+// also from a retired call's result.
 func (s *State) stopConcurrent() {
-	s.Oracle.stopCalls(func(sl *inflight, sep Separation) { s.ReportGap(sl.f, sep.GapBound) })
+	s.Oracle.stopCalls(func(sl *inflight, sep Separation, err error) {
+		var ue *UnansweredError
+		switch {
+		case err == nil:
+			s.ReportGap(sl.f, sep.GapBound)
+		case errors.As(err, &ue):
+			s.ReportGap(sl.f, dot(sl.c, sl.x)-ue.Bound)
+		}
+	})
 }
 
 // stopCalls cancels the calls in flight, waits for their goroutines and
-// counts their work; proof, if not nil, receives each answer that
-// arrived without an error.
-func (o *Oracle) stopCalls(proof func(sl *inflight, sep Separation)) {
+// counts their work; proof, if not nil, receives each call's result
+// (its Separation and error).
+func (o *Oracle) stopCalls(proof func(sl *inflight, sep Separation, err error)) {
 	if o.async == nil {
 		return
 	}
@@ -724,12 +734,17 @@ func (o *Oracle) stopCalls(proof func(sl *inflight, sep Separation)) {
 			continue
 		}
 		sl.cancel()
+		var sep Separation
+		var err error
 		if sl.retired {
-			o.absorb(sl, <-sl.done)
-			continue
+			r := <-sl.done
+			o.absorb(sl, r)
+			sep, err = r.sep, r.err
+		} else {
+			sep, err = o.received(sl, <-sl.done)
 		}
-		if sep, err := o.received(sl, <-sl.done); err == nil && proof != nil {
-			proof(sl, sep)
+		if proof != nil {
+			proof(sl, sep, err)
 		}
 	}
 }

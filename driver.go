@@ -392,6 +392,17 @@ func (s *State) ReportGap(f, gapBound float64) {
 	}
 }
 
+// reportUnanswered reports the bound proven by an LMO call for c = ∇f(x)
+// at the current iterate that ended with err without its answer
+// (UnansweredError): the Wolfe gap of x is at most ∇f·x − Bound. Methods
+// call it on the error of such a call before they return the error.
+func (s *State) reportUnanswered(err error) {
+	var ue *UnansweredError
+	if errors.As(err, &ue) {
+		s.ReportGap(s.F, dot(s.Grad, s.X)-ue.Bound)
+	}
+}
+
 // ReportDual records a proven lower bound on min f over P.
 func (s *State) ReportDual(d float64) {
 	if d > s.dual {

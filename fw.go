@@ -91,6 +91,7 @@ func (m *FrankWolfe) Step(ctx context.Context, s *State) error {
 func fwVertex(ctx context.Context, s *State, v []float64, method string) (res LinearResult, gx, gap float64, err error) {
 	res, err = s.Oracle.Minimize(ctx, v, s.Grad)
 	if err != nil {
+		s.reportUnanswered(err)
 		return res, 0, 0, err
 	}
 	if !res.Found {

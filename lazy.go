@@ -54,6 +54,7 @@ func (m *LazyTextbook) Step(ctx context.Context, s *State) error {
 	m.phi = (m.phi + m.C*gamma*gamma/2) / (1 + gamma/k)
 	sep, err := s.Oracle.Separate(ctx, m.v, s.Grad, s.X, m.phi, k)
 	if err != nil {
+		s.reportUnanswered(err)
 		return err
 	}
 	s.ReportGap(s.F, sep.GapBound)
@@ -230,6 +231,7 @@ func lazyStep(ctx context.Context, s *State, v []float64, phi *PhiSchedule, k fl
 	}
 	sep, err := s.Oracle.Separate(ctx, v, s.Grad, s.X, phi.Phi(), k)
 	if err != nil {
+		s.reportUnanswered(err)
 		return err
 	}
 	s.ReportGap(s.F, sep.GapBound)

@@ -3,6 +3,7 @@ package lazycg
 import (
 	"context"
 	"errors"
+	"math"
 )
 
 // LMO is a linear minimization oracle over a polytope P ⊂ R^n.
@@ -33,6 +34,36 @@ type LinearResult struct {
 	// Nodes is the number of branch-and-bound nodes for solver-backed
 	// oracles, 0 otherwise.
 	Nodes int64
+}
+
+// UnansweredError is the error of an LMO call that ended without its
+// answer — canceled (LinearResult.Reason StopCanceled: the context ended)
+// or, for a weak separation call, stopped before it decided its question
+// (ErrInconclusive) — after it had proven Bound ≤ min over P of c·v. That
+// bound is a proof like any other: for c = ∇f(x) the Wolfe gap of x is at
+// most c·x − Bound, so the methods report it as a dual bound before they
+// return the error, and a run that stops in the middle of a call keeps
+// what the call proved. Err is the call's own error (Unwrap).
+type UnansweredError struct {
+	Bound float64
+	Err   error
+}
+
+// Error returns the call's own error message.
+func (e *UnansweredError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the call's own error.
+func (e *UnansweredError) Unwrap() error { return e.Err }
+
+// unanswered returns err, wrapped in an UnansweredError with res.Bound
+// when that is a finite bound the call proved: a call canceled with its
+// bound (StopCanceled), or one whose err is ErrInconclusive.
+func unanswered(res LinearResult, err error) error {
+	if err == nil || math.IsNaN(res.Bound) || math.IsInf(res.Bound, 0) ||
+		!(res.Reason == StopCanceled || errors.Is(err, ErrInconclusive)) {
+		return err
+	}
+	return &UnansweredError{Bound: res.Bound, Err: err}
 }
 
 // Exact returns the result of an oracle that solved min c·v to optimality

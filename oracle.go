@@ -61,7 +61,7 @@ func (o *Oracle) Minimize(ctx context.Context, dst, c []float64) (LinearResult, 
 	if err == nil && (res.Reason == StopImproving || res.Reason == StopCertified) {
 		o.stats.EarlyStops++
 	}
-	return res, err
+	return res, unanswered(res, err)
 }
 
 // relaxes reports whether the LMO has a cheap relaxation bound

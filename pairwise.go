@@ -291,6 +291,7 @@ func (m *PCG) Step(ctx context.Context, s *State) error {
 	}
 	res, err := s.Oracle.Minimize(ctx, c.vPlus, s.Grad)
 	if err != nil {
+		s.reportUnanswered(err)
 		return err
 	}
 	if !res.Found {
@@ -497,6 +498,7 @@ func (m *LPCG) follow(ctx context.Context, s *State, sep Separation) error {
 		// negative answer proves the Wolfe gap is at most Φ.
 		fw, err := s.Oracle.Separate(ctx, c.vPlus, s.Grad, s.X, m.phi, m.K)
 		if err != nil {
+			s.reportUnanswered(err)
 			return err
 		}
 		s.ReportGap(s.F, fw.GapBound)
@@ -737,6 +739,7 @@ func (p *pairSeparator) separateStart(ctx context.Context, s *State, c *pairwise
 		}
 		if err != nil || started {
 			if err != nil {
+				s.reportUnanswered(err) // the FW component's call: c = ∇f(x) at x
 				err = fmt.Errorf("lazycg: pair separation: %w", err)
 			}
 			return Separation{}, started, err
@@ -764,6 +767,7 @@ func (p *pairSeparator) separateStart(ctx context.Context, s *State, c *pairwise
 	}
 	res, err := s.Oracle.Minimize(ctx, c.vPlus, g)
 	if err != nil {
+		s.reportUnanswered(err)
 		return Separation{}, false, fmt.Errorf("lazycg: pair separation: %w", err)
 	}
 	s.ReportGap(s.F, gx-res.Bound)

@@ -567,7 +567,7 @@ func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, dst, c, x []float6
 	}
 	sep.LMOTime = time.Since(start)
 	if err != nil {
-		return sep, false, err
+		return sep, false, unanswered(res, err)
 	}
 	sep.EarlyStop = res.Reason == StopImproving || res.Reason == StopCertified
 	if !math.IsInf(res.Bound, -1) && !math.IsNaN(res.Bound) {
@@ -602,8 +602,8 @@ func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, dst, c, x []float6
 		sep.Inexact = true
 		return sep, res.Found, nil
 	}
-	return sep, res.Found, fmt.Errorf("%w: LMO stopped (%v) with value %g and bound %g, need value < %g or bound ≥ %g",
-		ErrInconclusive, res.Reason, res.Value, res.Bound, improve, cx-phi)
+	return sep, res.Found, unanswered(res, fmt.Errorf("%w: LMO stopped (%v) with value %g and bound %g, need value < %g or bound ≥ %g",
+		ErrInconclusive, res.Reason, res.Value, res.Bound, improve, cx-phi))
 }
 
 // certifyBelow is the Certify of the stop rule of a call at c·x = cx

@@ -248,6 +248,7 @@ func (m *LazyStochasticFW) Step(ctx context.Context, s *State) error {
 	s.Eval()
 	sep, err := s.Oracle.Separate(ctx, c.v, s.Grad, s.X, m.phi, m.K)
 	if err != nil {
+		s.reportUnanswered(err)
 		return err
 	}
 	s.ReportGap(s.F, sep.GapBound)
