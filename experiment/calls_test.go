@@ -3,14 +3,13 @@ package experiment
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
-	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/testutil"
 )
 
 func TestWriteCalls(t *testing.T) {
@@ -51,15 +50,7 @@ func TestRunnerWritesCalls(t *testing.T) {
 	if len(runs) != 2 || runs[0].Calls != "" || runs[1].Calls != "lcg-concurrent"+CallsSuffix {
 		t.Fatalf("runs: %+v", runs)
 	}
-	f, err := os.Open(filepath.Join(r.Out, "b6", runs[1].Calls))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := testutil.ReadCSV(t, filepath.Join(r.Out, "b6", runs[1].Calls))
 	if len(rows) < 2 || len(rows)-1 > runs[1].Summary.LMOCalls {
 		t.Fatalf("%d rows for %d LMO calls", len(rows), runs[1].Summary.LMOCalls)
 	}

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lazycg/lazycg/internal/testutil"
 )
 
 func onlineJSON(t *testing.T, args ...string) map[string]any {
@@ -63,15 +63,7 @@ func TestOnlineStudyAndTrace(t *testing.T) {
 	if hits := runs[1].(map[string]any)["cache_hits"].(float64); hits != 0 {
 		t.Errorf("locg without cache has %v cache hits", hits)
 	}
-	f, err := os.Open(trace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := testutil.ReadCSV(t, trace)
 	if len(rows) != 1+3*25 || rows[0][0] != "method" || rows[0][1] != "round" || rows[1][0] != "ocg" || rows[75][0] != "locg-cache-early" {
 		t.Errorf("trace has %d rows, header %v", len(rows), rows[0])
 	}

@@ -2,13 +2,16 @@
 // packages (the root package's tests cannot import a package that imports
 // lazycg, so nothing here does): exact oracles over the simplex and the
 // k-subset polytope, the Euclidean projection onto the simplex and seeded
-// random vectors.
+// random vectors, and a CSV reader for the tests of written files.
 package testutil
 
 import (
+	"encoding/csv"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
+	"testing"
 )
 
 // ArgMin returns the first index minimizing c_i: the vertex e_i of the
@@ -139,4 +142,20 @@ func SquaredDistanceLineMinimize(d, grad []float64, gmax float64) float64 {
 		return 0
 	}
 	return math.Min(-gd/(2*dd), gmax)
+}
+
+// ReadCSV returns the records of the CSV file at path, failing t when it
+// cannot be read or parsed.
+func ReadCSV(t testing.TB, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return rows
 }
