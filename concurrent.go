@@ -519,6 +519,11 @@ func (o *Oracle) received(sl *inflight, r inflightResult) (Separation, error) {
 			default:
 				o.stats.RacesWon++
 			}
+		} else {
+			// The other call runs on as an ordinary call: a call ahead
+			// whose first call answered is the question in force (or a
+			// stale one), and its answer settles no call asked after it.
+			tw.copy = false
 		}
 	}
 	sl.copy = false

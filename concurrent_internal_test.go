@@ -2,6 +2,7 @@ package lazycg
 
 import (
 	"context"
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -270,6 +271,78 @@ func TestAhead(t *testing.T) {
 	if o.ahead(context.Background(), sl, o.async.slots[1]) || stats.Aheads != 0 {
 		t.Error("a question asked ahead at a negligible Φ/2")
 	}
+}
+
+// TestAheadChain is the regression test of a call ahead that was
+// retired by the wrong proof: when the first call's proof made the call
+// ahead the question in force and a new question was asked ahead beside
+// it (at the next Φ/2), the former call ahead still counted as one, so
+// its proof — at the Φ then in force, not at the new Φ/2 — retired the
+// new call, whose question it does not answer, and that question (then in
+// force) was asked again from scratch. Until 2026-11-30 this happened at
+// every chain of two proofs (cut 28: negative answers are half of LCG's).
+func TestAheadChain(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	o, lmo, stats := gatedOracle(t, ctx, StaleAhead)
+	defer o.closeForks()
+	first, second := o.async.slots[0], o.async.slots[1]
+	c, x, dst := []float64{0, 2}, []float64{0, 1}, make([]float64, 2)
+	const f = 1.0 // c·x = 2, min c·v = 0: negative at Φ ≥ 2, at K = 1
+	if _, started, err := o.separateOrStart(ctx, dst, c, x, f, 4, 1); err != nil || !started {
+		t.Fatalf("question not started: %v", err)
+	}
+	<-lmo.started
+	await := func() <-chan error {
+		done := make(chan error, 1)
+		go func() {
+			sep, _, err := o.await(ctx, f)
+			if err == nil && sep.Positive {
+				err = errors.New("a positive answer")
+			}
+			done <- err
+		}()
+		return done
+	}
+	done := await()
+	<-lmo.forks[0].started // the question ahead at Φ = 2
+	close(lmo.gate)        // the first call proves its bound at Φ = 4
+	if err := <-done; err != nil || o.asked() != first {
+		t.Fatalf("first answer: %v", err)
+	}
+	p := PhiSchedule{phi: 4}
+	s := &State{F: f}
+	p.negativeAt(s, Separation{}, first.note.phi)
+	// The call ahead is the question in force (Φ = 2); the idle first
+	// instance gets the next question ahead, at Φ = 1.
+	lmo.gate = make(chan struct{})
+	done = await()
+	select {
+	case <-lmo.started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no new question asked ahead")
+	}
+	if first.note.phi != 1 || first.twin != second {
+		t.Fatalf("new question ahead at Φ %g", first.note.phi)
+	}
+	close(lmo.forks[0].gate) // the proof at Φ = 2 arrives
+	if err := <-done; err != nil || o.asked() != second {
+		t.Fatalf("second answer: %v", err)
+	}
+	p.negativeAt(s, Separation{}, second.note.phi)
+	if first.retired || !first.busy || stats.AheadsSettled != 0 || stats.Aheads != 2 {
+		t.Fatalf("the proof at Φ = 2 retired the question at Φ = 1 (retired %v, busy %v, %d asked ahead, %d settled)",
+			first.retired, first.busy, stats.Aheads, stats.AheadsSettled)
+	}
+	if p.phi != 1 {
+		t.Errorf("Φ = %g after two proofs from 4, want 1", p.phi)
+	}
+	close(lmo.gate) // the question at Φ = 1, now in force, is answered: c·x − min c·v = 2 > 1
+	sep, err := o.wait(ctx)
+	if err != nil || !sep.Positive || o.asked() != first {
+		t.Fatalf("third answer %+v, %v", sep, err)
+	}
+	o.stopCalls(nil)
 }
 
 func b2i(b bool) int {
