@@ -717,13 +717,11 @@ func (o *Oracle) relaxedHit() {
 // also from a retired call's result.
 func (s *State) stopConcurrent() {
 	s.Oracle.stopCalls(func(sl *inflight, sep Separation, err error) {
-		var ue *UnansweredError
-		switch {
-		case err == nil:
+		if err == nil {
 			s.ReportGap(sl.f, sep.GapBound)
-		case errors.As(err, &ue):
-			s.ReportGap(sl.f, dot(sl.c, sl.x)-ue.Bound)
+			return
 		}
+		s.reportUnansweredAt(sl.f, sl.c, sl.x, err)
 	})
 }
 

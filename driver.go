@@ -397,9 +397,17 @@ func (s *State) ReportGap(f, gapBound float64) {
 // (UnansweredError): the Wolfe gap of x is at most ∇f·x − Bound. Methods
 // call it on the error of such a call before they return the error.
 func (s *State) reportUnanswered(err error) {
+	s.reportUnansweredAt(s.F, s.Grad, s.X, err)
+}
+
+// reportUnansweredAt reports the bound proven by an LMO call for c at x,
+// where f = f(x), that ended with err without its answer
+// (UnansweredError): f − (c·x − Bound) is a dual bound. Other errors
+// prove nothing and are ignored.
+func (s *State) reportUnansweredAt(f float64, c, x []float64, err error) {
 	var ue *UnansweredError
 	if errors.As(err, &ue) {
-		s.ReportGap(s.F, dot(s.Grad, s.X)-ue.Bound)
+		s.ReportGap(f, dot(c, x)-ue.Bound)
 	}
 }
 
