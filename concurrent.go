@@ -140,6 +140,10 @@ type concurrency struct {
 	// zero: not recorded), calls the records.
 	t0    time.Time
 	calls []CallRecord
+	// report, when not nil, receives what each ended call proved about
+	// its question, whatever became of its result (an answer, a retired
+	// twin's result, a canceled call's bound): State.reportCall.
+	report func(f float64, c, x []float64, sep Separation, err error)
 }
 
 type inflightResult struct {
@@ -565,6 +569,9 @@ func (o *Oracle) sortCallTime(sl *inflight, r inflightResult, lost bool) {
 		o.stats.LostOracleTime += r.sep.LMOTime
 	}
 	o.async.ended(sl, r, stale)
+	if rep := o.async.report; rep != nil {
+		rep(sl.f, sl.c, sl.x, r.sep, r.err)
+	}
 }
 
 // keepVertex caches the vertex of slot sl's result r if the separator
@@ -711,24 +718,32 @@ func (o *Oracle) relaxedHit() {
 }
 
 // stopConcurrent ends the run's calls in flight, if any: it cancels them,
-// waits for their goroutines and counts their work. An answer that
-// arrived is still a proof about the point asked, and so is the bound a
-// canceled call proved before it ended (UnansweredError): dual bounds,
-// also from a retired call's result.
-func (s *State) stopConcurrent() {
-	s.Oracle.stopCalls(func(sl *inflight, sep Separation, err error) {
-		if err == nil {
-			s.ReportGap(sl.f, sep.GapBound)
-			return
-		}
-		s.reportUnansweredAt(sl.f, sl.c, sl.x, err)
-	})
+// waits for their goroutines and counts their work. What they proved
+// reaches the run's dual bound like every ended call's (reportCall).
+func (s *State) stopConcurrent() { s.Oracle.stopCalls() }
+
+// reportCall reports what an ended concurrent call proved about its
+// question x_a (f = f(x_a), c = ∇f(x_a)), whatever became of its result:
+// an answer's or a retired twin's GapBound, or the bound of a call that
+// ended without its answer (UnansweredError, e.g. canceled by a restart
+// or by the run's end). Each is a Wolfe gap bound at x_a and so proves
+// the dual bound f(x_a) − gap, however far the method has moved since.
+func (s *State) reportCall(f float64, c, x []float64, sep Separation, err error) {
+	if err == nil {
+		s.ReportGap(f, sep.GapBound)
+		return
+	}
+	s.reportUnansweredAt(f, c, x, err)
+}
+
+// reportProofs sends what each ended call proves to report (reportCall).
+func (o *Oracle) reportProofs(report func(f float64, c, x []float64, sep Separation, err error)) {
+	o.async.report = report
 }
 
 // stopCalls cancels the calls in flight, waits for their goroutines and
-// counts their work; proof, if not nil, receives each call's result
-// (its Separation and error).
-func (o *Oracle) stopCalls(proof func(sl *inflight, sep Separation, err error)) {
+// counts their work.
+func (o *Oracle) stopCalls() {
 	if o.async == nil {
 		return
 	}
@@ -737,17 +752,10 @@ func (o *Oracle) stopCalls(proof func(sl *inflight, sep Separation, err error)) 
 			continue
 		}
 		sl.cancel()
-		var sep Separation
-		var err error
 		if sl.retired {
-			r := <-sl.done
-			o.absorb(sl, r)
-			sep, err = r.sep, r.err
+			o.absorb(sl, <-sl.done)
 		} else {
-			sep, err = o.received(sl, <-sl.done)
-		}
-		if proof != nil {
-			proof(sl, sep, err)
+			o.received(sl, <-sl.done)
 		}
 	}
 }
@@ -801,8 +809,7 @@ func concurrentLazyStep(ctx context.Context, s *State, v []float64, phi *PhiSche
 	a := o.asked()
 	o.CountAnswer(sep.Positive, false)
 	improves := sep.Positive && improvesBy(s, a.v, phi.Phi()/k)
-	o.countStale(s, a, sep.Positive, improves)
-	s.ReportGap(a.f, sep.GapBound)
+	o.countStale(s, a, sep.Positive, improves) // its GapBound was reported when it ended (reportCall)
 	if !sep.Positive {
 		phi.negativeAt(s, sep, a.note.phi)
 		return nil
@@ -902,4 +909,4 @@ func (o *Oracle) ConcurrentHit() { o.relaxedHit() }
 // the call, waits for its goroutine and counts its work. Afterwards the
 // LMO may be used (or closed) by the caller again; background mode stays
 // on.
-func (o *Oracle) StopBackground() { o.stopCalls(nil) }
+func (o *Oracle) StopBackground() { o.stopCalls() }

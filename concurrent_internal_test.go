@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"testing"
 	"time"
 )
@@ -15,6 +16,9 @@ type gateLMO struct {
 	started chan struct{}
 	gate    chan struct{}
 	forks   []*gateLMO
+	// proveOnCancel: a canceled call returns what a MIP solver canceled
+	// mid-search does, a proven bound min c − 1 with StopCanceled.
+	proveOnCancel bool
 }
 
 func newGateLMO() *gateLMO {
@@ -32,6 +36,9 @@ func (g *gateLMO) MinimizeUntil(ctx context.Context, dst, c []float64, _ StopRul
 	select {
 	case <-g.gate:
 	case <-ctx.Done():
+		if g.proveOnCancel {
+			return LinearResult{Value: math.Inf(1), Bound: math.Min(c[0], c[1]) - 1, Reason: StopCanceled}, ctx.Err()
+		}
 		return LinearResult{}, ctx.Err()
 	}
 	i := 0
@@ -45,6 +52,7 @@ func (g *gateLMO) MinimizeUntil(ctx context.Context, dst, c []float64, _ StopRul
 
 func (g *gateLMO) Fork(context.Context) (LMO, error) {
 	f := newGateLMO()
+	f.proveOnCancel = g.proveOnCancel
 	g.forks = append(g.forks, f)
 	return f, nil
 }
@@ -116,7 +124,7 @@ func TestAwaitRacesAfterRetiredCall(t *testing.T) {
 	if ans.err != nil || ans.again || !ans.sep.Positive {
 		t.Fatalf("answer %+v, again %v, err %v; want a positive answer", ans.sep, ans.again, ans.err)
 	}
-	o.stopCalls(nil)
+	o.stopCalls()
 	if stats.Races != 1 || stats.RacesWon != 0 {
 		t.Errorf("%d races, %d won by the copy; want 1 and 0", stats.Races, stats.RacesWon)
 	}
@@ -254,7 +262,7 @@ func TestAhead(t *testing.T) {
 					t.Errorf("Φ = %g after both proofs, want %g", p.phi, tc.phi/4)
 				}
 			}
-			o.stopCalls(nil)
+			o.stopCalls()
 		})
 	}
 	// A proof about a larger Φ than the one in force gives only its dual
@@ -342,7 +350,7 @@ func TestAheadChain(t *testing.T) {
 	if err != nil || !sep.Positive || o.asked() != first {
 		t.Fatalf("third answer %+v, %v", sep, err)
 	}
-	o.stopCalls(nil)
+	o.stopCalls()
 }
 
 func b2i(b bool) int {
@@ -350,4 +358,81 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TestEndedCallsProve: what a concurrent call proved about its question
+// reaches the run's dual bound however the call ended — an answer, the
+// result of a race's loser that went on after its twin answered, the
+// bound of a call canceled mid-run because its question went stale
+// (StaleRestart), and of one canceled at the run's end — each as
+// f(x_a) − gap at the point x_a it was asked about, not the iterate
+// the method holds by then.
+func TestEndedCallsProve(t *testing.T) {
+	c, x := []float64{0, 2}, []float64{0, 1} // c·x = 2, min c = 0
+	const fa = 10.0
+	// An answer proves the gap at x_a is 2; a canceled call, whose bound
+	// is min c − 1, that it is ≤ 3.
+	const answered, canceled = fa - 2, fa - 3
+	for _, tc := range []struct {
+		name   string
+		policy StalePolicy
+		run    func(t *testing.T, ctx context.Context, o *Oracle, lmo *gateLMO)
+		mid    []float64 // the proofs before the run's end
+		end    []float64 // and after
+	}{
+		{"restart", StaleRestart, func(t *testing.T, ctx context.Context, o *Oracle, lmo *gateLMO) {
+			// The method moved on (f < f(x_a)): the call is canceled
+			// and the question would be asked again.
+			if _, again, err := o.await(ctx, fa/2); !again || err != nil {
+				t.Fatalf("again %v, err %v; want the question asked again", again, err)
+			}
+		}, []float64{canceled}, []float64{canceled}},
+		{"race-loser", StaleRace, func(t *testing.T, ctx context.Context, o *Oracle, lmo *gateLMO) {
+			done := make(chan error, 1)
+			go func() { _, _, err := o.await(ctx, fa); done <- err }()
+			<-lmo.forks[0].started // the race copy runs
+			close(lmo.gate)        // the first instance answers: the copy loses
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			// The loser's result comes in while the method polls.
+			for o.async.slots[1].busy {
+				if _, ok, err := o.poll(fa); ok || err != nil {
+					t.Fatalf("an answer from the retired call: %v", err)
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}, []float64{answered, canceled}, []float64{answered, canceled}},
+		{"run-end", StaleWait, func(t *testing.T, ctx context.Context, o *Oracle, lmo *gateLMO) {}, nil, []float64{canceled}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			lmo := newGateLMO()
+			lmo.proveOnCancel = true
+			o := NewOracle(lmo, NewSeparator(lmo, SeparatorConfig{NoCache: true}), new(Stats))
+			if err := o.startConcurrency(ctx, "test", tc.policy, nil); err != nil {
+				t.Fatal(err)
+			}
+			defer o.closeForks()
+			var proofs []float64
+			o.reportProofs(func(f float64, c, x []float64, sep Separation, err error) {
+				one := &State{dual: math.Inf(-1)}
+				one.reportCall(f, c, x, sep, err)
+				proofs = append(proofs, one.dual)
+			})
+			if _, started, err := o.separateOrStart(ctx, make([]float64, 2), c, x, fa, 1, 1); err != nil || !started {
+				t.Fatalf("question not started: %v", err)
+			}
+			<-lmo.started
+			tc.run(t, ctx, o, lmo)
+			if !slices.Equal(proofs, tc.mid) {
+				t.Fatalf("proofs %v before the run's end, want %v", proofs, tc.mid)
+			}
+			(&State{Oracle: o}).stopConcurrent()
+			if !slices.Equal(proofs, tc.end) {
+				t.Errorf("proofs %v, want %v", proofs, tc.end)
+			}
+		})
+	}
 }

@@ -473,6 +473,9 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 		stats:  stats,
 		dual:   math.Inf(-1),
 	}
+	if settings.Concurrent {
+		oracle.reportProofs(s.reportCall)
+	}
 	res := &Result{DualBound: math.Inf(-1)}
 	finish := func(st Status, err error) (*Result, error) {
 		s.stopConcurrent()

@@ -567,8 +567,7 @@ func (m *LPCG) stepConcurrent(ctx context.Context, s *State) error {
 		return fmt.Errorf("lazycg: pair separation: %w", err)
 	}
 	a := o.asked()
-	o.countStale(s, a, sep.Positive, sep.Positive && improvesBy(s, a.v, m.phi/m.K))
-	s.ReportGap(a.f, sep.GapBound)
+	o.countStale(s, a, sep.Positive, sep.Positive && improvesBy(s, a.v, m.phi/m.K)) // GapBound: reportCall
 	if !sep.Positive {
 		o.CountAnswer(false, false)
 		m.negativeAt(s, sep, a.note.phi)
