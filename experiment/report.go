@@ -140,6 +140,14 @@ func fmtNear(c *Comparison) (times, speedup string) {
 	return times, speedup
 }
 
+// fmtDual formats a run's proven dual bound ("none" when it proved none).
+func fmtDual(d *float64) string {
+	if d == nil {
+		return "none"
+	}
+	return fmtFloat(*d)
+}
+
 func fmtTimes(c *Comparison) string {
 	if c == nil {
 		return "—"
@@ -168,10 +176,9 @@ func SummaryTable(res *SuiteResult) string {
 				continue
 			}
 			s := r.Summary
-			dual := "none"
+			dual := fmtDual(s.DualBound)
 			switch {
 			case s.DualBound != nil:
-				dual = fmtFloat(*s.DualBound)
 			case s.DCSummary != nil && s.DCSummary.GapBound != nil:
 				// DCA: no bound on min φ, a proven bound on the DCA gap.
 				dual = "none (DCA gap ≤ " + fmtFloat(*s.DCSummary.GapBound) + ")"
@@ -297,8 +304,8 @@ func writeGroup(b *strings.Builder, dir string, g *figureGroup) {
 		}
 	}
 	fmt.Fprintf(b, "| %s |\n|%s\n| %s |\n\n", strings.Join(head, " | "), strings.Repeat("---|", len(g.exps)), strings.Join(cells, " | "))
-	b.WriteString("| instance | dimension | runs | time limit | cache hit rate: paper | ours | LMO calls lazy / non-lazy | iterations lazy / non-lazy | time to non-lazy final value: lazy / non-lazy | lazy speedup | time to 0.1% of best: lazy / non-lazy | speedup |\n")
-	b.WriteString("|---|---:|---|---|---:|---:|---:|---:|---|---:|---|---:|\n")
+	b.WriteString("| instance | dimension | runs | time limit | cache hit rate: paper | ours | LMO calls lazy / non-lazy | iterations lazy / non-lazy | final primal: lazy / non-lazy | proven dual bound: lazy / non-lazy | time to non-lazy final value: lazy / non-lazy | lazy speedup | time to 0.1% of best: lazy / non-lazy | speedup |\n")
+	b.WriteString("|---|---:|---|---|---:|---:|---:|---:|---|---|---|---:|---|---:|\n")
 	for _, er := range g.exps {
 		writeRows(b, er)
 	}
@@ -436,7 +443,7 @@ func writeRows(b *strings.Builder, er *ExperimentResult) {
 		paperHit = pct(*e.Paper.CacheHitRate)
 	}
 	if er.Error != "" && len(er.Runs) == 0 {
-		fmt.Fprintf(b, "| %s | %s | error: %s | %s | %s | | | | | | | |\n", mdEscape(inst), dim, mdEscape(er.Error), limit, paperHit)
+		fmt.Fprintf(b, "| %s | %s | error: %s | %s | %s | | | | | | | | | |\n", mdEscape(inst), dim, mdEscape(er.Error), limit, paperHit)
 		return
 	}
 	wrote := false
@@ -455,17 +462,20 @@ func writeRows(b *strings.Builder, er *ExperimentResult) {
 			runs += " vs " + base.Label
 		}
 		if r.Summary == nil {
-			fmt.Fprintf(b, "| %s | %s | %s: error | %s | %s | | | | | | | |\n", mdEscape(inst), dim, mdEscape(runs), limit, paperHit)
+			fmt.Fprintf(b, "| %s | %s | %s: error | %s | %s | | | | | | | | | |\n", mdEscape(inst), dim, mdEscape(runs), limit, paperHit)
 			continue
 		}
 		lmo, iters := fmt.Sprint(r.Summary.LMOCalls), fmt.Sprint(r.Summary.Iterations)
+		primal, dual := fmtFloat(r.Summary.Primal), fmtDual(r.Summary.DualBound)
 		if base != nil && base.Summary != nil {
 			lmo += fmt.Sprintf(" / %d", base.Summary.LMOCalls)
 			iters += fmt.Sprintf(" / %d", base.Summary.Iterations)
+			primal += " / " + fmtFloat(base.Summary.Primal)
+			dual += " / " + fmtDual(base.Summary.DualBound)
 		}
 		near, nearSpeed := fmtNear(r.Versus)
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", mdEscape(inst), dim, mdEscape(runs), limit,
-			paperHit, pct(100*r.Summary.CacheHitRate), lmo, iters, fmtTimes(r.Versus), fmtSpeedup(r.Versus), near, nearSpeed)
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", mdEscape(inst), dim, mdEscape(runs), limit,
+			paperHit, pct(100*r.Summary.CacheHitRate), lmo, iters, primal, dual, fmtTimes(r.Versus), fmtSpeedup(r.Versus), near, nearSpeed)
 	}
 	if wrote {
 		return
@@ -473,10 +483,10 @@ func writeRows(b *strings.Builder, er *ExperimentResult) {
 	for i := range er.Runs {
 		r := &er.Runs[i]
 		if r.Summary == nil {
-			fmt.Fprintf(b, "| %s | %s | %s: error | %s | %s | | | | | | | |\n", mdEscape(inst), dim, mdEscape(r.Label), limit, paperHit)
+			fmt.Fprintf(b, "| %s | %s | %s: error | %s | %s | | | | | | | | | |\n", mdEscape(inst), dim, mdEscape(r.Label), limit, paperHit)
 			continue
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | — | %d | %d | — | — | — | — |\n", mdEscape(inst), dim, mdEscape(r.Label), limit,
-			paperHit, r.Summary.LMOCalls, r.Summary.Iterations)
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | — | %d | %d | %s | %s | — | — | — | — |\n", mdEscape(inst), dim, mdEscape(r.Label), limit,
+			paperHit, r.Summary.LMOCalls, r.Summary.Iterations, fmtFloat(r.Summary.Primal), fmtDual(r.Summary.DualBound))
 	}
 }
