@@ -30,6 +30,11 @@ type CallRecord struct {
 	// Stale reports that the method had left the question for a better
 	// iterate (f < F) when it collected the call's result.
 	Stale bool
+	// Gap is the bound on the Wolfe gap at x_a that the call's result
+	// proves, whatever its outcome (an answer's GapBound, or c·x_a − Bound
+	// for a call that ended without its answer: UnansweredError); +Inf
+	// when it proves none. F − Gap is the dual bound the call gave.
+	Gap float64
 }
 
 // CallRole says why a call of concurrent weak separation was asked.
@@ -124,14 +129,14 @@ func (a *concurrency) record(sl *inflight) {
 
 // ended closes the record of slot sl's call with its result r (retired
 // when sl.retired), stale as for Stats.StaleOracleTime.
-func (a *concurrency) ended(sl *inflight, r inflightResult, stale bool) {
+func (a *concurrency) ended(sl *inflight, r inflightResult, stale bool, gap float64) {
 	if sl.rec < 0 {
 		return
 	}
 	c := &a.calls[sl.rec]
 	sl.rec = -1
 	c.End = c.Start + r.sep.LMOTime
-	c.Phi, c.T, c.Stale = sl.note.phi, sl.note.t, stale
+	c.Phi, c.T, c.Stale, c.Gap = sl.note.phi, sl.note.t, stale, gap
 	switch {
 	case sl.retired:
 		c.Outcome = CallRetired

@@ -142,8 +142,9 @@ type concurrency struct {
 	calls []CallRecord
 	// report, when not nil, receives what each ended call proved about
 	// its question, whatever became of its result (an answer, a retired
-	// twin's result, a canceled call's bound): State.reportCall.
-	report func(f float64, c, x []float64, sep Separation, err error)
+	// twin's result, a canceled call's bound): f(x_a) and the proven gap
+	// (provenGap), for State.ReportGap.
+	report func(f, gap float64)
 }
 
 type inflightResult struct {
@@ -568,9 +569,10 @@ func (o *Oracle) sortCallTime(sl *inflight, r inflightResult, lost bool) {
 	if lost {
 		o.stats.LostOracleTime += r.sep.LMOTime
 	}
-	o.async.ended(sl, r, stale)
+	gap := provenGap(sl.c, sl.x, r.sep, r.err)
+	o.async.ended(sl, r, stale, gap)
 	if rep := o.async.report; rep != nil {
-		rep(sl.f, sl.c, sl.x, r.sep, r.err)
+		rep(sl.f, gap)
 	}
 }
 
@@ -719,25 +721,26 @@ func (o *Oracle) relaxedHit() {
 
 // stopConcurrent ends the run's calls in flight, if any: it cancels them,
 // waits for their goroutines and counts their work. What they proved
-// reaches the run's dual bound like every ended call's (reportCall).
+// reaches the run's dual bound like every ended call's (reportProofs).
 func (s *State) stopConcurrent() { s.Oracle.stopCalls() }
 
-// reportCall reports what an ended concurrent call proved about its
-// question x_a (f = f(x_a), c = ∇f(x_a)), whatever became of its result:
-// an answer's or a retired twin's GapBound, or the bound of a call that
-// ended without its answer (UnansweredError, e.g. canceled by a restart
-// or by the run's end). Each is a Wolfe gap bound at x_a and so proves
-// the dual bound f(x_a) − gap, however far the method has moved since.
-func (s *State) reportCall(f float64, c, x []float64, sep Separation, err error) {
+// provenGap returns the bound on the Wolfe gap max_z c·(x − z) that the
+// result (sep, err) of a call for c at x proves, whatever became of it: an
+// answer's or a retired twin's GapBound, or the bound of a call that ended
+// without its answer (unansweredGap: e.g. canceled by a restart or by the
+// run's end); +Inf when it proves none. For c = ∇f(x_a) at the point x_a
+// asked about, f(x_a) − gap is a dual bound, however far the method has
+// moved since.
+func provenGap(c, x []float64, sep Separation, err error) float64 {
 	if err == nil {
-		s.ReportGap(f, sep.GapBound)
-		return
+		return sep.GapBound
 	}
-	s.reportUnansweredAt(f, c, x, err)
+	return unansweredGap(c, x, err)
 }
 
-// reportProofs sends what each ended call proves to report (reportCall).
-func (o *Oracle) reportProofs(report func(f float64, c, x []float64, sep Separation, err error)) {
+// reportProofs sends f(x_a) and the proven gap of every ended call to
+// report (State.ReportGap: the dual bound f(x_a) − gap).
+func (o *Oracle) reportProofs(report func(f, gap float64)) {
 	o.async.report = report
 }
 

@@ -401,7 +401,15 @@ func checkCallRecords(t *testing.T, policy lazycg.StalePolicy, res *lazycg.Resul
 	}
 	var stale, lost time.Duration
 	roles, outcomes := map[lazycg.CallRole]int{}, map[lazycg.CallOutcome]int{}
+	best := math.Inf(-1) // the best dual bound a record proves
 	for i, c := range res.Calls {
+		// A proof at Φ (LPCG: at Φ less the away part's bound) or below;
+		// an inexact one, above Φ; none (+Inf) from most positive and
+		// failed calls.
+		if math.IsNaN(c.Gap) || c.Outcome == lazycg.CallNegative && c.Gap > c.Phi*(1+1e-12) {
+			t.Fatalf("call record %d: gap %g for outcome %v at Φ = %g", i, c.Gap, c.Outcome, c.Phi)
+		}
+		best = math.Max(best, c.F-c.Gap)
 		if c.Instance < 0 || c.Instance > 1 || (c.Instance == 1 && !policy.TwoInstances()) ||
 			c.Start < 0 || c.End < c.Start || c.End > st.Runtime || !(c.Phi > 0) || !(c.T > 0) ||
 			(i > 0 && c.Start < res.Calls[i-1].Start) {
@@ -424,6 +432,11 @@ func checkCallRecords(t *testing.T, policy lazycg.StalePolicy, res *lazycg.Resul
 	}
 	if stale != st.StaleOracleTime || lost != st.LostOracleTime {
 		t.Errorf("records: %v stale and %v lost, Stats: %v and %v", stale, lost, st.StaleOracleTime, st.LostOracleTime)
+	}
+	// Every record's proof reached the run's dual bound (which the final
+	// value caps).
+	if want := math.Min(best, res.F); res.DualBound < want {
+		t.Errorf("dual bound %.12g below the best proof of the call records, %.12g", res.DualBound, want)
 	}
 }
 

@@ -397,18 +397,18 @@ func (s *State) ReportGap(f, gapBound float64) {
 // (UnansweredError): the Wolfe gap of x is at most ∇f·x − Bound. Methods
 // call it on the error of such a call before they return the error.
 func (s *State) reportUnanswered(err error) {
-	s.reportUnansweredAt(s.F, s.Grad, s.X, err)
+	s.ReportGap(s.F, unansweredGap(s.Grad, s.X, err))
 }
 
-// reportUnansweredAt reports the bound proven by an LMO call for c at x,
-// where f = f(x), that ended with err without its answer
-// (UnansweredError): f − (c·x − Bound) is a dual bound. Other errors
-// prove nothing and are ignored.
-func (s *State) reportUnansweredAt(f float64, c, x []float64, err error) {
+// unansweredGap returns c·x − Bound for a call for c at x that ended with
+// err without its answer (UnansweredError): a bound on the Wolfe gap at
+// x. For other errors it returns +Inf (no proof).
+func unansweredGap(c, x []float64, err error) float64 {
 	var ue *UnansweredError
 	if errors.As(err, &ue) {
-		s.ReportGap(f, dot(c, x)-ue.Bound)
+		return dot(c, x) - ue.Bound
 	}
+	return math.Inf(1)
 }
 
 // ReportDual records a proven lower bound on min f over P.
@@ -474,7 +474,7 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 		dual:   math.Inf(-1),
 	}
 	if settings.Concurrent {
-		oracle.reportProofs(s.reportCall)
+		oracle.reportProofs(s.ReportGap)
 	}
 	res := &Result{DualBound: math.Inf(-1)}
 	finish := func(st Status, err error) (*Result, error) {

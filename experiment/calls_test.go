@@ -3,6 +3,7 @@ package experiment
 import (
 	"bytes"
 	"context"
+	"math"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -15,17 +16,17 @@ import (
 func TestWriteCalls(t *testing.T) {
 	calls := []lazycg.CallRecord{
 		{Instance: 0, Role: lazycg.CallQuestion, Start: 1500 * time.Millisecond, End: 2 * time.Second, F: 3.25, Phi: 1, T: 0.5,
-			Outcome: lazycg.CallNegative},
+			Outcome: lazycg.CallNegative, Gap: 0.75},
 		{Instance: 1, Role: lazycg.CallAhead, Start: 1600 * time.Millisecond, End: 4 * time.Second, F: 3.25, Phi: 0.5, T: 0.25,
-			Outcome: lazycg.CallRetired, Stale: true},
+			Outcome: lazycg.CallRetired, Stale: true, Gap: math.Inf(1)},
 	}
 	var b bytes.Buffer
 	if err := WriteCalls(&b, calls); err != nil {
 		t.Fatal(err)
 	}
-	want := "instance,role,start_s,end_s,f,phi,t,outcome,stale\n" +
-		"0,question,1.5,2,3.25,1,0.5,negative,false\n" +
-		"1,ahead,1.6,4,3.25,0.5,0.25,retired,true\n"
+	want := "instance,role,start_s,end_s,f,phi,t,outcome,stale,gap\n" +
+		"0,question,1.5,2,3.25,1,0.5,negative,false,0.75\n" +
+		"1,ahead,1.6,4,3.25,0.5,0.25,retired,true,+Inf\n"
 	if b.String() != want {
 		t.Errorf("WriteCalls wrote\n%s\nwant\n%s", b.String(), want)
 	}
