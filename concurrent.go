@@ -812,7 +812,7 @@ func concurrentLazyStep(ctx context.Context, s *State, v []float64, phi *PhiSche
 	a := o.asked()
 	o.CountAnswer(sep.Positive, false)
 	improves := sep.Positive && improvesBy(s, a.v, phi.Phi()/k)
-	o.countStale(s, a, sep.Positive, improves) // its GapBound was reported when it ended (reportCall)
+	o.countStale(s, a, sep.Positive, improves) // its GapBound was reported when it ended (reportProofs)
 	if !sep.Positive {
 		phi.negativeAt(s, sep, a.note.phi)
 		return nil

@@ -567,7 +567,7 @@ func (m *LPCG) stepConcurrent(ctx context.Context, s *State) error {
 		return fmt.Errorf("lazycg: pair separation: %w", err)
 	}
 	a := o.asked()
-	o.countStale(s, a, sep.Positive, sep.Positive && improvesBy(s, a.v, m.phi/m.K)) // GapBound: reportCall
+	o.countStale(s, a, sep.Positive, sep.Positive && improvesBy(s, a.v, m.phi/m.K)) // its GapBound was reported when it ended (reportProofs)
 	if !sep.Positive {
 		o.CountAnswer(false, false)
 		m.negativeAt(s, sep, a.note.phi)

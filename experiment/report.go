@@ -140,6 +140,10 @@ func fmtNear(c *Comparison) (times, speedup string) {
 	return times, speedup
 }
 
+// emptyCells ends a row of the paper-style table whose run has no
+// numbers (an error): the nine columns after the paper's hit rate.
+const emptyCells = " | | | | | | | | | |\n"
+
 // fmtDual formats a run's proven dual bound ("none" when it proved none).
 func fmtDual(d *float64) string {
 	if d == nil {
@@ -177,9 +181,7 @@ func SummaryTable(res *SuiteResult) string {
 			}
 			s := r.Summary
 			dual := fmtDual(s.DualBound)
-			switch {
-			case s.DualBound != nil:
-			case s.DCSummary != nil && s.DCSummary.GapBound != nil:
+			if s.DualBound == nil && s.DCSummary != nil && s.DCSummary.GapBound != nil {
 				// DCA: no bound on min φ, a proven bound on the DCA gap.
 				dual = "none (DCA gap ≤ " + fmtFloat(*s.DCSummary.GapBound) + ")"
 			}
@@ -443,7 +445,7 @@ func writeRows(b *strings.Builder, er *ExperimentResult) {
 		paperHit = pct(*e.Paper.CacheHitRate)
 	}
 	if er.Error != "" && len(er.Runs) == 0 {
-		fmt.Fprintf(b, "| %s | %s | error: %s | %s | %s | | | | | | | | | |\n", mdEscape(inst), dim, mdEscape(er.Error), limit, paperHit)
+		fmt.Fprintf(b, "| %s | %s | error: %s | %s | %s%s", mdEscape(inst), dim, mdEscape(er.Error), limit, paperHit, emptyCells)
 		return
 	}
 	wrote := false
@@ -462,7 +464,7 @@ func writeRows(b *strings.Builder, er *ExperimentResult) {
 			runs += " vs " + base.Label
 		}
 		if r.Summary == nil {
-			fmt.Fprintf(b, "| %s | %s | %s: error | %s | %s | | | | | | | | | |\n", mdEscape(inst), dim, mdEscape(runs), limit, paperHit)
+			fmt.Fprintf(b, "| %s | %s | %s: error | %s | %s%s", mdEscape(inst), dim, mdEscape(runs), limit, paperHit, emptyCells)
 			continue
 		}
 		lmo, iters := fmt.Sprint(r.Summary.LMOCalls), fmt.Sprint(r.Summary.Iterations)
@@ -483,7 +485,7 @@ func writeRows(b *strings.Builder, er *ExperimentResult) {
 	for i := range er.Runs {
 		r := &er.Runs[i]
 		if r.Summary == nil {
-			fmt.Fprintf(b, "| %s | %s | %s: error | %s | %s | | | | | | | | | |\n", mdEscape(inst), dim, mdEscape(r.Label), limit, paperHit)
+			fmt.Fprintf(b, "| %s | %s | %s: error | %s | %s%s", mdEscape(inst), dim, mdEscape(r.Label), limit, paperHit, emptyCells)
 			continue
 		}
 		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | — | %d | %d | %s | %s | — | — | — | — |\n", mdEscape(inst), dim, mdEscape(r.Label), limit,
