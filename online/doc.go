@@ -26,5 +26,6 @@
 // gradient, one LMO call per round; LOCG is its lazification (Algorithm 8
 // of the paper) with Theorem 5.1's parameters (Params) or, with
 // Params.ParameterFree, the parameter-free variant built on
-// lazycg.PhiSchedule.
+// lazycg.PhiSchedule; Params.Certified keeps that variant inside Theorem
+// 5.1's envelope, so that the theorem's bound holds for it too.
 package online

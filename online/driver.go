@@ -224,6 +224,9 @@ type Result struct {
 	// T·A·T^{−e}, see Params.TheoremBound); ±Inf when unknown.
 	ErrorLower float64
 	ErrorUpper float64
+	// Certified counts the fallbacks of LOCG's certified variant
+	// (Params.Certified); nil for other methods.
+	Certified *CertifiedStats
 }
 
 // AverageRegret returns the bracket of the average regret per round,
@@ -472,6 +475,11 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, m Method) (*Re
 	finish := func(st lazycg.Status, err error) (*Result, error) {
 		s.Oracle.StopBackground() // before the hindsight solve uses the LMO
 		res.Status, res.Err, res.Stats = st, err, run.Finish(res.Rounds)
+		if r, ok := m.(certifiedReporter); ok {
+			if cs, ok := r.certifiedStats(); ok {
+				res.Certified = &cs
+			}
+		}
 		if res.Rounds > 0 {
 			res.LastPoint = prevX
 			res.LastCumLoss = cum.Func(prevX)

@@ -85,7 +85,9 @@ import (
 // ∇F_t(x_t)·(x_t − v) > Φ/K, and the LMO is called at most once per round
 // (OCG calls it in every round); the weak separation oracle is asked at
 // least once in every ⌈√t⌉ rounds. It has no proven regret rate: Theorem 5.1's proof needs
-// Φ_t ≥ the h_t recursion, which the parameter-free Φ does not track. A
+// Φ_t ≥ the h_t recursion, which the parameter-free Φ does not track
+// (Params.Certified tracks it beside the parameter-free Φ and keeps the
+// theorem's bound; see certify). A
 // negative answer certifies that the Wolfe gap of F_t at x_t is at most
 // Φ, but F_{t+1} = F_t + f_{t+1} may have a larger gap, so unlike offline
 // Φ is not an upper bound on later gaps; it is a progress target. Keeping
@@ -125,6 +127,9 @@ type LOCG struct {
 	asked      int
 	// played is Σ_{i≤t} f_i(x_i), the loss of the points played.
 	played float64
+	// cert and certStats: the certified variant (Params.Certified).
+	cert      certified
+	certStats CertifiedStats
 }
 
 // Phi returns the current Φ_t (NaN before the parameter-free variant has
@@ -141,18 +146,32 @@ func (m *LOCG) Init(ctx context.Context, s *State) error {
 	m.phi, m.live, m.round = lazycg.PhiSchedule{ImprovedPhi: m.Params.TightenPhi}, false, 0
 	m.streak, m.wait = 0, 0
 	m.background, m.asked, m.played = s.Oracle.Background(), 0, 0
-	if m.background && !m.Params.ParameterFree {
-		return m.concurrentReady()
+	m.cert, m.certStats = certified{}, CertifiedStats{}
+	if m.background {
+		if err := m.concurrentReady(); err != nil {
+			return err
+		}
 	}
-	return m.core.init(s, m.Params, "locg")
+	if err := m.core.init(s, m.Params, "locg"); err != nil {
+		return err
+	}
+	if m.Params.Certified {
+		m.initCertified(len(s.X))
+	}
+	return nil
 }
 
 // concurrentReady says why this LOCG cannot run with background weak
 // separation (nil: it can): only the parameter-free variant can, since
-// Theorem 5.1's Φ_t follows the h_t recursion round by round.
+// Theorem 5.1's Φ_t follows the h_t recursion round by round, and its
+// certified form decides each round before the next (it may ask
+// Algorithm 8's question after the parameter-free one).
 func (m *LOCG) concurrentReady() error {
 	if !m.Params.ParameterFree {
 		return errors.New("online: locg: concurrent weak separation needs the parameter-free variant (locg-pf): Theorem 5.1's Φ_t follows the h_t recursion round by round")
+	}
+	if m.Params.Certified {
+		return errors.New("online: locg: the certified variant decides every round before the next (it may ask Algorithm 8's question after the parameter-free one); concurrent weak separation is for locg-pf")
 	}
 	return nil
 }
@@ -235,23 +254,41 @@ func (m *LOCG) updateFree(ctx context.Context, s *State) error {
 	if m.background {
 		return m.updateBackground(ctx, s, gamma)
 	}
-	bound := math.Inf(1)
-	var move, proof bool // proof: LMO work that moved nothing
+	move, proof, bound, err := m.decide(ctx, s)
+	if err != nil {
+		return err
+	}
+	if m.Params.Certified {
+		return m.certify(ctx, s, gamma, move, proof, bound)
+	}
+	m.settle(move, proof)
+	m.finish(s, bound, gamma, move)
+	return nil
+}
+
+// decide is the sequential round of the parameter-free variant up to its
+// step: a round of the backoff decided from the cache, Φ0 from an LMO call
+// or the relaxation, or a weak separation question at Φ/K. It reports
+// whether x_t moves toward c.v, whether LMO work moved nothing (proof),
+// and the proven bound on the Wolfe gap of F_t at x_t (+Inf: none; NaN: a
+// round decided from the cache).
+func (m *LOCG) decide(ctx context.Context, s *State) (move, proof bool, bound float64, err error) {
+	c := &m.core
+	bound = math.Inf(1)
 	switch {
 	case m.wait > 0:
 		m.wait--
 		move = m.fromCache(s)
 		bound = math.NaN()
 	case !m.live:
-		var err error
 		if move, bound, err = m.start(ctx, s); err != nil {
-			return err
+			return false, false, bound, err
 		}
 		proof = !move
 	default:
 		sep, err := s.Oracle.Separate(ctx, c.v, c.g, s.X, m.phi.Phi(), c.p.k)
 		if err != nil {
-			return err
+			return false, false, bound, err
 		}
 		bound = math.Max(0, sep.GapBound)
 		if sep.Positive {
@@ -261,9 +298,7 @@ func (m *LOCG) updateFree(ctx context.Context, s *State) error {
 			m.negative(s, sep)
 		}
 	}
-	m.settle(move, proof)
-	m.finish(s, bound, gamma, move)
-	return nil
+	return move, proof, bound, nil
 }
 
 // start takes Φ0 in round t from one LMO call: half the Wolfe gap of F_t

@@ -1056,6 +1056,33 @@ func TestLOCGParameterFreeParams(t *testing.T) {
 	if _, err := (Params{ParameterFree: true, D: 1, L: 1}).TheoremBound(testSimplex{3}, 10); err == nil {
 		t.Error("TheoremBound of the parameter-free variant: want an error")
 	}
+	// The certified variant needs Algorithm 8's constants and has its bound.
+	for _, tc := range []struct {
+		p    Params
+		want string // "" for no error
+	}{
+		{Params{Certified: true, D: 1, L: 1}, "ParameterFree"},
+		{Params{ParameterFree: true, Certified: true, D: 1}, "Lipschitz"},
+		{Params{ParameterFree: true, Certified: true, L: 1, Steps: StepsStochastic}, "diameter"},
+		{Params{ParameterFree: true, Certified: true, D: 1, L: 1}, ""},
+	} {
+		err := tc.p.Check(testSimplex{3})
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%+v: err = %v, want %q", tc.p, err, tc.want)
+		}
+	}
+	cert := Params{ParameterFree: true, Certified: true, D: 1, L: 1, K: 1.1}
+	got, err := cert.TheoremBound(testSimplex{3}, 100)
+	want, _ := (Params{D: 1, L: 1, K: 1.1}).TheoremBound(testSimplex{3}, 100)
+	if err != nil || got != want {
+		t.Errorf("TheoremBound of the certified variant = %g (%v), want Algorithm 8's %g", got, err, want)
+	}
+	stream := newOlDistanceStream(4, 10, 3)
+	_, err = Minimize(context.Background(), Problem{Losses: stream, LMO: testSimplex{4}},
+		&Settings{MaxRounds: 5, SeparatorConfig: lazycg.SeparatorConfig{Concurrent: true}}, &LOCG{Params: cert})
+	if err == nil || !strings.Contains(err.Error(), "certified") {
+		t.Errorf("certified with concurrent weak separation: err = %v", err)
+	}
 }
 
 // TestOnlineRefusesConcurrent: concurrent weak separation is for the

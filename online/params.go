@@ -152,6 +152,17 @@ type Params struct {
 	// applies Remark 4.3's update Φ ← g/2 for the exact Wolfe gap g < Φ of a
 	// negative answer. TheoremBound does not apply to it.
 	ParameterFree bool
+	// Certified (parameter-free LOCG only) keeps the parameter-free
+	// variant inside Theorem 5.1's envelope, so that the theorem's bound
+	// (TheoremBound) holds for it: every round computes Algorithm 8's h_t
+	// from the certified bound of the round before, takes the parameter-free
+	// round's outcome (a step, a proof or a deferred round) only when the
+	// bound it certifies for F_t(x_{t+1}) − min F_t stays below the
+	// theorem's Φ̄_t at the worst case h̄_t = A·t^{1−e}, and otherwise asks
+	// Algorithm 8's own question LPsep(∇F_t(x_t), x_t, Φ̄_t, K) in the same
+	// round (see LOCG). It needs what Algorithm 8 needs (D or S, and L for
+	// A); the LMO may then be called twice in a round.
+	Certified bool
 	// NoBackoff (parameter-free LOCG only) asks the weak separation oracle
 	// in every round. By default, after n ≥ 2 rounds in a row whose LMO
 	// work moved nothing (negative answers, Φ from an LMO call or the
@@ -260,7 +271,20 @@ func (p Params) resolve(lmo lazycg.LMO, who string) (resolved, error) {
 	if math.IsNaN(r.d) || r.d < 0 {
 		return r, fmt.Errorf("online: %s: the diameter D must be ≥ 0, got %g", who, r.d)
 	}
-	if r.d == 0 && !(r.s > 0) && !p.ParameterFree {
+	free := p.ParameterFree && !p.Certified // needs none of Algorithm 8's constants
+	if p.Certified && !p.ParameterFree {
+		return r, fmt.Errorf("online: %s: the certified variant is a parameter-free LOCG (ParameterFree)", who)
+	}
+	if p.Certified {
+		l := r.l
+		if r.smoothing {
+			l = r.lipschitzSurrogate
+		}
+		if !(l > 0) || math.IsInf(l, 0) {
+			return r, fmt.Errorf("online: %s: the certified variant needs the Lipschitz constant L > 0 for Theorem 5.1's envelope, got %g", who, l)
+		}
+	}
+	if r.d == 0 && !(r.s > 0) && !free {
 		return r, fmt.Errorf("online: %s: needs the diameter D of P (or S > 0); the polytope has no Diameter1 bound", who)
 	}
 	if r.d == 0 {
@@ -279,7 +303,7 @@ func (p Params) resolve(lmo lazycg.LMO, who string) (resolved, error) {
 	default:
 		return r, fmt.Errorf("online: %s: unknown step rule %d", who, int(p.Steps))
 	}
-	if !r.strong && math.IsInf(r.d, 1) && !p.ParameterFree {
+	if !r.strong && math.IsInf(r.d, 1) && !free {
 		return r, fmt.Errorf("online: %s: the stochastic steps need the diameter D of P", who)
 	}
 	return r, nil
@@ -307,8 +331,8 @@ func (r *resolved) gamma(t float64) float64 {
 // A = 2((K+1)(K+2)L²/S + CK/(2(1−b))), e = (2(1+b)−s)/3. It needs L (and D
 // unless in case (b)).
 func (p Params) TheoremBound(lmo lazycg.LMO, T int) (float64, error) {
-	if p.ParameterFree {
-		return 0, errors.New("online: theorem bound: Theorem 5.1 covers Algorithm 8, not the parameter-free variant")
+	if p.ParameterFree && !p.Certified {
+		return 0, errors.New("online: theorem bound: Theorem 5.1 covers Algorithm 8 and the certified variant, not the parameter-free variant")
 	}
 	r, err := p.resolve(lmo, "theorem bound")
 	if err != nil {

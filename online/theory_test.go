@@ -169,3 +169,126 @@ func TestLOCGTheoremMoves(t *testing.T) {
 			K, res.Stats.PositiveCalls, res.Stats.CacheHits, res.Stats.NegativeCalls, T, tc.last/T, bound, tc.maxGap)
 	}
 }
+
+// TestLOCGCertified runs the certified parameter-free LOCG
+// (Params.Certified) on the two streams of the theorem tests above and on
+// curved losses, and checks Theorem 5.1 round by round as its proof
+// states it: the invariant F_t(x_t) − min F_t ≤ h_t (the round's Bound)
+// with min F_t computed exactly, h_t ≤ h̄_t = A·t^{1−e} (which the
+// envelope keeps), the theorem's bound at T, and no violation. It also
+// checks that the rounds stay lazy — at most a third of the LMO calls of
+// Algorithm 8 with the same constants, which calls the LMO in nearly every
+// round, and more positive answers — and that the envelope acted on the
+// two longer runs: some parameter-free outcomes were replaced by Algorithm
+// 8's question (without the envelope h_t exceeds h̄_t there).
+func TestLOCGCertified(t *testing.T) {
+	st := completeTree(t, 12)
+	pool, err := objective.LinearLosses(66, 100, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	repeated, err := objective.Repeat(pool, 6000, objective.OrderRandom, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dist := newOlDistanceStream(10, 2000, 4)
+	runs := []struct {
+		name   string
+		stream objective.Stream
+		lmo    lazycg.LMO
+		params Params
+		acts   bool // the envelope must act
+	}{
+		{"spanning trees of K12, 100 losses once", pool, st, Params{K: 1.1, L: math.Sqrt(66)}, false},
+		{"spanning trees of K12, 6000 rounds from 100 losses", repeated, st, Params{K: 1.1, L: math.Sqrt(66)}, true},
+		// ‖x − b_t‖² on the simplex: Hessian 2I and D² = 2, so C = 2·D² = 4.
+		{"squared distances on the simplex", dist, testSimplex{10}, Params{K: 1.1, C: 4, D: math.Sqrt2, L: dist.lipschitz2()}, true},
+	}
+	for _, r := range runs {
+		p := r.params
+		p.ParameterFree, p.Certified = true, true
+		T := r.stream.Rounds()
+		rp, err := p.resolve(r.lmo, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, e := rp.theoremConstants(p.L)
+		// gap returns F_t(x_t) − min_P F_t exactly.
+		var gap func(rd *Round, x []float64) float64
+		if r.stream == objective.Stream(dist) {
+			gap = func(rd *Round, x []float64) float64 {
+				var f float64
+				for i := range rd.Round {
+					f += dist.Loss(i).Func(x)
+				}
+				return f - dist.minCum(rd.Round)
+			}
+		} else {
+			tc := newTheoryCheck(t, r.stream, r.lmo)
+			gap = func(rd *Round, x []float64) float64 {
+				tc.round(rd, x)
+				return tc.last
+			}
+		}
+		var last, maxRatio float64
+		cb := func(rd *Round, x []float64) bool {
+			g := gap(rd, x)
+			last = g
+			if rd.Round == T && math.IsNaN(rd.Bound) {
+				return true // the last round plays x_T without an update
+			}
+			if !(g <= rd.Bound*(1+1e-9)+1e-9) {
+				t.Fatalf("%s: round %d: F_t(x_t) − min F_t = %g, h_t = %g", r.name, rd.Round, g, rd.Bound)
+			}
+			hbar := a * math.Pow(float64(rd.Round), 1-e)
+			if rd.Bound > hbar*(1+1e-9) {
+				t.Fatalf("%s: round %d: h_t = %g > h̄_t = %g", r.name, rd.Round, rd.Bound, hbar)
+			}
+			maxRatio = math.Max(maxRatio, rd.Bound/hbar)
+			return true
+		}
+		res, err := Minimize(context.Background(), Problem{Losses: r.stream, LMO: r.lmo},
+			&Settings{Callback: cb, NoHindsight: true}, &LOCG{Params: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Rounds != T {
+			t.Fatalf("%s: %d of %d rounds", r.name, res.Rounds, T)
+		}
+		cs := res.Certified
+		if cs == nil || cs.Violations != 0 {
+			t.Fatalf("%s: certified counters %+v", r.name, cs)
+		}
+		bound, err := p.TheoremBound(r.lmo, T)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if last/float64(T) > bound {
+			t.Errorf("%s: (1/T)(F_T(x_T) − min F_T) = %g exceeds Theorem 5.1's bound %g", r.name, last/float64(T), bound)
+		}
+		theory, err := Minimize(context.Background(), Problem{Losses: r.stream, LMO: r.lmo},
+			&Settings{NoHindsight: true}, &LOCG{Params: r.params})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := r.params
+		q.ParameterFree = true
+		free, err := Minimize(context.Background(), Problem{Losses: r.stream, LMO: r.lmo},
+			&Settings{NoHindsight: true}, &LOCG{Params: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: T=%d: LMO calls %d (Algorithm 8: %d, uncertified parameter-free: %d), hit rate %.4f (%.4f, %.4f); %d positive, %d negative, %d deferred; %d fallbacks (%d steps not taken); max h_t/h̄_t %.3g; (1/T)(F_T(x_T) − min F_T) = %.3g ≤ %.3g",
+			r.name, T, res.Stats.LMOCalls, theory.Stats.LMOCalls, free.Stats.LMOCalls,
+			res.Stats.CacheHitRate(), theory.Stats.CacheHitRate(), free.Stats.CacheHitRate(),
+			res.Stats.PositiveCalls, res.Stats.NegativeCalls, res.Stats.DeferredRounds, cs.Fallbacks, cs.RejectedSteps,
+			maxRatio, last/float64(T), bound)
+		if 3*res.Stats.LMOCalls > theory.Stats.LMOCalls || res.Stats.PositiveCalls <= theory.Stats.PositiveCalls {
+			t.Errorf("%s: %d LMO calls and %d positive answers, Algorithm 8 %d and %d: not lazy", r.name,
+				res.Stats.LMOCalls, res.Stats.PositiveCalls, theory.Stats.LMOCalls, theory.Stats.PositiveCalls)
+		}
+		if r.acts && cs.Fallbacks == 0 {
+			t.Errorf("%s: the envelope never acted", r.name)
+		}
+	}
+}

@@ -201,6 +201,9 @@ func (p *Prepared) prepare(ctx context.Context) error {
 		if params.Smoothing && !(params.L > 0) {
 			return errors.New("spec: -smooth needs the Lipschitz constant -L for these losses")
 		}
+		if p.Info.Name == "locg-cert" && !(params.L > 0) {
+			return errors.New("spec: locg-cert needs the Lipschitz constant -L of these losses for Theorem 5.1's envelope (linear losses default to √n)")
+		}
 		if params.Smoothing && params.LineSearch {
 			return errors.New("spec: -online-ls searches the cumulative loss, which -smooth replaces by a surrogate: use one of them")
 		}

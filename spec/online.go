@@ -14,13 +14,19 @@ func init() {
 	RegisterMethod(MethodInfo{Name: "locg", Online: true, Lazy: true, Baseline: "ocg",
 		Doc: "lazy online conditional gradient, Algorithm 8 with Theorem 5.1's constants",
 		NewOnline: func(p *online.Params) online.Method {
-			p.ParameterFree = false
+			p.ParameterFree, p.Certified = false, false
+			return &online.LOCG{Params: *p}
+		}})
+	RegisterMethod(MethodInfo{Name: "locg-cert", Online: true, Lazy: true, Baseline: "ocg",
+		Doc: "parameter-free lazy online conditional gradient kept inside Theorem 5.1's envelope: locg-pf's questions, Algorithm 8's when they would leave it, the theorem's bound",
+		NewOnline: func(p *online.Params) online.Method {
+			p.ParameterFree, p.Certified = true, true
 			return &online.LOCG{Params: *p}
 		}})
 	RegisterMethod(MethodInfo{Name: "locg-pf", Online: true, Lazy: true, Baseline: "ocg",
 		Doc: "parameter-free lazy online conditional gradient, Algorithm 8's steps and oracle with section 4's Φ halving",
 		NewOnline: func(p *online.Params) online.Method {
-			p.ParameterFree = true
+			p.ParameterFree, p.Certified = true, false
 			return &online.LOCG{Params: *p}
 		}})
 }

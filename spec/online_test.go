@@ -11,7 +11,7 @@ import (
 )
 
 func TestOnlineMethodRegistry(t *testing.T) {
-	if got := MethodNames(true); !slices.Equal(got, []string{"locg", "locg-pf", "ocg"}) {
+	if got := MethodNames(true); !slices.Equal(got, []string{"locg", "locg-cert", "locg-pf", "ocg"}) {
 		t.Fatalf("online methods %v", got)
 	}
 	params := online.Params{K: 1.5, D: 2, TightenPhi: true}
@@ -19,10 +19,12 @@ func TestOnlineMethodRegistry(t *testing.T) {
 		name          string
 		lazy          bool
 		parameterFree bool
+		certified     bool
 	}{
-		{"ocg", false, false},
-		{"locg", true, false},
-		{"locg-pf", true, true},
+		{"ocg", false, false, false},
+		{"locg", true, false, false},
+		{"locg-pf", true, true, false},
+		{"locg-cert", true, true, true},
 	}
 	for _, tc := range cases {
 		info, err := Method(tc.name)
@@ -40,7 +42,7 @@ func TestOnlineMethodRegistry(t *testing.T) {
 			}
 		case *online.LOCG:
 			want := params
-			want.ParameterFree = tc.parameterFree
+			want.ParameterFree, want.Certified = tc.parameterFree, tc.certified
 			if !tc.lazy || m.Params != want {
 				t.Errorf("%s: LOCG with %+v, want %+v", tc.name, m.Params, want)
 			}
@@ -48,10 +50,15 @@ func TestOnlineMethodRegistry(t *testing.T) {
 			t.Errorf("%s: method %T", tc.name, m)
 		}
 	}
-	// locg is Algorithm 8 even when handed parameter-free parameters.
+	// locg is Algorithm 8 even when handed parameter-free parameters, and
+	// locg-pf is not certified when handed certified ones.
 	info, _ := Method("locg")
-	if m := info.NewOnline(&online.Params{ParameterFree: true}).(*online.LOCG); m.Params.ParameterFree {
+	if m := info.NewOnline(&online.Params{ParameterFree: true, Certified: true}).(*online.LOCG); m.Params.ParameterFree || m.Params.Certified {
 		t.Error("locg ran parameter-free")
+	}
+	info, _ = Method("locg-pf")
+	if m := info.NewOnline(&online.Params{Certified: true}).(*online.LOCG); m.Params.Certified {
+		t.Error("locg-pf ran certified")
 	}
 	if _, err := Method("sgd"); err == nil || !strings.Contains(err.Error(), "locg-pf") {
 		t.Errorf("unknown method: %v", err)

@@ -130,12 +130,16 @@ type OnlineSummary struct {
 	AvgLoss *float64 `json:"avg_loss"`
 	// AvgErrorLower and AvgErrorUpper bracket (1/T)(F_T(x_T) − min F_T),
 	// the quantity Theorem 5.1 bounds (null when unknown), and
-	// TheoremBound is that bound for the method's parameters (locg only,
-	// when L is known).
-	AvgErrorLower   *float64 `json:"avg_error_lower"`
-	AvgErrorUpper   *float64 `json:"avg_error_upper"`
-	TheoremBound    *float64 `json:"theorem_bound,omitempty"`
-	HindsightStatus string   `json:"hindsight_status,omitempty"`
+	// TheoremBound is that bound for the method's parameters (locg and
+	// locg-cert only, when L is known).
+	AvgErrorLower *float64 `json:"avg_error_lower"`
+	AvgErrorUpper *float64 `json:"avg_error_upper"`
+	TheoremBound  *float64 `json:"theorem_bound,omitempty"`
+	// Certified counts, for locg-cert, the rounds that asked Algorithm 8's
+	// question because the parameter-free outcome would have left Theorem
+	// 5.1's envelope (online.CertifiedStats; null for other methods).
+	Certified       *online.CertifiedStats `json:"certified,omitempty"`
+	HindsightStatus string                 `json:"hindsight_status,omitempty"`
 	// HindsightPoint names the run of the same experiment whose last
 	// point x gave the lower ends of the brackets: Σ_t f_t(x) was below
 	// the hindsight solve's primal value, and x ∈ P, so it bounds the best
@@ -209,12 +213,13 @@ func (p *Prepared) OnlineSummary(method string, res *online.Result) Summary {
 		lo, hi = res.AverageError()
 		o.AvgErrorLower, o.AvgErrorUpper = finite(lo), finite(hi)
 		o.AvgLoss = finite(res.TotalLoss / float64(res.Rounds))
-		if !p.OnlineParams.ParameterFree && method == "locg" {
-			if b, err := p.OnlineParams.TheoremBound(p.Instance.LMO, res.Rounds); err == nil {
+		if q, ok := theoremParams(p.OnlineParams, method); ok {
+			if b, err := q.TheoremBound(p.Instance.LMO, res.Rounds); err == nil {
 				o.TheoremBound = finite(b)
 			}
 		}
 	}
+	o.Certified = res.Certified
 	if h := res.Hindsight; h != nil {
 		o.HindsightStatus = h.Status.String()
 		if h.Err != nil && s.Error == "" {
@@ -223,6 +228,21 @@ func (p *Prepared) OnlineSummary(method string, res *online.Result) Summary {
 	}
 	s.OnlineSummary = o
 	return s
+}
+
+// theoremParams returns the parameters of the online method named method
+// when Theorem 5.1's bound covers it: LOCG with the theorem's constants
+// and its certified parameter-free variant.
+func theoremParams(p online.Params, method string) (online.Params, bool) {
+	switch method {
+	case "locg":
+		p.ParameterFree, p.Certified = false, false
+	case "locg-cert":
+		p.ParameterFree, p.Certified = true, true
+	default:
+		return p, false
+	}
+	return p, true
 }
 
 // oracle returns the normalized oracle name of the config.

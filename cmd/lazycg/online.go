@@ -131,6 +131,10 @@ func printOnlineSummary(w io.Writer, p *spec.Prepared, sums []spec.Summary) {
 			fmt.Fprintf(w, ", Theorem 5.1 bound %s", fmtOpt(s.TheoremBound))
 		}
 		fmt.Fprintln(w)
+		if c := s.Certified; c != nil {
+			fmt.Fprintf(w, "envelope    %d rounds asked Algorithm 8's question (%d steps not taken), %d ended above the envelope\n",
+				c.Fallbacks, c.RejectedSteps, c.Violations)
+		}
 		fmt.Fprintf(w, "LMO calls   %d (early stops %d)\n", s.LMOCalls, s.EarlyStops)
 		if s.PositiveCalls+s.NegativeCalls > 0 {
 			printSeparation(w, s)

@@ -1,0 +1,138 @@
+package online
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// CertifiedStats counts what keeping the parameter-free LOCG inside
+// Theorem 5.1's envelope (Params.Certified) cost in a run.
+type CertifiedStats struct {
+	// Fallbacks counts the rounds whose parameter-free outcome would have
+	// left the envelope, so that Algorithm 8's own question was asked in
+	// the same round; RejectedSteps those of them in which the outcome
+	// was a step (not taken).
+	Fallbacks     int `json:"fallbacks"`
+	RejectedSteps int `json:"rejected_steps"`
+	// Violations counts the rounds that ended above the envelope even
+	// after Algorithm 8's question. Theorem 5.1's proof rules them out
+	// when C and L are valid for the losses (and up to rounding); a
+	// violation voids the theorem's bound for the run.
+	Violations int `json:"violations"`
+}
+
+// certifiedStats implements certifiedReporter.
+func (m *LOCG) certifiedStats() (CertifiedStats, bool) {
+	return m.certStats, m.Params.ParameterFree && m.Params.Certified
+}
+
+// certifiedReporter is a method with the counters of Result.Certified.
+type certifiedReporter interface {
+	certifiedStats() (CertifiedStats, bool)
+}
+
+// certified is the state of the certified variant.
+type certified struct {
+	// bound is Φ_{t−1} of Algorithm 8: a proven bound on
+	// F_{t−1}(x_t) − min F_{t−1}, from which h_t is computed.
+	bound float64
+	// a and e are Theorem 5.1's A and exponent: h̄_t = A·t^{1−e}.
+	a, e float64
+	xs   []float64 // x_t + γ_t(v − x_t), scratch
+}
+
+// initCertified prepares the certified variant after core.init.
+func (m *LOCG) initCertified(n int) {
+	p := &m.core.p
+	l := p.l
+	if p.smoothing {
+		l = p.lipschitzSurrogate
+	}
+	a, e := p.theoremConstants(l)
+	m.cert = certified{a: a, e: e, xs: make([]float64, n)}
+}
+
+// certify ends a round of the certified variant (Params.Certified) whose
+// parameter-free outcome decide reported: a step toward c.v (move), LMO
+// work that moved nothing (proof), or neither (a round deferred to the
+// cache), with bound the proven Wolfe gap bound of F_t at x_t (+Inf or
+// NaN: none).
+//
+// With Φ_{t−1} = m.cert.bound it computes Algorithm 8's h_t, lowered to
+// bound when that proves more (both bound F_t(x_t) − min F_t), Φ̄_t =
+// (h_t + C_t γ_t²/2)/(1 + γ_t/K) with C_t = C t^{1−b}/(1−b), and the
+// envelope E_t, the same expression at Theorem 5.1's worst case h̄_t =
+// A·t^{1−e}. The outcome is kept when the bound it certifies for
+// F_t(x_{t+1}) − min F_t — h_t − F_t(x_t) + F_t(x_{t+1}) after a step,
+// h_t otherwise — is at most E_t. Otherwise the round asks Algorithm 8's
+// question LPsep(∇F_t(x_t), x_t, Φ̄_t, K) (a fallback): a positive answer
+// steps and certifies h_t − F_t(x_t) + F_t(x_{t+1}) ≤ Φ̄_t by the
+// curvature bound, a negative one certifies min{h_t, Φ̄_t, its gap bound}.
+// Either way the new Φ_t is at most Φ̄_t ≤ E_t (h_t ≤ h̄_t by induction),
+// which is all the induction of Theorem 5.1's proof uses of Φ_t; so
+// F_t(x_t) − min F_t ≤ h_t ≤ h̄_t in every round, and the theorem's bound
+// (Params.TheoremBound) holds for the points played.
+func (m *LOCG) certify(ctx context.Context, s *State, gamma float64, move, proof bool, bound float64) error {
+	c := &m.core
+	p := &c.p
+	t := float64(s.Round)
+	h := c.bound(s.Round, m.cert.bound)
+	if bound < h { // false for NaN
+		h = math.Max(0, bound)
+	}
+	curv := p.c * math.Pow(t, 1-p.b) * gamma * gamma / (2 * (1 - p.b))
+	env := (m.cert.a*math.Pow(t, 1-m.cert.e) + curv) / (1 + gamma/p.k)
+	phiBar := (h + curv) / (1 + gamma/p.k)
+	if math.IsNaN(env) || math.IsInf(env, 0) || math.IsNaN(phiBar) || math.IsInf(phiBar, 0) {
+		return fmt.Errorf("online: locg: the envelope of round %d is not finite (h=%g, E=%g)", s.Round, h, env)
+	}
+	s.Bound = h
+	var fOld float64
+	if move {
+		fOld = c.cumValue(s, s.X)
+		xs := m.cert.xs
+		for i, x := range s.X {
+			xs[i] = x + gamma*(c.v[i]-x)
+		}
+		if cert := h - fOld + c.cumValue(s, xs); cert <= env {
+			m.settle(true, false)
+			c.step(s, gamma)
+			if p.lineSearch { // the searched step ends no higher than γ_t's
+				cert = h - fOld + c.cumValue(s, s.X)
+			}
+			m.cert.bound = math.Max(0, cert)
+			s.Phi = m.Phi()
+			return nil
+		}
+		m.certStats.RejectedSteps++
+	} else if h <= env {
+		m.settle(false, proof)
+		m.cert.bound = h
+		s.Phi = m.Phi()
+		return nil
+	}
+	m.certStats.Fallbacks++
+	sep, err := s.Oracle.Separate(ctx, c.v, c.g, s.X, math.Max(phiBar, minPhi), p.k)
+	if err != nil {
+		return err
+	}
+	cert := math.Min(h, phiBar)
+	if sep.Positive {
+		if !move {
+			fOld = c.cumValue(s, s.X)
+		}
+		c.step(s, gamma)
+		cert = h - fOld + c.cumValue(s, s.X)
+	} else if sep.GapBound < cert {
+		cert = sep.GapBound
+	}
+	m.settle(sep.Positive, !sep.Positive)
+	cert = math.Max(0, cert)
+	if cert > env*(1+1e-9)+1e-12 {
+		m.certStats.Violations++
+	}
+	m.cert.bound = cert
+	s.Phi = m.Phi()
+	return nil
+}
