@@ -203,6 +203,8 @@ func TestLOCGCertified(t *testing.T) {
 		{"spanning trees of K12, 6000 rounds from 100 losses", repeated, st, Params{K: 1.1, L: math.Sqrt(66)}, true},
 		// ‖x − b_t‖² on the simplex: Hessian 2I and D² = 2, so C = 2·D² = 4.
 		{"squared distances on the simplex", dist, testSimplex{10}, Params{K: 1.1, C: 4, D: math.Sqrt2, L: dist.lipschitz2()}, true},
+		// The same losses are 2-strongly convex: Theorem 5.1(b)'s steps and bound.
+		{"squared distances on the simplex, strongly convex", dist, testSimplex{10}, Params{K: 1.1, C: 4, S: 2, D: math.Sqrt2, L: dist.lipschitz2()}, false},
 	}
 	for _, r := range runs {
 		p := r.params
