@@ -88,9 +88,8 @@ func (m *LOCG) certify(ctx context.Context, s *State, gamma float64, move, proof
 		return fmt.Errorf("online: locg: the envelope of round %d is not finite (h=%g, E=%g)", s.Round, h, env)
 	}
 	s.Bound = h
-	var fOld float64
 	if move {
-		fOld = c.cumValue(s, s.X)
+		fOld := c.cumValue(s, s.X)
 		xs := m.cert.xs
 		for i, x := range s.X {
 			xs[i] = x + gamma*(c.v[i]-x)
@@ -113,22 +112,14 @@ func (m *LOCG) certify(ctx context.Context, s *State, gamma float64, move, proof
 		return nil
 	}
 	m.certStats.Fallbacks++
-	sep, err := s.Oracle.Separate(ctx, c.v, c.g, s.X, math.Max(phiBar, minPhi), p.k)
+	cert, moved, err := m.ask8(ctx, s, h, phiBar, gamma, true)
 	if err != nil {
 		return err
 	}
-	cert := math.Min(h, phiBar)
-	if sep.Positive {
-		if !move {
-			fOld = c.cumValue(s, s.X)
-		}
-		c.step(s, gamma)
-		cert = h - fOld + c.cumValue(s, s.X)
-	} else if sep.GapBound < cert {
-		cert = sep.GapBound
+	if !moved {
+		cert = math.Min(cert, h) // x stays: h_t still bounds its gap
 	}
-	m.settle(sep.Positive, !sep.Positive)
-	cert = math.Max(0, cert)
+	m.settle(moved, !moved)
 	if cert > env*(1+1e-9)+1e-12 {
 		m.certStats.Violations++
 	}

@@ -222,22 +222,38 @@ func (m *LOCG) Update(ctx context.Context, s *State) error {
 	if math.IsNaN(phiBar) || math.IsInf(phiBar, 0) {
 		return fmt.Errorf("online: locg: Φ_%d is not finite (h=%g)", s.Round, h)
 	}
-	sep, err := s.Oracle.Separate(ctx, c.v, c.g, s.X, math.Max(phiBar, minPhi), p.k)
+	phi, _, err := m.ask8(ctx, s, h, phiBar, gamma, m.Params.TightenPhi)
 	if err != nil {
 		return err
-	}
-	phi := math.Max(phiBar, minPhi)
-	if sep.Positive {
-		fOld := c.cumValue(s, s.X)
-		c.step(s, gamma)
-		fNew := c.cumValue(s, s.X)
-		phi = math.Max(0, h-fOld+fNew)
-	} else if m.Params.TightenPhi && sep.GapBound < phi {
-		phi = math.Max(sep.GapBound, 0)
 	}
 	m.phi.SetPhi(phi)
 	s.Bound, s.Phi = h, phi
 	return nil
+}
+
+// ask8 asks Algorithm 8's question LPsep(∇F_t(x_t), x_t, Φ̄_t, K) of
+// round t, given h_t (a bound on F_t(x_t) − min F_t), steps γ_t on a
+// positive answer, and returns the bound Φ_t that the answer certifies
+// for F_t(x_{t+1}) − min F_t, as line "Phi-update" computes it: h_t −
+// F_t(x_t) + F_t(x_{t+1}) after a step, Φ̄_t after a negative answer (its
+// proven gap bound when that is smaller and tighten). It also reports
+// whether x moved.
+func (m *LOCG) ask8(ctx context.Context, s *State, h, phiBar, gamma float64, tighten bool) (phi float64, moved bool, err error) {
+	c := &m.core
+	phi = math.Max(phiBar, minPhi)
+	sep, err := s.Oracle.Separate(ctx, c.v, c.g, s.X, phi, c.p.k)
+	if err != nil {
+		return phi, false, err
+	}
+	if sep.Positive {
+		fOld := c.cumValue(s, s.X)
+		c.step(s, gamma)
+		return math.Max(0, h-fOld+c.cumValue(s, s.X)), true, nil
+	}
+	if tighten && sep.GapBound < phi {
+		phi = math.Max(sep.GapBound, 0)
+	}
+	return phi, false, nil
 }
 
 // updateFree is the round of the parameter-free variant.
