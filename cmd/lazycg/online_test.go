@@ -168,3 +168,35 @@ func TestOnlineBackoffFlag(t *testing.T) {
 		t.Errorf("-no-backoff: %v deferred rounds, %v LMO calls", eager["deferred_rounds"], eager["lmo_calls"])
 	}
 }
+
+// TestOnlineCertified: locg-cert prints its envelope line and Theorem
+// 5.1's bound, and its JSON carries the certified counters and the bound,
+// which the last point's error respects on this exact linear stream.
+func TestOnlineCertified(t *testing.T) {
+	args := []string{"online", "-polytope", "spanningtree:8", "-losses", "linear:rounds=3000,seed=2", "-method", "locg-cert"}
+	out, errOut, code := runCLI(args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"method      locg-cert", "Theorem 5.1 bound", "envelope    "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	m := onlineJSON(t, append(args[1:], "-json")...)
+	cert, ok := m["certified"].(map[string]any)
+	if !ok || cert["violations"].(float64) != 0 {
+		t.Fatalf("certified counters: %v", m["certified"])
+	}
+	bound, ok := m["theorem_bound"].(float64)
+	if !ok || !(m["avg_error_upper"].(float64) <= bound) {
+		t.Errorf("theorem bound %v, last point's error ≤ %v", m["theorem_bound"], m["avg_error_upper"])
+	}
+	pf := onlineJSON(t, "-polytope", "spanningtree:8", "-losses", "linear:rounds=3000,seed=2", "-method", "locg-pf", "-json")
+	if _, ok := pf["certified"]; ok {
+		t.Errorf("locg-pf reports certified counters: %v", pf["certified"])
+	}
+	if _, ok := pf["theorem_bound"]; ok {
+		t.Errorf("locg-pf reports a theorem bound: %v", pf["theorem_bound"])
+	}
+}
