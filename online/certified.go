@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // CertifiedStats counts what keeping the parameter-free LOCG inside
@@ -64,8 +66,10 @@ func (m *LOCG) initCertified(n int) {
 // (h_t + C_t γ_t²/2)/(1 + γ_t/K) with C_t = C t^{1−b}/(1−b), and the
 // envelope E_t, the same expression at Theorem 5.1's worst case h̄_t =
 // A·t^{1−e}. The outcome is kept when the bound it certifies for
-// F_t(x_{t+1}) − min F_t — h_t − F_t(x_t) + F_t(x_{t+1}) after a step,
-// h_t otherwise — is at most E_t. Otherwise the round asks Algorithm 8's
+// F_t(x_{t+1}) − min F_t — h_t − F_t(x_t) + F_t(x_{t+1}) after a step
+// (first bounded by h_t + γ_t∇F_t(x_t)·(v − x_t) + C_tγ_t²/2, exact for
+// linear losses, and evaluated only when that bound is above E_t), h_t
+// otherwise — is at most E_t. Otherwise the round asks Algorithm 8's
 // question LPsep(∇F_t(x_t), x_t, Φ̄_t, K) (a fallback): a positive answer
 // steps and certifies h_t − F_t(x_t) + F_t(x_{t+1}) ≤ Φ̄_t by the
 // curvature bound, a negative one certifies min{h_t, Φ̄_t, its gap bound}.
@@ -89,17 +93,22 @@ func (m *LOCG) certify(ctx context.Context, s *State, gamma float64, move, proof
 	}
 	s.Bound = h
 	if move {
-		fOld := c.cumValue(s, s.X)
-		xs := m.cert.xs
-		for i, x := range s.X {
-			xs[i] = x + gamma*(c.v[i]-x)
-		}
-		if cert := h - fOld + c.cumValue(s, xs); cert <= env {
-			m.settle(true, false)
-			c.step(s, gamma)
-			if p.lineSearch { // the searched step ends no higher than γ_t's
-				cert = h - fOld + c.cumValue(s, s.X)
+		// F_t(x_t + γd) − F_t(x_t) ≤ γ∇F_t(x_t)·d + C_tγ²/2 for d = v − x_t
+		// (exact for linear losses); only when that bound leaves the
+		// envelope is F_t evaluated at both points (a product with every
+		// term of F_t).
+		cert := h + gamma*(floats.Dot(c.g, c.v)-floats.Dot(c.g, s.X)) + curv
+		if cert > env {
+			fOld := c.cumValue(s, s.X)
+			xs := m.cert.xs
+			for i, x := range s.X {
+				xs[i] = x + gamma*(c.v[i]-x)
 			}
+			cert = h - fOld + c.cumValue(s, xs)
+		}
+		if cert <= env {
+			m.settle(true, false)
+			c.step(s, gamma) // a searched step ends no higher than γ_t's
 			m.cert.bound = math.Max(0, cert)
 			s.Phi = m.Phi()
 			return nil

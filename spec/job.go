@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/objective"
 	"github.com/lazycg/lazycg/online"
 )
 
@@ -201,8 +202,18 @@ func (p *Prepared) prepare(ctx context.Context) error {
 		if params.Smoothing && !(params.L > 0) {
 			return errors.New("spec: -smooth needs the Lipschitz constant -L for these losses")
 		}
-		if p.Info.Name == "locg-cert" && !(params.L > 0) {
-			return errors.New("spec: locg-cert needs the Lipschitz constant -L of these losses for Theorem 5.1's envelope (linear losses default to √n)")
+		if _, linear := stream.Loss(0).(*objective.Linear); p.Info.Name == "locg-cert" && !linear && (c.MethodParams.L == 0 || c.MethodParams.C == 0) {
+			// Theorem 5.1's envelope needs C and L valid for every loss.
+			cc, cl, err := CertifiedConstants(in, stream)
+			if err != nil {
+				return fmt.Errorf("%w; give the curvature -C and the Lipschitz constant -L of these losses for locg-cert", err)
+			}
+			if c.MethodParams.C == 0 {
+				params.C = cc
+			}
+			if c.MethodParams.L == 0 {
+				params.L = cl
+			}
 		}
 		if params.Smoothing && params.LineSearch {
 			return errors.New("spec: -online-ls searches the cumulative loss, which -smooth replaces by a surrogate: use one of them")

@@ -1,8 +1,11 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/floats"
 
 	"github.com/lazycg/lazycg/objective"
 	"github.com/lazycg/lazycg/online"
@@ -59,6 +62,53 @@ func DeriveOnlineParams(in *Instance, stream objective.Stream, u MethodParams) o
 		p.L = math.Sqrt(float64(in.Dim()))
 	}
 	return p
+}
+
+// maxCertifiedLosses bounds the distinct losses CertifiedConstants reads.
+const maxCertifiedLosses = 100000
+
+// CertifiedConstants returns the curvature C and the Lipschitz constant L
+// of Theorem 5.1 for the losses of stream over the instance, each with a
+// proof, for the certified LOCG (locg-cert) on least-squares losses
+// f = ‖Ax − b‖²: with σ² ≥ ‖A‖₂² from objective.SpectralNormSqBound, ∇f is
+// 2σ²-Lipschitz, so C = max_f 2σ²·D² bounds the curvature over P and L =
+// max_f (‖∇f(x₁)‖₂ + 2σ²·D) the gradients on P, x₁ being the instance's
+// start vertex and D its ℓ2-diameter (every point of P lies within D of
+// x₁). The maxima run over the pool of a repeated stream
+// (objective.Repeated), otherwise over every round of a finite stream. It
+// fails for other losses, an instance without diameter or start vertex,
+// and matrices whose entries cannot be read; the user can then give -C
+// and -L.
+func CertifiedConstants(in *Instance, stream objective.Stream) (c, l float64, err error) {
+	if !(in.Diameter2 > 0) {
+		return 0, 0, errors.New("spec: certified constants: the polytope has no diameter bound")
+	}
+	if in.Start == nil {
+		return 0, 0, errors.New("spec: certified constants: the polytope has no start vertex before the run")
+	}
+	pool := stream
+	if r, ok := stream.(*objective.Repeated); ok {
+		pool = r.Pool()
+	}
+	if n := pool.Rounds(); n > maxCertifiedLosses {
+		return 0, 0, fmt.Errorf("spec: certified constants: %d distinct losses (at most %d are read)", n, maxCertifiedLosses)
+	}
+	d := math.Sqrt(in.Diameter2)
+	g := make([]float64, stream.Dim())
+	for t := range pool.Rounds() {
+		f, ok := pool.Loss(t).(*objective.LeastSquares)
+		if !ok {
+			return 0, 0, fmt.Errorf("spec: certified constants: loss %d is %T, not a least-squares loss", t, pool.Loss(t))
+		}
+		smooth := f.SmoothnessBound()
+		if math.IsInf(smooth, 1) {
+			return 0, 0, fmt.Errorf("spec: certified constants: the matrix of loss %d cannot be read", t)
+		}
+		f.Grad(g, in.Start)
+		c = math.Max(c, smooth*d*d)
+		l = math.Max(l, math.Sqrt(floats.Dot(g, g))+smooth*d)
+	}
+	return c, l, nil
 }
 
 // DefaultFunctions is the number of distinct random losses of the paper's

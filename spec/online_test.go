@@ -1,10 +1,14 @@
 package spec
 
 import (
+	"context"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/floats"
 
 	"github.com/lazycg/lazycg/objective"
 	"github.com/lazycg/lazycg/online"
@@ -168,5 +172,73 @@ func TestLossStreamProtocol(t *testing.T) {
 		if _, err := LossStream(bad, 5, 1); err == nil || !strings.HasPrefix(err.Error(), "spec: ") {
 			t.Errorf("LossStream(%q): error %v", bad, err)
 		}
+	}
+}
+
+// TestCertifiedConstants: for least-squares losses over the Birkhoff
+// polytope, the certified C and L bound every loss of the pool — the
+// gradient norm at random points of the polytope (convex combinations of
+// permutation matrices) and the curvature 2‖A‖₂²D² with ‖A‖₂² from the
+// power iteration — for a repeated stream (its pool is read) as for a
+// finite one; linear losses, a polytope without start vertex or diameter
+// are refused.
+func TestCertifiedConstants(t *testing.T) {
+	in, err := Polytope("birkhoff:5", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := in.Dim()
+	quad, err := objective.QuadraticLosses(n, 12, 0.3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := objective.Repeat(quad, objective.MaxRounds, objective.OrderRandom, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, l, err := CertifiedConstants(in, rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c2, l2, err := CertifiedConstants(in, quad); err != nil || c2 != c || l2 != l {
+		t.Errorf("finite stream: C %g L %g (%v), repeated: C %g L %g", c2, l2, err, c, l)
+	}
+	d2 := in.Diameter2
+	rng := rand.New(rand.NewPCG(3, 4))
+	x, v, g := make([]float64, n), make([]float64, n), make([]float64, n)
+	for range 50 {
+		// A random convex combination of 6 random permutation matrices.
+		clear(x)
+		for range 6 {
+			for i := range g {
+				g[i] = rng.Float64()
+			}
+			if _, err := in.LMO.Minimize(context.Background(), v, g); err != nil {
+				t.Fatal(err)
+			}
+			for i := range x {
+				x[i] += v[i] / 6
+			}
+		}
+		for i := range quad.Rounds() {
+			f := quad.LeastSquares(i)
+			f.Grad(g, x)
+			if norm := math.Sqrt(floats.Dot(g, g)); norm > l {
+				t.Fatalf("loss %d: ‖∇f(x)‖ = %g > L = %g", i, norm, l)
+			}
+			if curv := f.Smoothness() / 1.01 * d2; curv > c {
+				t.Fatalf("loss %d: curvature %g > C = %g", i, curv, c)
+			}
+		}
+	}
+	lin, _ := objective.LinearLosses(n, 3, 1)
+	if _, _, err := CertifiedConstants(in, lin); err == nil || !strings.Contains(err.Error(), "least-squares") {
+		t.Errorf("linear losses: %v", err)
+	}
+	if _, _, err := CertifiedConstants(&Instance{LMO: in.LMO, Diameter2: d2}, quad); err == nil || !strings.Contains(err.Error(), "start vertex") {
+		t.Errorf("no start vertex: %v", err)
+	}
+	if _, _, err := CertifiedConstants(&Instance{LMO: in.LMO, Start: in.Start}, quad); err == nil || !strings.Contains(err.Error(), "diameter") {
+		t.Errorf("no diameter: %v", err)
 	}
 }
