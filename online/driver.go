@@ -179,9 +179,10 @@ type Round struct {
 	OracleTime time.Duration
 	// Bound is an upper bound on F_t(x_t) − min_P F_t for the cumulative
 	// (or, with smoothing, surrogate) loss F_t, NaN when not computed: for
-	// LOCG the h_t of Algorithm 8 (valid when the Params constants are),
-	// for OCG and parameter-free LOCG the Wolfe gap bound proven by the
-	// round's oracle call.
+	// LOCG and its certified parameter-free variant (Params.Certified) the
+	// h_t of Algorithm 8 (valid when the Params constants are), for OCG and
+	// parameter-free LOCG the Wolfe gap bound proven by the round's oracle
+	// call.
 	Bound float64
 	// Phi is LOCG's Φ_t after the round (NaN for OCG and before
 	// parameter-free LOCG initialized it).
