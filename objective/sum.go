@@ -284,6 +284,43 @@ func (s *Sum) StepSearch(x, v, grad []float64, gmax float64) float64 {
 	return gamma
 }
 
+// StepDelta returns F(x + γ(v − x)) − F(x) for a vertex v, given grad =
+// ∇F(x), and whether it could be computed cheaply: for a sum of least
+// squares losses whose gradient is remembered at x (Grad was last asked at
+// x, as the online methods do) the curvature along d = v − x comes from
+// ∇F(v) as in StepSearch, in O(n) for a remembered or sparse vertex, and
+// the step is announced (StepToward) as if it were taken; a step not taken
+// leaves the remembered gradient at x. Otherwise it reports false and
+// announces nothing (F must then be evaluated at both points).
+func (s *Sum) StepDelta(x, v, grad []float64, gamma float64) (float64, bool) {
+	if s.general || len(s.terms) == 0 || s.n == 0 || !s.sumFast() {
+		return 0, false
+	}
+	s.sumGradInit()
+	sg := &s.sg
+	if !sg.ok || !sameVec(x, sg.x) || len(sg.wAt) != len(s.weights) || s.changedTerms(s.weights) != 0 {
+		return 0, false
+	}
+	if len(s.dir) != s.n {
+		s.dir = make([]float64, s.n)
+	}
+	d := s.dir
+	for i := range d {
+		d[i] = v[i] - x[i]
+	}
+	slope := dot(grad, d)
+	s.announce(x, v, gamma)
+	if !sg.pending {
+		return 0, false
+	}
+	gv := s.vertexGradient()
+	var curv float64
+	for i, di := range d {
+		curv += (gv[i] - sg.g[i]) * di
+	}
+	return gamma*slope + gamma*gamma/2*curv, true
+}
+
 // lineCoeffs returns the coefficients of F(x + γd) − F(x) = slope·γ +
 // curv·γ²; valid only when s.Quadratic().
 func (s *Sum) lineCoeffs(x, d []float64) (slope, curv float64) {

@@ -519,3 +519,73 @@ func TestMoveTowardNoSubnormals(t *testing.T) {
 		t.Errorf("after the announced step: gradient off by %g (relative), value %g vs %g", d, fy, fyWant)
 	}
 }
+
+// TestSumStepDelta: StepDelta gives F(x + γ(v − x)) − F(x) from the
+// remembered gradient, for sparse, dense and recurring vertices, whether
+// the step is then taken (announced point reached) or not (the gradient at
+// x stays right); at a point other than the remembered one, or on a sum
+// with a non-CSR term, it reports false.
+func TestSumStepDelta(t *testing.T) {
+	const n = 200
+	rng := testRand(7)
+	pool := leastSquaresPool(t, n, 6, 0.03, 30)
+	lin, err := NewLinear(randVec(rng, n, -1, 1), 0.25)
+	mustOK(t, err)
+	fast, ref := NewSum(pool[0], lin), NewSum(pool[0], lin)
+	recurring := [][]float64{sparseVertex(rng, n, 4), sparseVertex(rng, n, 9), randVec(rng, n, 0, 1)}
+	x := make([]float64, n)
+	x[5] = 1
+	g, want, y := make([]float64, n), make([]float64, n), make([]float64, n)
+	var taken, left int
+	for step := 1; step <= 200; step++ {
+		fast.Grad(g, x)
+		ref.termGradRef(want, x)
+		if dd := relDiff(g, want); dd > 1e-10 {
+			t.Fatalf("step %d: gradient differs from the term-by-term one by %g", step, dd)
+		}
+		var v []float64
+		switch step % 4 {
+		case 0:
+			v = randVec(rng, n, 0, 1)
+		case 1:
+			v = sparseVertex(rng, n, 6)
+		default:
+			v = recurring[step%len(recurring)]
+		}
+		gamma := 1 / math.Sqrt(float64(step))
+		delta, ok := fast.StepDelta(x, v, g, gamma)
+		if !ok {
+			t.Fatalf("step %d: no delta at the remembered point", step)
+		}
+		copy(y, x)
+		MoveToward(y, gamma, v)
+		f0, f1 := ref.Func(x), ref.Func(y)
+		if !near(delta, f1-f0, 1e-8*(1+math.Abs(f0))) {
+			t.Fatalf("step %d: delta %g, F(y) − F(x) = %g", step, delta, f1-f0)
+		}
+		if step%3 == 0 { // not taken: x stays
+			left++
+		} else {
+			fast.StepToward(x, v, gamma)
+			copy(x, y)
+			taken++
+		}
+		f := pool[rng.IntN(len(pool))]
+		fast.Add(f)
+		ref.Add(f)
+	}
+	if taken == 0 || left == 0 {
+		t.Fatalf("taken %d, left %d", taken, left)
+	}
+	other := randVec(rng, n, 0, 1)
+	if _, ok := fast.StepDelta(other, recurring[0], g, 0.5); ok {
+		t.Error("a delta at a point whose gradient is not remembered")
+	}
+	dense, err := NewLeastSquares(&Dense{Rows: 2, Cols: n, Data: make([]float64, 2*n)}, []float64{1, 2})
+	mustOK(t, err)
+	mixed := NewSum(pool[0], dense)
+	mixed.Grad(g, x)
+	if _, ok := mixed.StepDelta(x, recurring[0], g, 0.5); ok {
+		t.Error("a delta on a sum with a dense term")
+	}
+}

@@ -95,16 +95,21 @@ func (m *LOCG) certify(ctx context.Context, s *State, gamma float64, move, proof
 	if move {
 		// F_t(x_t + γd) − F_t(x_t) ≤ γ∇F_t(x_t)·d + C_tγ²/2 for d = v − x_t
 		// (exact for linear losses); only when that bound leaves the
-		// envelope is F_t evaluated at both points (a product with every
-		// term of F_t).
+		// envelope is the change computed: from the cumulative loss's
+		// remembered gradient where it can (objective.Sum.StepDelta),
+		// else from F_t at both points (a product with every term).
 		cert := h + gamma*(floats.Dot(c.g, c.v)-floats.Dot(c.g, s.X)) + curv
 		if cert > env {
-			fOld := c.cumValue(s, s.X)
-			xs := m.cert.xs
-			for i, x := range s.X {
-				xs[i] = x + gamma*(c.v[i]-x)
+			if delta, ok := m.stepDelta(s, gamma); ok {
+				cert = h + delta
+			} else {
+				fOld := c.cumValue(s, s.X)
+				xs := m.cert.xs
+				for i, x := range s.X {
+					xs[i] = x + gamma*(c.v[i]-x)
+				}
+				cert = h - fOld + c.cumValue(s, xs)
 			}
-			cert = h - fOld + c.cumValue(s, xs)
 		}
 		if cert <= env {
 			m.settle(true, false)
@@ -135,4 +140,14 @@ func (m *LOCG) certify(ctx context.Context, s *State, gamma float64, move, proof
 	m.cert.bound = cert
 	s.Phi = m.Phi()
 	return nil
+}
+
+// stepDelta returns F_t(x_t + γ(v − x_t)) − F_t(x_t) for v = c.v when the
+// cumulative loss computes it cheaply (not for the surrogates of
+// smoothing, whose values core.cumValue computes).
+func (m *LOCG) stepDelta(s *State, gamma float64) (float64, bool) {
+	if m.core.p.smoothing {
+		return 0, false
+	}
+	return s.stepDelta(gamma, m.core.v, m.core.g)
 }

@@ -371,6 +371,24 @@ type stepSearcher interface {
 	Quadratic() bool
 }
 
+// stepDeltaer is a cumulative loss that gives the change of its value
+// along a step toward a vertex cheaply (objective.Sum.StepDelta).
+type stepDeltaer interface {
+	StepDelta(x, v, grad []float64, gamma float64) (float64, bool)
+}
+
+// stepDelta returns F_t(x_t + γ(v − x_t)) − F_t(x_t) (grad = ∇F_t(x_t))
+// when the cumulative loss computes it cheaply, and whether it did.
+func (s *State) stepDelta(gamma float64, v, grad []float64) (float64, bool) {
+	sd, ok := s.cum.(stepDeltaer)
+	if !ok {
+		return 0, false
+	}
+	s.stats.FuncEvals++
+	defer s.gradTime(time.Now())
+	return sd.StepDelta(s.X, v, grad, gamma)
+}
+
 // searchToward takes the step x_{t+1} = x_t + γ(v − x_t) with γ the
 // minimizer of F_t over [0, gmax] (grad = ∇F_t(x_t)) when the cumulative
 // loss is quadratic and can search (Params.LineSearch); otherwise γ = gmax,
