@@ -244,37 +244,23 @@ func (s *Sum) StepSearch(x, v, grad []float64, gmax float64) float64 {
 	if !(gmax > 0) || s.n == 0 {
 		return 0
 	}
-	if len(s.dir) != s.n {
-		s.dir = make([]float64, s.n)
-	}
-	d := s.dir
-	for i := range d {
-		d[i] = v[i] - x[i]
-	}
+	d := s.direction(x, v)
 	slope := dot(grad, d)
 	if !(slope < 0) {
 		return 0
 	}
-	if !s.general && len(s.terms) > 0 && s.sumFast() {
-		s.sumGradInit()
+	if s.rememberedAt(x) {
 		sg := &s.sg
-		if sg.ok && sameVec(x, sg.x) && len(sg.wAt) == len(s.weights) && s.changedTerms(s.weights) == 0 {
-			s.announce(x, v, gmax)
-			if sg.pending {
-				gv := s.vertexGradient()
-				var curv float64
-				for i, di := range d {
-					curv += (gv[i] - sg.g[i]) * di
-				}
-				gamma := minimizeQuadratic(slope, curv/2, slope, gmax)
-				switch {
-				case gamma <= 0:
-					sg.pending = false
-				case gamma < gmax:
-					s.announceStep(x, v, gamma) // v's support is announced
-				}
-				return gamma
+		s.announce(x, v, gmax)
+		if sg.pending {
+			gamma := minimizeQuadratic(slope, s.curvatureAlong(d)/2, slope, gmax)
+			switch {
+			case gamma <= 0:
+				sg.pending = false
+			case gamma < gmax:
+				s.announceStep(x, v, gamma) // v's support is announced
 			}
+			return gamma
 		}
 	}
 	gamma := s.LineMinimize(x, d, grad, gmax)
@@ -293,14 +279,20 @@ func (s *Sum) StepSearch(x, v, grad []float64, gmax float64) float64 {
 // leaves the remembered gradient at x. Otherwise it reports false and
 // announces nothing (F must then be evaluated at both points).
 func (s *Sum) StepDelta(x, v, grad []float64, gamma float64) (float64, bool) {
-	if s.general || len(s.terms) == 0 || s.n == 0 || !s.sumFast() {
+	if s.n == 0 || !s.rememberedAt(x) {
 		return 0, false
 	}
-	s.sumGradInit()
-	sg := &s.sg
-	if !sg.ok || !sameVec(x, sg.x) || len(sg.wAt) != len(s.weights) || s.changedTerms(s.weights) != 0 {
+	d := s.direction(x, v)
+	slope := dot(grad, d)
+	s.announce(x, v, gamma)
+	if !s.sg.pending {
 		return 0, false
 	}
+	return gamma*slope + gamma*gamma/2*s.curvatureAlong(d), true
+}
+
+// direction stores d = v − x in the Sum's direction buffer and returns it.
+func (s *Sum) direction(x, v []float64) []float64 {
 	if len(s.dir) != s.n {
 		s.dir = make([]float64, s.n)
 	}
@@ -308,17 +300,30 @@ func (s *Sum) StepDelta(x, v, grad []float64, gamma float64) (float64, bool) {
 	for i := range d {
 		d[i] = v[i] - x[i]
 	}
-	slope := dot(grad, d)
-	s.announce(x, v, gamma)
-	if !sg.pending {
-		return 0, false
+	return d
+}
+
+// rememberedAt reports whether the sum is quadratic, its gradient can be
+// updated along steps (sumFast) and is remembered at x for the current
+// weights: the route of StepSearch and StepDelta.
+func (s *Sum) rememberedAt(x []float64) bool {
+	if s.general || len(s.terms) == 0 || !s.sumFast() {
+		return false
 	}
+	s.sumGradInit()
+	sg := &s.sg
+	return sg.ok && sameVec(x, sg.x) && len(sg.wAt) == len(s.weights) && s.changedTerms(s.weights) == 0
+}
+
+// curvatureAlong returns dᵀ∇²F·d = (∇F(v) − ∇F(x))·d for the announced
+// vertex v and d = v − x at the remembered point x (quadratic sums).
+func (s *Sum) curvatureAlong(d []float64) float64 {
 	gv := s.vertexGradient()
 	var curv float64
 	for i, di := range d {
-		curv += (gv[i] - sg.g[i]) * di
+		curv += (gv[i] - s.sg.g[i]) * di
 	}
-	return gamma*slope + gamma*gamma/2*curv, true
+	return curv
 }
 
 // lineCoeffs returns the coefficients of F(x + γd) − F(x) = slope·γ +

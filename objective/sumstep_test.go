@@ -2,6 +2,7 @@ package objective
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/lazycg/lazycg"
@@ -345,15 +346,7 @@ func TestSumStepSearch(t *testing.T) {
 		if dd := relDiff(g, want); dd > 1e-10 {
 			t.Fatalf("step %d: gradient differs from the term-by-term one by %g", step, dd)
 		}
-		var v []float64
-		switch step % 4 {
-		case 0:
-			v = randVec(rng, n, 0, 1)
-		case 1:
-			v = sparseVertex(rng, n, 6)
-		default:
-			v = recurring[step%len(recurring)]
-		}
+		v := stepVertex(rng, n, step, recurring)
 		gmax := 1 / float64(step)
 		if step%3 == 0 {
 			gmax = 1
@@ -543,15 +536,7 @@ func TestSumStepDelta(t *testing.T) {
 		if dd := relDiff(g, want); dd > 1e-10 {
 			t.Fatalf("step %d: gradient differs from the term-by-term one by %g", step, dd)
 		}
-		var v []float64
-		switch step % 4 {
-		case 0:
-			v = randVec(rng, n, 0, 1)
-		case 1:
-			v = sparseVertex(rng, n, 6)
-		default:
-			v = recurring[step%len(recurring)]
-		}
+		v := stepVertex(rng, n, step, recurring)
 		gamma := 1 / math.Sqrt(float64(step))
 		delta, ok := fast.StepDelta(x, v, g, gamma)
 		if !ok {
@@ -588,4 +573,16 @@ func TestSumStepDelta(t *testing.T) {
 	if _, ok := mixed.StepDelta(x, recurring[0], g, 0.5); ok {
 		t.Error("a delta on a sum with a dense term")
 	}
+}
+
+// stepVertex returns the vertex of a test's step: a dense one every fourth
+// step, a new sparse one after that, otherwise one of the recurring ones.
+func stepVertex(rng *rand.Rand, n, step int, recurring [][]float64) []float64 {
+	switch step % 4 {
+	case 0:
+		return randVec(rng, n, 0, 1)
+	case 1:
+		return sparseVertex(rng, n, 6)
+	}
+	return recurring[step%len(recurring)]
 }
