@@ -204,7 +204,7 @@ func (p *Prepared) prepare(ctx context.Context) error {
 		}
 		if _, linear := stream.Loss(0).(*objective.Linear); p.Info.Name == "locg-cert" && !linear && (c.MethodParams.L == 0 || c.MethodParams.C == 0) {
 			// Theorem 5.1's envelope needs C and L valid for every loss.
-			cc, cl, err := CertifiedConstants(in, stream)
+			cc, cl, err := CertifiedConstants(ctx, in, stream)
 			if err != nil {
 				return fmt.Errorf("%w; give the curvature -C and the Lipschitz constant -L of these losses for locg-cert", err)
 			}

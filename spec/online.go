@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -75,16 +76,25 @@ const maxCertifiedLosses = 100000
 // max_f (‖∇f(x₁)‖₂ + 2σ²·D) the gradients on P, x₁ being the instance's
 // start vertex and D its ℓ2-diameter (every point of P lies within D of
 // x₁). The maxima run over the pool of a repeated stream
-// (objective.Repeated), otherwise over every round of a finite stream. It
-// fails for other losses, an instance without diameter or start vertex,
-// and matrices whose entries cannot be read; the user can then give -C
-// and -L.
-func CertifiedConstants(in *Instance, stream objective.Stream) (c, l float64, err error) {
+// (objective.Repeated), otherwise over every round of a finite stream.
+// When the instance has no start vertex, one LMO call for the zero cost
+// finds one, as the online driver would, and it becomes in.Start. It fails
+// for other losses, an instance without diameter, and matrices whose
+// entries cannot be read; the user can then give -C and -L.
+func CertifiedConstants(ctx context.Context, in *Instance, stream objective.Stream) (c, l float64, err error) {
 	if !(in.Diameter2 > 0) {
 		return 0, 0, errors.New("spec: certified constants: the polytope has no diameter bound")
 	}
 	if in.Start == nil {
-		return 0, 0, errors.New("spec: certified constants: the polytope has no start vertex before the run")
+		x := make([]float64, in.LMO.Dim())
+		res, err := in.LMO.Minimize(ctx, x, make([]float64, len(x)))
+		if err != nil {
+			return 0, 0, fmt.Errorf("spec: certified constants: computing a start vertex: %w", err)
+		}
+		if !res.Found {
+			return 0, 0, fmt.Errorf("spec: certified constants: computing a start vertex: no vertex (%v)", res.Reason)
+		}
+		in.Start = x
 	}
 	pool := stream
 	if r, ok := stream.(*objective.Repeated); ok {
