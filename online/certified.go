@@ -47,11 +47,7 @@ type certified struct {
 // initCertified prepares the certified variant after core.init.
 func (m *LOCG) initCertified(n int) {
 	p := &m.core.p
-	l := p.l
-	if p.smoothing {
-		l = p.lipschitzSurrogate
-	}
-	a, e := p.theoremConstants(l)
+	a, e := p.theoremConstants(p.lipschitz())
 	m.cert = certified{a: a, e: e, xs: make([]float64, n)}
 }
 

@@ -276,11 +276,7 @@ func (p Params) resolve(lmo lazycg.LMO, who string) (resolved, error) {
 		return r, fmt.Errorf("online: %s: the certified variant is a parameter-free LOCG (ParameterFree)", who)
 	}
 	if p.Certified {
-		l := r.l
-		if r.smoothing {
-			l = r.lipschitzSurrogate
-		}
-		if !(l > 0) || math.IsInf(l, 0) {
+		if l := r.lipschitz(); !(l > 0) || math.IsInf(l, 0) {
 			return r, fmt.Errorf("online: %s: the certified variant needs the Lipschitz constant L > 0 for Theorem 5.1's envelope, got %g", who, l)
 		}
 	}
@@ -341,15 +337,21 @@ func (p Params) TheoremBound(lmo lazycg.LMO, T int) (float64, error) {
 	if T < 1 {
 		return 0, fmt.Errorf("online: theorem bound: T must be ≥ 1, got %d", T)
 	}
-	l := r.l
-	if r.smoothing {
-		l = r.lipschitzSurrogate
-	}
+	l := r.lipschitz()
 	if !(l > 0) {
 		return 0, errors.New("online: theorem bound: needs the Lipschitz constant L > 0")
 	}
 	a, e := r.theoremConstants(l)
 	return a * math.Pow(float64(T), -e), nil
+}
+
+// lipschitz returns the Lipschitz constant of Theorem 5.1: L, or with
+// smoothing that of the surrogate losses.
+func (r *resolved) lipschitz() float64 {
+	if r.smoothing {
+		return r.lipschitzSurrogate
+	}
+	return r.l
 }
 
 // theoremConstants returns A and the exponent e of Theorem 5.1.

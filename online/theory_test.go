@@ -214,7 +214,7 @@ func TestLOCGCertified(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, e := rp.theoremConstants(p.L)
+		a, e := rp.theoremConstants(rp.lipschitz())
 		// gap returns F_t(x_t) − min_P F_t exactly.
 		var gap func(rd *Round, x []float64) float64
 		if r.stream == objective.Stream(dist) {
