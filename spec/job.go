@@ -202,11 +202,12 @@ func (p *Prepared) prepare(ctx context.Context) error {
 		if params.Smoothing && !(params.L > 0) {
 			return errors.New("spec: -smooth needs the Lipschitz constant -L for these losses")
 		}
-		if _, linear := stream.Loss(0).(*objective.Linear); p.Info.Name == "locg-cert" && !linear && (c.MethodParams.L == 0 || c.MethodParams.C == 0) {
+		_, run := onlineMethod(p.Info, params)
+		if _, linear := stream.Loss(0).(*objective.Linear); run.Certified && !linear && (c.MethodParams.L == 0 || c.MethodParams.C == 0) {
 			// Theorem 5.1's envelope needs C and L valid for every loss.
 			cc, cl, err := CertifiedConstants(ctx, in, stream)
 			if err != nil {
-				return fmt.Errorf("%w; give the curvature -C and the Lipschitz constant -L of these losses for locg-cert", err)
+				return fmt.Errorf("%w; give the curvature -C and the Lipschitz constant -L of these losses for %s", err, p.Info.Name)
 			}
 			if c.MethodParams.C == 0 {
 				params.C = cc
@@ -221,7 +222,7 @@ func (p *Prepared) prepare(ctx context.Context) error {
 		if err := noParams(p.Info.Name, c.MethodParams); err != nil {
 			return err
 		}
-		p.OnlineMethod = p.Info.NewOnline(&params)
+		p.OnlineMethod, params = onlineMethod(p.Info, params)
 		if err := params.Check(in.LMO); err != nil {
 			return err
 		}

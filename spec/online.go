@@ -65,6 +65,14 @@ func DeriveOnlineParams(in *Instance, stream objective.Stream, u MethodParams) o
 	return p
 }
 
+// onlineMethod returns the online method of info for the derived
+// parameters p and the parameters it runs with (NewOnline sets its
+// variant's flags, e.g. Params.Certified for locg-cert).
+func onlineMethod(info MethodInfo, p online.Params) (online.Method, online.Params) {
+	m := info.NewOnline(&p)
+	return m, p
+}
+
 // maxCertifiedLosses bounds the distinct losses CertifiedConstants reads.
 const maxCertifiedLosses = 100000
 

@@ -230,19 +230,18 @@ func (p *Prepared) OnlineSummary(method string, res *online.Result) Summary {
 	return s
 }
 
-// theoremParams returns the parameters of the online method named method
-// when Theorem 5.1's bound covers it: LOCG with the theorem's constants
-// and its certified parameter-free variant.
+// theoremParams returns the parameters the online method named method
+// runs with when it is an LOCG (Theorem 5.1's bound covers Algorithm 8
+// and the certified variant; Params.TheoremBound refuses the
+// parameter-free one): the registry's constructor sets the variant.
 func theoremParams(p online.Params, method string) (online.Params, bool) {
-	switch method {
-	case "locg":
-		p.ParameterFree, p.Certified = false, false
-	case "locg-cert":
-		p.ParameterFree, p.Certified = true, true
-	default:
+	info, err := Method(method)
+	if err != nil || info.NewOnline == nil {
 		return p, false
 	}
-	return p, true
+	m, q := onlineMethod(info, p)
+	_, ok := m.(*online.LOCG)
+	return q, ok
 }
 
 // oracle returns the normalized oracle name of the config.
