@@ -59,6 +59,7 @@ type splitSeparator interface {
 	fromCache(dst, c, x []float64, phi, k float64) (Separation, bool, error)
 	solve(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k, relGap float64, dive bool) (Separation, bool, error)
 	relGap() float64
+	dive(other bool) bool
 	keep(dst []float64, sep Separation, found bool)
 	note(sep Separation, err error)
 	best(dst, c []float64) (float64, bool)
@@ -366,8 +367,9 @@ func (a *concurrency) launch(ctx context.Context, sl *inflight) {
 	if a.policy == StaleRaceCopy {
 		other = sl.copy
 	}
+	dive := split.dive(other)
 	go func() {
-		sep, found, err := split.solve(cctx, lmo, v, ac, ax, phi, k, relGap, other)
+		sep, found, err := split.solve(cctx, lmo, v, ac, ax, phi, k, relGap, dive)
 		done <- inflightResult{sep: sep, found: found, err: err}
 	}()
 }

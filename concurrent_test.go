@@ -962,3 +962,62 @@ func TestSeparatorDive(t *testing.T) {
 		}
 	}
 }
+
+// diveLog is an LMO that records StopRule.Dive of each MinimizeUntil call.
+type diveLog struct {
+	lazycg.LMO
+	dives []bool
+}
+
+func (d *diveLog) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazycg.StopRule) (lazycg.LinearResult, error) {
+	d.dives = append(d.dives, rule.Dive)
+	return d.LMO.Minimize(ctx, dst, c)
+}
+
+// TestSeparatorAdaptiveDive checks SeparatorConfig.AdaptiveDive: the first
+// early-stopping call dives, and each later one dives exactly when the
+// LMO answer before it was positive, whatever NoDive says; without it
+// NoDive decides every call.
+func TestSeparatorAdaptiveDive(t *testing.T) {
+	simplex, err := lmo.NewProbabilitySimplex(3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := []float64{1, 0, 0}
+	improving, flat := []float64{1, 0, 0}, []float64{0, 1, 1} // gap 1 and gap 0 at x
+	answers := []bool{true, false, false, true, false, true, true}
+	for _, tc := range []struct {
+		cfg  lazycg.SeparatorConfig
+		want func(i int) bool
+	}{
+		{lazycg.SeparatorConfig{NoCache: true, AdaptiveDive: true}, func(i int) bool { return i == 0 || answers[i-1] }},
+		{lazycg.SeparatorConfig{NoCache: true, AdaptiveDive: true, NoDive: true}, func(i int) bool { return i == 0 || answers[i-1] }},
+		{lazycg.SeparatorConfig{NoCache: true}, func(int) bool { return true }},
+		{lazycg.SeparatorConfig{NoCache: true, NoDive: true}, func(int) bool { return false }},
+	} {
+		log := &diveLog{LMO: simplex}
+		sep := lazycg.NewSeparator(log, tc.cfg)
+		dst := make([]float64, 3)
+		for i, positive := range answers {
+			c := flat
+			if positive {
+				c = improving
+			}
+			res, err := sep.Separate(context.Background(), dst, c, x, 0.5, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Positive != positive {
+				t.Fatalf("%+v: question %d answered %v, want %v", tc.cfg, i, res.Positive, positive)
+			}
+		}
+		if len(log.dives) != len(answers) {
+			t.Fatalf("%+v: %d early-stopping calls, want %d", tc.cfg, len(log.dives), len(answers))
+		}
+		for i, d := range log.dives {
+			if d != tc.want(i) {
+				t.Errorf("%+v: call %d dived %v, want %v (dives %v)", tc.cfg, i, d, tc.want(i), log.dives)
+			}
+		}
+	}
+}

@@ -116,6 +116,11 @@ type CachedSeparator struct {
 	// otherwise dive for an improving vertex first (see
 	// SeparatorConfig.NoDive).
 	NoDive bool
+	// AdaptiveDive makes each early-stopping LMO call dive when the last
+	// LMO answer of this separator was positive (or there was none) and
+	// search best-first after a negative one, whatever NoDive says (see
+	// SeparatorConfig.AdaptiveDive).
+	AdaptiveDive bool
 	// CacheAll adds every vertex returned by the LMO to the cache, not only
 	// improving ones.
 	CacheAll bool
@@ -131,6 +136,8 @@ type CachedSeparator struct {
 
 	partial  bool // the last LMO call gave a Partial answer
 	unproven int  // Inexact negative answers since the last proven one
+	// lastNegative: the last LMO answer was negative (AdaptiveDive).
+	lastNegative bool
 
 	blocks []*CachedSeparator // per-factor separators of a BlockLMO (SeparateBlock)
 }
@@ -175,6 +182,15 @@ type SeparatorConfig struct {
 	// the five with a cheap oracle both ended within 4·10⁻⁶ relative (or
 	// both at 0) (docs/DIVE.md).
 	NoDive bool
+	// AdaptiveDive chooses the search of each early-stopping LMO call from
+	// the separator's last LMO answer instead: a dive for an improving
+	// vertex after a positive answer (and for the first call), best-first
+	// for the certifying bound after a negative one (Inexact or proven).
+	// Answers come in runs — a method that moves finds improving vertices,
+	// one that has converged to Φ's resolution proves — so the last
+	// answer predicts the next. NoDive is then ignored. A race's second
+	// instance (StaleRace, StaleRaceCopy) still searches the other way.
+	AdaptiveDive bool
 	// Concurrent runs the LMO calls of weak separation in a goroutine of
 	// their own while the method keeps stepping on cached vertices at the
 	// relaxed threshold Φ/(2K), and then by hull steps (Idle; see
@@ -410,7 +426,7 @@ const DefaultCacheBytes = 1 << 30
 // holds at most DefaultCacheBytes unless cfg.Cache.MaxBytes says
 // otherwise (negative: unbounded).
 func NewSeparator(lmo LMO, cfg SeparatorConfig) *CachedSeparator {
-	cs := &CachedSeparator{LMO: lmo, NoEarlyStop: cfg.NoEarlyStop, NoDive: cfg.NoDive, CallBudget: cfg.CallBudget, RelGap: cfg.RelGap, MaxInexact: cfg.MaxInexact}
+	cs := &CachedSeparator{LMO: lmo, NoEarlyStop: cfg.NoEarlyStop, NoDive: cfg.NoDive, AdaptiveDive: cfg.AdaptiveDive, CallBudget: cfg.CallBudget, RelGap: cfg.RelGap, MaxInexact: cfg.MaxInexact}
 	if !cfg.NoCache {
 		policy := cfg.Cache
 		switch {
@@ -474,7 +490,7 @@ func (s *CachedSeparator) separateWith(ctx context.Context, lmo LMO, dst, c, x [
 	if sep, ok, err := s.fromCache(dst, c, x, phi, k); err != nil || ok {
 		return sep, err
 	}
-	sep, found, err := s.solve(ctx, lmo, dst, c, x, phi, k, s.relGap(), false)
+	sep, found, err := s.solve(ctx, lmo, dst, c, x, phi, k, s.relGap(), s.dive(false))
 	s.keep(dst, sep, found)
 	s.note(sep, err)
 	return sep, err
@@ -490,9 +506,26 @@ func (s *CachedSeparator) relGap() float64 {
 	return s.RelGap
 }
 
-// note counts the answer sep of an LMO call for MaxInexact: an Inexact
-// negative answer adds to the run, a proven one ends it.
+// dive reports whether the next early-stopping LMO call dives for an
+// improving vertex (StopRule.Dive): as NoDive says, or with AdaptiveDive
+// unless the last LMO answer was negative; other inverts it (the second
+// instance of a race). It reads the separator's state, so it is called on
+// the caller's goroutine, before a call starts.
+func (s *CachedSeparator) dive(other bool) bool {
+	d := !s.NoDive
+	if s.AdaptiveDive {
+		d = !s.lastNegative
+	}
+	return d != other
+}
+
+// note counts the answer sep of an LMO call for MaxInexact (an Inexact
+// negative answer adds to the run, a proven one ends it) and for
+// AdaptiveDive (whether it was negative; an error leaves it as it was).
 func (s *CachedSeparator) note(sep Separation, err error) {
+	if err == nil {
+		s.lastNegative = !sep.Positive
+	}
 	switch {
 	case err != nil || sep.Positive:
 	case sep.Inexact:
@@ -525,12 +558,11 @@ func (s *CachedSeparator) fromCache(dst, c, x []float64, phi, k float64) (Separa
 // It touches lmo and dst, never the cache, so it may run in a goroutine of its own while
 // the caller scans the cache (see concurrent.go); found reports that dst
 // holds a vertex of P, to be kept by keep on the caller's goroutine.
-func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k, relGap float64, other bool) (sep Separation, found bool, err error) {
+func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k, relGap float64, dive bool) (sep Separation, found bool, err error) {
 	cx := dot(c, x)
 	improve := cx - phi/k
-	// other: the call searches the other way than s.NoDive says (the
-	// second instance of StaleRace).
-	rule := StopRule{Improve: improve, Certify: certifyBelow(cx, phi, improve, relGap), Dive: s.NoDive == other}
+	// dive: StopRule.Dive, from s.dive on the caller's goroutine.
+	rule := StopRule{Improve: improve, Certify: certifyBelow(cx, phi, improve, relGap), Dive: dive}
 	var res LinearResult
 	start := time.Now()
 	es, canStop := lmo.(EarlyStopper)

@@ -92,6 +92,10 @@ type Config struct {
 	// improving vertex first, the default (lazycg.SeparatorConfig.NoDive;
 	// flag -dive=false, suite field "dive": false).
 	NoDive bool `json:"no_dive,omitempty"`
+	// AdaptiveDive makes those calls dive after a positive LMO answer and
+	// search best-first after a negative one
+	// (lazycg.SeparatorConfig.AdaptiveDive); NoDive is then ignored.
+	AdaptiveDive bool `json:"adaptive_dive,omitempty"`
 	// CallBudget bounds the early-stopping LMO calls of the lazy methods'
 	// weak separation: at the budget they settle for a vertex that improves
 	// by less than Φ/K (lazycg.SeparatorConfig.CallBudget; 0: none).
@@ -172,7 +176,7 @@ const DefaultCacheBytes = lazycg.DefaultCacheBytes
 // (lazycg.NewSeparator): the cache switches, the pruning and search
 // policy, and the memory budget (DefaultCacheBytes unless CacheBytes).
 func (c *Config) SeparatorConfig() lazycg.SeparatorConfig {
-	cfg := lazycg.SeparatorConfig{NoCache: c.NoCache, NoEarlyStop: c.NoEarlyStop, NoDive: c.NoDive, Concurrent: c.Concurrent, Stale: c.stalePolicy(),
+	cfg := lazycg.SeparatorConfig{NoCache: c.NoCache, NoEarlyStop: c.NoEarlyStop, NoDive: c.NoDive, AdaptiveDive: c.AdaptiveDive, Concurrent: c.Concurrent, Stale: c.stalePolicy(),
 		Idle: c.idlePolicy(), CallBudget: c.CallBudget, RelGap: c.LazyGap, MaxInexact: c.MaxInexact}
 	if c.Prune {
 		cfg.Cache = lazycg.PaperPruning
@@ -395,6 +399,9 @@ var settings = []Setting{
 	{Flag: "dive", lazy: true, JSON: "dive", Aliases: []string{"no_dive"}, negFlag: true, negJSON: true, Kind: SettingBool,
 		Usage: "lazy methods over MIP oracles: early-stopping weak separation calls dive for an improving vertex first; -dive=false makes them search best-first for the bound that certifies a negative answer (faster negative answers, slower positive ones; docs/DIVE.md)",
 		field: func(c *Config) any { return &c.NoDive }},
+	{Flag: "adaptive-dive", lazy: true, JSON: "adaptive_dive", Kind: SettingBool,
+		Usage: "lazy methods over MIP oracles: an early-stopping weak separation call dives after a positive LMO answer (and first) and searches best-first after a negative one, whatever -dive says (docs/DIVE.md)",
+		field: func(c *Config) any { return &c.AdaptiveDive }},
 	{Flag: "call-budget", lazy: true, JSON: "call_budget", Kind: SettingDuration,
 		Usage: "lazy methods with line search (lcg, lazy-afw, lazy-bpcg, lpcg): an early-stopping LMO call (MIP oracles) that has decided nothing after this `TIME` ends, and the method steps toward its best vertex if that improves at all (0: no budget)",
 		field: func(c *Config) any { return &c.CallBudget }},
