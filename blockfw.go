@@ -41,7 +41,8 @@ type BlockSeparator interface {
 
 // SeparateBlock implements BlockSeparator when s.LMO is a BlockLMO: every
 // factor gets its own CachedSeparator over the factor's LMO (early
-// stopping when the factor's LMO is an EarlyStopper), with a cache of the
+// stopping when the factor's LMO is an EarlyStopper, searching as s's
+// NoDive and AdaptiveDive say), with a cache of the
 // policy of s.Cache whose MaxBytes is split evenly between the factors
 // (no caches when s.Cache is nil). They are built on the first call.
 func (s *CachedSeparator) SeparateBlock(ctx context.Context, k int, dst, c, x []float64, phi, K float64) (Separation, error) {
@@ -53,7 +54,7 @@ func (s *CachedSeparator) SeparateBlock(ctx context.Context, k int, dst, c, x []
 	if s.blocks == nil {
 		s.blocks = make([]*CachedSeparator, len(blocks))
 		for i, b := range blocks {
-			bs := &CachedSeparator{LMO: b.LMO, NoEarlyStop: s.NoEarlyStop, CacheAll: s.CacheAll, RelGap: s.RelGap, MaxInexact: s.MaxInexact}
+			bs := &CachedSeparator{LMO: b.LMO, NoEarlyStop: s.NoEarlyStop, NoDive: s.NoDive, AdaptiveDive: s.AdaptiveDive, CacheAll: s.CacheAll, RelGap: s.RelGap, MaxInexact: s.MaxInexact}
 			if s.Cache != nil {
 				policy := s.Cache.Policy()
 				if policy.MaxBytes > 0 {

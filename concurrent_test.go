@@ -1020,4 +1020,23 @@ func TestSeparatorAdaptiveDive(t *testing.T) {
 			}
 		}
 	}
+	// The per-factor separators of a product search as their parent says.
+	for _, noDive := range []bool{false, true} {
+		blocks := []*diveLog{{LMO: simplex}, {LMO: simplex}}
+		prod, err := lmo.NewProduct(blocks[0], blocks[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		sep := lazycg.NewSeparator(prod, lazycg.SeparatorConfig{NoCache: true, NoDive: noDive})
+		dst := make([]float64, 6)
+		c, x6 := []float64{1, 0, 0, 1, 0, 0}, []float64{1, 0, 0, 1, 0, 0}
+		for k := range blocks {
+			if _, err := sep.SeparateBlock(context.Background(), k, dst, c, x6, 0.5, 1); err != nil {
+				t.Fatal(err)
+			}
+			if len(blocks[k].dives) != 1 || blocks[k].dives[0] == noDive {
+				t.Errorf("NoDive %v: block %d's calls dived %v", noDive, k, blocks[k].dives)
+			}
+		}
+	}
 }
