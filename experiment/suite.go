@@ -84,6 +84,11 @@ type Variant struct {
 	// best-first for the bound instead of diving first (spec.Config.NoDive;
 	// suite field "dive": false; in addition to the experiment's setting).
 	NoDive bool `json:"no_dive,omitempty"`
+	// AdaptiveDive makes this lazy variant's early-stopping LMO calls dive
+	// after a positive LMO answer and search best-first after a negative one
+	// (spec.Config.AdaptiveDive; suite field "adaptive_dive"; in addition to
+	// the experiment's setting).
+	AdaptiveDive bool `json:"adaptive_dive,omitempty"`
 	// Concurrent runs this lazy variant with concurrent weak separation
 	// (spec.Config.Concurrent; in addition to the experiment's setting).
 	Concurrent bool `json:"concurrent,omitempty"`
@@ -124,6 +129,7 @@ func (e *Experiment) RunConfig(v *Variant) spec.Config {
 	c.NoCache = c.NoCache || v.NoCache
 	c.NoEarlyStop = c.NoEarlyStop || v.NoEarlyStop
 	c.NoDive = c.NoDive || v.NoDive
+	c.AdaptiveDive = c.AdaptiveDive || v.AdaptiveDive
 	c.Concurrent = c.Concurrent || v.Concurrent
 	c.OnlineLineSearch = c.OnlineLineSearch || v.OnlineLineSearch
 	if v.Stale != "" {
@@ -504,9 +510,10 @@ func readVariants(doc *srcDoc, n *node, path string) ([]Variant, error) {
 		r.str("method", &v.Method)
 		r.str("label", &v.Label)
 		var c spec.Config
-		r.settings(&c, "k", "cache", "early_stop", "dive", "concurrent", "stale", "idle", "params", "line_search_rule", "lazy_gap", "online_ls")
+		r.settings(&c, "k", "cache", "early_stop", "dive", "adaptive_dive", "concurrent", "stale", "idle", "params", "line_search_rule", "lazy_gap", "online_ls")
 		v.K, v.NoCache, v.NoEarlyStop, v.Concurrent, v.Stale, v.Idle, v.Params = c.K, c.NoCache, c.NoEarlyStop, c.Concurrent, c.Stale, c.Idle, c.Params
 		v.LineSearch, v.LazyGap, v.OnlineLineSearch, v.NoDive = c.LineSearch, c.LazyGap, c.OnlineLineSearch, c.NoDive
+		v.AdaptiveDive = c.AdaptiveDive
 		r.str("baseline", &v.Baseline)
 		if v.Method == "" {
 			r.fail(it, "method", "required")
