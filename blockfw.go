@@ -40,10 +40,10 @@ type BlockSeparator interface {
 }
 
 // SeparateBlock implements BlockSeparator when s.LMO is a BlockLMO: every
-// factor gets its own CachedSeparator over the factor's LMO (early
-// stopping when the factor's LMO is an EarlyStopper, searching as s's
-// NoDive and AdaptiveDive say), with a cache of the
-// policy of s.Cache whose MaxBytes is split evenly between the factors
+// factor gets its own CachedSeparator over the factor's LMO with all of
+// s's settings (NoEarlyStop, NoDive, AdaptiveDive, CacheAll, CallBudget,
+// RelGap, MaxInexact, and any added later), its own state, and a cache of
+// the policy of s.Cache whose MaxBytes is split evenly between the factors
 // (no caches when s.Cache is nil). They are built on the first call.
 func (s *CachedSeparator) SeparateBlock(ctx context.Context, k int, dst, c, x []float64, phi, K float64) (Separation, error) {
 	bl, ok := s.LMO.(BlockLMO)
@@ -51,10 +51,10 @@ func (s *CachedSeparator) SeparateBlock(ctx context.Context, k int, dst, c, x []
 		return Separation{}, fmt.Errorf("lazycg: separate block: the LMO (%T) is not a BlockLMO", s.LMO)
 	}
 	blocks := bl.Blocks()
-	if s.blocks == nil {
-		s.blocks = make([]*CachedSeparator, len(blocks))
+	if s.st.blocks == nil {
+		s.st.blocks = make([]*CachedSeparator, len(blocks))
 		for i, b := range blocks {
-			bs := &CachedSeparator{LMO: b.LMO, NoEarlyStop: s.NoEarlyStop, NoDive: s.NoDive, AdaptiveDive: s.AdaptiveDive, CacheAll: s.CacheAll, RelGap: s.RelGap, MaxInexact: s.MaxInexact}
+			bs := s.derive(b.LMO)
 			if s.Cache != nil {
 				policy := s.Cache.Policy()
 				if policy.MaxBytes > 0 {
@@ -62,14 +62,14 @@ func (s *CachedSeparator) SeparateBlock(ctx context.Context, k int, dst, c, x []
 				}
 				bs.Cache = newLMOCache(b.LMO, policy)
 			}
-			s.blocks[i] = bs
+			s.st.blocks[i] = bs
 		}
 	}
 	if k < 0 || k >= len(blocks) {
 		return Separation{}, fmt.Errorf("lazycg: separate block: block %d outside [0, %d)", k, len(blocks))
 	}
 	lo, hi := blocks[k].Offset, blocks[k].Offset+blocks[k].Dim
-	return s.blocks[k].Separate(ctx, dst[lo:hi], c[lo:hi], x[lo:hi], phi, K)
+	return s.st.blocks[k].Separate(ctx, dst[lo:hi], c[lo:hi], x[lo:hi], phi, K)
 }
 
 // BlockOrder selects the blocks a block-coordinate pass updates.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -263,6 +264,98 @@ type plainSeparator struct{ WeakSeparator }
 func plainSeparatorFor(t *testing.T, poly pwProduct) WeakSeparator {
 	t.Helper()
 	return plainSeparator{NewCachedSeparator(poly, CachePolicy{})}
+}
+
+// nonZero sets v, a settable value of a setting's type, to a non-zero
+// value derived from i (distinct per field), or reports that it cannot.
+func nonZero(v reflect.Value, i int) bool {
+	switch v.Kind() {
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int64:
+		v.SetInt(int64(i + 2))
+	case reflect.Float64:
+		v.SetFloat(float64(i) + 0.25)
+	default:
+		return false
+	}
+	return true
+}
+
+// TestSeparatorSettingsReachEverySeparator: every setting of a
+// SeparatorConfig with a CachedSeparator field of the same name reaches the
+// separator NewSeparator builds, and every setting of a CachedSeparator
+// (each exported field but LMO and Cache) reaches the per-factor
+// separators of SeparateBlock, which start with fresh state. A setting
+// that one of them dropped (as NoDive once was) fails here.
+func TestSeparatorSettingsReachEverySeparator(t *testing.T) {
+	poly := pwBlocksOf(pwProduct{2, 3})
+	var cfg SeparatorConfig
+	cv := reflect.ValueOf(&cfg).Elem()
+	st := reflect.TypeOf(CachedSeparator{})
+	var shared []string
+	for i := 0; i < cv.NumField(); i++ {
+		f := cv.Type().Field(i)
+		if sf, ok := st.FieldByName(f.Name); !ok || !f.IsExported() || sf.Type != f.Type {
+			continue // (SeparatorConfig.Cache is a policy, CachedSeparator's a cache)
+		}
+		if !nonZero(cv.Field(i), i) {
+			t.Fatalf("SeparatorConfig.%s: type %s not covered by the test", f.Name, f.Type)
+		}
+		shared = append(shared, f.Name)
+	}
+	if len(shared) < 5 {
+		t.Fatalf("only %v shared between SeparatorConfig and CachedSeparator", shared)
+	}
+	cs := NewSeparator(poly, cfg)
+	sv := reflect.ValueOf(cs).Elem()
+	for _, name := range shared {
+		if got, want := sv.FieldByName(name).Interface(), cv.FieldByName(name).Interface(); got != want {
+			t.Errorf("NewSeparator: %s = %v, config says %v", name, got, want)
+		}
+	}
+
+	// Every exported setting of the parent, set to a non-zero value.
+	parent := &CachedSeparator{LMO: poly, Cache: NewCache(poly.Dim(), CachePolicy{MaxBytes: 1 << 20})}
+	pv := reflect.ValueOf(parent).Elem()
+	var settings []string
+	for i := 0; i < pv.NumField(); i++ {
+		f := st.Field(i)
+		if !f.IsExported() || f.Name == "LMO" || f.Name == "Cache" {
+			continue
+		}
+		if !nonZero(pv.Field(i), i) {
+			t.Fatalf("CachedSeparator.%s: type %s not covered by the test", f.Name, f.Type)
+		}
+		settings = append(settings, f.Name)
+	}
+	parent.st.unproven, parent.st.partial, parent.st.lastNegative = 7, true, true
+	x := []float64{1, 0, 0, 0, 0, 1}
+	c := []float64{3, 1, 2, 5, 4, 6}
+	dst := make([]float64, 6)
+	if _, err := parent.SeparateBlock(context.Background(), 1, dst, c, x, 1, 1); err != nil {
+		t.Fatal(err)
+	}
+	if len(parent.st.blocks) != 2 {
+		t.Fatalf("%d block separators, want 2", len(parent.st.blocks))
+	}
+	for k, b := range parent.st.blocks {
+		bv := reflect.ValueOf(b).Elem()
+		for _, name := range settings {
+			if got, want := bv.FieldByName(name).Interface(), pv.FieldByName(name).Interface(); got != want {
+				t.Errorf("block %d: %s = %v, parent has %v", k, name, got, want)
+			}
+		}
+		if b.LMO != poly.Blocks()[k].LMO || b.Cache == nil || b.Cache == parent.Cache {
+			t.Errorf("block %d: LMO %v, cache %p (parent's %p)", k, b.LMO, b.Cache, parent.Cache)
+		}
+		if got := b.Cache.Policy().MaxBytes; got != 1<<19 {
+			t.Errorf("block %d: cache MaxBytes %d, want half the parent's", k, got)
+		}
+		if k == 0 && (b.st.unproven != 0 || b.st.partial || b.st.lastNegative || b.st.blocks != nil) {
+			t.Errorf("block %d inherited state %+v", k, b.st)
+		}
+	}
 }
 
 // TestSeparateBlock: a CachedSeparator over a BlockLMO separates per block

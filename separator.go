@@ -134,12 +134,29 @@ type CachedSeparator struct {
 	// two proven ones (see SeparatorConfig.MaxInexact).
 	MaxInexact int
 
+	// st is the separator's state; everything above it is configuration,
+	// which the per-factor separators of SeparateBlock inherit (derive).
+	st separatorState
+}
+
+// separatorState is what a CachedSeparator learns from its calls.
+type separatorState struct {
 	partial  bool // the last LMO call gave a Partial answer
 	unproven int  // Inexact negative answers since the last proven one
 	// lastNegative: the last LMO answer was negative (AdaptiveDive).
 	lastNegative bool
 
 	blocks []*CachedSeparator // per-factor separators of a BlockLMO (SeparateBlock)
+}
+
+// derive returns a separator over lmo with every setting of s (all
+// exported fields but LMO and Cache, so a setting added to
+// CachedSeparator is inherited without further code), no cache and fresh
+// state.
+func (s *CachedSeparator) derive(lmo LMO) *CachedSeparator {
+	d := *s
+	d.LMO, d.Cache, d.st = lmo, nil, separatorState{}
+	return &d
 }
 
 // NewCachedSeparator returns a separator over lmo with a cache following
@@ -503,7 +520,7 @@ func (s *CachedSeparator) separateWith(ctx context.Context, lmo LMO, dst, c, x [
 // MaxInexact Inexact answers have come since the last proven negative
 // answer.
 func (s *CachedSeparator) relGap() float64 {
-	if s.MaxInexact > 0 && s.unproven >= s.MaxInexact {
+	if s.MaxInexact > 0 && s.st.unproven >= s.MaxInexact {
 		return 0
 	}
 	return s.RelGap
@@ -517,7 +534,7 @@ func (s *CachedSeparator) relGap() float64 {
 func (s *CachedSeparator) dive(other bool) bool {
 	d := !s.NoDive
 	if s.AdaptiveDive {
-		d = !s.lastNegative
+		d = !s.st.lastNegative
 	}
 	return d != other
 }
@@ -527,14 +544,14 @@ func (s *CachedSeparator) dive(other bool) bool {
 // AdaptiveDive (whether it was negative; an error leaves it as it was).
 func (s *CachedSeparator) note(sep Separation, err error) {
 	if err == nil {
-		s.lastNegative = !sep.Positive
+		s.st.lastNegative = !sep.Positive
 	}
 	switch {
 	case err != nil || sep.Positive:
 	case sep.Inexact:
-		s.unproven++
+		s.st.unproven++
 	default:
-		s.unproven = 0
+		s.st.unproven = 0
 	}
 }
 
@@ -574,7 +591,7 @@ func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, dst, c, x []float6
 	if canStop && !s.NoEarlyStop && s.CallBudget > 0 {
 		// Only with a budget, which excludes concurrent calls: solve
 		// touches no state of s otherwise.
-		budget, s.partial = !s.partial, false
+		budget, s.st.partial = !s.st.partial, false
 	}
 	switch {
 	case budget:
@@ -583,7 +600,7 @@ func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, dst, c, x []float6
 		if ctx.Err() == nil && undecided && (err == nil && res.Reason == StopTimeLimit || errors.Is(err, context.DeadlineExceeded)) {
 			if err == nil && res.Found && res.Value < cx {
 				// The budget ran out with a vertex that improves on x.
-				s.partial = true
+				s.st.partial = true
 				sep.Positive, sep.Partial, sep.Improvement, sep.EarlyStop = true, true, cx-res.Value, true
 				if !math.IsInf(res.Bound, -1) && !math.IsNaN(res.Bound) {
 					sep.GapBound = cx - res.Bound
