@@ -197,7 +197,8 @@ func (o *Oracle) enableConcurrent(ctx context.Context, m Method, obj Objective, 
 	var hull *hullStepper
 	lm, exact := obj.(LineMinimizer)
 	hm, ok := m.(hullMethod)
-	if ok && idle == IdleAuto {
+	auto := idle == IdleAuto
+	if ok && auto {
 		idle = hm.autoIdle(exact)
 	}
 	if ok && idle != IdleWait {
@@ -207,6 +208,7 @@ func (o *Oracle) enableConcurrent(ctx context.Context, m Method, obj Objective, 
 				return fmt.Errorf("%s: the idle policy corrected needs an objective with an exact line search (a LineMinimizer: the quadratics of package objective), got %T", pre, obj)
 			}
 			hull.correctWith(lm)
+			hull.costly = auto
 		}
 	}
 	return o.startConcurrency(ctx, pre, policy, hull)
@@ -262,8 +264,24 @@ func (o *Oracle) startConcurrency(ctx context.Context, pre string, policy StaleP
 			c: make([]float64, n), x: make([]float64, n), v: make([]float64, n),
 			other: policy == StaleRace && i == 1, id: i, rec: -1})
 	}
+	if hull != nil {
+		hull.arrived = a.arrived
+	}
 	o.async = a
 	return nil
+}
+
+// arrived reports whether a call in flight has ended and its result waits
+// to be received, without receiving it: corrected hull steps stop their
+// correction then, so that the method takes the answer (and the LMO its
+// next question) without waiting for the correction's end.
+func (a *concurrency) arrived() bool {
+	for _, sl := range a.slots {
+		if sl.busy && len(sl.done) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // concurrent reports whether weak separation runs concurrently.
@@ -697,7 +715,9 @@ func (o *Oracle) relaxedStep(s *State, phi, k float64, try func(t float64) bool)
 		// (docs/CONCURRENT.md, "Idle time: hull steps").
 		h = nil
 	}
-	first := h != nil && h.corr != nil
+	// Without corrections (IdleAuto when they do not pay) the hull steps
+	// come after the relaxed steps, as under IdleHull.
+	first := h != nil && h.corr != nil && h.correctionPays(s)
 	if first && h.step(s, t*hullTolerance, o.async.sep.best) {
 		o.stats.HullSteps++
 		return true

@@ -78,6 +78,12 @@ type corrector struct {
 	rounds, cgSteps int // totals of the run, for tests
 	moved           bool
 	start           time.Time // of the correction under way
+	// interrupt, if set, ends the correction early when it reports true
+	// (hull steps: a concurrent call's answer has arrived), after its
+	// first conjugate gradient step; the round stops short of the
+	// conjugate gradient point, which keeps every guarantee (f never
+	// increases).
+	interrupt func() bool
 }
 
 // init checks the correction against the run's objective.
@@ -131,6 +137,9 @@ func centered(sc []float64) (rr, spread float64) {
 	return rr, spread
 }
 
+// interrupted reports whether the correction under way is to stop early.
+func (q *corrector) interrupted() bool { return q.interrupt != nil && q.interrupt() }
+
 // correct runs the correction after a step that added a vertex; it
 // reports whether x moved.
 func (c *activeCore) correct(s *State) bool {
@@ -147,8 +156,10 @@ func (c *activeCore) correct(s *State) bool {
 		s.stats.CorrectionTime += time.Since(start)
 	}()
 	moved := false
-	for range correctionMaxRounds {
-		if !c.correctRound(s) {
+	for r := range correctionMaxRounds {
+		// A correction makes at least one conjugate gradient step; an
+		// interrupt ends it after that.
+		if r > 0 && q.interrupted() || !c.correctRound(s) {
 			break
 		}
 		moved = true
@@ -197,7 +208,7 @@ func (c *activeCore) correctRound(s *State) bool {
 	limit := min(k-1, correctionMaxCG)
 	converged := limit == k-1
 	for it := range limit {
-		if it >= correctionMinCG && s.stats.CorrectionTime+time.Since(q.start) > s.stats.OracleTime {
+		if it >= correctionMinCG && s.stats.CorrectionTime+time.Since(q.start) > s.stats.OracleTime || it > 0 && q.interrupted() {
 			converged = false
 			break
 		}

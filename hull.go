@@ -1,6 +1,9 @@
 package lazycg
 
-import "math"
+import (
+	"math"
+	"time"
+)
 
 // Hull steps of concurrent weak separation (SeparatorConfig.Idle,
 // docs/CONCURRENT.md).
@@ -76,6 +79,58 @@ type hullStepper struct {
 	// the hull's points are its active set.
 	corr *activeCore
 	lm   LineMinimizer
+	// arrived reports whether a call's result waits to be received
+	// (concurrency.arrived): corrections stop then.
+	arrived func() bool
+	// costly (IdleAuto) lets corrections run only while they cost at
+	// most correctionShare of an LMO call (correctionPays); corrections
+	// and corrTime count the hull's corrections and their time; callMean
+	// is the recent mean LMO call, from the run's counters as they were
+	// at its last update (calls, oracle).
+	costly      bool
+	corrections int
+	corrTime    time.Duration
+	callMean    float64
+	calls       int
+	oracle      time.Duration
+}
+
+// correctionShare is the largest mean cost of a correction, as a share of
+// the mean LMO call, at which corrected hull steps under IdleAuto keep
+// correcting. While a correction runs the next question waits (its
+// conjugate gradient steps stop when an answer arrives, but not within
+// a step), so on cheap LMOs corrections take time from the solver: on
+// netgen 14a, where a correction costs about as much as a network
+// simplex call, corrected hull steps reached the sequential method's
+// value in 0.75–0.87 of its time and plain ones in 0.54–0.62
+// (docs/CONCURRENT.md, "2026-12-01: flow polytopes"); on the MIP rows
+// corrections cost a small fraction of a call.
+const correctionShare = 0.25
+
+// correctionPays reports whether a hull step corrects: always unless the
+// corrections are costly (IdleAuto), and then while the mean correction
+// of the run costs at most correctionShare of the recent mean LMO call
+// (each batch of calls since the last look weighs a quarter: the first
+// calls of a run are often much longer than the later ones). The first
+// correction runs, to measure; the comparison follows the calls' mean, so
+// that corrections resume if the calls grow longer.
+func (h *hullStepper) correctionPays(s *State) bool {
+	if !h.costly {
+		return true
+	}
+	if n := s.stats.LMOCalls - h.calls; n > 0 {
+		m := float64(s.stats.OracleTime-h.oracle) / float64(n)
+		if h.calls == 0 {
+			h.callMean = m
+		} else {
+			h.callMean += (m - h.callMean) / 4
+		}
+		h.calls, h.oracle = s.stats.LMOCalls, s.stats.OracleTime
+	}
+	if h.corrections == 0 || h.calls == 0 {
+		return true
+	}
+	return float64(h.corrTime)/float64(h.corrections) <= correctionShare*h.callMean
 }
 
 // correctWith makes the hull steps take quadratic corrections with the
@@ -135,8 +190,11 @@ func (h *hullStepper) step(s *State, tol float64, best func(dst, c []float64) (f
 	h.set.PairwiseStep(to, a, eta)
 	h.set.Sync(s.X)
 	s.Eval()
-	if outside && h.corr != nil {
+	if outside && h.corr != nil && h.correctionPays(s) {
+		start := time.Now()
 		h.correct(s, tol)
+		h.corrections++
+		h.corrTime += time.Since(start)
 	}
 	copy(h.x, s.X)
 	return true
@@ -152,6 +210,7 @@ func (h *hullStepper) correct(s *State, tol float64) {
 			xc: make([]float64, n), gc: make([]float64, n), dir: make([]float64, n)}
 	}
 	q.target = tol / 2
+	q.interrupt = h.arrived
 	h.corr.correct(s)
 }
 

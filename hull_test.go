@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // hullFixture is a distance objective over [0, 1]^n with m random 0/1
@@ -204,5 +205,112 @@ func TestHullStepsAllocs(t *testing.T) {
 	h.step(s, 0, cache.Best)
 	if a := testing.AllocsPerRun(50, func() { h.step(s, 0, cache.Best) }); a != 0 {
 		t.Errorf("%v allocations per corrected hull step", a)
+	}
+}
+
+// TestHullCorrectionInterrupt checks that corrected hull steps stop their
+// corrections as soon as a concurrent call's result waits (arrived): with
+// a result always waiting every correction makes one round of at most one
+// conjugate gradient step (without the interrupt the same hull steps make
+// several per round), f never increases, and the hull steps still end at
+// the hull's minimum.
+func TestHullCorrectionInterrupt(t *testing.T) {
+	for _, interrupt := range []bool{false, true} {
+		s, cache, verts := hullFixture(60, 40, 3, false)
+		q := testQuadDistance{s.Obj.(testDistance)}
+		s.Obj = q
+		h := newHullStepper(60)
+		h.correctWith(q)
+		if interrupt {
+			h.arrived = func() bool { return true }
+		}
+		points := append([][]float64{append([]float64(nil), s.X...)}, verts[2:]...)
+		want := hullOptimum(testDistance{hullCenter(s)}, points)
+		prev, steps := s.F, 0
+		for h.step(s, 1e-12, cache.Best) {
+			if steps++; steps > 100000 {
+				t.Fatal("hull steps do not end")
+			}
+			if s.F > prev+1e-12 {
+				t.Fatalf("interrupt=%v: step %d increased f from %.15g to %.15g", interrupt, steps, prev, s.F)
+			}
+			prev = s.F
+		}
+		if math.Abs(s.F-want) > 1e-8*math.Max(1, want) {
+			t.Errorf("interrupt=%v: hull steps end at f = %.12g, the hull's minimum is %.12g", interrupt, s.F, want)
+		}
+		c := &h.corr.corr
+		if interrupt && c.rounds > h.corrections {
+			t.Errorf("a result always waiting: %d rounds in %d corrections, want at most one each", c.rounds, h.corrections)
+		}
+		if interrupt && (c.cgSteps == 0 || c.cgSteps > c.rounds) {
+			t.Errorf("a result always waiting: %d rounds with %d conjugate gradient steps, want at most one step each", c.rounds, c.cgSteps)
+		}
+		if !interrupt && c.cgSteps <= c.rounds {
+			t.Errorf("no interrupt: %d rounds with %d conjugate gradient steps; the fixture no longer tells the interrupt apart", c.rounds, c.cgSteps)
+		}
+		t.Logf("interrupt=%v: %d hull steps, %d corrections, %d rounds, %d CG steps", interrupt, steps, h.corrections, c.rounds, c.cgSteps)
+	}
+}
+
+// TestCorrectionPays checks IdleAuto's cost rule for corrected hull steps:
+// corrections run while their mean cost is at most correctionShare of the
+// mean LMO call, always under IdleCorrected, and before either mean is
+// known.
+func TestCorrectionPays(t *testing.T) {
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		name        string
+		costly      bool
+		corrections int
+		corrTime    time.Duration
+		calls       int
+		oracle      time.Duration
+		want        bool
+	}{
+		{"IdleCorrected, corrections dearer than calls", false, 10, 1000 * ms, 10, 100 * ms, true},
+		{"no correction yet", true, 0, 0, 10, 100 * ms, true},
+		{"no call yet", true, 3, 30 * ms, 0, 0, true},
+		{"corrections cheap against calls (MIP rows)", true, 10, 10 * ms, 10, 10000 * ms, true},
+		{"at the share", true, 10, 250 * ms, 10, 1000 * ms, true},
+		{"above the share", true, 10, 260 * ms, 10, 1000 * ms, false},
+		{"corrections as dear as calls (netgen 14a)", true, 100, 9000 * ms, 100, 7600 * ms, false},
+	} {
+		h := &hullStepper{costly: tc.costly, corrections: tc.corrections, corrTime: tc.corrTime}
+		s := &State{stats: &Stats{LMOCalls: tc.calls, OracleTime: tc.oracle}}
+		if got := h.correctionPays(s); got != tc.want {
+			t.Errorf("%s: correctionPays = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	// The calls' mean follows recent calls: long first calls (1 s) let
+	// corrections of 200 ms run; once the calls take 50 ms they stop
+	// within a few looks, and they resume when the calls grow long again.
+	h := &hullStepper{costly: true, corrections: 5, corrTime: 1000 * ms}
+	s := &State{stats: &Stats{}}
+	look := func(calls int, each time.Duration) bool {
+		s.stats.LMOCalls += calls
+		s.stats.OracleTime += time.Duration(calls) * each
+		return h.correctionPays(s)
+	}
+	if !look(10, 1000*ms) {
+		t.Error("corrections of 200 ms stopped beside calls of 1 s")
+	}
+	stopped := 0
+	for i := 1; i <= 10 && stopped == 0; i++ {
+		if !look(20, 50*ms) {
+			stopped = i
+		}
+	}
+	if stopped == 0 || stopped > 6 {
+		t.Errorf("corrections of 200 ms beside calls of 50 ms stopped after %d looks, want 1 to 6", stopped)
+	}
+	resumed := 0
+	for i := 1; i <= 10 && resumed == 0; i++ {
+		if look(5, 2000*ms) {
+			resumed = i
+		}
+	}
+	if resumed == 0 || resumed > 3 {
+		t.Errorf("corrections resumed after %d looks at calls of 2 s, want 1 to 3", resumed)
 	}
 }

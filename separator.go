@@ -236,7 +236,8 @@ type SeparatorConfig struct {
 	// cached vertices, for LazyCG and LPCG; see hull.go), hull steps with
 	// quadratic corrections (IdleCorrected), wait for an answer
 	// (IdleWait), or the zero value IdleAuto: corrected hull steps for
-	// LazyCG, waiting for LPCG.
+	// LazyCG while corrections cost little against the LMO's calls,
+	// waiting for LPCG.
 	Idle IdlePolicy
 	// CallBudget, if positive, is the time an early-stopping LMO call of
 	// weak separation may take before the separator settles for less: a
@@ -406,7 +407,11 @@ const (
 	// line search), waiting for LPCG, whose hull steps did as well or
 	// worse on the measured MIP rows but for air04 (docs/CONCURRENT.md,
 	// "Choosing the idle policy", has the runs this choice rests on). The
-	// active-set methods wait under every policy.
+	// active-set methods wait under every policy. LazyCG's corrections
+	// run only while the mean correction costs at most a quarter of the
+	// recent mean LMO call; otherwise its hull steps are IdleHull's
+	// (cheap LMOs such as the network simplex: docs/CONCURRENT.md,
+	// "2026-12-01: flow polytopes").
 	IdleAuto IdlePolicy = iota
 	// IdleHull takes hull steps (hull.go) until the hull of the iterate
 	// and the cached vertices is nearly optimal, then waits. Hull steps

@@ -393,7 +393,7 @@ var settings = []Setting{
 		check: policyCheck(lazycg.ParseStalePolicy, "wait, restart, fork, race, race-copy or ahead"),
 		field: func(c *Config) any { return &c.Stale }},
 	{Flag: "idle", lazy: true, JSON: "idle", Kind: SettingString,
-		Usage: "with -concurrent: `POLICY` while a call is in flight and no cached vertex improves by Φ/(2K): auto (corrected for lcg, hull when the objective has no exact line search; wait for lpcg), hull (pairwise steps over the hull of the iterate and the cached vertices; lcg, lpcg), corrected (hull steps with quadratic corrections; quadratic objectives) or wait (default auto)",
+		Usage: "with -concurrent: `POLICY` while a call is in flight and no cached vertex improves by Φ/(2K): auto (corrected for lcg while a correction costs at most a quarter of an LMO call, else hull; wait for lpcg), hull (pairwise steps over the hull of the iterate and the cached vertices; lcg, lpcg), corrected (hull steps with quadratic corrections; quadratic objectives) or wait (default auto)",
 		check: policyCheck(lazycg.ParseIdlePolicy, "auto, hull, wait or corrected"),
 		field: func(c *Config) any { return &c.Idle }},
 	{Flag: "dive", lazy: true, JSON: "dive", Aliases: []string{"no_dive"}, negFlag: true, negJSON: true, Kind: SettingBool,
