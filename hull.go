@@ -191,10 +191,10 @@ func (h *hullStepper) step(s *State, tol float64, best func(dst, c []float64) (f
 	h.set.Sync(s.X)
 	s.Eval()
 	if outside && h.corr != nil && h.correctionPays(s) {
-		start := time.Now()
+		before := s.stats.CorrectionTime
 		h.correct(s, tol)
 		h.corrections++
-		h.corrTime += time.Since(start)
+		h.corrTime += s.stats.CorrectionTime - before
 	}
 	copy(h.x, s.X)
 	return true
