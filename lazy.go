@@ -92,8 +92,11 @@ type LazyCG struct {
 	// No rate in the iteration count is claimed. The proven dual bounds
 	// of the negative answers do not depend on the step. It exists
 	// because on some instances open-loop steps beat every greedy step
-	// (docs/RESULTS.md, matrix completion 100×10000, where it ends below
-	// the greedy lazy steps but still above vanilla CG). StepMonotonic is
+	// (docs/RESULTS.md, matrix completion 100×10000 and 20000×100). There
+	// it pays with early termination only (the separator without a cache,
+	// SeparatorConfig.NoCache): steps toward early-terminated LMO answers
+	// kept the open-loop step's progress, steps toward cached vertices
+	// lost it. StepMonotonic is
 	// the open-loop step halved until f does not increase (the halvings
 	// kept across steps, see StepMonotonic): the method is then monotone,
 	// and every phase of constant Φ still ends with a negative answer,

@@ -256,57 +256,96 @@ func TestLazyCGShortStep(t *testing.T) {
 // ones), so the first step lands on its vertex; the method is not
 // monotone, its proven dual bounds stay below f*, and it reaches the
 // optimum.
+// leastImproving is the probability simplex with an early-stopping oracle
+// that answers weak separation as poorly as it may: the vertex below
+// rule.Improve with the least improvement, or, when none is, the minimum
+// (exact, which certifies).
+type leastImproving struct{ testSimplex }
+
+func (s leastImproving) MinimizeUntil(ctx context.Context, dst, c []float64, rule StopRule) (LinearResult, error) {
+	j := -1
+	for i, v := range c {
+		if v < rule.Improve && (j < 0 || v > c[j]) {
+			j = i
+		}
+	}
+	if j < 0 {
+		return s.Minimize(ctx, dst, c)
+	}
+	clear(dst)
+	dst[j] = 1
+	return LinearResult{Found: true, Value: c[j], Bound: math.Inf(-1), Reason: StopImproving}, nil
+}
+
+// TestLazyCGOpenLoop checks LazyCG.Rule's bound for the open-loop step on
+// real runs, with the default separator (cache and exact calls) and with
+// early termination only (no cache, an oracle that returns the least
+// improving vertex it may: docs/RESULTS.md, "Early termination without
+// the cache").
 func TestLazyCGOpenLoop(t *testing.T) {
-	p, fstar := simplexProblem(50, 7)
-	m := &LazyCG{K: 1.1, Rule: StepAgnostic}
-	if m.Monotone() {
-		t.Fatal("the open-loop step claims monotone descent")
-	}
-	firstF := math.NaN()
-	// The bound of LazyCG.Rule's comment: f(x) − f* ≤ 2Φ + 2C/(k_s+1),
-	// with k_s the steps taken at the last negative answer and C = L·diam²
-	// = 2·2 for ‖x − b‖² over the simplex.
-	const C = 4
-	phi, ks, checked := math.Inf(1), 0, 0
-	res, err := Minimize(context.Background(), p, &Settings{MaxIterations: 20000, GapTolerance: 1e-7, Callback: func(pr Progress) bool {
-		if math.IsNaN(firstF) && m.k == 1 {
-			firstF = pr.F
-		}
-		switch {
-		case math.IsInf(phi, 1):
-			phi = m.Phi() // Φ0's call, before the first step
-		case m.Phi() < phi:
-			phi, ks = m.Phi(), m.k
-		}
-		if bound := 2*m.Phi() + 2*C/float64(ks+1); pr.F-fstar > bound*(1+1e-12) {
-			t.Fatalf("iteration %d: f − f* = %g > 2Φ + 2C/(k_s+1) = %g (Φ %g, k_s %d)", pr.Iteration, pr.F-fstar, bound, m.Phi(), ks)
-		}
-		checked++
-		return true
-	}}, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if checked < 100 {
-		t.Fatalf("the bound was checked at %d iterations", checked)
-	}
-	if m.k != res.Stats.PositiveCalls || res.Stats.NegativeCalls == 0 {
-		t.Errorf("%d steps for %d positive and %d negative answers", m.k, res.Stats.PositiveCalls, res.Stats.NegativeCalls)
-	}
-	// γ_0 = 1: after the first step the iterate is a vertex of the simplex.
-	vertex := false
-	e := make([]float64, len(p.X0))
-	for i := range e {
-		clear(e)
-		e[i] = 1
-		if math.Abs(p.Objective.Func(e)-firstF) <= 1e-12 {
-			vertex = true
-		}
-	}
-	if !vertex {
-		t.Errorf("after the first step f = %g, the value of no vertex", firstF)
-	}
-	if res.F-fstar > 1e-3 || res.DualBound > fstar+1e-9 {
-		t.Errorf("f − f* = %g after %d iterations, dual bound %g (f* %g)", res.F-fstar, res.Stats.Iterations, res.DualBound, fstar)
+	for _, tc := range []struct {
+		name  string
+		early bool
+	}{{"cache", false}, {"early termination only", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, fstar := simplexProblem(50, 7)
+			if tc.early {
+				p.Separator = NewSeparator(leastImproving{testSimplex{50}}, SeparatorConfig{NoCache: true})
+			}
+			m := &LazyCG{K: 1.1, Rule: StepAgnostic}
+			if m.Monotone() {
+				t.Fatal("the open-loop step claims monotone descent")
+			}
+			firstF := math.NaN()
+			// The bound of LazyCG.Rule's comment: f(x) − f* ≤ 2Φ + 2C/(k_s+1),
+			// with k_s the steps taken at the last negative answer and C = L·diam²
+			// = 2·2 for ‖x − b‖² over the simplex.
+			const C = 4
+			phi, ks, checked := math.Inf(1), 0, 0
+			res, err := Minimize(context.Background(), p, &Settings{MaxIterations: 20000, GapTolerance: 1e-7, Callback: func(pr Progress) bool {
+				if math.IsNaN(firstF) && m.k == 1 {
+					firstF = pr.F
+				}
+				switch {
+				case math.IsInf(phi, 1):
+					phi = m.Phi() // Φ0's call, before the first step
+				case m.Phi() < phi:
+					phi, ks = m.Phi(), m.k
+				}
+				if bound := 2*m.Phi() + 2*C/float64(ks+1); pr.F-fstar > bound*(1+1e-12) {
+					t.Fatalf("iteration %d: f − f* = %g > 2Φ + 2C/(k_s+1) = %g (Φ %g, k_s %d)", pr.Iteration, pr.F-fstar, bound, m.Phi(), ks)
+				}
+				checked++
+				return true
+			}}, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if checked < 100 {
+				t.Fatalf("the bound was checked at %d iterations", checked)
+			}
+			if m.k != res.Stats.PositiveCalls || res.Stats.NegativeCalls == 0 {
+				t.Errorf("%d steps for %d positive and %d negative answers", m.k, res.Stats.PositiveCalls, res.Stats.NegativeCalls)
+			}
+			if tc.early && (res.Stats.CacheHits != 0 || res.Stats.EarlyStops == 0) {
+				t.Errorf("early termination only: %d cache hits, %d early stops", res.Stats.CacheHits, res.Stats.EarlyStops)
+			}
+			// γ_0 = 1: after the first step the iterate is a vertex of the simplex.
+			vertex := false
+			e := make([]float64, len(p.X0))
+			for i := range e {
+				clear(e)
+				e[i] = 1
+				if math.Abs(p.Objective.Func(e)-firstF) <= 1e-12 {
+					vertex = true
+				}
+			}
+			if !vertex {
+				t.Errorf("after the first step f = %g, the value of no vertex", firstF)
+			}
+			if res.F-fstar > 1e-3 || res.DualBound > fstar+1e-9 {
+				t.Errorf("f − f* = %g after %d iterations, dual bound %g (f* %g)", res.F-fstar, res.Stats.Iterations, res.DualBound, fstar)
+			}
+		})
 	}
 }
