@@ -212,8 +212,9 @@ func paperSuite() *Suite {
 	// StepAgnostic): an early-terminated Lanczos call costs a fraction of
 	// an exact one, and without cached vertices the open-loop step keeps
 	// most of CG's progress per step; it is the lazy variant that wins on
-	// the two skinny settings (100×10000 at 30 s only, 20000×100 at 30 and
-	// 300 s; docs/RESULTS.md, "Early termination without the cache").
+	// the two skinny settings (100×10000 at 30 s only, 20000×100 at 30,
+	// 300 and 600 s; docs/RESULTS.md, "Early termination without the
+	// cache").
 	mcRates := []float64{94.24, 84.80, 97.50, 59.46, 80.80, 82.98, 87.10, 91.55}
 	mcCaptions := map[string]string{
 		"fig:matrix-completion-small-vanilla": "LCG vs. CG on two matrix completion instances.",
