@@ -21,6 +21,9 @@ type FrankWolfe struct {
 	L float64
 	// LineSearch is the line search of StepLineSearch.
 	LineSearch LineSearch
+	// OpenLoop is the ℓ of StepAgnostic's step ℓ/(t+ℓ) (0: ℓ = 2, the
+	// paper's 2/(t+2); otherwise ℓ ≥ 1).
+	OpenLoop float64
 
 	v, d []float64
 	ls   lineSearcher
@@ -37,6 +40,9 @@ func (m *FrankWolfe) Monotone() bool {
 func (m *FrankWolfe) Init(ctx context.Context, s *State) error {
 	if m.Rule == StepCurvature && !(m.L > 0) {
 		return fmt.Errorf("lazycg: frank-wolfe: short step needs L > 0, got %g", m.L)
+	}
+	if err := checkOpenLoop(m.OpenLoop, "frank-wolfe"); err != nil {
+		return err
 	}
 	n := len(s.X)
 	m.v = make([]float64, n)
@@ -65,7 +71,7 @@ func (m *FrankWolfe) Step(ctx context.Context, s *State) error {
 	var gamma float64
 	switch m.Rule {
 	case StepAgnostic:
-		gamma = 2 / float64(s.Iter+2)
+		gamma = openLoopStep(m.OpenLoop, s.Iter)
 	case StepCurvature:
 		gamma = math.Min(1, gap/(m.L*norm2sq(m.d)))
 	case StepMonotonic:

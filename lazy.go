@@ -77,8 +77,9 @@ type LazyCG struct {
 	K float64
 	// Rule is the step rule: line search (default), StepCurvature, which
 	// uses Remark 4.4's γ = min{1, Φ/(K C)} and needs C, or StepAgnostic,
-	// the open-loop step γ_k = 2/(k+2) of vanilla CG with k the number of
-	// steps taken so far (negative answers do not count). The open-loop
+	// the open-loop step γ_k = ℓ/(k+ℓ) of vanilla CG (OpenLoop is ℓ, by
+	// default 2) with k the number of steps taken so far (negative
+	// answers do not count). The open-loop
 	// step is not Theorem 4.1's: f need not decrease along it, so the
 	// method is not monotone (the driver keeps the best point), and what
 	// holds is weaker. With the curvature C of f, a positive answer
@@ -88,7 +89,8 @@ type LazyCG struct {
 	// ends with a negative answer, and Φ → 0. The last negative answer,
 	// asked after k_s steps, proved h ≤ 2Φ (as does Φ0 from one LMO call,
 	// with k_s = 0), and later steps add at most (C/2)Σ_{k≥k_s} γ_k² ≤
-	// 2C/(k_s+1), so at every later iterate f(x) − f* ≤ 2Φ + 2C/(k_s+1).
+	// 2C/(k_s+1) (with ℓ: (C/2)·ℓ²/(k_s+ℓ−1)), so at every later iterate
+	// f(x) − f* ≤ 2Φ + 2C/(k_s+1).
 	// No rate in the iteration count is claimed. The proven dual bounds
 	// of the negative answers do not depend on the step. It exists
 	// because on some instances open-loop steps beat every greedy step
@@ -104,6 +106,14 @@ type LazyCG struct {
 	Rule StepRule
 	// C is the curvature estimate for StepCurvature.
 	C float64
+	// OpenLoop is the ℓ of StepAgnostic's step ℓ/(k+ℓ) (0: ℓ = 2;
+	// otherwise ℓ ≥ 1). The bound above holds for every ℓ with
+	// 2C/(k_s+1) replaced by (C/2)ℓ²/(k_s+ℓ−1). A larger ℓ compensates
+	// answers that improve by a fraction q of the primal gap only (see
+	// openLoopStep); on matrix completion it did not pay, since there the
+	// Wolfe gap stays far above the primal gap (docs/RESULTS.md, "The
+	// open-loop step's ℓ").
+	OpenLoop float64
 	// ShortStep makes StepCurvature estimate C at every step by the
 	// curvature along the step, C_t = L‖v_t − x_t‖² with the objective's
 	// smoothness L (a Smoother), instead of a global C: since
@@ -170,6 +180,9 @@ func (m *LazyCG) Init(ctx context.Context, s *State) error {
 	if m.Rule != StepLineSearch && m.Rule != StepCurvature && m.Rule != StepAgnostic && m.Rule != StepMonotonic {
 		return fmt.Errorf("lazycg: lazy cg: unknown step rule %v", m.Rule)
 	}
+	if err := checkOpenLoop(m.OpenLoop, "lazy cg"); err != nil {
+		return err
+	}
 	m.k, m.cmax, m.mono = 0, 0, monotonicStep{}
 	n := len(s.X)
 	m.v = make([]float64, n)
@@ -203,7 +216,7 @@ func (m *LazyCG) step(s *State) float64 {
 		}
 		gamma = math.Min(1, m.phi/(m.K*c))
 	case StepAgnostic:
-		gamma = 2 / float64(m.k+2)
+		gamma = openLoopStep(m.OpenLoop, m.k)
 		m.k++
 	case StepMonotonic:
 		gamma = m.mono.step(s, m.d, m.k)

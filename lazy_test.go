@@ -286,20 +286,26 @@ func TestLazyCGOpenLoop(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		early bool
-	}{{"cache", false}, {"early termination only", true}} {
+		ell   float64
+	}{{"cache", false, 0}, {"early termination only", true, 0}, {"early termination only, ℓ = 4.4", true, 4.4}} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, fstar := simplexProblem(50, 7)
 			if tc.early {
 				p.Separator = NewSeparator(leastImproving{testSimplex{50}}, SeparatorConfig{NoCache: true})
 			}
-			m := &LazyCG{K: 1.1, Rule: StepAgnostic}
+			m := &LazyCG{K: 1.1, Rule: StepAgnostic, OpenLoop: tc.ell}
+			ell := tc.ell
+			if ell == 0 {
+				ell = 2
+			}
 			if m.Monotone() {
 				t.Fatal("the open-loop step claims monotone descent")
 			}
 			firstF := math.NaN()
-			// The bound of LazyCG.Rule's comment: f(x) − f* ≤ 2Φ + 2C/(k_s+1),
-			// with k_s the steps taken at the last negative answer and C = L·diam²
-			// = 2·2 for ‖x − b‖² over the simplex.
+			// The bound of LazyCG.Rule's comment: f(x) − f* ≤ 2Φ + 2C/(k_s+1)
+			// (with the step ℓ/(k+ℓ): 2Φ + (C/2)ℓ²/(k_s+ℓ−1)), with k_s the
+			// steps taken at the last negative answer and C = L·diam² = 2·2 for
+			// ‖x − b‖² over the simplex.
 			const C = 4
 			phi, ks, checked := math.Inf(1), 0, 0
 			res, err := Minimize(context.Background(), p, &Settings{MaxIterations: 20000, GapTolerance: 1e-7, Callback: func(pr Progress) bool {
@@ -312,8 +318,8 @@ func TestLazyCGOpenLoop(t *testing.T) {
 				case m.Phi() < phi:
 					phi, ks = m.Phi(), m.k
 				}
-				if bound := 2*m.Phi() + 2*C/float64(ks+1); pr.F-fstar > bound*(1+1e-12) {
-					t.Fatalf("iteration %d: f − f* = %g > 2Φ + 2C/(k_s+1) = %g (Φ %g, k_s %d)", pr.Iteration, pr.F-fstar, bound, m.Phi(), ks)
+				if bound := 2*m.Phi() + C/2*ell*ell/(float64(ks)+ell-1); pr.F-fstar > bound*(1+1e-12) {
+					t.Fatalf("iteration %d: f − f* = %g > 2Φ + (C/2)ℓ²/(k_s+ℓ−1) = %g (Φ %g, k_s %d)", pr.Iteration, pr.F-fstar, bound, m.Phi(), ks)
 				}
 				checked++
 				return true

@@ -15,7 +15,8 @@ const (
 	// StepLineSearch searches f along the step direction with the
 	// method's LineSearch (default).
 	StepLineSearch StepRule = iota
-	// StepAgnostic uses the open-loop step 2/(t+2).
+	// StepAgnostic uses the open-loop step ℓ/(t+ℓ), by default with
+	// ℓ = 2 (the methods' OpenLoop field sets ℓ).
 	StepAgnostic
 	// StepCurvature uses γ = min{1, gap/C} with a curvature (or smoothness)
 	// constant given by the method (the paper's Remark 4.4 for lazy CG:
@@ -45,6 +46,31 @@ func (r StepRule) String() string {
 		return "monotonic"
 	}
 	return "unknown"
+}
+
+// openLoopStep returns the open-loop step ℓ/(t+ℓ) at step count t, with
+// ℓ = 2 when ell is 0 (vanilla CG's 2/(t+2)). With larger ℓ the step
+// stays long for longer: for a direction whose improvement is at least
+// q times the primal gap (q = 1 for an exact LMO), the recursion
+// h_{t+1} ≤ (1 − qγ_t)h_t + γ_t²C/2 gives h_t = O(ℓ²C/((qℓ − 1)t)) when
+// qℓ > 1, so ℓ ≥ 2/q keeps vanilla CG's O(1/t) rate for an oracle that
+// answers with a q-fraction of the gap (Wirth, Kerdreux and Pokutta,
+// "Acceleration of Frank-Wolfe algorithms with open-loop step-sizes",
+// AISTATS 2023, study ℓ/(t+ℓ) for exact oracles).
+func openLoopStep(ell float64, t int) float64 {
+	if ell == 0 {
+		ell = 2
+	}
+	return ell / (float64(t) + ell)
+}
+
+// checkOpenLoop returns an error unless ell is 0 (the default) or a
+// finite ℓ ≥ 1 for openLoopStep.
+func checkOpenLoop(ell float64, method string) error {
+	if ell != 0 && !(ell >= 1 && !math.IsInf(ell, 1)) {
+		return fmt.Errorf("lazycg: %s: the open-loop step ℓ/(t+ℓ) needs a finite ℓ ≥ 1, got %g", method, ell)
+	}
+	return nil
 }
 
 // monotonicStep runs StepMonotonic for one method run.

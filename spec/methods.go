@@ -99,7 +99,7 @@ func noParams(name string, p MethodParams) error {
 }
 
 func init() {
-	RegisterMethod(MethodInfo{Name: "cg", Doc: "vanilla conditional gradient, step 2/(t+2) (Algorithm 1); monotonic=1: the step halved until f does not increase (Carderera–Besançon–Pokutta)",
+	RegisterMethod(MethodInfo{Name: "cg", Doc: "vanilla conditional gradient, step 2/(t+2) (Algorithm 1); ell=ℓ: the step ℓ/(t+ℓ), ℓ ≥ 1; monotonic=1: the step halved until f does not increase (Carderera–Besançon–Pokutta)",
 		New: func(p MethodParams) (lazycg.Method, error) {
 			e, err := ParseParams("cg", p.Params)
 			if err != nil {
@@ -110,7 +110,13 @@ func init() {
 				return nil, err
 			}
 			m := &lazycg.FrankWolfe{Rule: lazycg.StepAgnostic}
+			if m.OpenLoop, err = e.OptFloat("ell", 0, 1, 1e300); err != nil {
+				return nil, err
+			}
 			if mono {
+				if m.OpenLoop != 0 {
+					return nil, errors.New("spec: cg: ell sets the open-loop step, which monotonic=1 replaces; choose one")
+				}
 				m.Rule = lazycg.StepMonotonic
 			}
 			return ret(m, e.Unused())
@@ -127,7 +133,7 @@ func init() {
 			return ret(&lazycg.FrankWolfe{LineSearch: ls}, noParams("cg-ls", p))
 		}})
 	RegisterMethod(MethodInfo{Name: "lcg", Lazy: true, Baseline: "cg-ls", LineSearch: true,
-		Doc: "parameter-free lazy conditional gradient (Algorithm 7); with -no-ls, -params short=1: Remark 4.4's step with the curvature L‖v−x‖² along each step, short=max: with the largest such curvature so far, open=1: the open-loop step 2/(k+2) over the k steps taken (no proven rate), monotonic=1: that step halved until f does not increase",
+		Doc: "parameter-free lazy conditional gradient (Algorithm 7); with -no-ls, -params short=1: Remark 4.4's step with the curvature L‖v−x‖² along each step, short=max: with the largest such curvature so far, open=1: the open-loop step 2/(k+2) over the k steps taken (no proven rate), with ell=ℓ: ℓ/(k+ℓ), monotonic=1: that step halved until f does not increase",
 		New: func(p MethodParams) (lazycg.Method, error) {
 			ls, err := LineSearchOf(p)
 			if err != nil {
@@ -154,6 +160,12 @@ func init() {
 			mono, err := e.OptFlag("monotonic")
 			if err != nil {
 				return nil, err
+			}
+			if m.OpenLoop, err = e.OptFloat("ell", 0, 1, 1e300); err != nil {
+				return nil, err
+			}
+			if m.OpenLoop != 0 && !open {
+				return nil, errors.New("spec: lcg: ell sets the open-loop step ℓ/(k+ℓ); it needs open=1")
 			}
 			if err := e.Unused(); err != nil {
 				return nil, err

@@ -128,6 +128,18 @@ func TestFWRegisteredMethods(t *testing.T) {
 		}, ""},
 		{"cg", MethodParams{Params: "monotonic=2"}, nil, "monotonic"},
 		{"cg", MethodParams{Params: "open=1"}, nil, "open"},
+		{"cg", MethodParams{Params: "ell=4"}, func(m lazycg.Method) bool {
+			f := m.(*lazycg.FrankWolfe)
+			return f.Rule == lazycg.StepAgnostic && f.OpenLoop == 4
+		}, ""},
+		{"cg", MethodParams{Params: "ell=0.5"}, nil, "ell must be"},
+		{"cg", MethodParams{Params: "ell=4,monotonic=1"}, nil, "choose one"},
+		{"lcg", MethodParams{NoLineSearch: true, Params: "open=1,ell=4.4"}, func(m lazycg.Method) bool {
+			l := m.(*lazycg.LazyCG)
+			return l.Rule == lazycg.StepAgnostic && l.OpenLoop == 4.4
+		}, ""},
+		{"lcg", MethodParams{NoLineSearch: true, Params: "short=1,ell=4"}, nil, "needs open=1"},
+		{"lcg", MethodParams{NoLineSearch: true, Params: "open=1,ell=inf"}, nil, "ell must be"},
 	}
 	for _, tc := range cases {
 		info, err := Method(tc.name)
