@@ -126,14 +126,16 @@ func wolfeGapOf(p Problem) float64 {
 }
 
 // Corollary 4.2: parameter-free lazy CG has at most ⌈log2(Φ0/ε)⌉ + 1
-// negative calls until f(x_t) − f* ≤ ε.
+// negative calls until f(x_t) − f* ≤ ε; with the Φ factor θ,
+// ⌈log_{1/θ}(Φ0/ε)⌉ + 1 (PhiSchedule.Factor).
 func TestParameterFreeNegativeCalls(t *testing.T) {
-	for _, K := range []float64{1, 1.1, 2} {
+	for _, tc := range []struct{ K, theta float64 }{{1, 0}, {1.1, 0}, {2, 0}, {1.1, 0.8}, {1.1, 0.95}, {2, 0.25}} {
+		K, theta := tc.K, tc.theta
 		for seed := uint64(1); seed <= 4; seed++ {
 			p, fstar := simplexProblem(50, seed)
 			phi0 := wolfeGapOf(p) / 2
 			for _, eps := range []float64{1e-2, 1e-3, 1e-4} {
-				m := &LazyCG{K: K}
+				m := &LazyCG{K: K, PhiSchedule: PhiSchedule{Factor: theta}}
 				reached := false
 				var negatives int
 				cb := func(pr Progress) bool {
@@ -149,11 +151,15 @@ func TestParameterFreeNegativeCalls(t *testing.T) {
 					t.Fatal(err)
 				}
 				if !reached {
-					t.Fatalf("K=%g seed %d: ε=%g not reached", K, seed, eps)
+					t.Fatalf("K=%g θ=%g seed %d: ε=%g not reached", K, theta, seed, eps)
 				}
-				limit := int(math.Ceil(math.Log2(phi0/eps))) + 1
+				th := theta
+				if th == 0 {
+					th = 0.5
+				}
+				limit := int(math.Ceil(math.Log(phi0/eps)/math.Log(1/th))) + 1
 				if negatives > limit {
-					t.Errorf("K=%g seed %d ε=%g: %d negative calls > ⌈log2(Φ0/ε)⌉+1 = %d", K, seed, eps, negatives, limit)
+					t.Errorf("K=%g θ=%g seed %d ε=%g: %d negative calls > ⌈log_{1/θ}(Φ0/ε)⌉+1 = %d", K, th, seed, eps, negatives, limit)
 				}
 			}
 		}

@@ -396,6 +396,9 @@ func (m *LPCG) Init(ctx context.Context, s *State) error {
 	}
 	m.sep.init(len(s.X), m.FaceCache.MaxSize)
 	m.sep.face.add(s.X) // x_1 is a vertex for the usual starts; the search checks supports anyway
+	if err := m.check(); err != nil {
+		return err
+	}
 	switch m.Rule {
 	case PairwiseDyadic:
 		phi, err := theoremPhi0(ctx, s, m.core.vPlus, m.Phi0, "lpcg")

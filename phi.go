@@ -47,8 +47,23 @@ type PhiSchedule struct {
 	// 1e3·max(1, |f(x_1)|)).
 	Phi0Start float64
 	// ImprovedPhi applies Remark 4.3: after a negative answer whose LMO
-	// call gave the exact Wolfe gap g < Φ, set Φ = g/2 instead of Φ/2.
+	// call gave the exact Wolfe gap g < Φ, set Φ = g/2 instead of Φ/2
+	// (θ·g with Factor θ).
 	ImprovedPhi bool
+	// Factor θ ∈ (0, 1) multiplies Φ on negative answers (0: 1/2,
+	// Algorithm 7's halving). The proofs of Theorem 4.1 and Corollary 4.2
+	// carry over: the negative answer asked at Φ0·θ^j proves
+	// f − f* ≤ Φ0·θ^j, so there are at most ⌈log_{1/θ}(Φ0/ε)⌉ + 1
+	// negative answers until f − f* ≤ ε; a phase of constant Φ starts
+	// with f − f* ≤ Φ/θ and makes at most 2K²C/(θΦ) positive steps with
+	// line search, a total of 2K²C/(θ(1−θ)Φ) up to the last Φ, which is
+	// smallest at θ = 1/2. A larger θ keeps the threshold Φ/K closer to
+	// the last proven Wolfe gap, so positive answers improve by more,
+	// and costs more negative answers. It pays where early-terminated
+	// answers are the steps (docs/RESULTS.md, "The Φ factor θ"). The
+	// binary search for Φ0 and the halving after a step without progress
+	// (Halve) stay halvings, and so does StaleAhead's question.
+	Factor float64
 
 	phi float64
 }
@@ -95,6 +110,9 @@ func (p *PhiSchedule) Start(ctx context.Context, s *State, v []float64, k float6
 // for a given Φ (the search reports the answers' gap bounds as dual
 // bounds).
 func (p *PhiSchedule) StartWith(s *State, gap func(relax bool) (float64, error), separate func(phi float64) (Separation, error)) error {
+	if err := p.check(); err != nil {
+		return err
+	}
 	switch {
 	case p.Phi0 > 0:
 		if math.IsInf(p.Phi0, 1) {
@@ -128,6 +146,14 @@ func (p *PhiSchedule) StartWith(s *State, gap func(relax bool) (float64, error),
 		start /= 2
 	}
 	return p.search(s, separate, start)
+}
+
+// check returns an error unless Factor is 0 or in (0, 1).
+func (p *PhiSchedule) check() error {
+	if p.Factor != 0 && !(p.Factor > 0 && p.Factor < 1) {
+		return fmt.Errorf("lazycg: the Φ factor θ must be in (0, 1), got %g", p.Factor)
+	}
+	return nil
 }
 
 // searchStart returns the start of the binary search at a point with
@@ -167,17 +193,22 @@ func (p *PhiSchedule) search(s *State, separate func(phi float64) (Separation, e
 
 // Negative updates Φ after the negative answer sep at a point with value
 // f, which proves that the Wolfe gap, and so f − f*, is at most the Φ
-// asked (or only sep.GapBound when sep is Inexact): Φ is halved, or with
-// ImprovedPhi set to g/2 when sep carries the exact Wolfe gap g < Φ
-// (Remark 4.3). It reports whether the new Φ is negligible for f
-// (PhiNegligible): the run has then converged, or stalled after an
-// Inexact answer.
+// asked (or only sep.GapBound when sep is Inexact): Φ is multiplied by
+// the Factor θ (halved by default), or with ImprovedPhi set to θ·g when
+// sep carries the exact Wolfe gap g < Φ (Remark 4.3). It reports whether
+// the new Φ is negligible for f (PhiNegligible): the run has then
+// converged, or stalled after an Inexact answer.
 func (p *PhiSchedule) Negative(sep Separation, f float64) bool {
-	if p.ImprovedPhi && sep.ExactGap && sep.GapBound < p.phi {
-		p.phi = math.Max(sep.GapBound, 0) / 2
-		return PhiNegligible(p.phi, f)
+	theta := p.Factor
+	if theta == 0 {
+		theta = 0.5
 	}
-	return p.Halve(f)
+	if p.ImprovedPhi && sep.ExactGap && sep.GapBound < p.phi {
+		p.phi = math.Max(sep.GapBound, 0) * theta
+	} else {
+		p.phi *= theta
+	}
+	return PhiNegligible(p.phi, f)
 }
 
 // negativeAnswer is Negative at the run's point s.X, ending the run

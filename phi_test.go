@@ -153,3 +153,34 @@ func TestPhi0AutoBadRelaxation(t *testing.T) {
 		t.Fatalf("err = %v, want the NaN relaxation bound named", err)
 	}
 }
+
+// TestPhiFactor checks Φ's update on negative answers with the factor θ,
+// with Remark 4.3's rule, and the rejection of θ outside (0, 1).
+func TestPhiFactor(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		theta         float64
+		improved      bool
+		sep           Separation
+		phi, wantNext float64
+	}{
+		{"halving by default", 0, false, Separation{GapBound: 8}, 8, 4},
+		{"θ = 0.75", 0.75, false, Separation{GapBound: 8}, 8, 6},
+		{"Remark 4.3, exact gap", 0.75, true, Separation{GapBound: 4, ExactGap: true}, 8, 3},
+		{"Remark 4.3, default", 0, true, Separation{GapBound: 4, ExactGap: true}, 8, 2},
+		{"Remark 4.3 needs an exact gap", 0.75, true, Separation{GapBound: 4}, 8, 6},
+	} {
+		p := PhiSchedule{Factor: tc.theta, ImprovedPhi: tc.improved}
+		p.SetPhi(tc.phi)
+		if done := p.Negative(tc.sep, 1); done || p.Phi() != tc.wantNext {
+			t.Errorf("%s: Φ %g → %g (negligible %v), want %g", tc.name, tc.phi, p.Phi(), done, tc.wantNext)
+		}
+	}
+	p, _ := simplexProblem(20, 3)
+	for _, theta := range []float64{-0.5, 1, 1.5, math.NaN(), math.Inf(1)} {
+		_, err := Minimize(context.Background(), p, &Settings{MaxIterations: 5}, &LazyCG{PhiSchedule: PhiSchedule{Factor: theta}})
+		if err == nil || !strings.Contains(err.Error(), "Φ factor") {
+			t.Errorf("θ = %g: err %v", theta, err)
+		}
+	}
+}

@@ -113,6 +113,9 @@ type Variant struct {
 	// LazyGap, when positive, is this run's relative gap of the lazy weak
 	// separation calls (spec.Config.LazyGap; replacing the experiment's).
 	LazyGap float64 `json:"lazy_gap,omitempty"`
+	// PhiFactor, when positive, is this run's factor θ of Φ on negative
+	// answers (spec.Config.PhiFactor; replacing the experiment's).
+	PhiFactor float64 `json:"phi_factor,omitempty"`
 	// Baseline is the label of the variant this one is compared with; by
 	// default a lazy variant is compared with the first non-lazy one.
 	Baseline string `json:"baseline,omitempty"`
@@ -132,6 +135,9 @@ func (e *Experiment) RunConfig(v *Variant) spec.Config {
 	c.AdaptiveDive = c.AdaptiveDive || v.AdaptiveDive
 	c.Concurrent = c.Concurrent || v.Concurrent
 	c.OnlineLineSearch = c.OnlineLineSearch || v.OnlineLineSearch
+	if v.PhiFactor > 0 {
+		c.PhiFactor = v.PhiFactor
+	}
 	if v.Stale != "" {
 		c.Stale = v.Stale
 	}
@@ -374,10 +380,10 @@ func Load(nameOrFile string) (*Suite, error) {
 // polytope, objective | losses, seed, time_limit ("90s" or seconds),
 // max_iterations, k, oracle_gap, oracle_time_limit, cache (default true),
 // early_stop (default true), concurrent, prune, best_fit, line_search
-// (default true), phi0_search, improved_phi, params, … Method entries are
-// a method name or an object with method, label, k, cache, early_stop,
-// dive, concurrent, stale, idle, params, line_search_rule, lazy_gap,
-// online_ls, baseline.
+// (default true), phi0_search, improved_phi, phi_factor, params, … Method
+// entries are a method name or an object with method, label, k, cache,
+// early_stop, dive, concurrent, stale, idle, params, line_search_rule,
+// lazy_gap, online_ls, phi_factor, baseline.
 func ParseSuite(name string, data []byte) (*Suite, error) {
 	doc := &srcDoc{name: name, data: data}
 	root, err := doc.parse()
@@ -510,10 +516,10 @@ func readVariants(doc *srcDoc, n *node, path string) ([]Variant, error) {
 		r.str("method", &v.Method)
 		r.str("label", &v.Label)
 		var c spec.Config
-		r.settings(&c, "k", "cache", "early_stop", "dive", "adaptive_dive", "concurrent", "stale", "idle", "params", "line_search_rule", "lazy_gap", "online_ls")
+		r.settings(&c, "k", "cache", "early_stop", "dive", "adaptive_dive", "concurrent", "stale", "idle", "params", "line_search_rule", "lazy_gap", "online_ls", "phi_factor")
 		v.K, v.NoCache, v.NoEarlyStop, v.Concurrent, v.Stale, v.Idle, v.Params = c.K, c.NoCache, c.NoEarlyStop, c.Concurrent, c.Stale, c.Idle, c.Params
 		v.LineSearch, v.LazyGap, v.OnlineLineSearch, v.NoDive = c.LineSearch, c.LazyGap, c.OnlineLineSearch, c.NoDive
-		v.AdaptiveDive = c.AdaptiveDive
+		v.AdaptiveDive, v.PhiFactor = c.AdaptiveDive, c.PhiFactor
 		r.str("baseline", &v.Baseline)
 		if v.Method == "" {
 			r.fail(it, "method", "required")

@@ -20,7 +20,8 @@ const goodSuite = `{
                  {"method": "lcg", "label": "LCG short step", "line_search_rule": "short"},
                  {"method": "lcg", "label": "LCG 10% gap", "lazy_gap": 0.1},
                  {"method": "lcg", "label": "LCG race", "concurrent": true, "stale": "race", "dive": false},
-                 {"method": "lcg", "label": "LCG adaptive", "adaptive_dive": true}],
+                 {"method": "lcg", "label": "LCG adaptive", "adaptive_dive": true},
+                 {"method": "lcg", "label": "LCG θ=0.9", "phi_factor": 0.9}],
      "dual_row": true, "line_search": false,
      "paper": {"figure": "fig:x", "side": "left", "cache_hit_rate": 95.5, "time_limit": 500}},
     {"name": "online", "polytope": "birkhoff:5", "losses": "linear:rounds=20",
@@ -44,7 +45,7 @@ func TestParseSuite(t *testing.T) {
 	if e.TimeLimit != 20*time.Second || e.K != 1.5 || e.Seed != 7 || e.OracleGap != DefaultOracleGap || !e.DualRow {
 		t.Errorf("defaults not applied: %+v", e)
 	}
-	if len(e.Variants) != 8 || e.Variants[2].Label != "LCG K=4" || e.Variants[2].K != 4 || !e.Variants[2].NoCache ||
+	if len(e.Variants) != 9 || e.Variants[2].Label != "LCG K=4" || e.Variants[2].K != 4 || !e.Variants[2].NoCache ||
 		e.Variants[0].Method != "cg-ls" || e.Variants[1].NoCache || e.Variants[2].Concurrent || !e.Variants[3].Concurrent {
 		t.Errorf("variants = %+v", e.Variants)
 	}
@@ -65,6 +66,10 @@ func TestParseSuite(t *testing.T) {
 	if c := e.RunConfig(&e.Variants[7]); !c.AdaptiveDive || !c.SeparatorConfig().AdaptiveDive || c.NoDive ||
 		plain.AdaptiveDive || plain.SeparatorConfig().AdaptiveDive {
 		t.Errorf("the adaptive variant: %+v", c)
+	}
+	if c, err := e.RunConfig(&e.Variants[8]).Prepare(); err != nil || c.Config.PhiFactor != 0.9 ||
+		c.Method.(*lazycg.LazyCG).PhiSchedule.Factor != 0.9 || plain.PhiFactor != 0 {
+		t.Errorf("the variant with θ = 0.9: %+v, %v", c, err)
 	}
 	if o := s.Experiments[1]; len(o.Variants) != 3 || !o.RunConfig(&o.Variants[2]).OnlineLineSearch || o.RunConfig(&o.Variants[1]).OnlineLineSearch {
 		t.Errorf("the online variant with the line search: %+v", o.Variants)

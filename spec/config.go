@@ -143,6 +143,9 @@ type MethodParams struct {
 	// ImprovedPhi enables Remark 4.3's Φ update (online: lowers LOCG's Φ_t
 	// to proven Wolfe gaps, online.Params.TightenPhi).
 	ImprovedPhi bool `json:"improved_phi,omitempty"`
+	// PhiFactor is the factor θ ∈ (0, 1) of Φ on negative answers of the
+	// parameter-free lazy methods (0: 1/2; lazycg.PhiSchedule.Factor).
+	PhiFactor float64 `json:"phi_factor,omitempty"`
 	// S, L and D are the strong convexity and the ℓ2 Lipschitz constant of
 	// online losses and the Euclidean diameter of the polytope (0: none,
 	// derived, or from the instance; see DeriveOnlineParams).
@@ -348,6 +351,8 @@ var settings = []Setting{
 	{Flag: "improved-phi", JSON: "improved_phi", Aliases: []string{"tighten", "tighten_phi"}, Kind: SettingBool,
 		Usage: "Remark 4.3: set Φ to half the exact Wolfe gap after negative calls (locg: lower Φ_t to the proven Wolfe gap)",
 		field: func(c *Config) any { return &c.ImprovedPhi }},
+	{Flag: "phi-factor", lazy: true, JSON: "phi_factor", Kind: SettingFloat, lo: 0, hi: 1, Usage: "factor θ < 1 of Φ on negative answers of the offline parameter-free lazy methods (0: 1/2, Algorithm 7's halving); a larger θ keeps the threshold Φ/K near the last proven gap at the cost of more negative answers",
+		field: func(c *Config) any { return &c.PhiFactor }},
 	{Flag: "S", JSON: "s", Kind: SettingFloat, lo: 0, hi: inf, Usage: "strong convexity S of the losses (> 0 selects Theorem 5.1(b)'s steps)",
 		field: func(c *Config) any { return &c.S }},
 	{Flag: "L", JSON: "l", Kind: SettingFloat, lo: 0, hi: inf, Usage: "Lipschitz constant of the losses in ℓ2 (needed by -smooth; default √n for linear losses)",

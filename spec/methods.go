@@ -219,7 +219,7 @@ func LineSearchOf(p MethodParams) (lazycg.LineSearch, error) {
 
 // phiSchedule returns the Φ schedule of the parameter-free lazy methods.
 func phiSchedule(p MethodParams) lazycg.PhiSchedule {
-	s := lazycg.PhiSchedule{Phi0: p.Phi0, ImprovedPhi: p.ImprovedPhi}
+	s := lazycg.PhiSchedule{Phi0: p.Phi0, ImprovedPhi: p.ImprovedPhi, Factor: p.PhiFactor}
 	switch {
 	case p.Phi0Search:
 		s.Phi0Rule = lazycg.Phi0BinarySearch

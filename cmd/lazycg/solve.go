@@ -24,7 +24,7 @@ func init() {
 }
 
 // solveSettings are the run settings solve accepts as flags.
-var solveSettings = []string{"polytope", "objective", "method", "K", "C", "phi0", "phi0-search", "phi0-lmo", "no-ls", "improved-phi",
+var solveSettings = []string{"polytope", "objective", "method", "K", "C", "phi0", "phi0-search", "phi0-lmo", "no-ls", "improved-phi", "phi-factor",
 	"concave", "gap", "time", "iters", "lmo-calls", "seed", "oracle", "oracle-gap", "oracle-time", "cache", "early", "concurrent", "stale", "idle", "dive", "call-budget", "lazy-gap", "max-inexact", "prune",
 	"best-fit", "cache-bytes", "memory", "params", "data", "target", "line-search", "smoothness"}
 
