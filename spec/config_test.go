@@ -139,12 +139,13 @@ func TestPrepareKinds(t *testing.T) {
 		p.Close()
 	}
 	for c, want := range map[Config]string{
-		{Polytope: "simplex:5", Objective: "distance", Method: "ocg"}:                                       "online method",
-		{Polytope: "simplex:5", Losses: "linear", Method: "lcg"}:                                            "offline method",
-		{Polytope: "simplex:5", Objective: "distance", Method: "cg", Oracle: "aug"}:                         "applies to",
-		{Polytope: "simplex:5", Objective: "distance", Method: "lcg", Oracle: "x"}:                          "unknown oracle",
-		{Objective: "distance", Method: "lcg"}:                                                              "-polytope is required",
-		{Polytope: "simplex:5", Losses: "linear", Method: "ocg", MethodParams: MethodParams{Params: "x=1"}}: "unknown setting",
+		{Polytope: "simplex:5", Objective: "distance", Method: "ocg"}:                                            "online method",
+		{Polytope: "simplex:5", Losses: "linear", Method: "lcg"}:                                                 "offline method",
+		{Polytope: "simplex:5", Objective: "distance", Method: "cg", Oracle: "aug"}:                              "applies to",
+		{Polytope: "simplex:5", Objective: "distance", Method: "lcg", Oracle: "x"}:                               "unknown oracle",
+		{Objective: "distance", Method: "lcg"}:                                                                   "-polytope is required",
+		{Polytope: "simplex:5", Losses: "linear", Method: "ocg", MethodParams: MethodParams{Params: "x=1"}}:      "unknown setting",
+		{Polytope: "simplex:5", Losses: "linear", Method: "locg-pf", MethodParams: MethodParams{PhiFactor: 0.9}}: "offline lazy methods",
 	} {
 		if _, err := c.Prepare(); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%+v: error %v, want %q", c, err, want)

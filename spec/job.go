@@ -194,6 +194,9 @@ func (p *Prepared) prepare(ctx context.Context) error {
 	}
 	p.Separator = sep
 	if p.Info.Online {
+		if c.PhiFactor != 0 {
+			return fmt.Errorf("spec: %s: phi_factor applies to the offline lazy methods (online LOCG keeps its own Φ_t)", c.Method)
+		}
 		stream, err := lossStream(c.Losses, in.Dim(), c.Seed, in.mem)
 		if err != nil {
 			return err
