@@ -116,6 +116,10 @@ type Variant struct {
 	// PhiFactor, when positive, is this run's factor θ of Φ on negative
 	// answers (spec.Config.PhiFactor; replacing the experiment's).
 	PhiFactor float64 `json:"phi_factor,omitempty"`
+	// PhiGrowth, when positive, is this online run's exponent α of
+	// parameter-free LOCG's Φ ∝ t^α between answers
+	// (spec.Config.PhiGrowth; replacing the experiment's).
+	PhiGrowth float64 `json:"phi_growth,omitempty"`
 	// Baseline is the label of the variant this one is compared with; by
 	// default a lazy variant is compared with the first non-lazy one.
 	Baseline string `json:"baseline,omitempty"`
@@ -137,6 +141,9 @@ func (e *Experiment) RunConfig(v *Variant) spec.Config {
 	c.OnlineLineSearch = c.OnlineLineSearch || v.OnlineLineSearch
 	if v.PhiFactor > 0 {
 		c.PhiFactor = v.PhiFactor
+	}
+	if v.PhiGrowth > 0 {
+		c.PhiGrowth = v.PhiGrowth
 	}
 	if v.Stale != "" {
 		c.Stale = v.Stale
@@ -516,10 +523,10 @@ func readVariants(doc *srcDoc, n *node, path string) ([]Variant, error) {
 		r.str("method", &v.Method)
 		r.str("label", &v.Label)
 		var c spec.Config
-		r.settings(&c, "k", "cache", "early_stop", "dive", "adaptive_dive", "concurrent", "stale", "idle", "params", "line_search_rule", "lazy_gap", "online_ls", "phi_factor")
+		r.settings(&c, "k", "cache", "early_stop", "dive", "adaptive_dive", "concurrent", "stale", "idle", "params", "line_search_rule", "lazy_gap", "online_ls", "phi_factor", "phi_growth")
 		v.K, v.NoCache, v.NoEarlyStop, v.Concurrent, v.Stale, v.Idle, v.Params = c.K, c.NoCache, c.NoEarlyStop, c.Concurrent, c.Stale, c.Idle, c.Params
 		v.LineSearch, v.LazyGap, v.OnlineLineSearch, v.NoDive = c.LineSearch, c.LazyGap, c.OnlineLineSearch, c.NoDive
-		v.AdaptiveDive, v.PhiFactor = c.AdaptiveDive, c.PhiFactor
+		v.AdaptiveDive, v.PhiFactor, v.PhiGrowth = c.AdaptiveDive, c.PhiFactor, c.PhiGrowth
 		r.str("baseline", &v.Baseline)
 		if v.Method == "" {
 			r.fail(it, "method", "required")

@@ -25,7 +25,8 @@ const goodSuite = `{
      "dual_row": true, "line_search": false,
      "paper": {"figure": "fig:x", "side": "left", "cache_hit_rate": 95.5, "time_limit": 500}},
     {"name": "online", "polytope": "birkhoff:5", "losses": "linear:rounds=20",
-     "methods": ["ocg", "locg", {"method": "locg-pf", "label": "LOCG-pf searched", "online_ls": true}], "time_limit": 3, "max_iterations": 10, "line_search": false,
+     "methods": ["ocg", "locg", {"method": "locg-pf", "label": "LOCG-pf searched", "online_ls": true},
+                 {"method": "locg-pf", "label": "LOCG-pf α=1/2", "phi_growth": 0.5}, {"method": "locg", "label": "LOCG α", "phi_growth": 0.5}], "time_limit": 3, "max_iterations": 10, "line_search": false,
      "oracle_gap": 0}
   ]
 }`
@@ -71,8 +72,25 @@ func TestParseSuite(t *testing.T) {
 		c.Method.(*lazycg.LazyCG).PhiSchedule.Factor != 0.9 || plain.PhiFactor != 0 {
 		t.Errorf("the variant with θ = 0.9: %+v, %v", c, err)
 	}
-	if o := s.Experiments[1]; len(o.Variants) != 3 || !o.RunConfig(&o.Variants[2]).OnlineLineSearch || o.RunConfig(&o.Variants[1]).OnlineLineSearch {
+	if o := s.Experiments[1]; len(o.Variants) != 5 || !o.RunConfig(&o.Variants[2]).OnlineLineSearch || o.RunConfig(&o.Variants[1]).OnlineLineSearch {
 		t.Errorf("the online variant with the line search: %+v", o.Variants)
+	}
+	{
+		o := s.Experiments[1]
+		c, err := o.RunConfig(&o.Variants[3]).Prepare()
+		if err != nil || c.OnlineParams.PhiGrowth != 0.5 || o.RunConfig(&o.Variants[2]).PhiGrowth != 0 {
+			t.Errorf("the online variant with α = 1/2: %+v, %v", c, err)
+		}
+		// Algorithm 8 follows h_t, and offline methods have no Φ_t: both
+		// refuse the exponent.
+		if _, err := o.RunConfig(&o.Variants[4]).Prepare(); err == nil || !strings.Contains(err.Error(), "parameter-free") {
+			t.Errorf("locg with phi_growth: %v", err)
+		}
+		off := e.RunConfig(&e.Variants[1])
+		off.PhiGrowth = 0.5
+		if _, err := off.Prepare(); err == nil || !strings.Contains(err.Error(), "phi_growth") {
+			t.Errorf("lcg with phi_growth: %v", err)
+		}
 	}
 	if e.Paper.Figure != "fig:x" || e.Paper.Side != "left" || e.Paper.CacheHitRate == nil || *e.Paper.CacheHitRate != 95.5 ||
 		e.Paper.TimeLimit != 500*time.Second {

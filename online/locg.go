@@ -100,7 +100,15 @@ import (
 // Φ ∝ t a positive answer always means proportionate progress on the
 // average loss, and Φ only shrinks on certificates; the price is a
 // negative answer (an LMO call) each time the Wolfe gap of F_t/t halves,
-// about (1/2)·log₂ T of them over T rounds when it shrinks like γ_t. As with any prescribed step without a
+// about (1/2)·log₂ T of them over T rounds when it shrinks like γ_t.
+// Params.PhiGrowth = α ∈ (0, 1) lies between the two: Φ ∝ t^α between
+// answers, so the target on the average loss shrinks like t^{α−1} without
+// certificates — for α = 1/2 like Theorem 5.1's bound on the average
+// regret, A·t^{−1/2}. Unlike a fixed Φ it does not confine x_t to the
+// hull of the cache: a point of P better than x_t by δ per round improves
+// ∇F_t(x_t) by at least δt (convexity), which passes Φ_t/K ∝ t^α as soon
+// as δ > Φ_t/(Kt), a margin that shrinks like t^{α−1}; when no cached
+// vertex passes, the LMO is asked. As with any prescribed step without a
 // curvature term in Φ (Algorithm 8 has C t^{1−b}γ_t²/(2(1−b)) for that), a
 // step is not guaranteed to decrease F_t. The measured regret, bracketed
 // by the hindsight solve, is reported next to OCG's (docs/ONLINE.md). The
@@ -165,13 +173,18 @@ func (m *LOCG) Init(ctx context.Context, s *State) error {
 // separation (nil: it can): only the parameter-free variant can, since
 // Theorem 5.1's Φ_t follows the h_t recursion round by round, and its
 // certified form decides each round before the next (it may ask
-// Algorithm 8's question after the parameter-free one).
+// Algorithm 8's question after the parameter-free one). Params.PhiGrowth
+// < 1 is refused too: rule 3 of updateBackground takes 2Φ for the last
+// proven gap rescaled to F_t, which holds for Φ ∝ t only.
 func (m *LOCG) concurrentReady() error {
 	if !m.Params.ParameterFree {
 		return errors.New("online: locg: concurrent weak separation needs the parameter-free variant (locg-pf): Theorem 5.1's Φ_t follows the h_t recursion round by round")
 	}
 	if m.Params.Certified {
 		return errors.New("online: locg: the certified variant decides every round before the next (it may ask Algorithm 8's question after the parameter-free one); concurrent weak separation is for locg-pf")
+	}
+	if a := m.Params.PhiGrowth; a != 0 && a != 1 {
+		return fmt.Errorf("online: locg: concurrent weak separation reads 2Φ as the last proven gap rescaled to round t, which Φ ∝ t^%g understates; the growth exponent of Φ is for the sequential locg-pf", a)
 	}
 	return nil
 }
@@ -262,8 +275,13 @@ func (m *LOCG) updateFree(ctx context.Context, s *State) error {
 	c.gradients(s)
 	gamma := c.p.gamma(float64(s.Round))
 	if m.live {
-		// Φ follows the scale of F_t = t·(F_t/t): Φ/t is kept.
-		m.phi.SetPhi(m.phi.Phi() * float64(s.Round) / float64(m.round))
+		// Φ follows the scale of F_t = t·(F_t/t): Φ/t is kept, or Φ/t^α
+		// with Params.PhiGrowth = α.
+		ratio := float64(s.Round) / float64(m.round)
+		if a := m.Params.PhiGrowth; a != 0 && a != 1 {
+			ratio = math.Pow(ratio, a)
+		}
+		m.phi.SetPhi(m.phi.Phi() * ratio)
 	}
 	m.round = s.Round
 	m.played += s.LossValue

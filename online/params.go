@@ -169,6 +169,15 @@ type Params struct {
 	// relaxation without a step), the next min(2^{n−1}, ⌈√t⌉) − 1 rounds
 	// consult the cache only (see LOCG).
 	NoBackoff bool
+	// PhiGrowth (parameter-free LOCG only) is the exponent α ∈ (0, 1] of
+	// the growth of Φ between answers: in round t the question is asked
+	// at Φ·(t/t')^α, t' the round of the last question (0: α = 1, Φ/t kept,
+	// the scale of F_t). With α < 1 the target of the average loss F_t/t
+	// shrinks like t^{α−1} without negative answers; α = 1/2 follows the
+	// shape √t of Theorem 5.1's envelope h̄_t = A·t^{1−e} for e = 1/2, the
+	// rate of the non-strongly-convex case (see LOCG). Values below 1 need
+	// the sequential oracle (not Settings.Concurrent).
+	PhiGrowth float64
 	// LineSearch shortens the steps of OCG and LOCG where the prescribed
 	// step would waste progress: x_{t+1} = x_t + γ(v_t − x_t) with γ the
 	// minimizer of F_t over [0, γ_t] along v_t − x_t instead of γ_t
@@ -206,6 +215,12 @@ func (p Params) resolve(lmo lazycg.LMO, who string) (resolved, error) {
 	r := resolved{k: p.K, c: p.C, b: p.B, s: p.S, sExp: p.SExp, l: p.L, d: p.D, norm: p.Norm, smoothing: p.Smoothing, lineSearch: p.LineSearch}
 	if p.LineSearch && p.Smoothing {
 		return r, fmt.Errorf("online: %s: the line search minimizes the cumulative loss, which smoothing replaces by a surrogate; use one of them", who)
+	}
+	if !(p.PhiGrowth >= 0 && p.PhiGrowth <= 1) {
+		return r, fmt.Errorf("online: %s: the growth exponent of Φ must be in (0, 1] (0: 1), got %g", who, p.PhiGrowth)
+	}
+	if p.PhiGrowth != 0 && !p.ParameterFree {
+		return r, fmt.Errorf("online: %s: the growth exponent of Φ applies to parameter-free LOCG (Algorithm 8 follows h_t)", who)
 	}
 	if r.k == 0 {
 		r.k = lazycg.DefaultK

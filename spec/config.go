@@ -157,6 +157,9 @@ type MethodParams struct {
 	// NoBackoff makes parameter-free LOCG consult its oracle in every
 	// round, also after proofs of optimality (online.Params.NoBackoff).
 	NoBackoff bool `json:"no_backoff,omitempty"`
+	// PhiGrowth is the exponent α ∈ (0, 1] of parameter-free LOCG's Φ ∝ t^α
+	// between answers (0: 1; online.Params.PhiGrowth).
+	PhiGrowth float64 `json:"phi_growth,omitempty"`
 	// OnlineLineSearch shortens OCG's and LOCG's steps to the minimizer of
 	// the cumulative loss over [0, γ_t] (online.Params.LineSearch).
 	OnlineLineSearch bool `json:"online_ls,omitempty"`
@@ -363,6 +366,8 @@ var settings = []Setting{
 		field: func(c *Config) any { return &c.Smoothing }},
 	{Flag: "no-backoff", JSON: "no_backoff", Kind: SettingBool, Usage: "locg-pf: ask the weak separation oracle in every round, also after repeated proofs that x_t minimizes F_t (default: back off, see online.LOCG)",
 		field: func(c *Config) any { return &c.NoBackoff }},
+	{Flag: "phi-growth", JSON: "phi_growth", Kind: SettingFloat, lo: 0, hi: 1, Usage: "locg-pf: Φ grows like t^α between answers, α in (0, 1] (0: 1, Φ/t kept; 0.5: the shape √t of Theorem 5.1's bound, so the target on the average loss shrinks without proofs)",
+		field: func(c *Config) any { return &c.PhiGrowth }},
 	{Flag: "online-ls", JSON: "online_ls", Kind: SettingBool, Usage: "ocg, locg: step to the minimizer of F_t over [0, γ_t] along v − x_t instead of γ_t (exact for quadratic losses; linear losses keep γ_t)",
 		field: func(c *Config) any { return &c.OnlineLineSearch }},
 	{Flag: "line-search", JSON: "line_search_rule", Kind: SettingString,

@@ -233,6 +233,9 @@ func (p *Prepared) prepare(ctx context.Context) error {
 		p.Online = online.Problem{Losses: stream, LMO: in.LMO, X0: in.Start, Separator: sep}
 		return nil
 	}
+	if c.PhiGrowth != 0 {
+		return fmt.Errorf("spec: %s: phi_growth applies to parameter-free online LOCG (locg-pf, locg-cert)", c.Method)
+	}
 	params := c.MethodParams
 	if params.C == 0 {
 		params.C = Curvature(obj, in)

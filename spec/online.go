@@ -37,7 +37,7 @@ func init() {
 
 // DeriveOnlineParams returns the parameters of an online run on the losses
 // of stream over the instance: the user's values K, C, S, L, D,
-// ImprovedPhi (as TightenPhi), Smoothing, Phi0LMO, NoBackoff and OnlineLineSearch (as
+// ImprovedPhi (as TightenPhi), Smoothing, Phi0LMO, NoBackoff, PhiGrowth and OnlineLineSearch (as
 // LineSearch) of u, and for those left 0
 //
 //   - D = √Diameter2 of the instance when known (the ℓ2 norm is used);
@@ -50,7 +50,7 @@ func init() {
 // The stream must have at least one round.
 func DeriveOnlineParams(in *Instance, stream objective.Stream, u MethodParams) online.Params {
 	p := online.Params{K: u.K, C: u.C, S: u.S, L: u.L, D: u.D, TightenPhi: u.ImprovedPhi, Smoothing: u.Smoothing, Phi0LMO: u.Phi0LMO, NoBackoff: u.NoBackoff,
-		LineSearch: u.OnlineLineSearch}
+		PhiGrowth: u.PhiGrowth, LineSearch: u.OnlineLineSearch}
 	if p.D == 0 && in.Diameter2 > 0 {
 		p.D = math.Sqrt(in.Diameter2)
 	}
