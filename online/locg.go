@@ -183,7 +183,7 @@ func (m *LOCG) concurrentReady() error {
 	if m.Params.Certified {
 		return errors.New("online: locg: the certified variant decides every round before the next (it may ask Algorithm 8's question after the parameter-free one); concurrent weak separation is for locg-pf")
 	}
-	if a := m.Params.PhiGrowth; a != 0 && a != 1 {
+	if a := m.Params.phiGrowth(); a < 1 {
 		return fmt.Errorf("online: locg: concurrent weak separation reads 2Φ as the last proven gap rescaled to round t, which Φ ∝ t^%g understates; the growth exponent of Φ is for the sequential locg-pf", a)
 	}
 	return nil
@@ -278,7 +278,7 @@ func (m *LOCG) updateFree(ctx context.Context, s *State) error {
 		// Φ follows the scale of F_t = t·(F_t/t): Φ/t is kept, or Φ/t^α
 		// with Params.PhiGrowth = α.
 		ratio := float64(s.Round) / float64(m.round)
-		if a := m.Params.PhiGrowth; a != 0 && a != 1 {
+		if a := m.Params.phiGrowth(); a != 1 {
 			ratio = math.Pow(ratio, a)
 		}
 		m.phi.SetPhi(m.phi.Phi() * ratio)

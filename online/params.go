@@ -210,6 +210,14 @@ type resolved struct {
 
 func finiteNonNeg(v float64) bool { return v >= 0 && !math.IsInf(v, 0) }
 
+// phiGrowth returns the exponent α of PhiGrowth with 0 read as 1.
+func (p Params) phiGrowth() float64 {
+	if p.PhiGrowth == 0 {
+		return 1
+	}
+	return p.PhiGrowth
+}
+
 // resolve validates the parameters and fills in defaults from lmo.
 func (p Params) resolve(lmo lazycg.LMO, who string) (resolved, error) {
 	r := resolved{k: p.K, c: p.C, b: p.B, s: p.S, sExp: p.SExp, l: p.L, d: p.D, norm: p.Norm, smoothing: p.Smoothing, lineSearch: p.LineSearch}
