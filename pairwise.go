@@ -443,7 +443,9 @@ func (m *LPCG) pairGap(ctx context.Context, s *State, relax bool) (float64, erro
 		m.sep.face.add(c.vPlus)
 		s.Oracle.Remember(c.vPlus)
 	}
-	if up, lo := -away.Bound, res.Bound; !math.IsInf(up, 0) && !math.IsInf(lo, 0) && !math.IsNaN(up-lo) {
+	// max over the face of ∇f·v ≥ ∇f·x (x lies in the face): a face
+	// bound below it is the face oracle's tolerance (see separateStart).
+	if up, lo := math.Max(-away.Bound, gx), res.Bound; !math.IsInf(up, 0) && !math.IsInf(lo, 0) && !math.IsNaN(up-lo) {
 		return up - lo, nil // proven
 	}
 	// The oracles proved no bounds: the gap of their values is no
@@ -717,8 +719,16 @@ func (p *pairSeparator) separateStart(ctx context.Context, s *State, c *pairwise
 	p.face.add(c.vMinus)
 	a2 := -away.Value - gx
 	bigA := -away.Bound - gx
-	if math.IsNaN(bigA) {
+	switch {
+	case math.IsNaN(bigA):
 		bigA = math.Inf(1)
+	case bigA < 0:
+		// The away part max over the face of ∇f·v − ∇f·x is ≥ 0 (x lies
+		// in the face); a negative bound is the face oracle's tolerance
+		// or rounding (CBC: −1e-10 seen). Left as is, Φ⁺ = Φ − A would
+		// exceed Φ and a negative answer would prove the Wolfe gap only
+		// up to Φ⁺ > Φ; 0 is a valid bound, and Φ⁺ ≤ Φ.
+		bigA = 0
 	}
 	if caching && kk >= 0 && a1 > a2 {
 		// An inexact face oracle did worse than a stored face vertex.

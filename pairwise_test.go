@@ -671,3 +671,67 @@ func TestPwPairwiseErrors(t *testing.T) {
 		}
 	}
 }
+
+// pwTolerant is pwProduct with a face oracle whose value and bound are
+// δ too high (a MIP solver's tolerance: CBC's were seen 1e-10 off) and an
+// early-stopping LMO that certifies with the weakest bound the rule
+// allows (Bound = rule.Certify), as a solver stopped at its cutoff does.
+type pwTolerant struct {
+	pwProduct
+	delta float64
+}
+
+func (p pwTolerant) MinimizeUntil(ctx context.Context, dst, c []float64, rule StopRule) (LinearResult, error) {
+	res, err := p.pwProduct.Minimize(ctx, dst, c)
+	if err == nil && res.Value >= rule.Certify {
+		res.Bound, res.Reason = rule.Certify, StopCertified
+	}
+	return res, err
+}
+
+func (p pwTolerant) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool) (LinearResult, error) {
+	res, err := p.pwProduct.MinimizeFace(ctx, dst, c, zero)
+	res.Value += p.delta
+	res.Bound += p.delta
+	return res, err
+}
+
+// TestPwAwayBoundTolerance: at a vertex x the away part is 0, but a face
+// oracle δ off bounds it by −δ < 0. A negative answer must still prove the
+// Wolfe gap at most Φ, not Φ + δ (the flaky failure of
+// TestConcurrentMIPPairwise: gap 8.741e-9 for a negative answer at
+// Φ = 8.708e-9).
+func TestPwAwayBoundTolerance(t *testing.T) {
+	lmo := pwTolerant{pwProduct{2, 4}, 1e-10}
+	n := lmo.Dim()
+	rng := rand.New(rand.NewPCG(5, 8))
+	for trial := range 50 {
+		var stats Stats
+		s := &State{X: make([]float64, n), Grad: make([]float64, n), Oracle: NewOracle(lmo, &CachedSeparator{LMO: lmo}, &stats),
+			stats: &stats, dual: math.Inf(-1), Obj: testDistance{make([]float64, n)}}
+		for i := range s.Grad {
+			s.Grad[i] = rng.NormFloat64() * 1e-8
+		}
+		s.X[rng.IntN(4)], s.X[4+rng.IntN(4)] = 1, 1
+		var ps pairSeparator
+		ps.init(n, 0)
+		var core pairwiseCore
+		if err := core.init(s, "test", false, PairwiseLineSearch, LineSearch{}); err != nil {
+			t.Fatal(err)
+		}
+		v := make([]float64, n)
+		res, err := lmo.pwProduct.Minimize(context.Background(), v, s.Grad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := dot(s.Grad, s.X) - res.Value // the Wolfe gap at x
+		phi := 2*b + 1e-12
+		ans, err := ps.separate(context.Background(), s, &core, phi, 1)
+		if err != nil {
+			t.Fatalf("trial %d: %v", trial, err)
+		}
+		if ans.Positive || ans.Inexact || !(ans.GapBound <= phi) {
+			t.Fatalf("trial %d: Wolfe gap %g, Φ = %g: answer %+v, want a negative one proving at most Φ", trial, b, phi, ans)
+		}
+	}
+}
