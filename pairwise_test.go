@@ -700,7 +700,7 @@ func (p pwTolerant) MinimizeFace(ctx context.Context, dst, c []float64, zero []b
 // oracle δ off bounds it by −δ < 0. A negative answer must still prove the
 // Wolfe gap at most Φ, not Φ + δ (the flaky failure of
 // TestConcurrentMIPPairwise: gap 8.741e-9 for a negative answer at
-// Φ = 8.708e-9).
+// Φ = 8.708e-9), and LPCG's Φ₀ must not fall δ below the gap it bounds.
 func TestPwAwayBoundTolerance(t *testing.T) {
 	lmo := pwTolerant{pwProduct{2, 4}, 1e-10}
 	n := lmo.Dim()
@@ -732,6 +732,12 @@ func TestPwAwayBoundTolerance(t *testing.T) {
 		}
 		if ans.Positive || ans.Inexact || !(ans.GapBound <= phi) {
 			t.Fatalf("trial %d: Wolfe gap %g, Φ = %g: answer %+v, want a negative one proving at most Φ", trial, b, phi, ans)
+		}
+		// LPCG's Φ₀ bounds the pair gap, here the Wolfe gap b, from above.
+		m := &LPCG{core: core}
+		m.sep.init(n, 0)
+		if phi0, err := m.pairGap(context.Background(), s, false); err != nil || !(phi0 >= b) {
+			t.Fatalf("trial %d: Φ₀ = %g (%v) below the pair gap %g", trial, phi0, err, b)
 		}
 	}
 }
