@@ -308,8 +308,12 @@ type Progress struct {
 	Iteration int
 	Time      time.Duration
 	// F is f at the current iterate; Primal is the best value so far.
-	F         float64
-	Primal    float64
+	F      float64
+	Primal float64
+	// DualBound is the best proven lower bound on min f over P so far
+	// (−Inf if none), at most Primal: an oracle's tolerance can make a
+	// proven Wolfe gap slightly negative, and no bound above a value f
+	// takes on P is a proof.
 	DualBound float64
 	Stats     Stats
 }
@@ -553,7 +557,7 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 		saveBest()
 		record(false)
 		if settings.Callback != nil && !settings.Callback(Progress{Iteration: s.Iter, Time: run.Elapsed(),
-			F: s.F, Primal: res.F, DualBound: s.dual, Stats: *stats}) {
+			F: s.F, Primal: res.F, DualBound: math.Min(s.dual, res.F), Stats: *stats}) {
 			record(true)
 			return finish(CallbackStop, nil)
 		}

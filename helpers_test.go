@@ -59,3 +59,50 @@ func TestCheckFinite(t *testing.T) {
 		t.Fatal("±MaxFloat64 reported not finite")
 	}
 }
+
+// tolerantSimplex is testSimplex whose bounds are delta too high, as a
+// solver's within its tolerance: at the optimum the Wolfe gap it proves
+// is −delta.
+type tolerantSimplex struct {
+	testSimplex
+	delta float64
+}
+
+func (s tolerantSimplex) Minimize(ctx context.Context, dst, c []float64) (LinearResult, error) {
+	res, err := s.testSimplex.Minimize(ctx, dst, c)
+	res.Bound += s.delta
+	return res, err
+}
+
+// TestDualBoundCapped: a dual bound above the best primal value is no
+// proof (f* ≤ f(x) for every x in P), whatever an oracle's tolerance made
+// of it; the callback, the trace and the result all cap it there.
+func TestDualBoundCapped(t *testing.T) {
+	const n = 5
+	b := make([]float64, n)
+	b[0] = 1 // f* = 0 at the vertex e₀, which one exact line search step reaches
+	x0 := make([]float64, n)
+	for i := range x0 {
+		x0[i] = 1.0 / n
+	}
+	seen := 0
+	settings := &Settings{MaxIterations: 10, Callback: func(p Progress) bool {
+		seen++
+		if p.DualBound > p.Primal {
+			t.Errorf("iteration %d: callback's dual bound %g above the primal %g", p.Iteration, p.DualBound, p.Primal)
+		}
+		return true
+	}}
+	res, err := Minimize(context.Background(), Problem{Objective: testDistance{b}, LMO: tolerantSimplex{testSimplex{n}, 1e-9}, X0: x0}, settings, &FrankWolfe{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen == 0 || res.Status != GapConverged || res.DualBound > res.F {
+		t.Fatalf("%d callbacks, status %v, primal %g, dual bound %g", seen, res.Status, res.F, res.DualBound)
+	}
+	for _, tp := range res.Trace {
+		if tp.DualBound > tp.Primal {
+			t.Errorf("trace at iteration %d: dual bound %g above the primal %g", tp.Iteration, tp.DualBound, tp.Primal)
+		}
+	}
+}
