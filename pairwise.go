@@ -106,8 +106,13 @@ func (p *pairwiseCore) init(s *State, name string, assume bool, rule PairwiseRul
 
 // minimizeAway stores in vMinus a vertex maximizing ∇f·v over the face
 // {v : v_i = 0 where x_i = 0} (one counted LMO call) and returns the call's
-// result for the cost −∇f.
-func (p *pairwiseCore) minimizeAway(ctx context.Context, s *State) (LinearResult, error) {
+// result for the cost −∇f. gx is ∇f·x: since x lies in its face, the
+// maximum is at least gx, and a bound below it (the face oracle's
+// tolerance or rounding: CBC's were seen 1e-10 below) is raised to it —
+// left as is, the away part's bound A = −Bound − gx would be negative, Φ⁺ =
+// Φ − A of the pair separation would exceed Φ, and a negative answer at Φ
+// would prove only Φ⁺.
+func (p *pairwiseCore) minimizeAway(ctx context.Context, s *State, gx float64) (LinearResult, error) {
 	for i, g := range s.Grad {
 		p.negG[i] = -g
 		p.zero[i] = !(s.X[i] > 0)
@@ -119,6 +124,7 @@ func (p *pairwiseCore) minimizeAway(ctx context.Context, s *State) (LinearResult
 	if !res.Found {
 		return res, fmt.Errorf("lazycg: face minimization returned no vertex (%v)", res.Reason)
 	}
+	res.Bound = math.Min(res.Bound, -gx) // NaN stays NaN
 	return res, nil
 }
 
@@ -285,7 +291,8 @@ func (m *PCG) Step(ctx context.Context, s *State) error {
 	// The away vertex first: the face call is cheap, and a FW call ended
 	// by the run's time limit with an incumbent (StopTimeLimit) still
 	// gives the step, as the paper's time-limited oracle calls did.
-	away, err := c.minimizeAway(ctx, s)
+	gx := dot(s.Grad, s.X)
+	away, err := c.minimizeAway(ctx, s, gx)
 	if err != nil {
 		return fmt.Errorf("lazycg: pcg: %w", err)
 	}
@@ -297,7 +304,6 @@ func (m *PCG) Step(ctx context.Context, s *State) error {
 	if !res.Found {
 		return fmt.Errorf("lazycg: pcg: LMO returned no vertex (%v)", res.Reason)
 	}
-	gx := dot(s.Grad, s.X)
 	s.ReportGap(s.F, gx-res.Bound)
 	pairGap := -away.Value - res.Value // ∇f·(v⁻ − v⁺)
 	var eta float64
@@ -434,7 +440,7 @@ func (m *LPCG) pairGap(ctx context.Context, s *State, relax bool) (float64, erro
 	}
 	gx := dot(s.Grad, s.X)
 	s.ReportGap(s.F, gx-res.Bound)
-	away, err := c.minimizeAway(ctx, s)
+	away, err := c.minimizeAway(ctx, s, gx)
 	if err != nil {
 		return 0, fmt.Errorf("lazycg: lpcg: %w", err)
 	}
@@ -443,9 +449,7 @@ func (m *LPCG) pairGap(ctx context.Context, s *State, relax bool) (float64, erro
 		m.sep.face.add(c.vPlus)
 		s.Oracle.Remember(c.vPlus)
 	}
-	// max over the face of ∇f·v ≥ ∇f·x (x lies in the face): a face
-	// bound below it is the face oracle's tolerance (see separateStart).
-	if up, lo := math.Max(-away.Bound, gx), res.Bound; !math.IsInf(up, 0) && !math.IsInf(lo, 0) && !math.IsNaN(up-lo) {
+	if up, lo := -away.Bound, res.Bound; !math.IsInf(up, 0) && !math.IsInf(lo, 0) && !math.IsNaN(up-lo) {
 		return up - lo, nil // proven
 	}
 	// The oracles proved no bounds: the gap of their values is no
@@ -712,23 +716,15 @@ func (p *pairSeparator) separateStart(ctx context.Context, s *State, c *pairwise
 		return p.positive(s, c, a1, gx, math.Inf(1), true), false, nil
 	}
 	// 2. Away component, exactly.
-	away, err := c.minimizeAway(ctx, s)
+	away, err := c.minimizeAway(ctx, s, gx)
 	if err != nil {
 		return Separation{}, false, fmt.Errorf("lazycg: pair separation: %w", err)
 	}
 	p.face.add(c.vMinus)
 	a2 := -away.Value - gx
 	bigA := -away.Bound - gx
-	switch {
-	case math.IsNaN(bigA):
+	if math.IsNaN(bigA) {
 		bigA = math.Inf(1)
-	case bigA < 0:
-		// The away part max over the face of ∇f·v − ∇f·x is ≥ 0 (x lies
-		// in the face); a negative bound is the face oracle's tolerance
-		// or rounding (CBC: −1e-10 seen). Left as is, Φ⁺ = Φ − A would
-		// exceed Φ and a negative answer would prove the Wolfe gap only
-		// up to Φ⁺ > Φ; 0 is a valid bound, and Φ⁺ ≤ Φ.
-		bigA = 0
 	}
 	if caching && kk >= 0 && a1 > a2 {
 		// An inexact face oracle did worse than a stored face vertex.
