@@ -176,6 +176,18 @@ func (p *FlowPolytope) Vertex(dst []float64) { copy(dst, p.vertex) }
 // assumes a 0/1 polytope, which P is only for unit capacities.
 func (p *FlowPolytope) L1Diameter() int { return p.diam }
 
+// ZeroOne reports whether P is a 0/1 polytope, which the augmenting weak
+// separation of lazycg needs: every arc has 0 ≤ Low and a finite Cap ≤ 1,
+// so the integral vertices are 0/1 vectors.
+func (p *FlowPolytope) ZeroOne() bool {
+	for _, a := range p.net.Arcs {
+		if a.Low < 0 || a.Cap == InfCap || a.Cap > 1 {
+			return false
+		}
+	}
+	return true
+}
+
 // l1Diameter computes the bound reported by L1Diameter.
 func (p *FlowPolytope) l1Diameter() int {
 	shift := make([]float64, p.net.Nodes)

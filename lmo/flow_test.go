@@ -623,3 +623,53 @@ func TestFlowPolytopeWarmColdPolicy(t *testing.T) {
 		t.Errorf("%d cold and %d warm calls", colds, warms)
 	}
 }
+
+// TestFlowZeroOne: a flow polytope is 0/1 (augmenting weak separation
+// applies) exactly when every arc's bounds lie in [0, 1]; a product is 0/1
+// when every block is.
+func TestFlowZeroOne(t *testing.T) {
+	// Two parallel paths 0→1→3 and 0→2→3, one unit from 0 to 3.
+	build := func(cap1 int64) *FlowPolytope {
+		t.Helper()
+		net := &FlowNetwork{Nodes: 4, Supply: []int64{1, 0, 0, -1}, Arcs: []Arc{
+			{From: 0, To: 1, Cap: cap1, Cost: 1}, {From: 1, To: 3, Cap: 1, Cost: 1},
+			{From: 0, To: 2, Cap: 1, Cost: 2}, {From: 2, To: 3, Cap: 1, Cost: 2},
+		}}
+		p, err := NewFlowPolytope(net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	unit := build(1)
+	for _, tc := range []struct {
+		name string
+		p    *FlowPolytope
+		want bool
+	}{
+		{"unit capacities", unit, true},
+		{"a capacity of 2", build(2), false},
+		{"an uncapacitated arc", build(InfCap), false},
+	} {
+		if got := tc.p.ZeroOne(); got != tc.want {
+			t.Errorf("%s: ZeroOne %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		blocks []lazycg.LMO
+		want   bool
+	}{
+		{"unit × unit", []lazycg.LMO{unit, unit}, true},
+		{"unit × capacity 2", []lazycg.LMO{unit, build(2)}, false},
+	} {
+		p, err := NewProduct(tc.blocks...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		z, ok := p.(interface{ ZeroOne() bool })
+		if !ok || z.ZeroOne() != tc.want {
+			t.Errorf("%s: product ZeroOne method %v, want %v", tc.name, ok, tc.want)
+		}
+	}
+}

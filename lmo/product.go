@@ -266,6 +266,18 @@ func (d productDiam) L1Diameter() int {
 	return s
 }
 
+// ZeroOne reports whether every block is a 0/1 polytope (a block without
+// a ZeroOne method counts as one: every Augmenter of this package but the
+// flow polytope and the hypersimplex, which have the method, is 0/1).
+func (g productAug) ZeroOne() bool {
+	for _, b := range g.p.blocks {
+		if z, ok := b.LMO.(interface{ ZeroOne() bool }); ok && !z.ZeroOne() {
+			return false
+		}
+	}
+	return true
+}
+
 // Augment augments every block of x that is not optimal for its block of
 // c and reports whether any was; dst is x with those blocks replaced.
 func (g productAug) Augment(ctx context.Context, dst, c, x []float64) (bool, error) {

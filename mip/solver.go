@@ -382,6 +382,35 @@ func (s *Solver) innerOptions() Options {
 // Dim returns the dimension of the polytope, len(Options.Vars).
 func (s *Solver) Dim() int { return len(s.vars) }
 
+// ZeroOne reports whether the polytope is a 0/1 polytope: every coordinate
+// (Options.Vars) is an integer column with bounds within [0, 1], so every
+// vertex is a 0/1 vector (the projection of the model's integer hull onto
+// binary columns). Augmenting weak separation (lazycg.AugmentingSeparator)
+// needs it.
+func (s *Solver) ZeroOne() bool {
+	for _, j := range s.vars {
+		if !s.model.Integer[j] || s.model.ColLo[j] < 0 || s.model.ColUp[j] > 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// L1Diameter returns an upper bound on ‖y − z‖₁ over vertices y, z of the
+// polytope: Σ (upper − lower bound) over its coordinates (for a 0/1
+// polytope its dimension), saturating at math.MaxInt when a bound is
+// infinite (see lazycg.Diameter1).
+func (s *Solver) L1Diameter() int {
+	sum := 0.0
+	for _, j := range s.vars {
+		sum += math.Ceil(s.model.ColUp[j] - s.model.ColLo[j])
+	}
+	if !(sum < math.MaxInt32) { // +Inf, NaN or huge
+		return math.MaxInt
+	}
+	return int(sum)
+}
+
 // Vars returns the model columns that are the coordinates of the polytope.
 // The slice must not be modified.
 func (s *Solver) Vars() []int { return s.vars }
