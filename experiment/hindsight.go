@@ -163,7 +163,17 @@ func rehindsightRun(ctx context.Context, er *ExperimentResult, rr *RunResult, op
 		err = errors.New(h.er.Warnings[0])
 	}
 	t := float64(row.Rounds)
-	primal, perr := savedPointsBound(er, rr, expDir, p.Online, row)
+	// A proven lower bound on the best fixed point's loss: the new solve's
+	// dual bound, or the one the run recorded. No point of P has a smaller
+	// loss, so a saved point below it is not a point of P.
+	floor := math.Inf(-1)
+	if hr != nil && !math.IsNaN(hr.DualBound) {
+		floor = hr.DualBound
+	}
+	if !math.IsNaN(row.BeforeUpper) && !math.IsInf(row.BeforeUpper, 0) {
+		floor = math.Max(floor, row.TotalLoss-t*row.BeforeUpper)
+	}
+	primal, perr := savedPointsBound(er, rr, expDir, p.Online, row, floor)
 	if hr != nil && hr.F < primal {
 		primal, row.Point = hr.F, ""
 	}
@@ -190,8 +200,11 @@ func rehindsightRun(ctx context.Context, er *ExperimentResult, rr *RunResult, op
 // er's runs with rr's fingerprint of the first row.Rounds losses of prob
 // (+Inf when there is none) and sets row.Point to the label of the run
 // that played it. A point file that cannot be read or does not fit the
-// problem is an error, reported after the others are evaluated.
-func savedPointsBound(er *ExperimentResult, rr *RunResult, expDir string, prob online.Problem, row *HindsightRow) (float64, error) {
+// problem is an error, reported after the others are evaluated, and so is
+// a point whose loss lies below floor, a proven lower bound on the loss of
+// every point of the polytope (such a point is not in it: its file was
+// damaged or edited); neither bounds anything.
+func savedPointsBound(er *ExperimentResult, rr *RunResult, expDir string, prob online.Problem, row *HindsightRow, floor float64) (float64, error) {
 	best := math.Inf(1)
 	var errs []error
 	for k := range er.Runs {
@@ -210,6 +223,11 @@ func savedPointsBound(er *ExperimentResult, rr *RunResult, expDir string, prob o
 		v, err := online.LossAt(prob, row.Rounds, sp.X)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("experiment: %s: %w", o.LastPoint, err))
+			continue
+		}
+		if v < floor-1e-9*math.Max(1, math.Abs(floor)) {
+			errs = append(errs, fmt.Errorf("experiment: %s: its loss over %d rounds, %g, is below the proven minimum %g over the polytope: not a point of the polytope (the file was damaged or edited); not used",
+				o.LastPoint, row.Rounds, v, floor))
 			continue
 		}
 		if v < best {

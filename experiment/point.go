@@ -1,9 +1,11 @@
 package experiment
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"os"
 	"strings"
@@ -39,6 +41,27 @@ type pointJSON struct {
 	Dim         int       `json:"dim"`
 	Index       []int     `json:"index"`
 	Value       []float64 `json:"value"`
+	// Sum is pointSum of the coordinates: a damaged or edited file whose
+	// values no longer match it is refused. Files written before it was
+	// added (2026-12-02) have none and are read unchecked.
+	Sum string `json:"sum,omitempty"`
+}
+
+// pointSum is the FNV-1a 64-bit hash, in hex, of the dimension and of
+// every stored (index, value) pair, the values by their exact bits.
+func pointSum(dim int, index []int, value []float64) string {
+	h := fnv.New64a()
+	var b [8]byte
+	put := func(u uint64) {
+		binary.LittleEndian.PutUint64(b[:], u)
+		h.Write(b[:])
+	}
+	put(uint64(dim))
+	for k, i := range index {
+		put(uint64(i))
+		put(math.Float64bits(value[k]))
+	}
+	return fmt.Sprintf("%016x", h.Sum64())
 }
 
 // WritePointFile writes p to path (JSON; the nonzero coordinates only,
@@ -54,12 +77,14 @@ func WritePointFile(path string, p SavedPoint) error {
 			pj.Value = append(pj.Value, v)
 		}
 	}
+	pj.Sum = pointSum(pj.Dim, pj.Index, pj.Value)
 	return writeJSON(path, &pj)
 }
 
 // ReadPointFile reads a point written by WritePointFile. A damaged file is
 // an error naming it: unknown fields, a dimension out of range, indices
-// out of range or not increasing, values that are not finite.
+// out of range or not increasing, values that are not finite, values that
+// do not match the file's checksum.
 func ReadPointFile(path string) (SavedPoint, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -101,6 +126,9 @@ func parsePoint(b []byte) (SavedPoint, error) {
 			return SavedPoint{}, fmt.Errorf("value of index %d is %g", i, v)
 		}
 		x[i] = v
+	}
+	if pj.Sum != "" && pj.Sum != pointSum(pj.Dim, pj.Index, pj.Value) {
+		return SavedPoint{}, fmt.Errorf("the coordinates do not match the checksum %s: the file was damaged or edited", pj.Sum)
 	}
 	return SavedPoint{Label: pj.Label, Fingerprint: pj.Fingerprint, Rounds: pj.Rounds, X: x}, nil
 }

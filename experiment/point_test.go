@@ -142,7 +142,7 @@ func TestSavedPointsBound(t *testing.T) {
 	}
 	rr := &er.Runs[0]
 	row := &HindsightRow{Rounds: 50}
-	got, err := savedPointsBound(er, rr, dir, prob, row)
+	got, err := savedPointsBound(er, rr, dir, prob, row, math.Inf(-1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestSavedPointsBound(t *testing.T) {
 	}
 	er.Runs = append(er.Runs, RunResult{Label: "swapped", Fingerprint: "fp", LastPoint: "swapped" + PointSuffix})
 	row = &HindsightRow{Rounds: 50}
-	got2, err := savedPointsBound(er, rr, dir, prob, row)
+	got2, err := savedPointsBound(er, rr, dir, prob, row, math.Inf(-1))
 	if err == nil || !strings.Contains(err.Error(), "bad"+PointSuffix) || !strings.Contains(err.Error(), "short"+PointSuffix) ||
 		!strings.Contains(err.Error(), "not its run's") {
 		t.Errorf("damaged files: error %v", err)
@@ -171,8 +171,60 @@ func TestSavedPointsBound(t *testing.T) {
 	if got2 != got {
 		t.Errorf("bound with damaged files %g, want %g", got2, got)
 	}
-	if _, err := savedPointsBound(&ExperimentResult{}, rr, dir, prob, &HindsightRow{Rounds: 50}); err != nil {
+	if _, err := savedPointsBound(&ExperimentResult{}, rr, dir, prob, &HindsightRow{Rounds: 50}, math.Inf(-1)); err != nil {
 		t.Errorf("no points: %v", err)
+	}
+
+	// A proven lower bound on the losses over P above the best point's
+	// loss: that point cannot lie in P; it is refused by name and the next
+	// best bounds.
+	row = &HindsightRow{Rounds: 50}
+	got3, err := savedPointsBound(er, rr, dir, prob, row, want+1e-6)
+	if err == nil || !strings.Contains(err.Error(), wantLabel+PointSuffix) || !strings.Contains(err.Error(), "not a point of the polytope") {
+		t.Errorf("point below the floor: error %v", err)
+	}
+	if !(got3 > want) || row.Point == wantLabel {
+		t.Errorf("point below the floor still bounds: %g from %q", got3, row.Point)
+	}
+}
+
+// TestPointChecksum: a point file records a checksum of its coordinates;
+// an edited value is refused, and a file without a checksum (written
+// before it existed) is read unchecked.
+func TestPointChecksum(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "p.json")
+	if err := WritePointFile(path, SavedPoint{Label: "a", Fingerprint: "f", Rounds: 3, X: []float64{0, 0.25, 0.75}}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pj pointJSON
+	if err := json.Unmarshal(b, &pj); err != nil || pj.Sum == "" {
+		t.Fatalf("written file %s: sum %q, %v", b, pj.Sum, err)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(*pointJSON)
+		want string // "" for accepted
+	}{
+		{"unchanged", func(*pointJSON) {}, ""},
+		{"value edited", func(p *pointJSON) { p.Value[0] = 5 }, "do not match the checksum"},
+		{"index edited", func(p *pointJSON) { p.Index[0] = 0 }, "do not match the checksum"},
+		{"dimension edited", func(p *pointJSON) { p.Dim = 4 }, "do not match the checksum"},
+		{"no checksum", func(p *pointJSON) { p.Sum = "" }, ""},
+	} {
+		q := pj
+		q.Index = append([]int(nil), pj.Index...)
+		q.Value = append([]float64(nil), pj.Value...)
+		tc.edit(&q)
+		data, _ := json.Marshal(q)
+		_, err := parsePoint(data)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
 	}
 }
 
