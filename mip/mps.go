@@ -163,7 +163,7 @@ type mpsParser struct {
 	objSeen bool   // the current column already has an objective entry
 	rowMark []int  // rowMark[i] = last column with an entry in row i, -1 none
 	loSet   []bool // explicit lower bound given in BOUNDS
-	bndAny  []bool // any BOUNDS entry given
+	bndLine []int  // line of each column's last BOUNDS entry, 0 for none
 
 	rhsSet, rngSet, bndSet       string
 	rhsSetOK, rngSetOK, bndSetOK bool
@@ -726,9 +726,9 @@ func (p *mpsParser) bound(typ, set, col, val []byte) error {
 	}
 	if p.loSet == nil {
 		p.loSet = make([]bool, len(p.m.ColLo))
-		p.bndAny = make([]bool, len(p.m.ColLo))
+		p.bndLine = make([]int, len(p.m.ColLo))
 	}
-	p.bndAny[j] = true
+	p.bndLine[j] = p.line
 	m := p.m
 	switch ut {
 	case "UP", "UI":
@@ -774,8 +774,17 @@ func (p *mpsParser) finish() error {
 	m := p.m
 	m.Start = append(m.Start, len(m.Index))
 	for j, isInt := range m.Integer {
-		if isInt && (p.bndAny == nil || !p.bndAny[j]) {
+		if isInt && (p.bndLine == nil || p.bndLine[j] == 0) {
 			m.ColUp[j] = 1
+		}
+	}
+	for j := range m.ColLo {
+		if m.ColLo[j] > m.ColUp[j] {
+			line := 0
+			if p.bndLine != nil {
+				line = p.bndLine[j]
+			}
+			return &MPSError{Line: line, Msg: fmt.Sprintf("BOUNDS: column %q has lower bound %g above its upper bound %g", m.ColNames[j], m.ColLo[j], m.ColUp[j])}
 		}
 	}
 	nr := len(p.rowType)

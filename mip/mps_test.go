@@ -322,6 +322,8 @@ func TestReadMPSErrors(t *testing.T) {
 		{"bound bad number", head + "BOUNDS\n UP BND x abc\n", 8, `bad number "abc"`},
 		{"bound without value", head + "BOUNDS\n UP x\n", 8, "needs a value"},
 		{"bound fields", head + "BOUNDS\n UP\n", 8, "BOUNDS: expected"},
+		{"bounds crossed", head + "BOUNDS\n UP BND x -5\n LO BND x 2\nENDATA\n", 9, `column "x" has lower bound 2 above its upper bound -5`},
+		{"fixed below lower", head + "BOUNDS\n LO BND x 3\n UP BND x 1\nENDATA\n", 9, "above its upper bound 1"},
 		{"objsense value", "NAME T\nOBJSENSE\n    UP\n", 3, "expected MIN, MAX"},
 		{"objsense missing value", "NAME T\nOBJSENSE\nROWS\n", 3, "expected the value of the OBJSENSE"},
 		{"missing ENDATA", head, 6, "missing ENDATA"},
