@@ -43,6 +43,10 @@ type Settings struct {
 	// GapTolerance stops the run once f(x) − dual bound ≤ GapTolerance.
 	GapTolerance float64
 	// RelGapTolerance stops the run once f(x) − dual ≤ RelGapTolerance·max(1, |f(x)|).
+	// Runs also stop, as GapConverged, once the proven gap is at the
+	// floating-point resolution of f (1e-13·max(1, |f(x)|), PhiFloor),
+	// where a Wolfe gap is rounding noise and no step makes measurable
+	// progress.
 	RelGapTolerance float64
 	// TargetPrimal, when HasTargetPrimal is set, stops the run with status
 	// TargetReached once the best value found is ≤ TargetPrimal.
@@ -98,8 +102,9 @@ type Status int
 const (
 	// NotTerminated: the run has not stopped.
 	NotTerminated Status = iota
-	// GapConverged: the proven gap f(x) − dual bound reached the tolerance
-	// (or zero).
+	// GapConverged: the proven gap f(x) − dual bound reached the tolerance,
+	// or the floating-point resolution of f (PhiFloor: 1e-13·max(1, |f|),
+	// the rule by which the lazy methods end Φ), or zero.
 	GapConverged
 	// IterationLimit: the iteration limit was reached.
 	IterationLimit
@@ -603,7 +608,7 @@ func startVertex(run *Run, s *State) error {
 func checkStop(s *State, res *Result, st *Settings, stats *Stats, maxIter int) (Status, bool) {
 	gap := res.F - s.dual
 	if s.Converged || gap <= 0 || gap <= st.GapTolerance ||
-		gap <= st.RelGapTolerance*math.Max(1, math.Abs(res.F)) {
+		gap <= st.RelGapTolerance*math.Max(1, math.Abs(res.F)) || PhiNegligible(gap, res.F) {
 		return GapConverged, true
 	}
 	if st.HasTargetPrimal && res.F <= st.TargetPrimal {

@@ -106,3 +106,39 @@ func TestDualBoundCapped(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundingGapConverges: at an optimum the proven gap can stay a few
+// rounding errors above zero (an oracle's value summed in another order,
+// or, as here, a bound a rounding error low); a run whose proven gap is at
+// the floating-point resolution of f (PhiFloor) has converged. Before,
+// vanilla FW with the open-loop step spun there until its iteration limit
+// and lazy CG reported "stalled".
+func TestRoundingGapConverges(t *testing.T) {
+	const n = 5
+	b := make([]float64, n)
+	b[0] = 3 // f* = ‖e₀ − b‖² = 4 at the vertex e₀, where every run starts
+	x0 := make([]float64, n)
+	x0[0] = 1
+	for _, tc := range []struct {
+		name string
+		m    Method
+	}{
+		{"fw-open-loop", &FrankWolfe{Rule: StepAgnostic}},
+		{"fw", &FrankWolfe{}},
+		{"lcg", &LazyCG{}},
+		{"afw", &AwayFW{}},
+		{"lazy-afw", &LazyAwayFW{}},
+		{"bpcg", &BlendedPairwise{}},
+		{"lazy-bpcg", &LazyBPCG{}},
+		{"pfw", &PairwiseFW{}},
+	} {
+		p := Problem{Objective: testDistance{b}, LMO: tolerantSimplex{testSimplex{n}, -4e-15}, X0: append([]float64(nil), x0...)}
+		res, err := Minimize(context.Background(), p, &Settings{MaxIterations: 1000}, tc.m)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if res.Status != GapConverged || res.Stats.Iterations > 2 || res.DualBound > 4 || res.F-res.DualBound > PhiFloor(res.F) {
+			t.Errorf("%s: status %v after %d iterations, f %.17g, dual bound %.17g", tc.name, res.Status, res.Stats.Iterations, res.F, res.DualBound)
+		}
+	}
+}
