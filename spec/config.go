@@ -304,8 +304,9 @@ type Setting struct {
 	// lazy marks settings of the weak separation oracle, which only the
 	// lazy methods use (Config.LazyOnly).
 	lazy bool
-	// lo and hi bound numeric values.
+	// lo and hi bound numeric values; hiOpen excludes hi itself.
 	lo, hi float64
+	hiOpen bool
 	// check, when set, validates a non-empty text value.
 	check func(string) error
 	// field returns a pointer to the Config field.
@@ -354,7 +355,7 @@ var settings = []Setting{
 	{Flag: "improved-phi", JSON: "improved_phi", Aliases: []string{"tighten", "tighten_phi"}, Kind: SettingBool,
 		Usage: "Remark 4.3: set Φ to half the exact Wolfe gap after negative calls (locg: lower Φ_t to the proven Wolfe gap)",
 		field: func(c *Config) any { return &c.ImprovedPhi }},
-	{Flag: "phi-factor", lazy: true, JSON: "phi_factor", Kind: SettingFloat, lo: 0, hi: 1, Usage: "factor θ < 1 of Φ on negative answers of the offline parameter-free lazy methods (0: 1/2, Algorithm 7's halving); a larger θ keeps the threshold Φ/K near the last proven gap at the cost of more negative answers",
+	{Flag: "phi-factor", lazy: true, JSON: "phi_factor", Kind: SettingFloat, lo: 0, hi: 1, hiOpen: true, Usage: "factor θ in (0, 1) of Φ on negative answers of the offline parameter-free lazy methods (0: 1/2, Algorithm 7's halving); a larger θ keeps the threshold Φ/K near the last proven gap at the cost of more negative answers",
 		field: func(c *Config) any { return &c.PhiFactor }},
 	{Flag: "S", JSON: "s", Kind: SettingFloat, lo: 0, hi: inf, Usage: "strong convexity S of the losses (> 0 selects Theorem 5.1(b)'s steps)",
 		field: func(c *Config) any { return &c.S }},
@@ -491,7 +492,7 @@ func (st *Setting) set(c *Config, neg bool, value string) error {
 		*p = b != neg
 	case *float64:
 		f, err := strconv.ParseFloat(value, 64)
-		if err != nil || !(f >= st.lo && f <= st.hi) {
+		if err != nil || !st.inRange(f) {
 			return st.rangeErr(value)
 		}
 		*p = f
@@ -501,7 +502,7 @@ func (st *Setting) set(c *Config, neg bool, value string) error {
 			return nil
 		}
 		f, err := strconv.ParseFloat(value, 64)
-		if err != nil || !(f >= st.lo && f <= st.hi) {
+		if err != nil || !st.inRange(f) {
 			return st.rangeErr(value)
 		}
 		*p = &f
@@ -540,6 +541,12 @@ func (st *Setting) set(c *Config, neg bool, value string) error {
 	return nil
 }
 
+// inRange reports whether f lies in the setting's range [lo, hi], or
+// [lo, hi) with hiOpen.
+func (st *Setting) inRange(f float64) bool {
+	return f >= st.lo && (f < st.hi || (f == st.hi && !st.hiOpen))
+}
+
 func (st *Setting) rangeErr(value string) error {
 	what := "a number"
 	switch st.Kind {
@@ -558,7 +565,11 @@ func (st *Setting) rangeErr(value string) error {
 	if st.hi == inf {
 		return fmt.Errorf("must be %s ≥ %s, got %q", what, num(st.lo), value)
 	}
-	return fmt.Errorf("must be %s in [%s, %s], got %q", what, num(st.lo), num(st.hi), value)
+	closing := "]"
+	if st.hiOpen {
+		closing = ")"
+	}
+	return fmt.Errorf("must be %s in [%s, %s%s, got %q", what, num(st.lo), num(st.hi), closing, value)
 }
 
 // maxSeconds bounds durations (about 116 days).

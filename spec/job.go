@@ -132,7 +132,7 @@ func (c Config) prepare(ctx context.Context) (*Prepared, error) {
 	}
 	switch {
 	case info.Online && c.Losses == "":
-		return nil, fmt.Errorf("spec: %s is an online method: it needs a loss stream (-losses)", info.Name)
+		return nil, fmt.Errorf("spec: %s is an online method: it needs a loss stream (run it with lazycg online -losses SPEC, or in a suite experiment with \"losses\")", info.Name)
 	case !info.Online && c.Losses != "":
 		return nil, fmt.Errorf("spec: %s is an offline method: it needs an objective, not losses", info.Name)
 	case info.Online && c.Concave != "":
@@ -156,6 +156,11 @@ func (c Config) prepare(ctx context.Context) (*Prepared, error) {
 	if oracle != "lmo" && !info.Lazy {
 		return nil, fmt.Errorf("spec: -oracle %s applies to %s (%s calls the LMO)", oracle,
 			strings.Join(lazyMethods(info.Online), " and "), info.Name)
+	}
+	if oracle != "lmo" && c.Concurrent {
+		// The library's concurrent weak separation runs the LMO calls of
+		// the default separator apart from its cache.
+		return nil, fmt.Errorf("spec: -concurrent runs the LMO calls of -oracle lmo (the default) in the background, not those of -oracle %s", oracle)
 	}
 	opt := Options{DataDir: c.DataDir, OracleGap: c.OracleGap, OracleTimeLimit: c.OracleTimeLimit, MemoryBudget: c.MemoryBudget,
 		Context: ctx}
@@ -244,6 +249,9 @@ func (p *Prepared) prepare(ctx context.Context) error {
 	if p.Method, err = p.Info.New(params); err != nil {
 		return err
 	}
+	if err := p.checkLMO(obj); err != nil {
+		return err
+	}
 	p.Problem = lazycg.Problem{Objective: obj, LMO: in.LMO, X0: in.Start, Separator: sep}
 	if c.Concave != "" {
 		if p.Concave, err = ObjectiveWith(seeded(c.Concave, c.Seed), in, Options{DataDir: c.DataDir, Context: ctx}); err != nil {
@@ -251,6 +259,34 @@ func (p *Prepared) prepare(ctx context.Context) error {
 		}
 		if p.Concave.Dim() != obj.Dim() {
 			return fmt.Errorf("spec: -concave %q has dimension %d, the objective %d", c.Concave, p.Concave.Dim(), obj.Dim())
+		}
+	}
+	return nil
+}
+
+// checkLMO reports, before the run, what the library checks only once
+// it runs (it has no check to call ahead): a block method
+// (MethodInfo.Blocks) over an LMO that is not a product of blocks
+// (lazycg.BlockLMO; blockCore.init), a stochastic method
+// (MethodInfo.FiniteSum) on an objective obj that is not a finite sum
+// (lazycg.FiniteSum; sfwCore.init), and concurrent weak separation with a
+// stale-call policy that runs a second instance of the LMO over one that
+// cannot make it (lazycg.Forker; Oracle.startConcurrency).
+func (p *Prepared) checkLMO(obj lazycg.Objective) error {
+	c, l := &p.Config, p.Instance.LMO
+	if p.Info.FiniteSum {
+		if _, ok := obj.(lazycg.FiniteSum); !ok {
+			return fmt.Errorf("spec: %s needs an objective that is a finite sum (-objective quadratic or leastsquares:A,B); %q is not a finite sum", p.Info.Name, c.Objective)
+		}
+	}
+	if p.Info.Blocks {
+		if _, ok := l.(lazycg.BlockLMO); !ok {
+			return fmt.Errorf("spec: %s needs a product of polytopes (-polytope product:[SPEC][SPEC]… or product:[SPEC]*M); %q is not a product", p.Info.Name, c.Polytope)
+		}
+	}
+	if sp := c.stalePolicy(); c.Concurrent && sp.TwoInstances() {
+		if _, ok := l.(lazycg.Forker); !ok {
+			return fmt.Errorf("spec: -stale %s runs a second instance of the LMO, which the oracle of %q cannot make (MIP polytopes can; use -stale wait or restart)", sp, c.Polytope)
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -20,6 +21,7 @@ import (
 //	                                         (b = A·w, w uniform in [0, W]; default
 //	                                         W = auto, see QuadraticScale)
 //	completion[:seed=S,rank=R,dense=1]       matrix completion over nuclear:M,N[,R]
+//	                                         (rank R ≤ min(M, N); default min(10, M, N))
 //	leastsquares:A,B                         ‖Ax − b‖² with A and b from files (Matrix
 //	                                         Market, CSV or text; see objective.ReadMatrix)
 //	zero                                     f = 0 (feasibility: consensus:zero)
@@ -205,7 +207,9 @@ func completion(s *Spec, in *Instance, seed uint64) (lazycg.Objective, error) {
 	if !ok || in.Rows == 0 {
 		return nil, fmt.Errorf("spec: %q: matrix completion needs a nuclear:M,N[,R] polytope", s.Text)
 	}
-	rank, err := s.OptInt("rank", 10, 1, min(in.Rows, in.Cols))
+	// The default rank 10 is capped by the matrix's smaller side; a rank
+	// given explicitly must fit.
+	rank, err := s.OptInt("rank", min(10, in.Rows, in.Cols), 1, min(in.Rows, in.Cols))
 	if err != nil {
 		return nil, err
 	}
@@ -333,6 +337,10 @@ func quadraticScale(ctx context.Context, s *Spec, in *Instance) (float64, error)
 	v := make([]float64, n)
 	res, err := es.MinimizeUntil(ctx, v, c,
 		lazycg.StopRule{Improve: math.Inf(1), Certify: math.Inf(1)})
+	if errors.Is(err, lazycg.ErrEmptyPolytope) {
+		// Not the objective's fault: say what is wrong first.
+		return 0, fmt.Errorf("spec: polytope %q: %w (found while the objective %q looked for a vertex for scale=auto)", in.Spec, err, s.Text)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("spec: %q: scale=auto needs a vertex: %w", s.Text, err)
 	}

@@ -63,6 +63,9 @@ func (s *Spec) parseArgs(rest string) error {
 		}
 		if k, v, ok := strings.Cut(f, "="); ok {
 			k = strings.ToLower(strings.TrimSpace(k))
+			if k == "" {
+				return fmt.Errorf("spec: %s: %q has no key (want key=value)", s.label, f)
+			}
 			if _, dup := s.Opts[k]; dup {
 				return fmt.Errorf("spec: %s: %s given twice", s.label, k)
 			}
@@ -193,21 +196,12 @@ func WithOptions(text, opts string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	extra, err := Parse("options:" + opts)
+	extra, err := polytopeOptions(opts, base.Text)
 	if err != nil {
-		return "", fmt.Errorf("spec: options %q: %w", opts, err)
-	}
-	if len(extra.Args) > 0 {
-		return "", fmt.Errorf("spec: options %q: %q is not key=value", opts, extra.Args[0])
+		return "", err
 	}
 	if len(extra.Opts) == 0 {
 		return text, nil
-	}
-	for _, k := range sortedKeys(extra.Opts) {
-		if !solverKeys[k] {
-			return "", fmt.Errorf("spec: options %q: %s may change the polytope %q; only options that keep it may be set (%s)",
-				opts, k, base.Text, strings.Join(sortedStrings(mapKeys(solverKeys)), ", "))
-		}
 	}
 	kind, rest, _ := strings.Cut(base.Text, ":")
 	var fields []string
@@ -229,4 +223,36 @@ func WithOptions(text, opts string) (string, error) {
 		}
 	}
 	return kind + ":" + strings.Join(fields, ","), nil
+}
+
+// CheckPolytopeOptions checks options for WithOptions before the polytope
+// specs they will be set in are known: "key=value,..." with keys that
+// keep a polytope (the solver's settings and the like; see WithOptions).
+func CheckPolytopeOptions(opts string) error {
+	_, err := polytopeOptions(opts, "")
+	return err
+}
+
+// polytopeOptions parses the options of WithOptions for the polytope spec
+// base ("": not known yet).
+func polytopeOptions(opts, base string) (*Spec, error) {
+	extra := &Spec{Kind: "options", Opts: map[string]string{}, Text: opts, used: map[string]bool{},
+		label: "options " + strconv.Quote(opts), noun: "option"}
+	if err := extra.parseArgs(strings.TrimSpace(opts)); err != nil {
+		return nil, err
+	}
+	if len(extra.Args) > 0 {
+		return nil, fmt.Errorf("spec: options %q: %q is not key=value", opts, extra.Args[0])
+	}
+	polytope := "a polytope"
+	if base != "" {
+		polytope = "the polytope " + strconv.Quote(base)
+	}
+	for _, k := range sortedKeys(extra.Opts) {
+		if !solverKeys[k] {
+			return nil, fmt.Errorf("spec: options %q: %s may change %s; only options that keep it may be set (%s)",
+				opts, k, polytope, strings.Join(sortedStrings(mapKeys(solverKeys)), ", "))
+		}
+	}
+	return extra, nil
 }

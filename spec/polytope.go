@@ -167,6 +167,18 @@ func ResolveFile(name string, opt Options) (string, error) {
 	if filepath.IsAbs(name) {
 		return "", fmt.Errorf("spec: file %s does not exist", name)
 	}
+	// The data directory named by the flag or the environment (as
+	// datadir.Find reads them) may exist as something else than a
+	// directory: say so rather than that it does not exist.
+	for _, d := range []string{opt.DataDir, os.Getenv(datadir.EnvVar)} {
+		if d == "" {
+			continue
+		}
+		if st, err := os.Stat(d); err == nil && !st.IsDir() {
+			return "", fmt.Errorf("spec: data directory %s is not a directory (needed for %s)", d, name)
+		}
+		break
+	}
 	return datadir.File(opt.DataDir, name)
 }
 

@@ -9,6 +9,7 @@ import (
 	"regexp"
 
 	"github.com/lazycg/lazycg/experiment"
+	"github.com/lazycg/lazycg/spec"
 )
 
 func init() {
@@ -44,6 +45,9 @@ func runHindsight(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	if math.IsNaN(*relax) || *relax >= 1 {
 		return usageError(fmt.Errorf("hindsight: -relax must be below 1"))
+	}
+	if err := spec.CheckPolytopeOptions(*polyOpts); err != nil {
+		return usageError(fmt.Errorf("hindsight: -polytope-options: %w", err))
 	}
 	opt := experiment.HindsightOptions{TimeLimit: *limit, DataDir: *dataDir, Log: stderr, Relaxation: *relax, PolytopeOptions: *polyOpts}
 	if *only != "" {

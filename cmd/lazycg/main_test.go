@@ -283,3 +283,67 @@ func TestSolveSolution(t *testing.T) {
 		t.Errorf("unwritable solution: exit %d, %q", code, errOut)
 	}
 }
+
+// TestConfigErrorsBeforeRun checks that configuration errors end the
+// command before any run: exit code 2, one line on stderr that says what
+// is wrong, and no result printed (no summary, no run of a suite's other
+// variants).
+func TestConfigErrorsBeforeRun(t *testing.T) {
+	dir := t.TempDir()
+	notDir := filepath.Join(dir, "file")
+	suite := func(name, method string) string {
+		p := filepath.Join(dir, name+".json")
+		s := `{"name": "` + name + `", "experiments": [{"name": "a", "polytope": "simplex:5", "objective": "distance",
+  "time_limit": "20s", "max_iterations": 50, "methods": ["cg-ls", ` + method + `]}]}`
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	plain := suite("plain", `"lcg"`)
+	for _, f := range []string{notDir} {
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	solve := func(args ...string) []string {
+		return append([]string{"solve", "-polytope", "simplex:5", "-iters", "100", "-time", "20s"}, args...)
+	}
+	cases := []struct {
+		name string
+		args []string
+		msg  string
+	}{
+		{"phi-factor 1", solve("-phi-factor", "1"), "-phi-factor must be a number in [0, 1), got \"1\""},
+		{"bcfw over a simplex", solve("-method", "bcfw"), "bcfw needs a product of polytopes"},
+		{"lazy-bcfw over a simplex", solve("-method", "lazy-bcfw"), "lazy-bcfw needs a product of polytopes"},
+		{"sfw on distance", solve("-method", "sfw", "-objective", "distance"), "sfw needs an objective that is a finite sum"},
+		{"stale race over a simplex", solve("-concurrent", "-stale", "race"), "-stale race runs a second instance of the LMO"},
+		{"concurrent aug", []string{"solve", "-polytope", "spanningtree:5", "-oracle", "aug", "-concurrent", "-iters", "10"},
+			"-concurrent runs the LMO calls of -oracle lmo"},
+		{"unwritable calls", solve("-concurrent", "-calls", filepath.Join(dir, "none", "calls.csv")), "-calls: cannot write"},
+		{"online method", solve("-method", "locg"), "lazycg online"},
+		{"data is a file", solve("-polytope", "mps:x.mps", "-data", notDir), "data directory " + notDir + " is not a directory"},
+		{"completion rank too large", solve("-polytope", "nuclear:3,4", "-objective", "completion:rank=5"), "rank must be an integer in [1, 3]"},
+		{"bench variant phi_factor 1", []string{"bench", suite("phi", `{"method": "lcg", "label": "x", "phi_factor": 1}`), "-out", filepath.Join(dir, "o1")},
+			"phi_factor: must be a number in [0, 1)"},
+		{"bench -set phi_factor=1", []string{"bench", plain, "-set", "phi_factor=1", "-out", filepath.Join(dir, "o2")}, "must be a number in [0, 1)"},
+		{"hindsight empty option", []string{"hindsight", dir, "-polytope-options", "="}, `-polytope-options: spec: options "=": "=" has no key`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := runCLI(tc.args...)
+			if code != 2 || !strings.Contains(errOut, tc.msg) || strings.Count(errOut, "\n") != 1 || out != "" {
+				t.Errorf("lazycg %s: exit %d, stderr %q, stdout %q; want 2, one line with %q and nothing on stdout",
+					strings.Join(tc.args, " "), code, errOut, out, tc.msg)
+			}
+			if strings.Contains(errOut, "may change") {
+				t.Errorf("garbled options error: %q", errOut)
+			}
+		})
+	}
+	// The default rank of a completion objective fits the matrix.
+	if _, errOut, code := runCLI("solve", "-polytope", "nuclear:3,4", "-objective", "completion", "-iters", "5", "-json"); code != 0 {
+		t.Errorf("completion over nuclear:3,4: exit %d, %s", code, errOut)
+	}
+}

@@ -50,6 +50,15 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		// DCA's subproblems want a linearly convergent method.
 		f.cfg.Method = "lazy-bpcg"
 	}
+	var callsFile *fileio.AtomicFile
+	if *calls != "" {
+		cf, err := fileio.CreateAtomic(*calls)
+		if err != nil {
+			return usageError(fmt.Errorf("solve: -calls: %w", err))
+		}
+		defer cf.Abort()
+		callsFile = cf
+	}
 	var solFile *fileio.AtomicFile
 	if *solution != "" {
 		sf, err := fileio.CreateAtomic(*solution)
@@ -80,9 +89,13 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	err = writeOutputs(f, stdout, sum, func(w io.Writer) { printSummary(w, sum, p) },
 		func(w io.Writer) error { return experiment.WriteTrace(w, experiment.Trace{Points: res.Trace}) },
 		solFile, res.X, runErr)
-	if *calls != "" {
-		if cerr := experiment.WriteCallsFile(*calls, res.Calls); cerr != nil {
-			err = errors.Join(err, fmt.Errorf("solve: -calls: %w", cerr))
+	if callsFile != nil {
+		cerr := experiment.WriteCalls(callsFile, res.Calls)
+		if cerr == nil {
+			cerr = callsFile.Commit()
+		}
+		if cerr != nil {
+			err = errors.Join(err, fmt.Errorf("solve: the result was printed but the calls were not written: -calls: %w", cerr))
 		}
 	}
 	return err
