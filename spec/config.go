@@ -630,7 +630,9 @@ func (st *Setting) text(c *Config, neg bool) string {
 }
 
 // Validate checks the numeric settings of c against their ranges (for
-// configs built in Go; Set checks each value it sets). Errors name the
+// configs built in Go; Set checks each value it sets) and, when Method
+// names a registered method, the method-specific settings (Params) and
+// parameters its constructor rejects (see checkMethod). Errors name the
 // suite file fields.
 func (c *Config) Validate() error {
 	if c.Phi0Search && c.Phi0LMO {
@@ -661,6 +663,35 @@ func (c *Config) Validate() error {
 			}
 			return fmt.Errorf("%s %w", name, err)
 		}
+	}
+	return c.checkMethod()
+}
+
+// checkMethod builds the method that Method names from the method
+// parameters, so that what its constructor rejects — a Params key it does
+// not know, a bad value, step rules that exclude each other — is reported
+// before an instance is built or a suite runs. A curvature C left to the
+// instance's estimate (0) is set to a placeholder here: Prepare estimates
+// it and fails if a method needs it and there is none. An unknown or
+// empty Method is left to the caller.
+func (c *Config) checkMethod() error {
+	info, err := Method(c.Method)
+	if c.Method == "" || err != nil {
+		return nil
+	}
+	if info.Online {
+		err = noParams(info.Name, c.MethodParams)
+	} else {
+		p := c.MethodParams
+		if p.C == 0 {
+			p.C = 1
+		}
+		_, err = info.New(p)
+	}
+	if err != nil {
+		// The constructors' errors start with the package's prefix, which
+		// Prepare adds to Validate's errors.
+		return errors.New(strings.TrimPrefix(err.Error(), "spec: "))
 	}
 	return nil
 }

@@ -33,6 +33,43 @@ func TestPhiFactorRange(t *testing.T) {
 	}
 }
 
+// TestValidateMethodParams: Validate builds the method, so that unknown
+// -params keys and the constructor's other complaints are reported
+// before an instance is built (and before a suite runs); a curvature left
+// to the instance's estimate is no error there.
+func TestValidateMethodParams(t *testing.T) {
+	for _, tc := range []struct {
+		c    Config
+		want string
+	}{
+		{Config{Method: "lcg", MethodParams: MethodParams{Params: "bogus=1"}}, `lcg: unknown setting "bogus"`},
+		{Config{Method: "lpcg", MethodParams: MethodParams{Params: "dyadc=1"}}, `lpcg: unknown setting "dyadc"`},
+		{Config{Method: "cg-ls", MethodParams: MethodParams{Params: "x=1"}}, `cg-ls: unknown setting "x"`},
+		{Config{Method: "ocg", MethodParams: MethodParams{Params: "x=1"}}, `ocg: unknown setting "x"`},
+		{Config{Method: "lcg", MethodParams: MethodParams{Params: "short=1"}}, "-no-ls"},
+		{Config{Method: "lcg", MethodParams: MethodParams{Params: "short=1", NoLineSearch: true}}, ""},
+		{Config{Method: "lcg-textbook"}, ""},
+		{Config{Method: "lcg", MethodParams: MethodParams{NoLineSearch: true}}, ""},
+		{Config{MethodParams: MethodParams{Params: "x=1"}}, ""},
+		{Config{Method: "nope", MethodParams: MethodParams{Params: "x=1"}}, ""},
+	} {
+		err := tc.c.Validate()
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%s %q: %v", tc.c.Method, tc.c.Params, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.HasPrefix(err.Error(), "spec: ") {
+			t.Errorf("%s %q: %v, want an error with %q (without the prefix Prepare adds)", tc.c.Method, tc.c.Params, err, tc.want)
+		}
+	}
+	c := Config{Polytope: "simplex:5", Objective: "distance", Method: "lcg", MethodParams: MethodParams{K: 2, Params: "bogus=1"}}
+	if _, err := c.Prepare(); err == nil || !strings.HasPrefix(err.Error(), `spec: lcg: unknown setting "bogus"`) {
+		t.Errorf("Prepare: %v", err)
+	}
+}
+
 // TestPrepareChecksLMO: what the library finds only once a run started —
 // a block method over a polytope that is not a product, a stochastic
 // method on an objective that is not a finite sum, a stale-call

@@ -323,11 +323,14 @@ func TestConfigErrorsBeforeRun(t *testing.T) {
 			"-concurrent runs the LMO calls of -oracle lmo"},
 		{"unwritable calls", solve("-concurrent", "-calls", filepath.Join(dir, "none", "calls.csv")), "-calls: cannot write"},
 		{"online method", solve("-method", "locg"), "lazycg online"},
+		{"unknown params key", solve("-params", "bogus=1"), `lcg: unknown setting "bogus"`},
 		{"data is a file", solve("-polytope", "mps:x.mps", "-data", notDir), "data directory " + notDir + " is not a directory"},
 		{"completion rank too large", solve("-polytope", "nuclear:3,4", "-objective", "completion:rank=5"), "rank must be an integer in [1, 3]"},
 		{"bench variant phi_factor 1", []string{"bench", suite("phi", `{"method": "lcg", "label": "x", "phi_factor": 1}`), "-out", filepath.Join(dir, "o1")},
 			"phi_factor: must be a number in [0, 1)"},
 		{"bench -set phi_factor=1", []string{"bench", plain, "-set", "phi_factor=1", "-out", filepath.Join(dir, "o2")}, "must be a number in [0, 1)"},
+		{"bench unknown params key", []string{"bench", suite("params", `{"method": "lcg", "label": "x", "params": "bogus=1"}`), "-out", filepath.Join(dir, "o3")},
+			`methods[1]: lcg: unknown setting "bogus"`},
 		{"hindsight empty option", []string{"hindsight", dir, "-polytope-options", "="}, `-polytope-options: spec: options "=": "=" has no key`},
 	}
 	for _, tc := range cases {
