@@ -41,7 +41,7 @@ func tinySuite() string {
     {"name": "no-such-kind", "polytope": "nosuchkind:3", "objective": "distance", "methods": ["cg", "lcg"]},
     {"name": "missing-file", "polytope": "flow:mcf/absent.min", "objective": "quadratic", "methods": ["cg-ls", "lcg"],
      "paper": {"figure": "fig:test-pair-2"}},
-    {"name": "bad-params", "polytope": "simplex:5", "objective": "distance", "methods": ["cg", {"method": "lpcg", "params": "dyadc=1"}]}
+    {"name": "needs-blocks", "polytope": "simplex:5", "objective": "distance", "methods": ["cg", "bcfw"]}
   ]
 }`
 }
@@ -217,7 +217,7 @@ func TestRunnerErrorsInRows(t *testing.T) {
 		"no-such-kind/lcg":   `unknown polytope kind "nosuchkind"`,
 		"missing-file/cg-ls": "absent.min",
 		"missing-file/lcg":   "absent.min",
-		"bad-params/lpcg":    `unknown setting "dyadc"`,
+		"needs-blocks/bcfw":  "product",
 	}
 	for k, w := range want {
 		if !strings.Contains(errs[k], w) {
