@@ -189,10 +189,10 @@ func relaxedSteps(pre string, m Method, monotone bool) error {
 func (o *Oracle) enableConcurrent(ctx context.Context, m Method, obj Objective, monotone bool, policy StalePolicy, idle IdlePolicy) error {
 	const pre = "lazycg: concurrent weak separation"
 	if err := relaxedSteps(pre, m, monotone); err != nil {
-		return err
+		return settingsError{err}
 	}
 	if idle < IdleAuto || idle > IdleCorrected {
-		return fmt.Errorf("%s: unknown idle policy %d", pre, int(idle))
+		return settingsError{fmt.Errorf("%s: unknown idle policy %d", pre, int(idle))}
 	}
 	var hull *hullStepper
 	lm, exact := obj.(LineMinimizer)
@@ -205,7 +205,7 @@ func (o *Oracle) enableConcurrent(ctx context.Context, m Method, obj Objective, 
 		hull = newHullStepper(o.lmo.Dim())
 		if idle == IdleCorrected {
 			if !exact {
-				return fmt.Errorf("%s: the idle policy corrected needs an objective with an exact line search (a LineMinimizer: the quadratics of package objective), got %T", pre, obj)
+				return settingsError{fmt.Errorf("%s: the idle policy corrected needs an objective with an exact line search (a LineMinimizer: the quadratics of package objective), got %T", pre, obj)}
 			}
 			hull.correctWith(lm)
 			hull.costly = auto
@@ -221,13 +221,13 @@ func (o *Oracle) enableConcurrent(ctx context.Context, m Method, obj Objective, 
 func (o *Oracle) startConcurrency(ctx context.Context, pre string, policy StalePolicy, hull *hullStepper) error {
 	sep, ok := o.sep.(splitSeparator)
 	if !ok {
-		return fmt.Errorf("%s: the separator (%T) cannot run its LMO call apart from its cache (use the default separator)", pre, o.sep)
+		return settingsError{fmt.Errorf("%s: the separator (%T) cannot run its LMO call apart from its cache (use the default separator)", pre, o.sep)}
 	}
 	if _, ok := o.lmo.(MoveRecorder); ok {
-		return fmt.Errorf("%s: the LMO (%T) records the method's moves, which would touch it during its calls", pre, o.lmo)
+		return settingsError{fmt.Errorf("%s: the LMO (%T) records the method's moves, which would touch it during its calls", pre, o.lmo)}
 	}
 	if _, ok := o.lmo.(VertexCompactor); ok {
-		return fmt.Errorf("%s: the LMO (%T) compacts cached vertices, which would touch it during its calls", pre, o.lmo)
+		return settingsError{fmt.Errorf("%s: the LMO (%T) compacts cached vertices, which would touch it during its calls", pre, o.lmo)}
 	}
 	a := &concurrency{sep: sep, policy: policy, hull: hull, cores: runtime.GOMAXPROCS(0), fNow: math.NaN()}
 	lmos := []LMO{o.lmo}
@@ -236,7 +236,7 @@ func (o *Oracle) startConcurrency(ctx context.Context, pre string, policy StaleP
 	case StaleFork, StaleRace, StaleRaceCopy, StaleAhead:
 		fk, ok := o.lmo.(Forker)
 		if !ok {
-			return fmt.Errorf("%s: the stale-call policy %v needs an LMO that makes a second instance of itself (Forker); %T does not", pre, policy, o.lmo)
+			return settingsError{fmt.Errorf("%s: the stale-call policy %v needs an LMO that makes a second instance of itself (Forker); %T does not", pre, policy, o.lmo)}
 		}
 		l2, err := fk.Fork(ctx)
 		if err != nil {
@@ -256,7 +256,7 @@ func (o *Oracle) startConcurrency(ctx context.Context, pre string, policy StaleP
 		}
 		lmos = append(lmos, l2)
 	default:
-		return fmt.Errorf("%s: unknown stale-call policy %v", pre, policy)
+		return settingsError{fmt.Errorf("%s: unknown stale-call policy %v", pre, policy)}
 	}
 	n := o.lmo.Dim()
 	for i, l := range lmos {

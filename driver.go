@@ -456,7 +456,7 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 		monotone = mo.Monotone()
 	}
 	if err := settings.SeparatorConfig.Check(); err != nil {
-		return nil, err
+		return nil, settingsError{err}
 	}
 	run := StartRun(ctx, settings.TimeLimit)
 	defer run.Stop()
@@ -470,7 +470,7 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	}
 	if settings.CallBudget > 0 {
 		if err := checkCallBudget(method, monotone, settings.Concurrent); err != nil {
-			return nil, err
+			return nil, settingsError{err}
 		}
 	}
 	stats := &run.Stats
@@ -568,6 +568,34 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 		}
 	}
 }
+
+// ErrSettings is matched (errors.Is) by the errors Minimize returns,
+// before a run starts, because its settings do not fit the method or the
+// problem: a separator setting out of range, concurrent weak separation or
+// a call budget for a method, step rule, separator or LMO that cannot
+// serve it, an unknown idle or stale-call policy. They are errors of the
+// caller's configuration, not of a solver (the CLI exits 2 on them).
+var ErrSettings = errors.New("lazycg: the settings do not fit the method or the problem")
+
+// SettingsError marks err as a configuration error: the result matches
+// ErrSettings (errors.Is) and keeps err's message and chain. Drivers built
+// on this package (package online) mark their own such errors with it.
+// SettingsError(nil) is nil.
+func SettingsError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return settingsError{err}
+}
+
+// settingsError marks a configuration error (ErrSettings) and keeps its
+// message.
+type settingsError struct{ error }
+
+func (e settingsError) Unwrap() error { return e.error }
+
+// Is reports whether target is ErrSettings.
+func (e settingsError) Is(target error) bool { return target == ErrSettings }
 
 // ErrNoPoint is wrapped by Minimize's error when the run was stopped (time
 // limit, cancellation) before any point of P was known: there is no

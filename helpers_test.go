@@ -2,9 +2,12 @@ package lazycg
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/lazycg/lazycg/internal/testutil"
 )
@@ -141,4 +144,46 @@ func TestRoundingGapConverges(t *testing.T) {
 			t.Errorf("%s: status %v after %d iterations, f %.17g, dual bound %.17g", tc.name, res.Status, res.Stats.Iterations, res.F, res.DualBound)
 		}
 	}
+}
+
+// TestSettingsErrors: Minimize's errors about settings that do not fit the
+// method or the problem match ErrSettings and keep their message; an
+// oracle's failure does not.
+func TestSettingsErrors(t *testing.T) {
+	const n = 4
+	b := []float64{0.1, 0.2, 0.3, 0.4}
+	p := Problem{Objective: testDistance{b}, LMO: testSimplex{n}}
+	for _, tc := range []struct {
+		name string
+		st   Settings
+		m    Method
+		want string
+	}{
+		{"concurrent, method without relaxed steps", Settings{SeparatorConfig: SeparatorConfig{Concurrent: true}}, &LazyPairwiseFW{}, "does not support it"},
+		{"call budget, non-lazy method", Settings{SeparatorConfig: SeparatorConfig{CallBudget: time.Second}}, &FrankWolfe{}, "does not support it"},
+		{"call budget with concurrent", Settings{SeparatorConfig: SeparatorConfig{CallBudget: time.Second, Concurrent: true}}, &LazyCG{}, "not with concurrent"},
+		{"fork policy, LMO without Fork", Settings{SeparatorConfig: SeparatorConfig{Concurrent: true, Stale: StaleFork}}, &LazyCG{}, "Forker"},
+		{"relative gap out of range", Settings{SeparatorConfig: SeparatorConfig{RelGap: 2}}, &LazyCG{}, "relative gap"},
+	} {
+		_, err := Minimize(context.Background(), p, &tc.st, tc.m)
+		if !errors.Is(err, ErrSettings) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), ErrSettings.Error()) {
+			t.Errorf("%s: error %v, want one matching ErrSettings that says %q", tc.name, err, tc.want)
+		}
+	}
+	failing := Problem{Objective: testDistance{b}, LMO: failingLMO{n}}
+	if _, err := Minimize(context.Background(), failing, nil, &FrankWolfe{}); err == nil || errors.Is(err, ErrSettings) {
+		t.Errorf("an oracle's failure: error %v, want one not matching ErrSettings", err)
+	}
+	if SettingsError(nil) != nil || !errors.Is(SettingsError(errors.New("x")), ErrSettings) {
+		t.Error("SettingsError: nil must stay nil, an error must match ErrSettings")
+	}
+}
+
+// failingLMO fails every call.
+type failingLMO struct{ n int }
+
+func (f failingLMO) Dim() int { return f.n }
+
+func (f failingLMO) Minimize(context.Context, []float64, []float64) (LinearResult, error) {
+	return LinearResult{}, errors.New("solver failed")
 }

@@ -432,7 +432,7 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, m Method) (*Re
 	}
 	if settings.Concurrent {
 		if err := backgroundReady(m, settings); err != nil {
-			return nil, err
+			return nil, lazycg.SettingsError(err)
 		}
 	}
 	if settings.MaxRounds < 0 {

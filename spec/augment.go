@@ -16,10 +16,10 @@ func init() {
 func buildAugmenting(in *Instance, c *Config) (lazycg.WeakSeparator, error) {
 	aug, ok := in.LMO.(lazycg.Augmenter)
 	if !ok {
-		return nil, fmt.Errorf("spec: -oracle aug: polytope %q has no augmentation oracle (use spanningtree, flow, dag, hypersimplex, unithypersimplex, cut:N,oracle=enum or a MIP polytope)", in.Spec)
+		return nil, fmt.Errorf("spec: -oracle aug: polytope %q has no augmentation oracle (use spanningtree, flow, dag, hypersimplex, unithypersimplex, cut:N,oracle=enum or a MIP polytope of binary variables)", in.Spec)
 	}
 	if z, ok := in.LMO.(interface{ ZeroOne() bool }); ok && !z.ZeroOne() {
-		return nil, fmt.Errorf("spec: -oracle aug: polytope %q is not a 0/1 polytope (augmenting separation needs radius 1)", in.Spec)
+		return nil, fmt.Errorf("spec: -oracle aug: polytope %q is not a 0/1 polytope: augmenting separation (Algorithm 9) needs vertices that are 0/1 vectors (binary MIP variables, unit arc capacities, radius 1)", in.Spec)
 	}
 	if !(c.K > 1) {
 		return nil, fmt.Errorf("spec: -oracle aug needs -K > 1 (Algorithm 9 makes ⌈log(1−1/K)/log(1−1/k)⌉ augmentation calls), got K=%g", c.K)

@@ -155,14 +155,15 @@ func setupError(cmd string, err error) error {
 }
 
 // noResult classifies the error of a run that returned no result: an
-// empty or unbounded polytope is bad input (exit 2), the time limit or an interruption
+// empty or unbounded polytope or settings that do not fit the method
+// (lazycg.ErrSettings) are bad input (exit 2), the time limit or an interruption
 // before any point was known and solver failures are failures (exit 1, or
 // the signal's code).
 func noResult(cmd string, err error) error {
 	switch {
 	case errors.Is(err, lazycg.ErrEmptyPolytope):
 		return usageError(fmt.Errorf("%s: %w: no point", cmd, lazycg.ErrEmptyPolytope))
-	case errors.Is(err, lazycg.ErrUnbounded):
+	case errors.Is(err, lazycg.ErrUnbounded), errors.Is(err, lazycg.ErrSettings):
 		return usageError(fmt.Errorf("%s: %w", cmd, err))
 	case errors.Is(err, lazycg.ErrNoPoint) && errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("%s: the time limit was reached before the oracle found any point of the polytope: no point, no bound", cmd)
