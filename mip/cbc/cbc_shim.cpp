@@ -1049,12 +1049,21 @@ static int solve(lcg_cbc *s, const lcg_cbc_params *p, lcg_cbc_result *r)
 	return LCG_OK;
 }
 
+// integralBelow is the magnitude up to which an integral objective keeps
+// scale 1: from 2^53 on every double is an integer, so integrality says
+// nothing about the objective, and CLP aborts the process (an assertion in
+// ClpSimplex::createRim on the re-solve of a later call) on a coefficient
+// of magnitude 1e25 or more.
+static const double integralBelow = 9007199254740992.0; // 2^53
+
 // objectiveScale returns the power of two by which the objective is divided
 // so that its largest coefficient is in [1, 2): CBC's tolerances (cutoff
 // increment, integrality and feasibility tolerances) are absolute, so tiny
 // or huge objectives would otherwise be solved to the wrong precision.
-// Integral objectives keep scale 1 so that CBC still recognizes their
-// integrality and prunes by whole units.
+// Integral objectives below integralBelow keep scale 1 so that CBC still
+// recognizes their integrality and prunes by whole units. Dividing by a
+// power of two is exact (barring underflow of entries far below the
+// largest, negligible next to it) and keeps the argmin.
 static double objectiveScale(const double *obj, int n)
 {
 	double big = 0;
@@ -1065,7 +1074,7 @@ static double objectiveScale(const double *obj, int n)
 			integral = false;
 		}
 	}
-	if (big == 0 || integral) {
+	if (big == 0 || (integral && big < integralBelow)) {
 		return 1;
 	}
 	int e = 0;

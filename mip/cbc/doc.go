@@ -40,6 +40,15 @@
 // every node of either search, as globally valid cuts; the standard search
 // leaves it out on calls with preprocessing, whose model has other columns.
 //
+// Each call's objective is divided by a power of two that brings its
+// largest coefficient into [1, 2) (exact, and the argmin is the same;
+// thresholds are divided and values and bounds multiplied back), because
+// CBC's tolerances are absolute and Clp aborts the process on a cost of
+// magnitude 1e25 or more. Integral objectives below 2^53 keep their scale
+// so that CBC prunes them by whole units. Costs many orders of magnitude
+// below the largest are then below CBC's tolerances: answers are exact to
+// about 1e-9 of the largest cost.
+//
 // A Clp event handler in every LP (the first one, CBC's, its heuristics')
 // ends simplex iterations when the call is canceled or out of time, so a
 // huge root LP no longer delays either; after such a stop only bounds seen
