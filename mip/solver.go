@@ -15,7 +15,8 @@ import (
 type Options struct {
 	// RelGap is the relative gap at which a call stops: Value − Bound ≤
 	// RelGap·max(|Value|, |Bound|) (0 = solve exactly; the paper's
-	// baselines use 0.1). A call stopped by it reports StopGap.
+	// baselines use 0.1). A call stopped by it reports StopGap. It must be
+	// in [0, 1).
 	RelGap float64
 	// TimeLimit bounds the wall-clock time of each call, including its
 	// first LP (0 = none). A call that reaches it reports StopTimeLimit
@@ -129,8 +130,10 @@ func NewSolverContext(ctx context.Context, m *Model, opts Options) (*Solver, err
 	if err := checkModel(m); err != nil {
 		return nil, err
 	}
-	if math.IsNaN(opts.RelGap) || opts.RelGap < 0 || math.IsInf(opts.RelGap, 0) {
-		return nil, fmt.Errorf("mip: RelGap must be a finite number ≥ 0, got %g", opts.RelGap)
+	if !(opts.RelGap >= 0 && opts.RelGap < 1) {
+		// A gap of 1 or more stops every call at its first incumbent,
+		// whatever its value: not a gap.
+		return nil, fmt.Errorf("mip: Options.RelGap must be in [0, 1), got %g", opts.RelGap)
 	}
 	if opts.TimeLimit < 0 {
 		return nil, fmt.Errorf("mip: negative TimeLimit %v", opts.TimeLimit)

@@ -740,7 +740,11 @@ func TestCBCErrors(t *testing.T) {
 		{"var range", good, mip.Options{Vars: []int{1}}, "not a column"},
 		{"var twice", bin(0, 1, 1), mip.Options{Vars: []int{0, 0}}, "twice"},
 		{"empty vars", good, mip.Options{Vars: []int{}}, "empty"},
-		{"gap", good, mip.Options{RelGap: -1}, "RelGap"},
+		{"gap", good, mip.Options{RelGap: -1}, "RelGap must be in [0, 1), got -1"},
+		{"gap 1", good, mip.Options{RelGap: 1}, "RelGap must be in [0, 1), got 1"},
+		{"gap 2", good, mip.Options{RelGap: 2}, "RelGap must be in [0, 1), got 2"},
+		{"gap NaN", good, mip.Options{RelGap: math.NaN()}, "RelGap must be in [0, 1), got NaN"},
+		{"gap Inf", good, mip.Options{RelGap: math.Inf(1)}, "RelGap must be in [0, 1), got +Inf"},
 		{"time", good, mip.Options{TimeLimit: -time.Second}, "TimeLimit"},
 		{"binary", &mip.Model{Obj: []float64{0}, ColNames: []string{"z"}, ColLo: []float64{0}, ColUp: []float64{2}, Integer: []bool{true}, Start: []int{0, 0}}, mip.Options{RequireBinary: true}, `column "z" (0) is not binary`},
 	} {
