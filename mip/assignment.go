@@ -12,10 +12,14 @@ import "fmt"
 // counterpart of lmo.Birkhoff, for testing the MIP oracles on a polytope
 // with a known structure.
 //
-// It returns an error if n < 1.
+// It returns an error if n < 1 or the n² columns exceed the solver's
+// 32-bit indices.
 func AssignmentPolytope(n int) (*Formulation, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("mip: assignment: need n ≥ 1, got %d", n)
+	}
+	if err := checkColumns("assignment", float64(n)*float64(n)); err != nil {
+		return nil, err
 	}
 	b := NewBuilder(fmt.Sprintf("assignment%d", n))
 	f := &Formulation{Vars: make([]int, n*n), Names: make([]string, n*n)}

@@ -1,6 +1,9 @@
 package mip
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestAssignmentPolytope(t *testing.T) {
 	const n = 4
@@ -28,7 +31,9 @@ func TestAssignmentPolytope(t *testing.T) {
 	if err := m.Check(x, 1e-9); err == nil {
 		t.Error("a non-permutation passed the check")
 	}
-	if _, err := AssignmentPolytope(0); err == nil {
-		t.Error("n = 0 accepted")
+	for _, n := range []int{0, -1, 46341, 1 << 40} {
+		if _, err := AssignmentPolytope(n); err == nil || !strings.HasPrefix(err.Error(), "mip: assignment: ") {
+			t.Errorf("n = %d: %v", n, err)
+		}
 	}
 }

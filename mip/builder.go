@@ -61,8 +61,15 @@ func (b *Builder) AddCol(name string, lo, up float64, integer bool) int {
 	return len(b.colLo) - 1
 }
 
-// SetObj sets the objective coefficient of column j.
-func (b *Builder) SetObj(j int, c float64) { b.obj[j] = c }
+// SetObj sets the objective coefficient of column j. It panics if j is not
+// a column (as AddRow does); a NaN or infinite c is reported by NewSolver
+// (as the model's objective coefficient).
+func (b *Builder) SetObj(j int, c float64) {
+	if j < 0 || j >= len(b.obj) {
+		panic(fmt.Sprintf("mip: builder: SetObj of column %d of %d", j, len(b.obj)))
+	}
+	b.obj[j] = c
+}
 
 // AddRow adds the constraint lo ≤ Σ_k val[k]·x[idx[k]] ≤ up (±Inf allowed)
 // and returns its index. Repeated column indices are summed; zero
@@ -169,6 +176,15 @@ func (b *Builder) Build() *Model {
 	return m
 }
 
+// checkColumns reports a formulation whose cols columns exceed the
+// solver's 32-bit indices (checkModel's limit), before it is built.
+func checkColumns(what string, cols float64) error {
+	if cols > math.MaxInt32-1 {
+		return fmt.Errorf("mip: %s: the formulation would have %.0f columns, more than the solver's limit of %d", what, cols, math.MaxInt32-1)
+	}
+	return nil
+}
+
 // checkSimpleGraph validates an undirected graph given by an edge list on
 // nodes 0..nodes-1: every endpoint in range, no self-loops and no repeated
 // edges (in either orientation). what prefixes error messages.
@@ -192,7 +208,9 @@ func checkSimpleGraph(what string, nodes int, edges [][2]int) error {
 }
 
 // CompleteGraph returns the edges {i, j}, i < j, of the complete graph on n
-// nodes in lexicographic order: (0,1), (0,2), …, (0,n−1), (1,2), ….
+// nodes in lexicographic order: (0,1), (0,2), …, (0,n−1), (1,2), …. It
+// panics if n < 0 (a programmer's error: the callers, spec's polytopes
+// included, check their node counts first).
 func CompleteGraph(n int) [][2]int {
 	if n < 0 {
 		panic("mip: CompleteGraph: negative node count")

@@ -3,6 +3,7 @@ package mip
 import (
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -61,11 +62,16 @@ func TestBuilderPanics(t *testing.T) {
 		{"row column", func(b *Builder) { b.AddRow("r", 0, 1, []int{5}, []float64{1}) }},
 		{"row value", func(b *Builder) { b.AddRow("r", 0, 1, []int{0}, []float64{math.Inf(1)}) }},
 		{"row bounds", func(b *Builder) { b.AddRow("r", 2, 1, []int{0}, []float64{1}) }},
+		{"obj column", func(b *Builder) { b.SetObj(7, 1) }},
+		{"obj negative column", func(b *Builder) { b.SetObj(-1, 1) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			defer func() {
-				if recover() == nil {
+				// Documented panics, with a message that says what is wrong.
+				if r := recover(); r == nil {
 					t.Error("no panic")
+				} else if s, ok := r.(string); !ok || !strings.HasPrefix(s, "mip: builder: ") {
+					t.Errorf("panic %v, want a mip: builder: message", r)
 				}
 			}()
 			b := NewBuilder("p")
@@ -99,6 +105,15 @@ func TestCompleteGraph(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("CompleteGraph(4) = %v", got)
 	}
+	if got := CompleteGraph(0); len(got) != 0 {
+		t.Errorf("CompleteGraph(0) = %v", got)
+	}
+	defer func() {
+		if r := recover(); r != "mip: CompleteGraph: negative node count" {
+			t.Errorf("CompleteGraph(-1): panic %v", r)
+		}
+	}()
+	CompleteGraph(-1)
 }
 
 // buildCheckModel checks the structural invariants of a Model.

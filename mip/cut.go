@@ -23,10 +23,14 @@ import (
 // With opt.Triangles the triangle inequalities are added (see CutOptions).
 //
 // It returns an error if nodes < 2, edges is empty, an endpoint is out of
-// range, or an edge is a self-loop or repeated.
+// range, an edge is a self-loop or repeated, or the columns (one per edge
+// and one per node) exceed the solver's 32-bit indices.
 func CutPolytope(nodes int, edges [][2]int, opt CutOptions) (*Formulation, error) {
 	if nodes < 2 {
 		return nil, fmt.Errorf("mip: cut: need at least 2 nodes, got %d", nodes)
+	}
+	if err := checkColumns("cut", float64(nodes)+float64(len(edges))); err != nil {
+		return nil, err
 	}
 	if len(edges) == 0 {
 		return nil, fmt.Errorf("mip: cut: graph on %d nodes has no edges", nodes)
@@ -114,15 +118,22 @@ type CutOptions struct {
 
 // Triangles returns the number of triangles of the simple graph with the
 // given edges, the number of groups of four rows CutOptions.Triangles adds.
+// Endpoints are node labels: any ints, negative or far apart (the graph is
+// counted on its nodes renumbered 0, 1, … when they are not already
+// within 0..2·len(edges)).
 //
 // It counts with adjacency bitsets: each edge ij adds the common
 // neighbours k > j of i and j, 64 at a time, so that the memory estimate
 // of a large cut spec (cut:500,triangles=1 has 2·10⁷ triangles) takes
 // milliseconds instead of the seconds of enumerating them one by one.
 func Triangles(edges [][2]int) int {
-	n := 0
+	lo, hi := 0, -1
 	for _, e := range edges {
-		n = max(n, e[0]+1, e[1]+1)
+		lo, hi = min(lo, e[0], e[1]), max(hi, e[0], e[1])
+	}
+	n := hi + 1
+	if lo < 0 || hi >= 2*len(edges) {
+		edges, n = renumber(edges)
 	}
 	if n > maxBitsetNodes {
 		t := 0
@@ -148,6 +159,24 @@ func Triangles(edges [][2]int) int {
 		}
 	}
 	return t
+}
+
+// renumber returns the graph of edges with its nodes numbered 0..n−1 in the
+// order they first appear, and n.
+func renumber(edges [][2]int) ([][2]int, int) {
+	id := make(map[int]int, len(edges))
+	out := make([][2]int, len(edges))
+	for k, e := range edges {
+		for s, v := range e {
+			i, ok := id[v]
+			if !ok {
+				i = len(id)
+				id[v] = i
+			}
+			out[k][s] = i
+		}
+	}
+	return out, len(id)
 }
 
 // maxBitsetNodes bounds the nodes Triangles counts with bitsets (n²/8

@@ -70,6 +70,28 @@ func TestTrianglesCount(t *testing.T) {
 	}
 }
 
+// TestTrianglesLabels: endpoints are labels; negative or far-apart ones
+// (which made the bitsets shift by a negative amount or allocate per label)
+// count like their renumbering.
+func TestTrianglesLabels(t *testing.T) {
+	for _, tc := range []struct {
+		edges [][2]int
+		want  int
+	}{
+		{[][2]int{{0, -5}, {-5, 3}, {3, 0}}, 1},
+		{[][2]int{{-1, -2}, {-2, -3}, {-3, -1}, {-3, -4}}, 1},
+		{[][2]int{{0, 1 << 40}, {1 << 40, 7}, {7, 0}, {7, 9}, {9, 0}}, 2},
+		{[][2]int{{math.MinInt, math.MaxInt}, {math.MaxInt, 0}, {0, math.MinInt}}, 1},
+		{[][2]int{{0, math.MaxInt}, {math.MaxInt, 1}, {1, 0}}, 1},
+		{[][2]int{{0, 1}, {1, 2}, {2, 3}}, 0},
+		{nil, 0},
+	} {
+		if got := Triangles(tc.edges); got != tc.want {
+			t.Errorf("Triangles(%v) = %d, want %d", tc.edges, got, tc.want)
+		}
+	}
+}
+
 // TestCutPolytopeTriangles checks the triangle count against brute force
 // and that the triangle inequalities keep every cut and cut off the
 // standard formulation's fractional point y = ½, x = 1.
@@ -170,6 +192,7 @@ func TestCutPolytopeErrors(t *testing.T) {
 		{"loop", 3, [][2]int{{0, 1}, {2, 2}}, "edge 1 is a self-loop at node 2"},
 		{"dup", 3, [][2]int{{0, 1}, {1, 2}, {1, 0}}, "edges 0 and 2 both join nodes 0 and 1"},
 		{"range", 3, [][2]int{{0, 3}}, "edge 0 (0,3) has an endpoint outside 0..2"},
+		{"huge", 1 << 40, [][2]int{{0, 1}}, "1099511627777 columns, more than the solver's limit"},
 	} {
 		_, err := CutPolytope(tc.nodes, tc.edges, CutOptions{})
 		if err == nil || !strings.HasPrefix(err.Error(), "mip: cut: ") || !strings.Contains(err.Error(), tc.want) {

@@ -140,6 +140,9 @@ func readQUBO(r io.Reader) (*QUBO, error) {
 
 // validate checks a QUBO built by hand.
 func (q *QUBO) validate() error {
+	if q == nil {
+		return errors.New("mip: qubo: nil QUBO")
+	}
 	if q.N < 1 || len(q.Linear) != q.N {
 		return fmt.Errorf("mip: qubo: N = %d with %d linear terms", q.N, len(q.Linear))
 	}
@@ -206,8 +209,12 @@ func BooleanQuadric(q *QUBO) (*Formulation, error) {
 
 // QUBOObjective returns the linear objective over the coordinates of
 // BooleanQuadric(q) that equals q's objective at every vertex: Linear
-// followed by the coupling coefficients.
+// followed by the coupling coefficients. A nil q has the empty objective
+// (nil), which LMOs refuse for its length.
 func QUBOObjective(q *QUBO) []float64 {
+	if q == nil {
+		return nil
+	}
 	c := make([]float64, 0, q.N+len(q.Couplings))
 	c = append(c, q.Linear...)
 	for _, t := range q.Couplings {
@@ -230,8 +237,12 @@ func QUBOObjective(q *QUBO) []float64 {
 // misses (Padberg; Barahona and Mahjoub): its point x = ½, y = 0 violates
 // them. A Chimera graph has no triangles and 36 4-cycles in each complete
 // unit cell K_{4,4}. The result has no rows (but is not nil) when the
-// graph has no such cycles. q must be valid (as BooleanQuadric checks).
+// graph has no such cycles, and for a nil q. q must be valid (as
+// BooleanQuadric checks): couplings out of range make it panic.
 func CycleCuts(q *QUBO) *CutPool {
+	if q == nil {
+		return &CutPool{Start: []int{0}}
+	}
 	n := q.N
 	edge := make(map[[2]int]int, len(q.Couplings))
 	nb := make([][]int, n)

@@ -137,6 +137,15 @@ func TestBooleanQuadricErrors(t *testing.T) {
 			t.Errorf("%s: error %v", tc.name, err)
 		}
 	}
+	if _, err := BooleanQuadric(nil); err == nil || err.Error() != "mip: qubo: nil QUBO" {
+		t.Errorf("nil QUBO: error %v", err)
+	}
+	if c := QUBOObjective(nil); c != nil {
+		t.Errorf("QUBOObjective(nil) = %v", c)
+	}
+	if p := CycleCuts(nil); p == nil || p.NumRows() != 0 {
+		t.Errorf("CycleCuts(nil) = %+v", p)
+	}
 }
 
 // buildQUBOPoint returns the vertex (x, y) of BooleanQuadric(q) for x.

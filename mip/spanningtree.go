@@ -30,10 +30,18 @@ import "fmt"
 // complete graphs), with its orientations towards every root.
 //
 // It returns an error if nodes < 2, an endpoint is out of range, an edge is a
-// self-loop or repeated, or the graph is disconnected.
+// self-loop or repeated, the graph is disconnected, or the columns exceed
+// the solver's 32-bit indices.
 func SpanningTreeExt(nodes int, edges [][2]int) (*Formulation, error) {
 	if nodes < 2 {
 		return nil, fmt.Errorf("mip: spanning tree: need at least 2 nodes, got %d", nodes)
+	}
+	if len(edges) < nodes-1 {
+		// Decided before the connectivity check allocates per node.
+		return nil, fmt.Errorf("mip: spanning tree: graph with %d nodes and %d edges is disconnected (a connected one has at least %d edges)", nodes, len(edges), nodes-1)
+	}
+	if err := checkColumns("spanning tree", float64(len(edges))+float64(nodes)*2*float64(len(edges))); err != nil {
+		return nil, err
 	}
 	if err := checkSimpleGraph("spanning tree", nodes, edges); err != nil {
 		return nil, err

@@ -66,6 +66,15 @@ func TestSpanningTreeExtStructure(t *testing.T) {
 	}
 }
 
+// path returns the edges of the path 0, 1, …, n−1.
+func path(n int) [][2]int {
+	e := make([][2]int, n-1)
+	for i := range e {
+		e[i] = [2]int{i, i + 1}
+	}
+	return e
+}
+
 func TestSpanningTreeExtErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -74,11 +83,15 @@ func TestSpanningTreeExtErrors(t *testing.T) {
 		want  string
 	}{
 		{"one node", 1, nil, "need at least 2 nodes"},
-		{"disconnected", 4, [][2]int{{0, 1}, {2, 3}}, "disconnected (2 components)"},
+		{"disconnected", 4, [][2]int{{0, 1}, {1, 2}, {0, 2}}, "disconnected (2 components)"},
+		{"too few edges", 4, [][2]int{{0, 1}, {2, 3}}, "disconnected (a connected one has at least 3 edges)"},
 		{"no edges", 2, nil, "disconnected"},
 		{"loop", 3, [][2]int{{0, 1}, {1, 2}, {1, 1}}, "self-loop"},
 		{"dup", 3, [][2]int{{0, 1}, {1, 2}, {2, 1}}, "both join nodes 1 and 2"},
 		{"range", 3, [][2]int{{0, 1}, {1, 7}}, "outside 0..2"},
+		// Sizes that aborted the process (out of memory) or overflowed.
+		{"huge disconnected", 1 << 40, [][2]int{{0, 1}}, "disconnected (a connected one has at least 1099511627775 edges)"},
+		{"columns", 40000, path(40000), "columns, more than the solver's limit"},
 	} {
 		_, err := SpanningTreeExt(tc.nodes, tc.edges)
 		if err == nil || !strings.HasPrefix(err.Error(), "mip: spanning tree: ") || !strings.Contains(err.Error(), tc.want) {
