@@ -82,6 +82,30 @@ func (s *Settings) separatorConfig() SeparatorConfig {
 	return cfg
 }
 
+// check returns an error for a limit, tolerance or target that is no
+// rule at all: a negative limit, a NaN or negative tolerance, a NaN
+// target (any of these used to lift the DefaultMaxIterations cap without
+// bounding the run, which then ran forever).
+func (s *Settings) check() error {
+	switch {
+	case s.MaxIterations < 0:
+		return fmt.Errorf("lazycg: MaxIterations must be ≥ 0, got %d", s.MaxIterations)
+	case s.MaxLMOCalls < 0:
+		return fmt.Errorf("lazycg: MaxLMOCalls must be ≥ 0, got %d", s.MaxLMOCalls)
+	case s.TimeLimit < 0:
+		return fmt.Errorf("lazycg: TimeLimit must be ≥ 0, got %v", s.TimeLimit)
+	case s.TraceEvery < 0:
+		return fmt.Errorf("lazycg: TraceEvery must be ≥ 0, got %d", s.TraceEvery)
+	case !(s.GapTolerance >= 0):
+		return fmt.Errorf("lazycg: GapTolerance must be ≥ 0, got %g", s.GapTolerance)
+	case !(s.RelGapTolerance >= 0):
+		return fmt.Errorf("lazycg: RelGapTolerance must be ≥ 0, got %g", s.RelGapTolerance)
+	case s.HasTargetPrimal && math.IsNaN(s.TargetPrimal):
+		return errors.New("lazycg: TargetPrimal is NaN")
+	}
+	return nil
+}
+
 // DefaultMaxIterations is the iteration limit of runs whose Settings set
 // no limit, no tolerance and no target.
 const DefaultMaxIterations = 10000
@@ -455,6 +479,9 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	if mo, ok := method.(Monotone); ok {
 		monotone = mo.Monotone()
 	}
+	if err := settings.check(); err != nil {
+		return nil, settingsError{err}
+	}
 	if err := settings.SeparatorConfig.Check(); err != nil {
 		return nil, settingsError{err}
 	}
@@ -571,7 +598,9 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 
 // ErrSettings is matched (errors.Is) by the errors Minimize returns,
 // before a run starts, because its settings do not fit the method or the
-// problem: a separator setting out of range, concurrent weak separation or
+// problem: a limit or tolerance out of range, a start point the LMO shows
+// to lie outside P (MembershipChecker), a separator setting out of range,
+// concurrent weak separation or
 // a call budget for a method, step rule, separator or LMO that cannot
 // serve it, an unknown idle or stale-call policy. They are errors of the
 // caller's configuration, not of a solver (the CLI exits 2 on them).

@@ -3,6 +3,7 @@ package lazycg
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -186,4 +187,106 @@ func (f failingLMO) Dim() int { return f.n }
 
 func (f failingLMO) Minimize(context.Context, []float64, []float64) (LinearResult, error) {
 	return LinearResult{}, errors.New("solver failed")
+}
+
+// checkedSimplex is testSimplex with a membership check.
+type checkedSimplex struct{ testSimplex }
+
+func (s checkedSimplex) Check(x []float64, tol float64) error {
+	sum := 0.0
+	for i, v := range x {
+		if v < -tol {
+			return fmt.Errorf("entry %d is negative", i)
+		}
+		sum += v
+	}
+	if math.Abs(sum-1) > tol {
+		return fmt.Errorf("sum %g", sum)
+	}
+	return nil
+}
+
+// TestStartPointChecked: a start point that the LMO shows to lie outside
+// P is refused (every method reported it as optimal with f below f*);
+// one inside is taken.
+func TestStartPointChecked(t *testing.T) {
+	b := []float64{1, 1, 1}
+	lmo := checkedSimplex{testSimplex{3}}
+	for _, m := range []Method{&FrankWolfe{}, &LazyCG{}, &BlendedPairwise{}} {
+		_, err := Minimize(context.Background(), Problem{Objective: testDistance{b}, LMO: lmo, X0: []float64{1, 1, 1}}, nil, m)
+		if !errors.Is(err, ErrSettings) || !strings.Contains(err.Error(), "not in the polytope") {
+			t.Errorf("%T: start point outside P: error %v", m, err)
+		}
+		res, err := Minimize(context.Background(), Problem{Objective: testDistance{b}, LMO: lmo, X0: []float64{0, 0.5, 0.5}}, &Settings{GapTolerance: 1e-9}, m)
+		if err != nil || math.Abs(res.F-4.0/3) > 1e-6 {
+			t.Errorf("%T: start point in P: %v, f = %v", m, err, res)
+		}
+	}
+	if err := CheckProblem(0, testSimplex{0}, nil, nil); err == nil {
+		t.Error("dimension 0: want an error")
+	}
+}
+
+// TestSettingsChecked: a negative limit, a NaN or negative tolerance and a
+// NaN target are refused (they lifted the iteration cap without bounding
+// the run, which then ran forever).
+func TestSettingsChecked(t *testing.T) {
+	p := Problem{Objective: testDistance{[]float64{0.2, 0.3, 0.5}}, LMO: testSimplex{3}}
+	for _, st := range []Settings{
+		{MaxIterations: -1}, {MaxLMOCalls: -1}, {TimeLimit: -1}, {TraceEvery: -1},
+		{GapTolerance: math.NaN()}, {GapTolerance: -1}, {RelGapTolerance: math.NaN()}, {RelGapTolerance: -1e-9},
+		{HasTargetPrimal: true, TargetPrimal: math.NaN()},
+	} {
+		if _, err := Minimize(context.Background(), p, &st, &LazyTextbook{C: 4}); !errors.Is(err, ErrSettings) {
+			t.Errorf("%+v: error %v, want one matching ErrSettings", st, err)
+		}
+	}
+}
+
+// badAnswer is testSimplex whose answers are changed by edit.
+type badAnswer struct {
+	testSimplex
+	edit func(dst []float64, res *LinearResult)
+}
+
+func (b badAnswer) Minimize(ctx context.Context, dst, c []float64) (LinearResult, error) {
+	res, err := b.testSimplex.Minimize(ctx, dst, c)
+	b.edit(dst, &res)
+	return res, err
+}
+
+// TestLMOAnswersChecked: answers that cannot be right whatever P is — a
+// bound of +Inf or NaN, a bound above the value of the vertex returned
+// with it, a vertex with a NaN entry, no vertex from Minimize — end the
+// run with an error instead of proofs (a dual bound above f*, or a run
+// "converged" at the start).
+func TestLMOAnswersChecked(t *testing.T) {
+	b := []float64{0.2, 0.3, 0.5} // f* = 0
+	for _, tc := range []struct {
+		name string
+		edit func([]float64, *LinearResult)
+		want string
+	}{
+		{"bound +Inf", func(_ []float64, r *LinearResult) { r.Bound = math.Inf(1) }, "proves nothing"},
+		{"bound NaN", func(_ []float64, r *LinearResult) { r.Bound = math.NaN() }, "proves nothing"},
+		{"bound above value", func(_ []float64, r *LinearResult) { r.Bound = r.Value + 1 }, "above the value"},
+		{"NaN vertex", func(d []float64, _ *LinearResult) { d[1] = math.NaN() }, "NaN or Inf"},
+		{"no vertex", func(_ []float64, r *LinearResult) { r.Found = false }, "no vertex"},
+	} {
+		for _, m := range []Method{&FrankWolfe{}, &LazyCG{}} {
+			x0 := []float64{1, 0, 0}
+			res, err := Minimize(context.Background(), Problem{Objective: testDistance{b}, LMO: badAnswer{testSimplex{3}, tc.edit}, X0: x0}, &Settings{MaxIterations: 100}, m)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s, %T: error %v, want %q", tc.name, m, err, tc.want)
+			}
+			if res != nil && res.DualBound > 1e-12 {
+				t.Errorf("%s, %T: dual bound %g above f* = 0", tc.name, m, res.DualBound)
+			}
+		}
+	}
+	// A bound a solver's tolerance above the value is accepted.
+	tol := func(_ []float64, r *LinearResult) { r.Bound = r.Value + 1e-9 }
+	if _, err := Minimize(context.Background(), Problem{Objective: testDistance{b}, LMO: badAnswer{testSimplex{3}, tol}}, &Settings{MaxIterations: 10}, &FrankWolfe{}); err != nil {
+		t.Errorf("bound 1e-9 above the value: %v", err)
+	}
 }

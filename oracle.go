@@ -61,7 +61,41 @@ func (o *Oracle) Minimize(ctx context.Context, dst, c []float64) (LinearResult, 
 	if err == nil && (res.Reason == StopImproving || res.Reason == StopCertified) {
 		o.stats.EarlyStops++
 	}
+	if err == nil {
+		err = checkMinimize(o.lmo, dst, res)
+	}
 	return res, unanswered(res, err)
+}
+
+// checkMinimize is checkAnswer for LMO.Minimize, which must return a
+// vertex (LinearResult.Found).
+func checkMinimize(lmo LMO, dst []float64, res LinearResult) error {
+	if !res.Found {
+		return fmt.Errorf("lazycg: the LMO (%T) returned no vertex from Minimize", lmo)
+	}
+	return checkAnswer(lmo, dst, res)
+}
+
+// answerTol is the relative amount by which an LMO's bound may exceed the
+// value of the vertex it returns (a solver's tolerance) before checkAnswer
+// refuses the answer.
+const answerTol = 1e-6
+
+// checkAnswer refuses an LMO answer that cannot be right whatever P is,
+// which the methods would otherwise take as a vertex or a proof: a vertex
+// with NaN or Inf entries or a NaN value, a bound that is NaN or +Inf, or
+// a bound above the value of the vertex returned with it (beyond
+// answerTol).
+func checkAnswer(lmo LMO, dst []float64, res LinearResult) error {
+	switch {
+	case res.Found && (!CheckFinite(dst) || math.IsNaN(res.Value)):
+		return fmt.Errorf("lazycg: the LMO (%T) returned a vertex with NaN or Inf entries (value %g)", lmo, res.Value)
+	case math.IsNaN(res.Bound), math.IsInf(res.Bound, 1):
+		return fmt.Errorf("lazycg: the LMO (%T) returned the bound %g, which proves nothing", lmo, res.Bound)
+	case res.Found && res.Bound > res.Value+answerTol*math.Max(1, math.Abs(res.Value)):
+		return fmt.Errorf("lazycg: the LMO (%T) returned the bound %g above the value %g of its own vertex", lmo, res.Bound, res.Value)
+	}
+	return nil
 }
 
 // relaxes reports whether the LMO has a cheap relaxation bound
@@ -109,6 +143,9 @@ func (o *Oracle) StartVertex(ctx context.Context, dst, c []float64) error {
 	if err == nil && !res.Found {
 		err = fmt.Errorf("lazycg: the LMO (%T) returned no vertex", o.lmo)
 	}
+	if err == nil {
+		err = checkAnswer(o.lmo, dst, res)
+	}
 	return err
 }
 
@@ -121,6 +158,9 @@ func (o *Oracle) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool
 	start := time.Now()
 	res, err := fm.MinimizeFace(ctx, dst, c, zero)
 	o.lmoCall(start)
+	if err == nil {
+		err = checkAnswer(o.lmo, dst, res)
+	}
 	return res, err
 }
 
@@ -134,6 +174,9 @@ func (o *Oracle) MinimizeBlock(ctx context.Context, k int, dst, c []float64) (Li
 	start := time.Now()
 	res, err := bl.MinimizeBlock(ctx, k, dst, c)
 	o.lmoCall(start)
+	if err == nil {
+		err = checkAnswer(o.lmo, dst, res)
+	}
 	return res, err
 }
 

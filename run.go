@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -111,6 +112,9 @@ func CheckProblem(n int, lmo LMO, sep WeakSeparator, x0 []float64) error {
 	if lmo == nil {
 		return errors.New("lazycg: problem needs an LMO")
 	}
+	if n <= 0 || n > MaxDim {
+		return fmt.Errorf("lazycg: problem dimension %d out of range (1 to %d)", n, MaxDim)
+	}
 	if lmo.Dim() != n {
 		return fmt.Errorf("lazycg: problem dimension %d differs from polytope dimension %d", n, lmo.Dim())
 	}
@@ -126,7 +130,43 @@ func CheckProblem(n int, lmo LMO, sep WeakSeparator, x0 []float64) error {
 	if !CheckFinite(x0) {
 		return errors.New("lazycg: start point has NaN or Inf entries")
 	}
+	if mc, ok := lmo.(MembershipChecker); ok {
+		if err := mc.Check(x0, startTol*math.Max(1, maxAbs(x0))); err != nil {
+			return SettingsError(fmt.Errorf("lazycg: the start point is not in the polytope: %w", err))
+		}
+	}
 	return nil
+}
+
+// MaxDim is the largest problem dimension CheckProblem accepts (2^40: a
+// single vector of that length takes 8 TiB).
+const MaxDim = 1 << 40
+
+// startTol is the relative tolerance of the membership check of a start
+// point (MembershipChecker).
+const startTol = 1e-9
+
+// MembershipChecker is an optional interface of LMOs that can check
+// whether a point lies in their polytope P: Check returns an error naming
+// a violated constraint when x is not in P within tol (absolute, per
+// constraint), and nil when x is in P. A checker may test necessary
+// conditions only (a product whose factors cannot all check), and then
+// returns nil for some points outside P. CheckProblem (and so Minimize,
+// MinimizeDC and the online driver) refuses a start point with it;
+// without it a start point is taken to lie in P, which no method can check
+// from linear minimization alone, and the results (primal values, gaps)
+// hold only if it does.
+type MembershipChecker interface {
+	Check(x []float64, tol float64) error
+}
+
+// maxAbs returns max |v_i| (0 for an empty v).
+func maxAbs(v []float64) float64 {
+	m := 0.0
+	for _, x := range v {
+		m = math.Max(m, math.Abs(x))
+	}
+	return m
 }
 
 // CheckFinite reports whether every entry of v is finite (neither NaN nor

@@ -626,6 +626,13 @@ func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, dst, c, x []float6
 	if err != nil {
 		return sep, false, unanswered(res, err)
 	}
+	check := checkAnswer
+	if !canStop || s.NoEarlyStop {
+		check = checkMinimize
+	}
+	if err := check(lmo, dst, res); err != nil {
+		return sep, false, err
+	}
 	sep.EarlyStop = res.Reason == StopImproving || res.Reason == StopCertified
 	if !math.IsInf(res.Bound, -1) && !math.IsNaN(res.Bound) {
 		sep.GapBound = cx - res.Bound

@@ -1,0 +1,168 @@
+package lmo
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/lazycg/lazycg"
+)
+
+// The polytopes whose membership is a few linear constraints implement
+// lazycg.MembershipChecker, so that a start point outside them is refused
+// (lazycg.CheckProblem). Check returns nil when x lies in P within tol per
+// constraint (a sum of n terms within tol·√n, for its rounding), and
+// otherwise an error naming the first violated constraint.
+var (
+	_ lazycg.MembershipChecker = (*ProbabilitySimplex)(nil)
+	_ lazycg.MembershipChecker = (*UnitSimplex)(nil)
+	_ lazycg.MembershipChecker = (*L1Ball)(nil)
+	_ lazycg.MembershipChecker = (*Box)(nil)
+	_ lazycg.MembershipChecker = (*Hypercube)(nil)
+	_ lazycg.MembershipChecker = (*Birkhoff)(nil)
+	_ lazycg.MembershipChecker = (*product)(nil)
+	_ lazycg.MembershipChecker = (*FlowPolytope)(nil)
+	_ lazycg.MembershipChecker = (*Hypersimplex)(nil)
+	_ lazycg.MembershipChecker = (*PathPolytope)(nil)
+)
+
+// checkLen is the length check shared by the Check methods.
+func checkLen(name string, x []float64, n int) error {
+	if len(x) != n {
+		return fmt.Errorf("lmo: %s: point has length %d, want %d", name, len(x), n)
+	}
+	return nil
+}
+
+// checkNonnegative returns an error for the first entry of x below −tol.
+func checkNonnegative(name string, x []float64, tol float64) error {
+	for i, v := range x {
+		if !(v >= -tol) {
+			return fmt.Errorf("lmo: %s: entry %d is %g < 0", name, i, v)
+		}
+	}
+	return nil
+}
+
+// sumTol is the tolerance of a sum of n terms each held to tol.
+func sumTol(tol float64, n int) float64 { return tol * math.Max(1, math.Sqrt(float64(n))) }
+
+// Check implements lazycg.MembershipChecker: x ≥ 0 and Σx = radius.
+func (s *ProbabilitySimplex) Check(x []float64, tol float64) error {
+	if err := checkLen("simplex", x, s.n); err != nil {
+		return err
+	}
+	if err := checkNonnegative("simplex", x, tol); err != nil {
+		return err
+	}
+	if sum := basicSum(x); !(math.Abs(sum-s.r) <= sumTol(tol, s.n)*math.Max(1, s.r)) {
+		return fmt.Errorf("lmo: simplex: the entries sum to %g, want %g", sum, s.r)
+	}
+	return nil
+}
+
+// Check implements lazycg.MembershipChecker: x ≥ 0 and Σx ≤ radius.
+func (s *UnitSimplex) Check(x []float64, tol float64) error {
+	if err := checkLen("unit simplex", x, s.n); err != nil {
+		return err
+	}
+	if err := checkNonnegative("unit simplex", x, tol); err != nil {
+		return err
+	}
+	if sum := basicSum(x); !(sum <= s.r+sumTol(tol, s.n)*math.Max(1, s.r)) {
+		return fmt.Errorf("lmo: unit simplex: the entries sum to %g > %g", sum, s.r)
+	}
+	return nil
+}
+
+// Check implements lazycg.MembershipChecker: ‖x‖₁ ≤ radius.
+func (b *L1Ball) Check(x []float64, tol float64) error {
+	if err := checkLen("l1 ball", x, b.n); err != nil {
+		return err
+	}
+	s := 0.0
+	for _, v := range x {
+		s += math.Abs(v)
+	}
+	if !(s <= b.r+sumTol(tol, b.n)*math.Max(1, b.r)) {
+		return fmt.Errorf("lmo: l1 ball: ‖x‖₁ = %g > %g", s, b.r)
+	}
+	return nil
+}
+
+// Check implements lazycg.MembershipChecker: lo ≤ x ≤ hi.
+func (b *Box) Check(x []float64, tol float64) error {
+	if err := checkLen("box", x, len(b.lo)); err != nil {
+		return err
+	}
+	for i, v := range x {
+		if !(v >= b.lo[i]-tol && v <= b.hi[i]+tol) {
+			return fmt.Errorf("lmo: box: entry %d is %g, outside [%g, %g]", i, v, b.lo[i], b.hi[i])
+		}
+	}
+	return nil
+}
+
+// Check implements lazycg.MembershipChecker: 0 ≤ x ≤ 1.
+func (h *Hypercube) Check(x []float64, tol float64) error {
+	if err := checkLen("hypercube", x, h.n); err != nil {
+		return err
+	}
+	for i, v := range x {
+		if !(v >= -tol && v <= 1+tol) {
+			return fmt.Errorf("lmo: hypercube: entry %d is %g, outside [0, 1]", i, v)
+		}
+	}
+	return nil
+}
+
+// Check implements lazycg.MembershipChecker: x ≥ 0 with every row and
+// column of the n×n matrix (row-major) summing to 1.
+func (b *Birkhoff) Check(x []float64, tol float64) error {
+	n := b.n
+	if err := checkLen("birkhoff", x, n*n); err != nil {
+		return err
+	}
+	if err := checkNonnegative("birkhoff", x, tol); err != nil {
+		return err
+	}
+	st := sumTol(tol, n)
+	for i := 0; i < n; i++ {
+		if r := basicSum(x[i*n : (i+1)*n]); !(math.Abs(r-1) <= st) {
+			return fmt.Errorf("lmo: birkhoff: row %d sums to %g, want 1", i, r)
+		}
+		c := 0.0
+		for k := 0; k < n; k++ {
+			c += x[k*n+i]
+		}
+		if !(math.Abs(c-1) <= st) {
+			return fmt.Errorf("lmo: birkhoff: column %d sums to %g, want 1", i, c)
+		}
+	}
+	return nil
+}
+
+// Check implements lazycg.MembershipChecker for the blocks that do: each
+// block of x is checked by its factor when the factor is a
+// MembershipChecker (a factor that is not is not checked).
+func (p *product) Check(x []float64, tol float64) error {
+	if err := checkLen("product", x, p.dim); err != nil {
+		return err
+	}
+	for k, b := range p.blocks {
+		if mc, ok := b.LMO.(lazycg.MembershipChecker); ok {
+			if err := mc.Check(x[b.Offset:b.Offset+b.Dim], tol); err != nil {
+				return fmt.Errorf("lmo: product: block %d: %w", k, err)
+			}
+		}
+	}
+	return nil
+}
+
+// basicSum returns Σ v_i.
+func basicSum(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x
+	}
+	return s
+}
