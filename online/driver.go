@@ -661,6 +661,8 @@ func relaxedBound(ctx context.Context, sum lazycg.Objective, rx Relaxer, rs *laz
 // rounds losses of p (all when rounds is 0): it minimizes Σ_{t≤rounds} f_t
 // over P with the offline method and settings of settings (see
 // Settings.Hindsight). The result's F and DualBound bracket the minimum.
+// It returns an error for rounds < 0 or beyond the stream's rounds (as
+// LossAt does).
 func SolveHindsight(ctx context.Context, p Problem, rounds int, settings *Settings) (*lazycg.Result, error) {
 	if settings == nil {
 		settings = &Settings{}
@@ -669,7 +671,10 @@ func SolveHindsight(ctx context.Context, p Problem, rounds int, settings *Settin
 	if err != nil {
 		return nil, err
 	}
-	if rounds <= 0 || rounds > p.Losses.Rounds() {
+	if rounds < 0 || rounds > p.Losses.Rounds() {
+		return nil, fmt.Errorf("online: hindsight of %d rounds of a stream of %d", rounds, p.Losses.Rounds())
+	}
+	if rounds == 0 {
 		rounds = p.Losses.Rounds()
 	}
 	if rounds == 0 {
@@ -726,6 +731,8 @@ func cumulativeSum(p Problem, n, rounds int) (lazycg.Objective, error) {
 // min_P Σ_{t≤rounds} f_t: the bench evaluates the last points of the runs
 // of an experiment on each other's hindsight problems with it, since a
 // player's last point can be better than a time-limited hindsight solve's.
+// It returns an error for rounds outside 1..the stream's rounds, a point
+// with NaN or infinite coordinates, and a NaN loss.
 func LossAt(p Problem, rounds int, x []float64) (float64, error) {
 	n, err := p.Validate()
 	if err != nil {
@@ -737,9 +744,17 @@ func LossAt(p Problem, rounds int, x []float64) (float64, error) {
 	if len(x) != n {
 		return math.NaN(), fmt.Errorf("online: cumulative loss at a point of dimension %d, want %d", len(x), n)
 	}
+	for i, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return math.NaN(), fmt.Errorf("online: cumulative loss at a point whose coordinate %d is %g", i, v)
+		}
+	}
 	sum, err := cumulativeSum(p, n, rounds)
 	if err != nil {
 		return math.NaN(), err
 	}
-	return sum.Func(x), nil
+	if v := sum.Func(x); !math.IsNaN(v) {
+		return v, nil
+	}
+	return math.NaN(), fmt.Errorf("online: cumulative loss of %d rounds is NaN at the point", rounds)
 }

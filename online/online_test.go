@@ -531,6 +531,54 @@ func (s olNaNStream) Loss(t int) lazycg.Objective {
 	return s.olLinearStream.Loss(t)
 }
 
+// TestHindsightArguments: SolveHindsight and LossAt refuse a number of
+// rounds outside the stream (SolveHindsight solved the whole stream
+// instead) and LossAt a point with NaN or Inf, or a NaN loss (it returned
+// NaN and no error).
+func TestHindsightArguments(t *testing.T) {
+	ctx := context.Background()
+	stream := newOlLinearStream(5, 20, 1)
+	p := Problem{Losses: stream, LMO: testSimplex{5}}
+	x := []float64{0.2, 0.2, 0.2, 0.2, 0.2}
+	for _, tc := range []struct {
+		rounds int
+		want   string // "" = accepted
+	}{
+		{-3, "online: hindsight of -3 rounds of a stream of 20"},
+		{-1, "online: hindsight of -1 rounds of a stream of 20"},
+		{21, "online: hindsight of 21 rounds of a stream of 20"},
+		{99, "online: hindsight of 99 rounds of a stream of 20"},
+		{0, ""}, {1, ""}, {20, ""},
+	} {
+		_, err := SolveHindsight(ctx, p, tc.rounds, nil)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || err.Error() != tc.want) {
+			t.Errorf("SolveHindsight, %d rounds: %v, want %q", tc.rounds, err, tc.want)
+		}
+		if tc.rounds == 0 {
+			continue
+		}
+		_, err = LossAt(p, tc.rounds, x)
+		if (tc.want == "") != (err == nil) {
+			t.Errorf("LossAt, %d rounds: %v", tc.rounds, err)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		p    Problem
+		x    []float64
+		want string
+	}{
+		{"NaN point", p, []float64{0.2, math.NaN(), 0.2, 0.2, 0.2}, "online: cumulative loss at a point whose coordinate 1 is NaN"},
+		{"Inf point", p, []float64{0.2, 0.2, 0.2, 0.2, math.Inf(-1)}, "online: cumulative loss at a point whose coordinate 4 is -Inf"},
+		{"NaN loss", Problem{Losses: olNaNStream{stream}, LMO: testSimplex{5}}, x, "online: cumulative loss of 5 rounds is NaN at the point"},
+	} {
+		v, err := LossAt(tc.p, 5, tc.x)
+		if err == nil || err.Error() != tc.want || !math.IsNaN(v) {
+			t.Errorf("LossAt, %s: %g, %v; want %q", tc.name, v, err, tc.want)
+		}
+	}
+}
+
 func TestOnlineErrors(t *testing.T) {
 	ctx := context.Background()
 	stream := newOlLinearStream(5, 10, 1)
