@@ -2,6 +2,7 @@ package online
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -575,6 +576,32 @@ func TestHindsightArguments(t *testing.T) {
 		v, err := LossAt(tc.p, 5, tc.x)
 		if err == nil || err.Error() != tc.want || !math.IsNaN(v) {
 			t.Errorf("LossAt, %s: %g, %v; want %q", tc.name, v, err, tc.want)
+		}
+	}
+}
+
+// TestHindsightSettingsRefused: hindsight settings that lazycg.Minimize
+// refuses (a negative limit, a NaN tolerance: endless solves before it
+// checked them) give SolveHindsight an error matching lazycg.ErrSettings
+// and an online run a failed hindsight solve carrying it.
+func TestHindsightSettingsRefused(t *testing.T) {
+	ctx := context.Background()
+	p := Problem{Losses: newOlLinearStream(5, 20, 1), LMO: testSimplex{5}}
+	for _, hs := range []*lazycg.Settings{
+		{MaxIterations: -1},
+		{TimeLimit: -time.Second},
+		{GapTolerance: math.NaN()},
+		{RelGapTolerance: math.NaN(), MaxIterations: 10},
+	} {
+		st := &Settings{Hindsight: hs}
+		hr, err := SolveHindsight(ctx, p, 0, st)
+		if !errors.Is(err, lazycg.ErrSettings) || !strings.HasPrefix(err.Error(), "online: hindsight solve: lazycg: ") {
+			t.Errorf("SolveHindsight with %+v: %v, %v", *hs, hr, err)
+		}
+		res, err := Minimize(ctx, p, st, &OCG{Params: Params{D: math.Sqrt2}})
+		if err != nil || res.Hindsight == nil || res.Hindsight.Status != lazycg.Failure || !errors.Is(res.Hindsight.Err, lazycg.ErrSettings) ||
+			!math.IsInf(res.RegretLower, -1) || !math.IsInf(res.RegretUpper, 1) {
+			t.Errorf("Minimize with hindsight %+v: %v, hindsight %+v", *hs, err, res.Hindsight)
 		}
 	}
 }
