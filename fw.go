@@ -38,8 +38,11 @@ func (m *FrankWolfe) Monotone() bool {
 
 // Init implements Method.
 func (m *FrankWolfe) Init(ctx context.Context, s *State) error {
-	if m.Rule == StepCurvature && !(m.L > 0) {
-		return fmt.Errorf("lazycg: frank-wolfe: short step needs L > 0, got %g", m.L)
+	if m.Rule < StepLineSearch || m.Rule > StepMonotonic {
+		return fmt.Errorf("lazycg: frank-wolfe: unknown step rule %d", int(m.Rule))
+	}
+	if m.Rule == StepCurvature && !(m.L > 0 && !math.IsInf(m.L, 1)) {
+		return fmt.Errorf("lazycg: frank-wolfe: short step needs a finite L > 0, got %g", m.L)
 	}
 	if err := checkOpenLoop(m.OpenLoop, "frank-wolfe"); err != nil {
 		return err

@@ -290,3 +290,26 @@ func TestLMOAnswersChecked(t *testing.T) {
 		t.Errorf("bound 1e-9 above the value: %v", err)
 	}
 }
+
+// TestMethodFieldsChecked: method fields out of range end the run at its
+// start with an error instead of being ignored.
+func TestMethodFieldsChecked(t *testing.T) {
+	p := Problem{Objective: testDistance{[]float64{0.2, 0.3, 0.5}}, LMO: testSimplex{3}}
+	for _, tc := range []struct {
+		name string
+		m    Method
+		want string
+	}{
+		{"Φ0 NaN", &LazyCG{PhiSchedule: PhiSchedule{Phi0: math.NaN()}}, "Φ0 must be"},
+		{"Φ0 negative", &LazyCG{PhiSchedule: PhiSchedule{Phi0: -1}}, "Φ0 must be"},
+		{"Φ0 start NaN", &LazyBPCG{PhiSchedule: PhiSchedule{Phi0Start: math.NaN()}}, "binary search"},
+		{"Φ0 rule", &LazyCG{PhiSchedule: PhiSchedule{Phi0Rule: 99}}, "unknown Φ0 rule"},
+		{"FW rule", &FrankWolfe{Rule: 99}, "unknown step rule"},
+		{"FW short step L = +Inf", &FrankWolfe{Rule: StepCurvature, L: math.Inf(1)}, "finite L"},
+	} {
+		_, err := Minimize(context.Background(), p, &Settings{MaxIterations: 10}, tc.m)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}

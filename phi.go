@@ -148,10 +148,18 @@ func (p *PhiSchedule) StartWith(s *State, gap func(relax bool) (float64, error),
 	return p.search(s, separate, start)
 }
 
-// check returns an error unless Factor is 0 or in (0, 1).
+// check returns an error unless Factor is 0 or in (0, 1), Phi0 and
+// Phi0Start are 0 or positive and finite, and Phi0Rule is known.
 func (p *PhiSchedule) check() error {
-	if p.Factor != 0 && !(p.Factor > 0 && p.Factor < 1) {
+	switch {
+	case p.Factor != 0 && !(p.Factor > 0 && p.Factor < 1):
 		return fmt.Errorf("lazycg: the Φ factor θ must be in (0, 1), got %g", p.Factor)
+	case !(p.Phi0 >= 0) || math.IsInf(p.Phi0, 1):
+		return fmt.Errorf("lazycg: Φ0 must be 0 (found by Phi0Rule) or positive and finite, got %g", p.Phi0)
+	case !(p.Phi0Start >= 0) || math.IsInf(p.Phi0Start, 1):
+		return fmt.Errorf("lazycg: the start of Φ0's binary search must be 0 (default) or positive and finite, got %g", p.Phi0Start)
+	case p.Phi0Rule < Phi0Auto || p.Phi0Rule > Phi0BinarySearch:
+		return fmt.Errorf("lazycg: unknown Φ0 rule %d", int(p.Phi0Rule))
 	}
 	return nil
 }
