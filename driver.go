@@ -528,20 +528,17 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	if math.IsNaN(s.F) || math.IsInf(s.F, 0) || !CheckFinite(s.Grad) {
 		return nil, fmt.Errorf("lazycg: f or ∇f is not finite at the start point (f=%g)", s.F)
 	}
-	res.X = s.X
-	res.F = s.F
-	var best []float64
-	if !monotone {
-		best = make([]float64, n)
-		copy(best, s.X)
-		res.X = best
-	}
+	// res.X is a copy of the best iterate, also for monotone methods,
+	// whose last iterate is the best one: a step that fails (f not finite
+	// at the new point) has already moved s.X, and the result must still
+	// be the last good point.
+	best := make([]float64, n)
+	copy(best, s.X)
+	res.X, res.F = best, s.F
 	saveBest := func() {
 		if s.F <= res.F || math.IsNaN(res.F) {
 			res.F = s.F
-			if best != nil {
-				copy(best, s.X)
-			}
+			copy(best, s.X)
 		}
 	}
 	tr := newTracer(settings)

@@ -313,3 +313,33 @@ func TestMethodFieldsChecked(t *testing.T) {
 		}
 	}
 }
+
+// holeObjective is ‖x − b‖² whose value is NaN where 0 < x₀ < 1 (a
+// function with a hole in its domain); the gradient stays finite.
+type holeObjective struct{ testDistance }
+
+func (h holeObjective) Func(x []float64) float64 {
+	if x[0] > 0 && x[0] < 1 {
+		return math.NaN()
+	}
+	return h.testDistance.Func(x)
+}
+
+// TestFailureKeepsBestPoint: a step into the hole fails the run; the
+// result is the best good point with its value, for a monotone method too
+// (whose result used to be the live iterate, already moved into the hole,
+// with the value of the point before).
+func TestFailureKeepsBestPoint(t *testing.T) {
+	b := []float64{0.2, 0.3, 0.5}
+	x0 := []float64{1, 0, 0}
+	for _, m := range []Method{&FrankWolfe{}, &FrankWolfe{Rule: StepAgnostic}} {
+		p := Problem{Objective: holeObjective{testDistance{b}}, LMO: testSimplex{3}, X0: append([]float64(nil), x0...)}
+		res, err := Minimize(context.Background(), p, &Settings{MaxIterations: 10}, m)
+		if err == nil || res == nil || res.Status != Failure {
+			t.Fatalf("%T: want a failure, got %v, %v", m, res, err)
+		}
+		if f := (holeObjective{testDistance{b}}).Func(res.X); f != res.F {
+			t.Errorf("%T (rule %v): result X %v with F %g, but f there is %g", m, m.(*FrankWolfe).Rule, res.X, res.F, f)
+		}
+	}
+}
