@@ -82,10 +82,20 @@ func (s *Settings) separatorConfig() SeparatorConfig {
 	return cfg
 }
 
-// check returns an error for a limit, tolerance or target that is no
-// rule at all: a negative limit, a NaN or negative tolerance, a NaN
-// target (any of these used to lift the DefaultMaxIterations cap without
-// bounding the run, which then ran forever).
+// Check returns an error matching ErrSettings for a limit, tolerance or
+// target that is no rule at all: a negative limit, a NaN or negative
+// tolerance, a NaN target (any of these used to lift the
+// DefaultMaxIterations cap without bounding the run, which then ran
+// forever). Minimize calls it first; drivers that run Minimize later
+// (package online's hindsight solve) call it up front.
+func (s *Settings) Check() error {
+	if err := s.check(); err != nil {
+		return settingsError{err}
+	}
+	return nil
+}
+
+// check is Check without the ErrSettings mark.
 func (s *Settings) check() error {
 	switch {
 	case s.MaxIterations < 0:
@@ -528,17 +538,23 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	if math.IsNaN(s.F) || math.IsInf(s.F, 0) || !CheckFinite(s.Grad) {
 		return nil, fmt.Errorf("lazycg: f or ∇f is not finite at the start point (f=%g)", s.F)
 	}
-	// res.X is a copy of the best iterate, also for monotone methods,
-	// whose last iterate is the best one: a step that fails (f not finite
-	// at the new point) has already moved s.X, and the result must still
-	// be the last good point.
+	// res.X is a copy: of the best iterate, and for monotone methods of
+	// the last one (which they take as the best up to rounding; an active
+	// set method's next run keeps its active set when its start point is
+	// the point this run ended at). A step that fails (f not finite at the
+	// new point) has already moved s.X; the copy is the last good point.
 	best := make([]float64, n)
 	copy(best, s.X)
 	res.X, res.F = best, s.F
 	saveBest := func() {
+		if monotone {
+			copy(best, s.X)
+		}
 		if s.F <= res.F || math.IsNaN(res.F) {
 			res.F = s.F
-			copy(best, s.X)
+			if !monotone {
+				copy(best, s.X)
+			}
 		}
 	}
 	tr := newTracer(settings)

@@ -438,6 +438,11 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, m Method) (*Re
 	if settings.MaxRounds < 0 {
 		return nil, fmt.Errorf("online: MaxRounds %d is negative", settings.MaxRounds)
 	}
+	if settings.Hindsight != nil && !settings.NoHindsight {
+		if err := settings.Hindsight.Check(); err != nil {
+			return nil, fmt.Errorf("online: hindsight settings: %w", err)
+		}
+	}
 	if r := settings.HindsightRelaxation; math.IsNaN(r) || r >= 1 {
 		return nil, fmt.Errorf("online: HindsightRelaxation %g must be below 1", r)
 	}
