@@ -182,17 +182,18 @@ func (m *Model) Check(x []float64, tol float64) error {
 	if len(x) != m.NumCols() {
 		panic(fmt.Sprintf("mip: Model.Check: %d values for %d columns", len(x), m.NumCols()))
 	}
-	return m.check(x, tol, make([]float64, 2*m.NumRows()))
+	return m.check(x, tol, make([]float64, 2*m.NumRows()), true)
 }
 
-// check is Check with a buffer of 2·NumRows values.
-func (m *Model) check(x []float64, tol float64, buf []float64) error {
+// check is Check with a buffer of 2·NumRows values; integrality is checked
+// when integral is set (otherwise x is checked against the LP relaxation).
+func (m *Model) check(x []float64, tol float64, buf []float64, integral bool) error {
 	for j, v := range x {
 		t := tol * math.Max(1, math.Abs(v))
 		if !(v >= m.ColLo[j]-t && v <= m.ColUp[j]+t) {
 			return fmt.Errorf("column %s = %g violates its bounds [%g, %g]", colName(m, j), v, m.ColLo[j], m.ColUp[j])
 		}
-		if m.Integer[j] && math.Abs(v-math.Round(v)) > tol {
+		if integral && m.Integer[j] && math.Abs(v-math.Round(v)) > tol {
 			return fmt.Errorf("integer column %s = %g is fractional", colName(m, j), v)
 		}
 	}

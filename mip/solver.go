@@ -214,7 +214,7 @@ func NewSolverContext(ctx context.Context, m *Model, opts Options) (*Solver, err
 	}
 	buf := make([]float64, 2*cp.NumRows())
 	if cp.Known != nil {
-		if err := cp.check(cp.Known, 1e-9, buf); err != nil {
+		if err := cp.check(cp.Known, 1e-9, buf, true); err != nil {
 			return nil, fmt.Errorf("mip: the known point of model %s is infeasible: %v", m.Name, err)
 		}
 		if cp.Cuts != nil {
@@ -385,6 +385,36 @@ func (s *Solver) innerOptions() Options {
 // Dim returns the dimension of the polytope, len(Options.Vars).
 func (s *Solver) Dim() int { return len(s.vars) }
 
+// Check implements lazycg.MembershipChecker with necessary conditions: x
+// must respect the bounds of its columns and, when the coordinates are
+// all of the model's columns, the rows (the LP relaxation contains P). A
+// point of the relaxation may still lie outside P (the convex hull of the
+// integer points), and with hidden columns (an extended formulation) only
+// the bounds are checked.
+func (s *Solver) Check(x []float64, tol float64) error {
+	if len(x) != len(s.vars) {
+		return fmt.Errorf("mip: point has length %d, dimension is %d", len(x), len(s.vars))
+	}
+	m := s.model
+	if len(s.vars) < m.NumCols() {
+		for i, j := range s.vars {
+			t := tol * math.Max(1, math.Abs(x[i]))
+			if !(x[i] >= m.ColLo[j]-t && x[i] <= m.ColUp[j]+t) {
+				return fmt.Errorf("mip: column %s = %g violates its bounds [%g, %g]", colName(m, j), x[i], m.ColLo[j], m.ColUp[j])
+			}
+		}
+		return nil
+	}
+	y := make([]float64, m.NumCols())
+	for i, j := range s.vars {
+		y[j] = x[i]
+	}
+	if err := m.check(y, tol, make([]float64, 2*m.NumRows()), false); err != nil {
+		return fmt.Errorf("mip: %w", err)
+	}
+	return nil
+}
+
 // ZeroOne reports whether the polytope is a 0/1 polytope: every coordinate
 // (Options.Vars) is an integer column with bounds within [0, 1], so every
 // vertex is a 0/1 vector (the projection of the model's integer hull onto
@@ -527,7 +557,7 @@ func (s *Solver) run(ctx context.Context, improve, certify, cutoff float64, warm
 	if !r.Found {
 		return nil
 	}
-	if err := s.model.check(s.x, checkTol, s.buf); err != nil {
+	if err := s.model.check(s.x, checkTol, s.buf, true); err != nil {
 		return fmt.Errorf("mip: the solver returned an infeasible point: %v", err)
 	}
 	for _, j := range s.changed {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/lazycg/lazycg"
@@ -82,5 +83,42 @@ func TestCBCAugmentingRun(t *testing.T) {
 		if aug.DualBound > ref.F+tol || ref.DualBound > aug.F+tol {
 			t.Errorf("trial %d: augmenting run F %g, bound %g; default run F %g, bound %g", trial, aug.F, aug.DualBound, ref.F, ref.DualBound)
 		}
+	}
+}
+
+// TestCBCMembershipCheck: a MIP polytope refuses start points that break
+// its LP relaxation (bounds or rows), through lazycg.CheckProblem, and
+// accepts its vertices and their convex combinations.
+func TestCBCMembershipCheck(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	m := cbcRandomModel(rng, 12, 5)
+	vs := cbcVertices(m)
+	s := cbcSolver(t, m, mip.Options{})
+	mid := make([]float64, 12)
+	for i := range mid {
+		mid[i] = (vs[0][i] + vs[len(vs)-1][i]) / 2
+	}
+	for _, x := range [][]float64{vs[0], mid} {
+		if err := lazycg.CheckProblem(12, s, nil, x); err != nil {
+			t.Errorf("point of P %v refused: %v", x, err)
+		}
+	}
+	out := append([]float64(nil), vs[0]...)
+	out[2] = 1.5 // above the column's bound 1
+	if err := lazycg.CheckProblem(12, s, nil, out); err == nil || !strings.Contains(err.Error(), "violates its bounds") {
+		t.Errorf("point outside the bounds: %v", err)
+	}
+	// x0 + x1 + x2 = 1 over binaries: (½, ½, ½) is within the bounds but
+	// breaks the row.
+	tri := &mip.Model{Name: "tri", ColNames: []string{"a", "b", "c"}, Obj: make([]float64, 3),
+		ColLo: make([]float64, 3), ColUp: []float64{1, 1, 1}, Integer: []bool{true, true, true},
+		RowNames: []string{"sum"}, RowLo: []float64{1}, RowUp: []float64{1},
+		Start: []int{0, 1, 2, 3}, Index: []int{0, 0, 0}, Value: []float64{1, 1, 1}}
+	ts := cbcSolver(t, tri, mip.Options{})
+	if err := lazycg.CheckProblem(3, ts, nil, []float64{0.5, 0.5, 0.5}); err == nil || !strings.Contains(err.Error(), `row "sum"`) {
+		t.Errorf("point breaking a row: %v", err)
+	}
+	if err := lazycg.CheckProblem(3, ts, nil, []float64{0.25, 0.25, 0.5}); err != nil {
+		t.Errorf("point of P refused: %v", err)
 	}
 }
