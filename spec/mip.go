@@ -73,7 +73,7 @@ func mipInstance(sp *Spec, f *mip.Formulation, opt Options) (*Instance, error) {
 		if log != nil {
 			log.Close()
 		}
-		return nil, err
+		return nil, fmt.Errorf("spec: %s: %w", sp.label, err)
 	}
 	closeAll := s.Close
 	if log != nil {
