@@ -128,13 +128,11 @@ func (f *runFlags) parse(args []string) error {
 	if err := f.settings.CheckMethod(f.cfg.Method); err != nil {
 		return usageError(fmt.Errorf("%s: %w", name, err))
 	}
-	if f.trace != "" {
-		tf, err := fileio.CreateAtomic(f.trace)
-		if err != nil {
-			return usageError(fmt.Errorf("%s: -trace: %w", name, err))
-		}
-		f.traceFile = tf
+	tf, err := createOutput(name, "trace", f.trace)
+	if err != nil {
+		return err
 	}
+	f.traceFile = tf
 	if f.cpuProfile != "" {
 		pf, err := os.Create(f.cpuProfile)
 		if err != nil {
@@ -233,4 +231,19 @@ func bytesFlag(fs *flag.FlagSet, name string, def int64, usage string) *int64 {
 	b := def
 	fs.Var(bytesValue{&b}, name, usage)
 	return &b
+}
+
+// createOutput starts writing the output file of flag -flag of command cmd
+// at path (nil for an empty path) before the run, so that a path that
+// cannot be written is a usage error at once; the caller commits or aborts
+// it (Abort of nil does nothing).
+func createOutput(cmd, flag, path string) (*fileio.AtomicFile, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := fileio.CreateAtomic(path)
+	if err != nil {
+		return nil, usageError(fmt.Errorf("%s: -%s: %w", cmd, flag, err))
+	}
+	return f, nil
 }

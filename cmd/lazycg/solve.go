@@ -50,24 +50,16 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		// DCA's subproblems want a linearly convergent method.
 		f.cfg.Method = "lazy-bpcg"
 	}
-	var callsFile *fileio.AtomicFile
-	if *calls != "" {
-		cf, err := fileio.CreateAtomic(*calls)
-		if err != nil {
-			return usageError(fmt.Errorf("solve: -calls: %w", err))
-		}
-		defer cf.Abort()
-		callsFile = cf
+	callsFile, err := createOutput("solve", "calls", *calls)
+	if err != nil {
+		return err
 	}
-	var solFile *fileio.AtomicFile
-	if *solution != "" {
-		sf, err := fileio.CreateAtomic(*solution)
-		if err != nil {
-			return usageError(fmt.Errorf("solve: -solution: %w", err))
-		}
-		defer sf.Abort()
-		solFile = sf
+	defer callsFile.Abort()
+	solFile, err := createOutput("solve", "solution", *solution)
+	if err != nil {
+		return err
 	}
+	defer solFile.Abort()
 	p, limit, err := f.prepare(ctx, f.cfg)
 	if err != nil {
 		return err

@@ -93,9 +93,9 @@ func (a *AtomicFile) Commit() error {
 }
 
 // Abort removes the temporary file; the final file is not touched. It is
-// safe to call after Commit (then it does nothing).
+// safe to call after Commit and on a nil *AtomicFile (then it does nothing).
 func (a *AtomicFile) Abort() {
-	if a.f == nil {
+	if a == nil || a.f == nil {
 		return
 	}
 	a.f.Close()
