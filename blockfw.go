@@ -136,10 +136,10 @@ type blockCore struct {
 }
 
 func (c *blockCore) init(s *State, order BlockOrder, seed uint64, ls LineSearch, name string) error {
-	bl, ok := s.Oracle.LMO().(BlockLMO)
-	if !ok {
-		return fmt.Errorf("lazycg: %s: the LMO (%T) is not a product of blocks (BlockLMO; see lmo.NewProduct)", name, s.Oracle.LMO())
+	if err := needBlocks(name, s.Oracle.LMO()); err != nil {
+		return err
 	}
+	bl := s.Oracle.LMO().(BlockLMO)
 	if order != BlockCyclic && order != BlockRandom && order != BlockGap {
 		return fmt.Errorf("lazycg: %s: unknown block order %d", name, int(order))
 	}
@@ -277,6 +277,21 @@ func (c *blockCore) step(s *State, k int) float64 {
 	c.moved()
 	return gamma
 }
+
+// needBlocks says why the block methods cannot run on lmo (nil: they can):
+// it must be a product of blocks.
+func needBlocks(name string, lmo LMO) error {
+	if _, ok := lmo.(BlockLMO); !ok {
+		return fmt.Errorf("lazycg: %s: the LMO (%T) is not a product of blocks (BlockLMO; see lmo.NewProduct)", name, lmo)
+	}
+	return nil
+}
+
+// needs implements problemNeeds.
+func (m *BlockFW) needs(_ Objective, lmo LMO) error { return needBlocks("block fw", lmo) }
+
+// needs implements problemNeeds.
+func (m *LazyBlockFW) needs(_ Objective, lmo LMO) error { return needBlocks("lazy block fw", lmo) }
 
 // BlockFW is the block-coordinate Frank–Wolfe method over a product
 // P_1 × … × P_m given by a BlockLMO (Lacoste-Julien, Jaggi, Schmidt and

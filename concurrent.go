@@ -182,17 +182,63 @@ func relaxedSteps(pre string, m Method, monotone bool) error {
 	return nil
 }
 
-// enableConcurrent switches the oracle to concurrent weak separation for
-// method m with the stale-call policy, or says why the argument of
-// docs/CONCURRENT.md does not hold. Under StaleFork it makes the LMO's
-// fork (loading a second solver: ctx bounds it); closeForks closes it.
-func (o *Oracle) enableConcurrent(ctx context.Context, m Method, obj Objective, monotone bool, policy StalePolicy, idle IdlePolicy) error {
+// concurrentStatic says why concurrent weak separation cannot run method
+// m (monotone: its step rule keeps f monotone) on objective obj with
+// separator sep (nil: the default one), LMO lmo and the stale-call and
+// idle policies (nil: it can): the conditions that need no oracle call and
+// no fork. Check and enableConcurrent call it.
+func concurrentStatic(m Method, obj Objective, lmo LMO, sep WeakSeparator, monotone bool, policy StalePolicy, idle IdlePolicy) error {
 	const pre = "lazycg: concurrent weak separation"
 	if err := relaxedSteps(pre, m, monotone); err != nil {
 		return settingsError{err}
 	}
 	if idle < IdleAuto || idle > IdleCorrected {
 		return settingsError{fmt.Errorf("%s: unknown idle policy %d", pre, int(idle))}
+	}
+	if _, ok := m.(hullMethod); ok && idle == IdleCorrected {
+		if _, exact := obj.(LineMinimizer); !exact {
+			return settingsError{fmt.Errorf("%s: the idle policy corrected needs an objective with an exact line search (a LineMinimizer: the quadratics of package objective), got %T", pre, obj)}
+		}
+	}
+	return startStatic(pre, policy, sep, lmo)
+}
+
+// startStatic says why the call slots of concurrent weak separation cannot
+// be made for separator sep (nil: the default one, which can) and LMO lmo
+// under the stale-call policy (nil: they can); pre prefixes its errors.
+func startStatic(pre string, policy StalePolicy, sep WeakSeparator, lmo LMO) error {
+	if sep != nil {
+		if _, ok := sep.(splitSeparator); !ok {
+			return settingsError{fmt.Errorf("%s: the separator (%T) cannot run its LMO call apart from its cache (use the default separator)", pre, sep)}
+		}
+	}
+	if _, ok := lmo.(MoveRecorder); ok {
+		return settingsError{fmt.Errorf("%s: the LMO (%T) records the method's moves, which would touch it during its calls", pre, lmo)}
+	}
+	if _, ok := lmo.(VertexCompactor); ok {
+		return settingsError{fmt.Errorf("%s: the LMO (%T) compacts cached vertices, which would touch it during its calls", pre, lmo)}
+	}
+	switch policy {
+	case StaleWait, StaleRestart:
+	case StaleFork, StaleRace, StaleRaceCopy, StaleAhead:
+		if _, ok := lmo.(Forker); !ok {
+			return settingsError{fmt.Errorf("%s: the stale-call policy %v needs an LMO that makes a second instance of itself (Forker); %T does not", pre, policy, lmo)}
+		}
+	default:
+		return settingsError{fmt.Errorf("%s: unknown stale-call policy %v", pre, policy)}
+	}
+	return nil
+}
+
+// enableConcurrent switches the oracle to concurrent weak separation for
+// method m with the stale-call policy, or says why the argument of
+// docs/CONCURRENT.md does not hold (concurrentStatic). Under StaleFork it
+// makes the LMO's fork (loading a second solver: ctx bounds it);
+// closeForks closes it.
+func (o *Oracle) enableConcurrent(ctx context.Context, m Method, obj Objective, monotone bool, policy StalePolicy, idle IdlePolicy) error {
+	const pre = "lazycg: concurrent weak separation"
+	if err := concurrentStatic(m, obj, o.lmo, o.sep, monotone, policy, idle); err != nil {
+		return err
 	}
 	var hull *hullStepper
 	lm, exact := obj.(LineMinimizer)
@@ -204,9 +250,6 @@ func (o *Oracle) enableConcurrent(ctx context.Context, m Method, obj Objective, 
 	if ok && idle != IdleWait {
 		hull = newHullStepper(o.lmo.Dim())
 		if idle == IdleCorrected {
-			if !exact {
-				return settingsError{fmt.Errorf("%s: the idle policy corrected needs an objective with an exact line search (a LineMinimizer: the quadratics of package objective), got %T", pre, obj)}
-			}
 			hull.correctWith(lm)
 			hull.costly = auto
 		}
@@ -219,26 +262,15 @@ func (o *Oracle) enableConcurrent(ctx context.Context, m Method, obj Objective, 
 // conditions hold (enableConcurrent, EnableBackground); pre prefixes its
 // errors.
 func (o *Oracle) startConcurrency(ctx context.Context, pre string, policy StalePolicy, hull *hullStepper) error {
-	sep, ok := o.sep.(splitSeparator)
-	if !ok {
-		return settingsError{fmt.Errorf("%s: the separator (%T) cannot run its LMO call apart from its cache (use the default separator)", pre, o.sep)}
+	if err := startStatic(pre, policy, o.sep, o.lmo); err != nil {
+		return err
 	}
-	if _, ok := o.lmo.(MoveRecorder); ok {
-		return settingsError{fmt.Errorf("%s: the LMO (%T) records the method's moves, which would touch it during its calls", pre, o.lmo)}
-	}
-	if _, ok := o.lmo.(VertexCompactor); ok {
-		return settingsError{fmt.Errorf("%s: the LMO (%T) compacts cached vertices, which would touch it during its calls", pre, o.lmo)}
-	}
+	sep := o.sep.(splitSeparator)
 	a := &concurrency{sep: sep, policy: policy, hull: hull, cores: runtime.GOMAXPROCS(0), fNow: math.NaN()}
 	lmos := []LMO{o.lmo}
 	switch policy {
-	case StaleWait, StaleRestart:
 	case StaleFork, StaleRace, StaleRaceCopy, StaleAhead:
-		fk, ok := o.lmo.(Forker)
-		if !ok {
-			return settingsError{fmt.Errorf("%s: the stale-call policy %v needs an LMO that makes a second instance of itself (Forker); %T does not", pre, policy, o.lmo)}
-		}
-		l2, err := fk.Fork(ctx)
+		l2, err := o.lmo.(Forker).Fork(ctx)
 		if err != nil {
 			return fmt.Errorf("%s: forking the LMO: %w", pre, err)
 		}
@@ -255,8 +287,6 @@ func (o *Oracle) startConcurrency(ctx context.Context, pre string, policy StaleP
 			return fmt.Errorf("%s: the LMO's fork (%T) is nil or of another dimension", pre, l2)
 		}
 		lmos = append(lmos, l2)
-	default:
-		return settingsError{fmt.Errorf("%s: unknown stale-call policy %v", pre, policy)}
 	}
 	n := o.lmo.Dim()
 	for i, l := range lmos {

@@ -475,26 +475,11 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	if settings == nil {
 		settings = &Settings{}
 	}
-	if p.Objective == nil {
-		return nil, errors.New("lazycg: problem needs an Objective and an LMO")
-	}
-	n := p.Objective.Dim()
-	if err := CheckProblem(n, p.LMO, p.Separator, p.X0); err != nil {
+	monotone, err := checkRun(p, settings, method)
+	if err != nil {
 		return nil, err
 	}
-	if method == nil {
-		return nil, errors.New("lazycg: no method")
-	}
-	monotone := false
-	if mo, ok := method.(Monotone); ok {
-		monotone = mo.Monotone()
-	}
-	if err := settings.check(); err != nil {
-		return nil, settingsError{err}
-	}
-	if err := settings.SeparatorConfig.Check(); err != nil {
-		return nil, settingsError{err}
-	}
+	n := p.Objective.Dim()
 	run := StartRun(ctx, settings.TimeLimit)
 	defer run.Stop()
 	oracle := run.NewOracle(p.LMO, p.Separator, settings.separatorConfig())
@@ -504,11 +489,6 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 		}
 		defer oracle.closeForks()
 		oracle.recordCalls(run.start)
-	}
-	if settings.CallBudget > 0 {
-		if err := checkCallBudget(method, monotone, settings.Concurrent); err != nil {
-			return nil, settingsError{err}
-		}
 	}
 	stats := &run.Stats
 	s := &State{
@@ -607,6 +587,69 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 			return finish(CallbackStop, nil)
 		}
 	}
+}
+
+// Check reports, without running anything, why Minimize would refuse to
+// run method on p with settings (nil: it would run): an invalid problem
+// (CheckProblem, with the start point's membership where the LMO can
+// check it), limits and separator settings out of range, what the method
+// needs of the problem (a product of blocks, a finite sum), and
+// concurrent weak separation or a call budget for a method, step rule,
+// separator or LMO that cannot serve it. It calls no oracle and forks no
+// solver. Errors about the settings and the start point match
+// ErrSettings; drivers built on Minimize (package spec) call it before
+// they start.
+func Check(p Problem, settings *Settings, method Method) error {
+	if settings == nil {
+		settings = &Settings{}
+	}
+	_, err := checkRun(p, settings, method)
+	return err
+}
+
+// problemNeeds is implemented by methods that need more of the problem
+// than an objective and an LMO: needs says what is missing (nil: nothing).
+type problemNeeds interface {
+	needs(obj Objective, lmo LMO) error
+}
+
+// checkRun is Check for a non-nil settings; it also reports whether the
+// method is monotone (Monotone).
+func checkRun(p Problem, settings *Settings, method Method) (monotone bool, err error) {
+	if p.Objective == nil {
+		return false, errors.New("lazycg: problem needs an Objective and an LMO")
+	}
+	if err := CheckProblem(p.Objective.Dim(), p.LMO, p.Separator, p.X0); err != nil {
+		return false, err
+	}
+	if method == nil {
+		return false, errors.New("lazycg: no method")
+	}
+	if mo, ok := method.(Monotone); ok {
+		monotone = mo.Monotone()
+	}
+	if err := settings.check(); err != nil {
+		return false, settingsError{err}
+	}
+	if err := settings.SeparatorConfig.Check(); err != nil {
+		return false, settingsError{err}
+	}
+	if pn, ok := method.(problemNeeds); ok {
+		if err := pn.needs(p.Objective, p.LMO); err != nil {
+			return false, settingsError{err}
+		}
+	}
+	if settings.Concurrent {
+		if err := concurrentStatic(method, p.Objective, p.LMO, p.Separator, monotone, settings.Stale, settings.Idle); err != nil {
+			return false, err
+		}
+	}
+	if settings.CallBudget > 0 {
+		if err := checkCallBudget(method, monotone, settings.Concurrent); err != nil {
+			return false, settingsError{err}
+		}
+	}
+	return monotone, nil
 }
 
 // ErrSettings is matched (errors.Is) by the errors Minimize returns,

@@ -343,3 +343,54 @@ func TestFailureKeepsBestPoint(t *testing.T) {
 		}
 	}
 }
+
+// panicLMO fails the test if any oracle call is made.
+type panicLMO struct{ testSimplex }
+
+func (panicLMO) Minimize(context.Context, []float64, []float64) (LinearResult, error) {
+	panic("Check called the LMO")
+}
+
+// TestCheck: Check reports what Minimize refuses before its first
+// iteration — a method's needs, settings that do not fit — with the same
+// errors, and calls no oracle.
+func TestCheck(t *testing.T) {
+	b := []float64{0.2, 0.3, 0.5}
+	p := Problem{Objective: testDistance{b}, LMO: panicLMO{testSimplex{3}}}
+	for _, tc := range []struct {
+		name string
+		st   *Settings
+		m    Method
+		want string
+	}{
+		{"valid", nil, &LazyCG{}, ""},
+		{"valid concurrent", &Settings{SeparatorConfig: SeparatorConfig{Concurrent: true}}, &LazyCG{}, ""},
+		{"block fw over a simplex", nil, &BlockFW{}, "not a product of blocks"},
+		{"lazy block fw over a simplex", nil, &LazyBlockFW{}, "not a product of blocks"},
+		{"sfw on a distance", nil, &StochasticFW{}, "not a finite sum"},
+		{"lazy sfw on a distance", nil, &LazyStochasticFW{}, "not a finite sum"},
+		{"fork policy", &Settings{SeparatorConfig: SeparatorConfig{Concurrent: true, Stale: StaleFork}}, &LazyCG{}, "Forker"},
+		{"corrected idle, no exact line search", &Settings{SeparatorConfig: SeparatorConfig{Concurrent: true, Idle: IdleCorrected}}, &LazyCG{}, "LineMinimizer"},
+		{"negative limit", &Settings{MaxLMOCalls: -2}, &LazyCG{}, "MaxLMOCalls"},
+		{"no method", nil, nil, "no method"},
+	} {
+		err := Check(p, tc.st, tc.m)
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+			continue
+		}
+		if tc.m != nil && !errors.Is(err, ErrSettings) {
+			t.Errorf("%s: error %v does not match ErrSettings", tc.name, err)
+		}
+		// Minimize refuses it with the same error, before any call.
+		if _, merr := Minimize(context.Background(), p, tc.st, tc.m); merr == nil || merr.Error() != err.Error() {
+			t.Errorf("%s: Minimize's error %v, Check's %v", tc.name, merr, err)
+		}
+	}
+}

@@ -73,14 +73,11 @@ type sfwCore struct {
 }
 
 func (c *sfwCore) init(s *State, schedule SFWSchedule, batch, epoch int, seed uint64, name string) error {
-	fs, ok := s.Obj.(FiniteSum)
-	if !ok {
-		return fmt.Errorf("lazycg: %s: the objective (%T) is not a finite sum (FiniteSum)", name, s.Obj)
+	if err := needFiniteSum(name, s.Obj); err != nil {
+		return err
 	}
+	fs := s.Obj.(FiniteSum)
 	nt := fs.Terms()
-	if nt < 1 {
-		return fmt.Errorf("lazycg: %s: the finite sum has %d terms", name, nt)
-	}
 	if schedule != SFWMomentum && schedule != SFWGrowingBatch {
 		return fmt.Errorf("lazycg: %s: unknown schedule %d", name, int(schedule))
 	}
@@ -132,6 +129,25 @@ func (c *sfwCore) direction(s *State) float64 {
 	}
 	return 2 / (t + 8)
 }
+
+// needFiniteSum says why the stochastic methods cannot run on obj (nil:
+// they can): it must be a finite sum of at least one term.
+func needFiniteSum(name string, obj Objective) error {
+	fs, ok := obj.(FiniteSum)
+	if !ok {
+		return fmt.Errorf("lazycg: %s: the objective (%T) is not a finite sum (FiniteSum)", name, obj)
+	}
+	if nt := fs.Terms(); nt < 1 {
+		return fmt.Errorf("lazycg: %s: the finite sum has %d terms", name, nt)
+	}
+	return nil
+}
+
+// needs implements problemNeeds.
+func (m *StochasticFW) needs(obj Objective, _ LMO) error { return needFiniteSum("sfw", obj) }
+
+// needs implements problemNeeds.
+func (m *LazyStochasticFW) needs(obj Objective, _ LMO) error { return needFiniteSum("lazy sfw", obj) }
 
 // StochasticFW is stochastic Frank–Wolfe for finite sums (FiniteSum):
 // each inner step estimates the gradient from a mini-batch of terms drawn

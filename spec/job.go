@@ -249,10 +249,10 @@ func (p *Prepared) prepare(ctx context.Context) error {
 	if p.Method, err = p.Info.New(params); err != nil {
 		return err
 	}
-	if err := p.checkLMO(obj); err != nil {
+	p.Problem = lazycg.Problem{Objective: obj, LMO: in.LMO, X0: in.Start, Separator: sep}
+	if err := p.check(); err != nil {
 		return err
 	}
-	p.Problem = lazycg.Problem{Objective: obj, LMO: in.LMO, X0: in.Start, Separator: sep}
 	if c.Concave != "" {
 		if p.Concave, err = ObjectiveWith(seeded(c.Concave, c.Seed), in, Options{DataDir: c.DataDir, Context: ctx}); err != nil {
 			return fmt.Errorf("spec: -concave: %w", err)
@@ -264,30 +264,19 @@ func (p *Prepared) prepare(ctx context.Context) error {
 	return nil
 }
 
-// checkLMO reports, before the run, what the library checks only once
-// it runs (it has no check to call ahead): a block method
-// (MethodInfo.Blocks) over an LMO that is not a product of blocks
-// (lazycg.BlockLMO; blockCore.init), a stochastic method
-// (MethodInfo.FiniteSum) on an objective obj that is not a finite sum
-// (lazycg.FiniteSum; sfwCore.init), and concurrent weak separation with a
-// stale-call policy that runs a second instance of the LMO over one that
-// cannot make it (lazycg.Forker; Oracle.startConcurrency).
-func (p *Prepared) checkLMO(obj lazycg.Objective) error {
-	c, l := &p.Config, p.Instance.LMO
-	if p.Info.FiniteSum {
-		if _, ok := obj.(lazycg.FiniteSum); !ok {
-			return fmt.Errorf("spec: %s needs an objective that is a finite sum (-objective quadratic or leastsquares:A,B); %q is not a finite sum", p.Info.Name, c.Objective)
-		}
+// check reports, before the run, why lazycg.Minimize would refuse it
+// (lazycg.Check: the method's needs of the polytope and objective, the
+// start point, the settings, concurrent weak separation and call
+// budgets), so that the commands exit at once with a usage error instead
+// of failing at the run's start. Runs of a difference of convex functions
+// (Concave) are left to MinimizeDC, whose subproblems have another
+// objective.
+func (p *Prepared) check() error {
+	if p.Info.Online || p.Config.Concave != "" {
+		return nil
 	}
-	if p.Info.Blocks {
-		if _, ok := l.(lazycg.BlockLMO); !ok {
-			return fmt.Errorf("spec: %s needs a product of polytopes (-polytope product:[SPEC][SPEC]… or product:[SPEC]*M); %q is not a product", p.Info.Name, c.Polytope)
-		}
-	}
-	if sp := c.stalePolicy(); c.Concurrent && sp.TwoInstances() {
-		if _, ok := l.(lazycg.Forker); !ok {
-			return fmt.Errorf("spec: -stale %s runs a second instance of the LMO, which the oracle of %q cannot make (MIP polytopes can; use -stale wait or restart)", sp, c.Polytope)
-		}
+	if err := lazycg.Check(p.Problem, p.Config.Settings(), p.Method); err != nil {
+		return fmt.Errorf("spec: %s on %q: %w", p.Info.Name, p.Config.Polytope, err)
 	}
 	return nil
 }

@@ -30,12 +30,6 @@ type MethodInfo struct {
 	// (MethodParams.LineSearch, read by New with LineSearchOf); Prepare
 	// rejects -line-search for the others.
 	LineSearch bool
-	// Blocks reports that the method needs an LMO that is a product of
-	// blocks (lazycg.BlockLMO: a product polytope); Prepare rejects others.
-	Blocks bool
-	// FiniteSum reports that the method needs an objective that is a
-	// finite sum (lazycg.FiniteSum: least squares); Prepare rejects others.
-	FiniteSum bool
 	// New returns a fresh offline method. It reads the method-specific
 	// settings of p.Params with ParseParams and fails on keys it does not
 	// know.

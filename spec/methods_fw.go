@@ -76,7 +76,7 @@ func init() {
 			ls, corr, err := activeSetParams("bcg", p)
 			return ret(&lazycg.BlendedCG{K: p.K, PhiSchedule: phiSchedule(p), LineSearch: ls, Correction: corr}, err)
 		}})
-	RegisterMethod(MethodInfo{Name: "bcfw", LineSearch: true, Blocks: true,
+	RegisterMethod(MethodInfo{Name: "bcfw", LineSearch: true,
 		Doc: "block-coordinate Frank–Wolfe over a product polytope (order=cyclic|random|gap: gap sampling, seed=S, gap-every=N passes per proven gap)",
 		New: func(p MethodParams) (lazycg.Method, error) {
 			return pwParams("bcfw", p, func(e *Spec) (lazycg.Method, error) {
@@ -88,7 +88,7 @@ func init() {
 				return &lazycg.BlockFW{Order: order, Seed: seed, GapEvery: every, LineSearch: ls}, err
 			})
 		}})
-	RegisterMethod(MethodInfo{Name: "lazy-bcfw", Lazy: true, Baseline: "bcfw", LineSearch: true, Blocks: true,
+	RegisterMethod(MethodInfo{Name: "lazy-bcfw", Lazy: true, Baseline: "bcfw", LineSearch: true,
 		Doc: "lazified block-coordinate Frank–Wolfe: weak separation per block with a cache per block (order=cyclic|random|gap, seed=S)",
 		New: func(p MethodParams) (lazycg.Method, error) {
 			return pwParams("lazy-bcfw", p, func(e *Spec) (lazycg.Method, error) {
@@ -100,7 +100,7 @@ func init() {
 				return &lazycg.LazyBlockFW{K: p.K, PhiSchedule: phiSchedule(p), Order: order, Seed: seed, LineSearch: ls}, err
 			})
 		}})
-	RegisterMethod(MethodInfo{Name: "sfw", FiniteSum: true,
+	RegisterMethod(MethodInfo{Name: "sfw",
 		Doc: "stochastic Frank–Wolfe for finite sums (least squares rows; schedule=momentum|growing, batch=B, epoch=T, seed=S)",
 		New: func(p MethodParams) (lazycg.Method, error) {
 			return pwParams("sfw", p, func(e *Spec) (lazycg.Method, error) {
@@ -108,7 +108,7 @@ func init() {
 				return &lazycg.StochasticFW{Schedule: schedule, Batch: batch, EpochLength: epoch, Seed: seed}, err
 			})
 		}})
-	RegisterMethod(MethodInfo{Name: "lazy-sfw", Lazy: true, Baseline: "sfw", FiniteSum: true,
+	RegisterMethod(MethodInfo{Name: "lazy-sfw", Lazy: true, Baseline: "sfw",
 		Doc: "lazified stochastic Frank–Wolfe: weak separation on mini-batch directions, proven gaps at epoch ends",
 		New: func(p MethodParams) (lazycg.Method, error) {
 			return pwParams("lazy-sfw", p, func(e *Spec) (lazycg.Method, error) {

@@ -70,7 +70,8 @@ func TestValidateMethodParams(t *testing.T) {
 	}
 }
 
-// TestPrepareChecksLMO: what the library finds only once a run started —
+// TestPrepareChecksLMO: what lazycg.Minimize would refuse at the run's
+// start (lazycg.Check) —
 // a block method over a polytope that is not a product, a stochastic
 // method on an objective that is not a finite sum, a stale-call
 // policy with a second LMO instance over an oracle that cannot make one,
@@ -81,19 +82,19 @@ func TestPrepareChecksLMO(t *testing.T) {
 		c    Config
 		want string
 	}{
-		{Config{Polytope: "simplex:5", Objective: "distance", Method: "bcfw"}, `bcfw needs a product of polytopes`},
-		{Config{Polytope: "simplex:5", Objective: "distance", Method: "lazy-bcfw"}, `lazy-bcfw needs a product of polytopes`},
+		{Config{Polytope: "simplex:5", Objective: "distance", Method: "bcfw"}, `bcfw on "simplex:5": lazycg: block fw: the LMO (*lmo.ProbabilitySimplex) is not a product of blocks`},
+		{Config{Polytope: "simplex:5", Objective: "distance", Method: "lazy-bcfw"}, `is not a product of blocks`},
 		{Config{Polytope: "product:[simplex:3]*2", Objective: "distance", Method: "bcfw"}, ""},
 		{Config{Polytope: "product:[simplex:3]*2", Objective: "distance", Method: "lazy-bcfw", MethodParams: MethodParams{K: 2}}, ""},
-		{Config{Polytope: "simplex:5", Objective: "distance", Method: "lcg", Concurrent: true, Stale: "race"}, "-stale race runs a second instance"},
-		{Config{Polytope: "simplex:5", Objective: "distance", Method: "lcg", Concurrent: true, Stale: "ahead"}, "-stale ahead runs a second instance"},
+		{Config{Polytope: "simplex:5", Objective: "distance", Method: "lcg", Concurrent: true, Stale: "race"}, "the stale-call policy race needs an LMO that makes a second instance of itself"},
+		{Config{Polytope: "simplex:5", Objective: "distance", Method: "lcg", Concurrent: true, Stale: "ahead"}, "the stale-call policy ahead needs an LMO that makes a second instance of itself"},
 		{Config{Polytope: "simplex:5", Objective: "distance", Method: "lcg", Concurrent: true, Stale: "restart"}, ""},
 		{Config{Polytope: "simplex:5", Objective: "distance", Method: "lcg", Stale: "race"}, ""},
 		{Config{Polytope: "spanningtree:5", Objective: "distance", Method: "lcg", Oracle: "aug", Concurrent: true, MethodParams: MethodParams{K: 2}},
 			"not those of -oracle aug"},
 		{Config{Polytope: "simplex:5", Objective: "distance", Method: "locg"}, "lazycg online"},
-		{Config{Polytope: "simplex:5", Objective: "distance", Method: "sfw"}, `sfw needs an objective that is a finite sum`},
-		{Config{Polytope: "simplex:5", Objective: "distance", Method: "lazy-sfw"}, `lazy-sfw needs an objective that is a finite sum`},
+		{Config{Polytope: "simplex:5", Objective: "distance", Method: "sfw"}, `sfw: the objective (*objective.Distance) is not a finite sum`},
+		{Config{Polytope: "simplex:5", Objective: "distance", Method: "lazy-sfw"}, `lazy sfw: the objective (*objective.Distance) is not a finite sum`},
 		{Config{Polytope: "simplex:5", Objective: "quadratic", Method: "sfw"}, ""},
 	} {
 		p, err := tc.c.Prepare()

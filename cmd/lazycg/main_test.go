@@ -315,10 +315,10 @@ func TestConfigErrorsBeforeRun(t *testing.T) {
 		msg  string
 	}{
 		{"phi-factor 1", solve("-phi-factor", "1"), "-phi-factor must be a number in [0, 1), got \"1\""},
-		{"bcfw over a simplex", solve("-method", "bcfw"), "bcfw needs a product of polytopes"},
-		{"lazy-bcfw over a simplex", solve("-method", "lazy-bcfw"), "lazy-bcfw needs a product of polytopes"},
-		{"sfw on distance", solve("-method", "sfw", "-objective", "distance"), "sfw needs an objective that is a finite sum"},
-		{"stale race over a simplex", solve("-concurrent", "-stale", "race"), "-stale race runs a second instance of the LMO"},
+		{"bcfw over a simplex", solve("-method", "bcfw"), "bcfw on \"simplex:5\": lazycg: block fw: the LMO (*lmo.ProbabilitySimplex) is not a product of blocks"},
+		{"lazy-bcfw over a simplex", solve("-method", "lazy-bcfw"), "lazy block fw: the LMO (*lmo.ProbabilitySimplex) is not a product of blocks"},
+		{"sfw on distance", solve("-method", "sfw", "-objective", "distance"), "sfw: the objective (*objective.Distance) is not a finite sum"},
+		{"stale race over a simplex", solve("-concurrent", "-stale", "race"), "the stale-call policy race needs an LMO that makes a second instance of itself"},
 		{"concurrent aug", []string{"solve", "-polytope", "spanningtree:5", "-oracle", "aug", "-concurrent", "-iters", "10"},
 			"-concurrent runs the LMO calls of -oracle lmo"},
 		{"unwritable calls", solve("-concurrent", "-calls", filepath.Join(dir, "none", "calls.csv")), "-calls: cannot write"},
