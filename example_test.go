@@ -2,6 +2,7 @@ package lazycg_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -51,6 +52,23 @@ func ExampleCachedSeparator() {
 	// true false [0 0 0 1]
 	// true true [0 0 0 1]
 	// false true
+}
+
+// Check a run before starting it: block-coordinate FW needs a product of
+// polytopes, and a start point must lie in the polytope.
+func ExampleCheck() {
+	simplex, _ := lmo.NewProbabilitySimplex(4, 1)
+	obj, _ := objective.NewDistance([]float64{0.1, 0.2, 0.3, 0.4})
+	p := lazycg.Problem{Objective: obj, LMO: simplex}
+	fmt.Println(lazycg.Check(p, nil, &lazycg.LazyCG{}))
+	err := lazycg.Check(p, nil, &lazycg.BlockFW{})
+	fmt.Println(errors.Is(err, lazycg.ErrSettings), err)
+	p.X0 = []float64{1, 1, 0, 0}
+	fmt.Println(lazycg.Check(p, nil, &lazycg.LazyCG{}))
+	// Output:
+	// <nil>
+	// true lazycg: block fw: the LMO (*lmo.ProbabilitySimplex) is not a product of blocks (BlockLMO; see lmo.NewProduct)
+	// lazycg: the start point is not in the polytope: lmo: simplex: the entries sum to 2, want 1
 }
 
 // BenchmarkLazyIterationLeastSquares measures the cache-hit iteration of
