@@ -157,11 +157,6 @@ func (c Config) prepare(ctx context.Context) (*Prepared, error) {
 		return nil, fmt.Errorf("spec: -oracle %s applies to %s (%s calls the LMO)", oracle,
 			strings.Join(lazyMethods(info.Online), " and "), info.Name)
 	}
-	if oracle != "lmo" && c.Concurrent {
-		// The library's concurrent weak separation runs the LMO calls of
-		// the default separator apart from its cache.
-		return nil, fmt.Errorf("spec: -concurrent runs the LMO calls of -oracle lmo (the default) in the background, not those of -oracle %s", oracle)
-	}
 	opt := Options{DataDir: c.DataDir, OracleGap: c.OracleGap, OracleTimeLimit: c.OracleTimeLimit, MemoryBudget: c.MemoryBudget,
 		Context: ctx}
 	if info.Lazy {

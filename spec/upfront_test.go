@@ -91,7 +91,7 @@ func TestPrepareChecksLMO(t *testing.T) {
 		{Config{Polytope: "simplex:5", Objective: "distance", Method: "lcg", Concurrent: true, Stale: "restart"}, ""},
 		{Config{Polytope: "simplex:5", Objective: "distance", Method: "lcg", Stale: "race"}, ""},
 		{Config{Polytope: "spanningtree:5", Objective: "distance", Method: "lcg", Oracle: "aug", Concurrent: true, MethodParams: MethodParams{K: 2}},
-			"not those of -oracle aug"},
+			"the separator (*lazycg.AugmentingSeparator) cannot run its LMO call apart from its cache"},
 		{Config{Polytope: "simplex:5", Objective: "distance", Method: "locg"}, "lazycg online"},
 		{Config{Polytope: "simplex:5", Objective: "distance", Method: "sfw"}, `sfw: the objective (*objective.Distance) is not a finite sum`},
 		{Config{Polytope: "simplex:5", Objective: "distance", Method: "lazy-sfw"}, `lazy sfw: the objective (*objective.Distance) is not a finite sum`},

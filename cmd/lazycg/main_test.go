@@ -320,7 +320,7 @@ func TestConfigErrorsBeforeRun(t *testing.T) {
 		{"sfw on distance", solve("-method", "sfw", "-objective", "distance"), "sfw: the objective (*objective.Distance) is not a finite sum"},
 		{"stale race over a simplex", solve("-concurrent", "-stale", "race"), "the stale-call policy race needs an LMO that makes a second instance of itself"},
 		{"concurrent aug", []string{"solve", "-polytope", "spanningtree:5", "-oracle", "aug", "-concurrent", "-iters", "10"},
-			"-concurrent runs the LMO calls of -oracle lmo"},
+			"the separator (*lazycg.AugmentingSeparator) cannot run its LMO call apart from its cache"},
 		{"unwritable calls", solve("-concurrent", "-calls", filepath.Join(dir, "none", "calls.csv")), "-calls: cannot write"},
 		{"online method", solve("-method", "locg"), "lazycg online"},
 		{"unknown params key", solve("-params", "bogus=1"), `lcg: unknown setting "bogus"`},
