@@ -7,11 +7,15 @@ import (
 	"github.com/lazycg/lazycg"
 )
 
-// The polytopes whose membership is a few linear constraints implement
+// The oracles whose membership can be decided in polynomial time implement
 // lazycg.MembershipChecker, so that a start point outside them is refused
 // (lazycg.CheckProblem). Check returns nil when x lies in P within tol per
 // constraint (a sum of n terms within tol·√n, for its rounding), and
-// otherwise an error naming the first violated constraint.
+// otherwise an error naming the first violated constraint. A few test
+// necessary conditions only, as their Check says: Cut (membership is
+// NP-hard), NuclearBallOn (a semidefinite program), and Spectraplex and
+// NuclearBall above the size of a dense factorization (check_matrix.go).
+// ConvexHull has no Check: membership in conv{a_k} is a linear program.
 var (
 	_ lazycg.MembershipChecker = (*ProbabilitySimplex)(nil)
 	_ lazycg.MembershipChecker = (*UnitSimplex)(nil)
@@ -23,6 +27,17 @@ var (
 	_ lazycg.MembershipChecker = (*FlowPolytope)(nil)
 	_ lazycg.MembershipChecker = (*Hypersimplex)(nil)
 	_ lazycg.MembershipChecker = (*PathPolytope)(nil)
+	_ lazycg.MembershipChecker = (*SpanningTree)(nil)
+	_ lazycg.MembershipChecker = (*Cut)(nil)
+	_ lazycg.MembershipChecker = (*LpBall)(nil)
+	_ lazycg.MembershipChecker = (*KNormBall)(nil)
+	_ lazycg.MembershipChecker = (*KSparse)(nil)
+	_ lazycg.MembershipChecker = (*OWLBall)(nil)
+	_ lazycg.MembershipChecker = (*Ellipsoid)(nil)
+	_ lazycg.MembershipChecker = (*Spectraplex)(nil)
+	_ lazycg.MembershipChecker = (*Fantope)(nil)
+	_ lazycg.MembershipChecker = (*NuclearBall)(nil)
+	_ lazycg.MembershipChecker = (*NuclearBallOn)(nil)
 )
 
 // checkLen is the length check shared by the Check methods.

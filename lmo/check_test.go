@@ -1,6 +1,10 @@
 package lmo
 
 import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,4 +55,94 @@ func TestMembershipCheck(t *testing.T) {
 			t.Errorf("%s: point outside P: error %v, want %q", tc.name, err, tc.want)
 		}
 	}
+}
+
+// checkOut is a point outside P and a text its Check error must contain.
+type checkOut struct {
+	x    []float64
+	want string
+}
+
+// checkMembership tests the Check of the oracle o (which must implement
+// lazycg.MembershipChecker, with errors starting "lmo: <name>:"):
+// the vertices its Minimize returns for trials random costs and random
+// convex combinations of them are accepted, the points out are refused
+// with their constraint, a wrong length and NaN entries are refused. It
+// returns the vertices.
+func checkMembership(t *testing.T, name string, o lazycg.LMO, trials int, seed uint64, out []checkOut) [][]float64 {
+	t.Helper()
+	const tol = 1e-9
+	mc, ok := o.(lazycg.MembershipChecker)
+	if !ok {
+		t.Fatalf("%s: %T is no MembershipChecker", name, o)
+	}
+	prefix := "lmo: " + name + ":"
+	refused := func(what string, x []float64, want string) {
+		t.Helper()
+		err := mc.Check(x, tol)
+		if err == nil || !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %s: error %v, want %q … %q", name, what, err, prefix, want)
+		}
+	}
+	n := o.Dim()
+	rng := basicRNG(seed)
+	var verts [][]float64
+	for trial := 0; trial < trials; trial++ {
+		c := basicRandCost(rng, n, trial)
+		v := make([]float64, n)
+		if _, err := o.Minimize(context.Background(), v, c); err != nil {
+			t.Fatalf("%s: Minimize: %v", name, err)
+		}
+		if err := mc.Check(v, tol); err != nil {
+			t.Errorf("%s: vertex %d refused: %v", name, trial, err)
+		}
+		verts = append(verts, v)
+	}
+	for trial := 0; trial < 8; trial++ {
+		k := 2 + rng.IntN(len(verts)-1)
+		if trial == 0 {
+			k = len(verts)
+		}
+		x := make([]float64, n)
+		w := make([]float64, k)
+		sum := 0.0
+		for i := range w {
+			w[i] = 0.01 + rng.Float64()
+			sum += w[i]
+		}
+		for i := range w {
+			v := verts[rng.IntN(len(verts))]
+			if trial == 0 {
+				v = verts[i]
+			}
+			for j := range x {
+				x[j] += w[i] / sum * v[j]
+			}
+		}
+		if err := mc.Check(x, tol); err != nil {
+			t.Errorf("%s: convex combination %d refused: %v", name, trial, err)
+		}
+	}
+	for i, p := range out {
+		refused(fmt.Sprintf("point %d outside", i), p.x, p.want)
+	}
+	refused("longer point", make([]float64, n+1), fmt.Sprintf("length %d, want %d", n+1, n))
+	if n > 1 {
+		refused("shorter point", make([]float64, n-1), fmt.Sprintf("length %d, want %d", n-1, n))
+	}
+	for trial := 0; trial < 3; trial++ {
+		x := slices.Clone(verts[trial%len(verts)])
+		x[rng.IntN(n)] = math.NaN()
+		refused("NaN entry", x, "NaN")
+	}
+	return verts
+}
+
+// checkScaled returns s·x.
+func checkScaled(s float64, x []float64) []float64 {
+	y := make([]float64, len(x))
+	for i, v := range x {
+		y[i] = s * v
+	}
+	return y
 }
