@@ -147,6 +147,12 @@ func (s *AugmentingSeparator) diameter() (int, error) {
 	if s.Aug == nil {
 		return 0, errors.New("lazycg: augmenting separator: no augmentation oracle")
 	}
+	if err := CheckNotNil("augmenting separator: the augmentation oracle", s.Aug); err != nil {
+		return 0, err
+	}
+	if err := CheckNotNil("augmenting separator: the decomposition", s.Decomposition); err != nil {
+		return 0, err
+	}
 	k := s.L1Diameter
 	if k == 0 {
 		d, ok := s.Aug.(Diameter1)

@@ -54,6 +54,10 @@ func (s *CachedSeparator) SeparateBlock(ctx context.Context, k int, dst, c, x []
 	if s.st.blocks == nil {
 		s.st.blocks = make([]*CachedSeparator, len(blocks))
 		for i, b := range blocks {
+			if b.LMO == nil {
+				s.st.blocks = nil
+				return Separation{}, fmt.Errorf("lazycg: separate block: block %d has no LMO", i)
+			}
 			bs := s.derive(b.LMO)
 			if s.Cache != nil {
 				policy := s.Cache.Policy()
@@ -281,8 +285,41 @@ func (c *blockCore) step(s *State, k int) float64 {
 // needBlocks says why the block methods cannot run on lmo (nil: they can):
 // it must be a product of blocks.
 func needBlocks(name string, lmo LMO) error {
-	if _, ok := lmo.(BlockLMO); !ok {
+	bl, ok := lmo.(BlockLMO)
+	if !ok {
 		return fmt.Errorf("lazycg: %s: the LMO (%T) is not a product of blocks (BlockLMO; see lmo.NewProduct)", name, lmo)
+	}
+	return checkBlocks(name, bl.Blocks(), lmo.Dim())
+}
+
+// checkBlocks returns an error unless blocks, the factors of a product
+// of dimension n, are at least one, each of dimension ≥ 1, and cover the
+// coordinates [0, n) in order (the block methods slice the vectors by
+// them), and each factor's LMO, when set (the default separator's
+// SeparateBlock needs it), is no typed nil and of the factor's dimension.
+func checkBlocks(name string, blocks []Block, n int) error {
+	if len(blocks) == 0 {
+		return fmt.Errorf("lazycg: %s: the product has no blocks", name)
+	}
+	end := 0
+	for k, b := range blocks {
+		if b.Offset != end || b.Dim < 1 || b.Dim > n-end {
+			return fmt.Errorf("lazycg: %s: block %d covers [%d, %d), not the next coordinates of [%d, %d)", name, k,
+				b.Offset, b.Offset+b.Dim, end, n)
+		}
+		end += b.Dim
+		if b.LMO == nil {
+			continue
+		}
+		if err := CheckNotNil(fmt.Sprintf("%s: block %d's LMO", name, k), b.LMO); err != nil {
+			return err
+		}
+		if d := b.LMO.Dim(); d != b.Dim {
+			return fmt.Errorf("lazycg: %s: block %d has dimension %d, its LMO %d", name, k, b.Dim, d)
+		}
+	}
+	if end != n {
+		return fmt.Errorf("lazycg: %s: the blocks cover [0, %d) of [0, %d)", name, end, n)
 	}
 	return nil
 }

@@ -171,12 +171,19 @@ func (c *activeCore) correct(s *State) bool {
 	return moved
 }
 
+// correctionPoint names the trial points of the corrective rounds in
+// errors.
+const correctionPoint = "a trial point of the corrective step"
+
 // correctRound is one round of CorrectionQuadratic; it reports whether x
 // moved, and sets q.moved when a vertex was dropped (another round may
 // pay).
 func (c *activeCore) correctRound(s *State) bool {
 	q, as := &c.corr, c.as
 	q.moved = false
+	if s.failed() {
+		return false
+	}
 	k := as.Len()
 	if k < 2 {
 		return false
@@ -218,7 +225,11 @@ func (c *activeCore) correctRound(s *State) bool {
 			break
 		}
 		g := q.lm.LineMinimize(q.xc, q.dir, q.gc, math.Inf(1))
-		if !(g > 0) || math.IsInf(g, 0) {
+		if math.IsNaN(g) || math.IsInf(g, 0) {
+			s.nonFinite(nonFiniteError{what: "LineMinimize step", v: g, entry: -1, where: correctionPoint, gamma: math.NaN()})
+			return false
+		}
+		if !(g > 0) {
 			converged = false
 			break
 		}
@@ -227,8 +238,9 @@ func (c *activeCore) correctRound(s *State) bool {
 			q.lam[i] += g * pi
 		}
 		q.cgSteps++
-		s.stats.FuncGradEvals++
-		s.Obj.Grad(q.gc, q.xc)
+		if !s.trialGrad(q.gc, q.xc, correctionPoint, math.NaN()) {
+			return false
+		}
 		as.Scores(q.sc, q.gc)
 		rrNew, spread := centered(q.sc)
 		if !(rrNew > 0) || math.IsInf(rrNew, 0) || !(spread > q.target) {
@@ -283,7 +295,7 @@ func (c *activeCore) correctRound(s *State) bool {
 		q.lam[i] /= sum
 	}
 	as.Combine(q.xc, q.lam)
-	if !(s.Func(q.xc) <= s.F) {
+	if !(s.trialFunc(q.xc, correctionPoint, math.NaN()) <= s.F) {
 		return false
 	}
 	for i, w := range q.lam {

@@ -304,6 +304,12 @@ func MinimizeDC(ctx context.Context, p DCProblem, settings *DCSettings, method M
 	if p.F == nil || p.G == nil {
 		return nil, errors.New("lazycg: dca: the problem needs both F and G")
 	}
+	if err := CheckNotNil("dca: F", p.F); err != nil {
+		return nil, err
+	}
+	if err := CheckNotNil("dca: G", p.G); err != nil {
+		return nil, err
+	}
 	n := p.F.Dim()
 	if p.G.Dim() != n {
 		return nil, fmt.Errorf("lazycg: dca: F has dimension %d, G dimension %d", n, p.G.Dim())
@@ -314,11 +320,20 @@ func MinimizeDC(ctx context.Context, p DCProblem, settings *DCSettings, method M
 	if method == nil {
 		return nil, errors.New("lazycg: no method")
 	}
+	if err := CheckNotNil("the method", method); err != nil {
+		return nil, err
+	}
 	if err := settings.Inner.SeparatorConfig.Check(); err != nil {
 		return nil, err
 	}
 	if settings.Tolerance < 0 || settings.RelTolerance < 0 || math.IsNaN(settings.Tolerance) || math.IsNaN(settings.RelTolerance) {
 		return nil, fmt.Errorf("lazycg: dca: tolerances must be ≥ 0 (got %g and %g)", settings.Tolerance, settings.RelTolerance)
+	}
+	if settings.MaxIterations < 0 || settings.MaxLMOCalls < 0 || settings.TimeLimit < 0 {
+		// A negative limit lifted the DefaultDCMaxIterations cap without
+		// bounding the run.
+		return nil, SettingsError(fmt.Errorf("lazycg: dca: limits must be ≥ 0 (got MaxIterations %d, MaxLMOCalls %d, TimeLimit %v)",
+			settings.MaxIterations, settings.MaxLMOCalls, settings.TimeLimit))
 	}
 	keepActive := func() {}
 	sep := p.Separator

@@ -413,15 +413,113 @@ type State struct {
 
 	stats *Stats
 	dual  float64
+	// bad is the first value of f or ∇f that was not finite at a point
+	// other than the iterate (a line search's trial point): the driver
+	// ends the run with it after the step (nonFinite).
+	bad error
 }
 
 // Eval recomputes F and Grad at X (counted).
 func (s *State) Eval() { s.F = funcGrad(s.stats, s.Obj, s.Grad, s.X) }
 
-// Func evaluates f at y (counted).
-func (s *State) Func(y []float64) float64 {
+// Func evaluates f at y (counted). A value that is not finite (NaN or
+// ±Inf: an Objective is a function on R^n) ends the run after the
+// current step with Status Failure and an error saying so, the result
+// being the iterate before the step; the caller gets the value and should
+// not move on it.
+func (s *State) Func(y []float64) float64 { return s.trialFunc(y, "a trial point", math.NaN()) }
+
+// trialFunc is Func at the trial point y = x + γd of a search named by
+// where (γ NaN: not a search).
+func (s *State) trialFunc(y []float64, where string, gamma float64) float64 {
 	s.stats.FuncEvals++
-	return s.Obj.Func(y)
+	v := s.Obj.Func(y)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		s.nonFinite(nonFiniteError{what: "value", v: v, entry: -1, where: where, gamma: gamma})
+	}
+	return v
+}
+
+// trialGrad evaluates ∇f at the trial point y of a search named by where
+// (γ as in trialFunc) into dst (counted), and reports whether it is
+// finite; when it is not, the run ends after the current step (see Func).
+func (s *State) trialGrad(dst, y []float64, where string, gamma float64) bool {
+	s.stats.FuncGradEvals++
+	s.Obj.Grad(dst, y)
+	if CheckFinite(dst) {
+		return true
+	}
+	e := badGrad(dst, where)
+	e.gamma = gamma
+	s.nonFinite(e)
+	return false
+}
+
+// failed reports whether a value of f or ∇f that was not finite has been
+// met in this step (the searches then return no step).
+func (s *State) failed() bool { return s.bad != nil }
+
+// nonFinite records e unless an earlier failure is recorded.
+func (s *State) nonFinite(e nonFiniteError) {
+	if s.bad == nil {
+		s.bad = e
+	}
+}
+
+// nonFiniteError says which value of the objective was not finite, and
+// where. The driver prefixes the iteration.
+type nonFiniteError struct {
+	what  string // "value", "gradient", "LineMinimize step"
+	v     float64
+	entry int // the gradient's entry (−1: none)
+	where string
+	gamma float64 // the trial point's step (NaN: none)
+}
+
+func (e nonFiniteError) Error() string {
+	msg := fmt.Sprintf("the objective's %s is not finite (%g", e.what, e.v)
+	if e.entry >= 0 {
+		msg += fmt.Sprintf(" in entry %d", e.entry)
+	}
+	msg += ") at " + e.where
+	if !math.IsNaN(e.gamma) {
+		msg += fmt.Sprintf(" (γ = %g)", e.gamma)
+	}
+	return msg
+}
+
+// badGrad returns the error of a gradient g with an entry that is not
+// finite, naming the first such entry.
+func badGrad(g []float64, where string) nonFiniteError {
+	for i, v := range g {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nonFiniteError{what: "gradient", v: v, entry: i, where: where, gamma: math.NaN()}
+		}
+	}
+	return nonFiniteError{what: "gradient", v: math.NaN(), entry: -1, where: where, gamma: math.NaN()}
+}
+
+// stepFailure returns the error that ends a run after a step (or Init,
+// when init) because the objective returned a value that is not finite:
+// the first one met at a trial point (State.Func, line searches), else f
+// or ∇f at the iterate the step ended at. It returns nil when all were
+// finite.
+func (s *State) stepFailure(init bool) error {
+	err := s.bad
+	if err == nil {
+		switch {
+		case math.IsNaN(s.F) || math.IsInf(s.F, 0):
+			err = nonFiniteError{what: "value", v: s.F, entry: -1, where: "the new iterate", gamma: math.NaN()}
+		case !CheckFinite(s.Grad):
+			err = badGrad(s.Grad, "the new iterate")
+		default:
+			return nil
+		}
+	}
+	if init {
+		return fmt.Errorf("lazycg: init: %w", err)
+	}
+	return fmt.Errorf("lazycg: iteration %d: %w", s.Iter+1, err)
 }
 
 // ReportGap records that the Wolfe gap at a point with value f is at most
@@ -470,7 +568,11 @@ func (s *State) Stats() Stats { return *s.stats }
 // Minimize runs method on p. It returns an error without a result for an
 // invalid problem; when an oracle or the method fails mid-run it returns
 // both the result so far (Status Failure, valid point and bound) and the
-// error.
+// error. A value of f or an entry of ∇f that is not finite (NaN or ±Inf)
+// at the iterate a step reaches or at a point a step tries (a line
+// search's trial point, see State.Func) is such a failure: the error
+// names the iteration and the quantity, and the result is the iterate
+// before that step.
 func Minimize(ctx context.Context, p Problem, settings *Settings, method Method) (*Result, error) {
 	if settings == nil {
 		settings = &Settings{}
@@ -548,7 +650,14 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	}
 	maxIter := settings.maxIterations()
 	runCtx := run.Context()
-	if err := method.Init(runCtx, s); err != nil {
+	err = method.Init(runCtx, s)
+	if ferr := s.stepFailure(true); ferr != nil {
+		// The start point was checked: a value that is not finite came
+		// from a trial point, or from a point Init moved to.
+		record(true)
+		return finish(Failure, ferr)
+	}
+	if err != nil {
 		saveBest()
 		record(true)
 		if st, ok := run.Interrupted(); ok {
@@ -568,8 +677,12 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 			return finish(st, nil)
 		}
 		err := method.Step(runCtx, s)
-		if err == nil && (math.IsNaN(s.F) || math.IsInf(s.F, 0)) {
-			err = fmt.Errorf("lazycg: f is not finite (%g) after iteration %d", s.F, s.Iter+1)
+		if ferr := s.stepFailure(false); ferr != nil {
+			// Whatever the method made of it (no step, a stall, an
+			// oracle's error on a NaN cost), the objective failed first;
+			// res.X is the iterate before the step.
+			record(true)
+			return finish(Failure, ferr)
 		}
 		if err != nil {
 			record(true)
@@ -619,11 +732,17 @@ func checkRun(p Problem, settings *Settings, method Method) (monotone bool, err 
 	if p.Objective == nil {
 		return false, errors.New("lazycg: problem needs an Objective and an LMO")
 	}
+	if err := CheckNotNil("the objective", p.Objective); err != nil {
+		return false, err
+	}
 	if err := CheckProblem(p.Objective.Dim(), p.LMO, p.Separator, p.X0); err != nil {
 		return false, err
 	}
 	if method == nil {
 		return false, errors.New("lazycg: no method")
+	}
+	if err := CheckNotNil("the method", method); err != nil {
+		return false, err
 	}
 	if mo, ok := method.(Monotone); ok {
 		monotone = mo.Monotone()

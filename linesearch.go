@@ -83,8 +83,12 @@ type monotonicStep struct {
 const maxHalvings = 1100
 
 // step returns the monotonic step along d from s.X at step count t (0:
-// no γ > 0 keeps f from increasing).
+// no γ > 0 keeps f from increasing, or f was not finite at a trial point,
+// which ends the run: State.Func).
 func (m *monotonicStep) step(s *State, d []float64, t int) float64 {
+	if s.failed() {
+		return 0
+	}
 	start := time.Now()
 	defer func() { s.stats.LineSearchTime += time.Since(start) }()
 	if len(m.trial) != len(s.X) {
@@ -97,7 +101,11 @@ func (m *monotonicStep) step(s *State, d []float64, t int) float64 {
 		}
 		copy(m.trial, s.X)
 		axpy(m.trial, g, d)
-		if s.Func(m.trial) <= s.F {
+		v := s.trialFunc(m.trial, "a trial point of the monotonic step", g)
+		if s.failed() {
+			return 0
+		}
+		if v <= s.F {
 			return g
 		}
 	}
@@ -236,13 +244,26 @@ const (
 	secantMaxIter       = 50
 )
 
-// search returns γ ∈ [0, gmax] along d from s.X (0: no move).
+// search returns γ ∈ [0, gmax] along d from s.X (0: no move). A value of
+// f or ∇f that is not finite at a trial point (or a LineMinimize step
+// that is not) makes it return 0 and ends the run after the current step
+// with an error saying so (State.Func); once one was met in a step, every
+// later search of the step returns 0 at once.
 func (ls *lineSearcher) search(s *State, d []float64, gmax float64) float64 {
+	if s.failed() {
+		return 0
+	}
 	start := time.Now()
 	g := ls.find(s, d, gmax)
 	s.stats.LineSearchTime += time.Since(start)
+	if s.failed() {
+		return 0
+	}
 	return g
 }
+
+// lineSearchPoint names the trial points of the line searches in errors.
+const lineSearchPoint = "a trial point of the line search"
 
 // find is search without the timing.
 func (ls *lineSearcher) find(s *State, d []float64, gmax float64) float64 {
@@ -254,7 +275,11 @@ func (ls *lineSearcher) find(s *State, d []float64, gmax float64) float64 {
 	if rule == LineSearchAuto {
 		if lm, ok := s.Obj.(LineMinimizer); ok {
 			g := lm.LineMinimize(s.X, d, s.Grad, gmax)
-			if math.IsNaN(g) || g < 0 {
+			if math.IsNaN(g) || math.IsInf(g, 0) {
+				s.nonFinite(nonFiniteError{what: "LineMinimize step", v: g, entry: -1, where: "the line search from the iterate", gamma: math.NaN()})
+				return 0
+			}
+			if g < 0 {
 				return 0
 			}
 			return math.Min(g, gmax)
@@ -287,8 +312,11 @@ func (ls *lineSearcher) adaptive(s *State, d []float64, slope, dd, gmax float64)
 		g := math.Min(gmax, -slope/(ls.L*dd))
 		copy(ls.trial, s.X)
 		axpy(ls.trial, g, d)
-		ft := s.Func(ls.trial)
-		if ft <= s.F+g*slope+0.5*ls.L*g*g*dd && !math.IsNaN(ft) {
+		ft := s.trialFunc(ls.trial, lineSearchPoint, g)
+		if s.failed() {
+			return 0
+		}
+		if ft <= s.F+g*slope+0.5*ls.L*g*g*dd {
 			ls.L *= 0.9
 			return g
 		}
@@ -304,12 +332,14 @@ func (ls *lineSearcher) buffers(n int) {
 	}
 }
 
-// slopeAt returns φ'(γ) = ∇f(x+γd)·d (one counted gradient evaluation).
+// slopeAt returns φ'(γ) = ∇f(x+γd)·d (one counted gradient evaluation),
+// NaN when the gradient there is not finite (which ends the run).
 func (ls *lineSearcher) slopeAt(s *State, d []float64, gamma float64) float64 {
 	copy(ls.trial, s.X)
 	axpy(ls.trial, gamma, d)
-	s.stats.FuncGradEvals++
-	s.Obj.Grad(ls.g, ls.trial)
+	if !s.trialGrad(ls.g, ls.trial, lineSearchPoint, gamma) {
+		return math.NaN()
+	}
 	return dot(ls.g, d)
 }
 
@@ -387,7 +417,7 @@ const goldenMaxEvals = 100
 func (ls *lineSearcher) valueAt(s *State, d []float64, gamma float64) float64 {
 	copy(ls.trial, s.X)
 	axpy(ls.trial, gamma, d)
-	return s.Func(ls.trial)
+	return s.trialFunc(ls.trial, lineSearchPoint, gamma)
 }
 
 // golden is LineSearchGolden.
@@ -396,10 +426,13 @@ func (ls *lineSearcher) golden(s *State, d []float64, gmax float64) float64 {
 	evals := 0
 	best, fbest := 0.0, s.F
 	value := func(g float64) float64 {
+		if s.failed() {
+			return math.Inf(1) // the run ends: no more evaluations
+		}
 		evals++
 		v := ls.valueAt(s, d, g)
-		if math.IsNaN(v) {
-			v = math.Inf(1)
+		if s.failed() {
+			return math.Inf(1)
 		}
 		if v < fbest {
 			best, fbest = g, v
@@ -424,6 +457,9 @@ func (ls *lineSearcher) golden(s *State, d []float64, gmax float64) float64 {
 		}
 	} else {
 		value(hi) // the minimizer may sit on γmax
+	}
+	if s.failed() {
+		return 0
 	}
 	linemin.Golden(value, lo, hi, 1e-10*hi, goldenMaxEvals-evals)
 	if best > 0 {

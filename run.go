@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"time"
 )
 
@@ -106,11 +107,26 @@ func (r *Run) NewOracle(lmo LMO, sep WeakSeparator, cfg SeparatorConfig) *Oracle
 
 // CheckProblem checks what the offline and the online problem over R^n
 // have in common: lmo must be set and of dimension n, sep (when set) of
-// dimension n, and the start point x0 (when set: nil lets the driver
+// dimension n, neither a typed nil (a nil pointer in the interface: see
+// CheckNotNil), and the start point x0 (when set: nil lets the driver
 // choose) must have n finite entries.
 func CheckProblem(n int, lmo LMO, sep WeakSeparator, x0 []float64) error {
 	if lmo == nil {
 		return errors.New("lazycg: problem needs an LMO")
+	}
+	if err := CheckNotNil("the LMO", lmo); err != nil {
+		return err
+	}
+	if err := CheckNotNil("the separator", sep); err != nil {
+		return err
+	}
+	if cs, ok := sep.(*CachedSeparator); ok {
+		if cs.LMO == nil {
+			return errors.New("lazycg: the separator (a CachedSeparator) has no LMO")
+		}
+		if err := CheckNotNil("the separator's LMO", cs.LMO); err != nil {
+			return err
+		}
 	}
 	if n <= 0 || n > MaxDim {
 		return fmt.Errorf("lazycg: problem dimension %d out of range (1 to %d)", n, MaxDim)
@@ -133,6 +149,34 @@ func CheckProblem(n int, lmo LMO, sep WeakSeparator, x0 []float64) error {
 	if mc, ok := lmo.(MembershipChecker); ok {
 		if err := mc.Check(x0, startTol*math.Max(1, maxAbs(x0))); err != nil {
 			return SettingsError(fmt.Errorf("lazycg: the start point is not in the polytope: %w", err))
+		}
+	}
+	return nil
+}
+
+// CheckNotNil returns an error when v, an interface value that is not nil
+// (a user's Objective, LMO, separator, method, …), holds a nil pointer,
+// func or channel: a typed nil, as in
+//
+//	var o *MyObjective // never assigned
+//	p := lazycg.Problem{Objective: o, …}
+//
+// which compares unequal to nil and whose methods panic (or, for a
+// channel, block) deep inside a run. The error says "lazycg: " + what +
+// " is a nil *pkg.Type". A nil v itself passes: callers say what is
+// missing in their own words. So do nil maps and slices, which are
+// usable empty values (a nil list of vertices is an empty Decomposer; a
+// vector type of length 0 fails the dimension checks). Minimize, Check,
+// MinimizeDC and CheckProblem (and so the online driver) call it on what
+// they are given.
+func CheckNotNil(what string, v any) error {
+	if v == nil {
+		return nil
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Pointer, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+		if rv.IsNil() {
+			return fmt.Errorf("lazycg: %s is a nil %T", what, v)
 		}
 	}
 	return nil

@@ -118,6 +118,10 @@ func (c *sfwCore) direction(s *State) float64 {
 	c.fs.BatchGrad(c.g, s.X, idx)
 	s.stats.GradTime += time.Since(start)
 	s.stats.FuncGradEvals++ // a batch gradient counts as one evaluation
+	if !CheckFinite(c.g) {
+		// The run ends after the step (State.Func); the caller returns.
+		s.nonFinite(badGrad(c.g, "an inner iterate of the epoch (BatchGrad)"))
+	}
 	c.t++
 	if c.schedule == SFWGrowingBatch {
 		copy(c.dir, c.g)
@@ -195,7 +199,13 @@ func sfwBatch(schedule SFWSchedule, batch int) int {
 func (m *StochasticFW) Step(ctx context.Context, s *State) error {
 	c := &m.core
 	for range c.epoch {
+		if ctx.Err() != nil {
+			break // time limit or cancellation: the driver ends the run
+		}
 		gamma := c.direction(s)
+		if s.failed() {
+			return nil
+		}
 		res, err := s.Oracle.Minimize(ctx, c.v, c.dir)
 		if err != nil {
 			return err
@@ -252,7 +262,13 @@ func (m *LazyStochasticFW) Init(ctx context.Context, s *State) error {
 func (m *LazyStochasticFW) Step(ctx context.Context, s *State) error {
 	c := &m.core
 	for range c.epoch {
+		if ctx.Err() != nil {
+			break // time limit or cancellation: the driver ends the run
+		}
 		gamma := c.direction(s)
+		if s.failed() {
+			return nil
+		}
 		sep, err := s.Oracle.Separate(ctx, c.v, c.dir, s.X, m.phi, m.K)
 		if err != nil {
 			return err
