@@ -304,9 +304,14 @@ type Setting struct {
 	// lazy marks settings of the weak separation oracle, which only the
 	// lazy methods use (Config.LazyOnly).
 	lazy bool
-	// lo and hi bound numeric values; hiOpen excludes hi itself.
+	// lo and hi bound numeric values; hiOpen excludes hi itself. Nonzero
+	// floats must be at least tiny in magnitude (0: not subnormal, see
+	// smallestNormal): scale settings take 0 (the default) or a value in
+	// [tiny, hi], so that their products and quotients with each other
+	// neither overflow nor underflow.
 	lo, hi float64
 	hiOpen bool
+	tiny   float64
 	// check, when set, validates a non-empty text value.
 	check func(string) error
 	// field returns a pointer to the Config field.
@@ -314,6 +319,21 @@ type Setting struct {
 }
 
 const inf = math.MaxFloat64
+
+// smallestNormal is the smallest positive normal float64: a nonzero
+// setting below it in magnitude (a subnormal) is refused.
+const smallestNormal = 0x1p-1022
+
+// scaleLo and scaleHi bound the nonzero values of the settings that are
+// scales of the problem — curvature, strong convexity, Lipschitz constant,
+// diameter, smoothness, Φ0 — (Setting.tiny): the methods multiply and
+// divide them with each other, with K ≤ 1e6 and with gradient norms
+// (Φ = ‖∇‖·D, γ = Φ/(KC), (K+1)(K+2)L²/S, L·D²), which stays finite and
+// nonzero for values within 100 orders of magnitude of 1.
+const (
+	scaleLo = 1e-100
+	scaleHi = 1e100
+)
 
 // settings is the table of every setting of a run; the CLI's flags, the
 // suite files' fields and Config.Set all read it.
@@ -342,26 +362,26 @@ var settings = []Setting{
 		field: func(c *Config) any { return &c.TargetPrimal }},
 	{Flag: "K", JSON: "k", Kind: SettingFloat, lo: 1, hi: 1e6, Usage: "accuracy K ≥ 1 of the weak separation oracle (> 1 for -oracle aug)",
 		field: func(c *Config) any { return &c.K }},
-	{Flag: "C", JSON: "c", Kind: SettingFloat, lo: 0, hi: inf, Usage: "curvature constant (0: estimate from the objective and the polytope's diameter when possible; linear losses have C = 0)",
+	{Flag: "C", JSON: "c", Kind: SettingFloat, lo: 0, hi: scaleHi, tiny: scaleLo, Usage: "curvature constant, 0 or in [1e-100, 1e100] (0: estimate from the objective and the polytope's diameter when possible; linear losses have C = 0)",
 		field: func(c *Config) any { return &c.C }},
-	{Flag: "phi0", JSON: "phi0", Kind: SettingFloat, lo: 0, hi: inf, Usage: "initial bound Φ0 (0: the method's rule)",
+	{Flag: "phi0", JSON: "phi0", Kind: SettingFloat, lo: 0, hi: scaleHi, tiny: scaleLo, Usage: "initial bound Φ0, 0 or in [1e-100, 1e100] (0: the method's rule; a positive Φ0 excludes -phi0-search and -phi0-lmo)",
 		field: func(c *Config) any { return &c.Phi0 }},
 	{Flag: "phi0-search", JSON: "phi0_search", Kind: SettingBool, Usage: "find Φ0 by binary search with the weak separation oracle (no full LMO solve; the default for MIP oracles, started below their LP relaxation's gap bound)",
 		field: func(c *Config) any { return &c.Phi0Search }},
 	{Flag: "phi0-lmo", JSON: "phi0_lmo", Kind: SettingBool, Usage: "find Φ0 by one full LMO call (Algorithm 7 as written), also for MIP oracles",
 		field: func(c *Config) any { return &c.Phi0LMO }},
-	{Flag: "no-ls", JSON: "line_search", negJSON: true, Kind: SettingBool, Usage: "no line search: prescribed steps (lcg: Remark 4.4's γ = min{1, Φ/(KC)})",
+	{Flag: "no-ls", JSON: "line_search", negJSON: true, Kind: SettingBool, Usage: "no line search: prescribed steps (lcg: Remark 4.4's γ = min{1, Φ/(KC)}); excludes -line-search and -smoothness",
 		field: func(c *Config) any { return &c.NoLineSearch }},
 	{Flag: "improved-phi", JSON: "improved_phi", Aliases: []string{"tighten", "tighten_phi"}, Kind: SettingBool,
 		Usage: "Remark 4.3: set Φ to half the exact Wolfe gap after negative calls (locg: lower Φ_t to the proven Wolfe gap)",
 		field: func(c *Config) any { return &c.ImprovedPhi }},
 	{Flag: "phi-factor", lazy: true, JSON: "phi_factor", Kind: SettingFloat, lo: 0, hi: 1, hiOpen: true, Usage: "factor θ in (0, 1) of Φ on negative answers of the offline parameter-free lazy methods (0: 1/2, Algorithm 7's halving); a larger θ keeps the threshold Φ/K near the last proven gap at the cost of more negative answers",
 		field: func(c *Config) any { return &c.PhiFactor }},
-	{Flag: "S", JSON: "s", Kind: SettingFloat, lo: 0, hi: inf, Usage: "strong convexity S of the losses (> 0 selects Theorem 5.1(b)'s steps)",
+	{Flag: "S", JSON: "s", Kind: SettingFloat, lo: 0, hi: scaleHi, tiny: scaleLo, Usage: "strong convexity S of the losses, 0 or in [1e-100, 1e100] (> 0 selects Theorem 5.1(b)'s steps)",
 		field: func(c *Config) any { return &c.S }},
-	{Flag: "L", JSON: "l", Kind: SettingFloat, lo: 0, hi: inf, Usage: "Lipschitz constant of the losses in ℓ2 (needed by -smooth; default √n for linear losses)",
+	{Flag: "L", JSON: "l", Kind: SettingFloat, lo: 0, hi: scaleHi, tiny: scaleLo, Usage: "Lipschitz constant of the losses in ℓ2, 0 or in [1e-100, 1e100] (needed by -smooth; 0: √n for linear losses, else unknown)",
 		field: func(c *Config) any { return &c.L }},
-	{Flag: "D", JSON: "d", Kind: SettingFloat, lo: 0, hi: inf, Usage: "Euclidean diameter of the polytope (default: from the polytope)",
+	{Flag: "D", JSON: "d", Kind: SettingFloat, lo: 0, hi: scaleHi, tiny: scaleLo, Usage: "Euclidean diameter of the polytope, an upper bound for Theorem 5.1: 0 or in [1e-100, 1e100]; LOCG asks for improvements of about ‖∇F_t‖·D (0: from the polytope)",
 		field: func(c *Config) any { return &c.D }},
 	{Flag: "smooth", JSON: "smooth", Kind: SettingBool, Usage: "run on Corollary 5.3's smoothed surrogates of the losses (adversarial Lipschitz losses)",
 		field: func(c *Config) any { return &c.Smoothing }},
@@ -374,7 +394,7 @@ var settings = []Setting{
 	{Flag: "line-search", JSON: "line_search_rule", Kind: SettingString,
 		Usage: "line search `RULE` of the methods that search: auto (exact for quadratics, else secant), adaptive (Pedregosa et al. 2020), secant, short (needs -smoothness or an objective that knows L), golden (golden-section search on values)",
 		field: func(c *Config) any { return &c.LineSearch }},
-	{Flag: "smoothness", JSON: "smoothness", Kind: SettingFloat, lo: 0, hi: inf, Usage: "smoothness L of the objective for -line-search short (0: the objective's estimate)",
+	{Flag: "smoothness", JSON: "smoothness", Kind: SettingFloat, lo: 0, hi: scaleHi, tiny: scaleLo, Usage: "smoothness L of the objective for -line-search short, 0 or in [1e-100, 1e100] (0: the objective's estimate)",
 		field: func(c *Config) any { return &c.Smoothness }},
 	{Flag: "params", JSON: "params", Kind: SettingString, Usage: "method-specific settings `key=value,...` (e.g. dyadic=1,s=2 for lpcg; see lazycg methods)",
 		field: func(c *Config) any { return &c.Params }},
@@ -542,12 +562,29 @@ func (st *Setting) set(c *Config, neg bool, value string) error {
 }
 
 // inRange reports whether f lies in the setting's range [lo, hi], or
-// [lo, hi) with hiOpen.
+// [lo, hi) with hiOpen, and is 0 or at least tiny in magnitude.
 func (st *Setting) inRange(f float64) bool {
+	if f != 0 && math.Abs(f) < st.minAbs() {
+		return false
+	}
 	return f >= st.lo && (f < st.hi || (f == st.hi && !st.hiOpen))
 }
 
+// minAbs is the smallest magnitude of a nonzero value of a float setting.
+func (st *Setting) minAbs() float64 {
+	if st.tiny > 0 {
+		return st.tiny
+	}
+	return smallestNormal
+}
+
 func (st *Setting) rangeErr(value string) error {
+	if st.Kind == SettingFloat && st.tiny > 0 {
+		return fmt.Errorf("must be a number ≥ 0: 0 or in [%g, %g], got %q", st.tiny, st.hi, value)
+	}
+	if f, err := strconv.ParseFloat(value, 64); err == nil && st.Kind == SettingFloat && f != 0 && math.Abs(f) < smallestNormal {
+		return fmt.Errorf("must be 0 or a normal number (magnitude ≥ %g), got the subnormal %q", float64(smallestNormal), value)
+	}
 	what := "a number"
 	switch st.Kind {
 	case SettingInt:
@@ -637,6 +674,16 @@ func (st *Setting) text(c *Config, neg bool) string {
 func (c *Config) Validate() error {
 	if c.Phi0Search && c.Phi0LMO {
 		return errors.New("phi0_search and phi0_lmo exclude each other (-phi0-search, -phi0-lmo)")
+	}
+	if c.Phi0 != 0 && (c.Phi0Search || c.Phi0LMO) {
+		return errors.New("phi0 gives Φ0, which phi0_search and phi0_lmo would find: choose one (-phi0, -phi0-search, -phi0-lmo)")
+	}
+	if c.NoLineSearch && (c.LineSearch != "" || c.Smoothness != 0) {
+		field, flag := "line_search_rule", "-line-search"
+		if c.LineSearch == "" {
+			field, flag = "smoothness", "-smoothness"
+		}
+		return fmt.Errorf("%s sets the line search that line_search false turns off: choose one (%s, -no-ls)", field, flag)
 	}
 	for i := range settings {
 		st := &settings[i]

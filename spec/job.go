@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/lazycg/lazycg"
@@ -228,6 +229,15 @@ func (p *Prepared) prepare(ctx context.Context) error {
 		p.OnlineMethod, params = onlineMethod(p.Info, params)
 		if err := params.Check(in.LMO); err != nil {
 			return err
+		}
+		if params.Certified {
+			// The envelope A·t^{1−e} of Theorem 5.1 bounds every round of
+			// the certified variant: constants whose A overflows would
+			// stop the run at its first round.
+			if a, err := params.TheoremBound(in.LMO, 1); err == nil && (math.IsInf(a, 0) || math.IsNaN(a)) {
+				return fmt.Errorf("spec: %s: Theorem 5.1's constant A of K=%g, C=%g, S=%g, L=%g, D=%g is not finite (overflow): give smaller constants",
+					p.Info.Name, params.K, params.C, params.S, params.L, params.D)
+			}
 		}
 		p.OnlineParams, p.Curvature = params, params.C
 		p.Online = online.Problem{Losses: stream, LMO: in.LMO, X0: in.Start, Separator: sep}

@@ -140,11 +140,21 @@ func (s *Spec) OptString(key, def string) string {
 	return def
 }
 
-// OptFlag returns whether option key is set to a nonzero number (a
-// switch: key=1).
+// OptFlag returns whether option key is set: a switch, key=1 or key=0
+// (absent: 0); other values are refused.
 func (s *Spec) OptFlag(key string) (bool, error) {
-	v, err := s.OptFloat(key, 0, 0, 1)
-	return v != 0, err
+	v, ok := s.Opts[key]
+	s.used[key] = true
+	if !ok {
+		return false, nil
+	}
+	switch f, err := strconv.ParseFloat(v, 64); {
+	case err == nil && f == 1:
+		return true, nil
+	case err == nil && f == 0:
+		return false, nil
+	}
+	return false, fmt.Errorf("spec: %s: %s must be 0 or 1 (a switch), got %q", s.label, key, v)
 }
 
 // Unused returns an error naming the first option that was never read and

@@ -18,7 +18,7 @@ import (
 //	l2:N[,r=R]            Euclidean ball of radius R (default 1)
 //	lp:N,P[,r=R]          ℓp-ball, 1 < P < ∞
 //	linf:N[,r=R]          ℓ∞-ball [−R, R]^N
-//	knorm:N,K[,r=R]       K-norm ball conv(B₁(R) ∪ B∞(R/K))
+//	knorm:N,K[,r=R]       K-norm ball conv(B₁(R) ∪ B∞(R/K)), 1 ≤ K ≤ N
 //	owl:N[,l1=A,l2=B,r=R] ball of the ordered weighted ℓ1 norm with OSCAR's
 //	                      weights w_i = A + B·(N − i) (defaults 1, 0: ℓ1)
 //	spectraplex:N         N×N PSD matrices of trace 1 (dimension N²)
@@ -114,11 +114,13 @@ func buildLInf(s *Spec, opt Options) (*Instance, error) {
 }
 
 func buildKNorm(s *Spec, opt Options) (*Instance, error) {
-	n, r, err := dimRadius(s, opt, 2, 2, "knorm:N,K[,r=RADIUS]", 0)
+	n, r, err := dimRadius(s, opt, 2, 2, "knorm:N,K[,r=RADIUS] with 1 ≤ K ≤ N", 0)
 	if err != nil {
 		return nil, err
 	}
-	k, err := s.Int(1, "K", 1, maxDim)
+	// Every K ≥ N gives the ℓ1-ball (B∞(R/K) ⊆ B₁(R)): K above N is a
+	// mistake, refused.
+	k, err := s.Int(1, "K", 1, n)
 	if err != nil {
 		return nil, err
 	}

@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -126,19 +128,127 @@ func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	msg := strings.ReplaceAll(err.Error(), "\n", " ")
-	fmt.Fprintln(stderr, "lazycg: "+msg)
+	fmt.Fprintln(stderr, "lazycg: "+errorLine(err))
+	code, _ := classify(err)
+	return code
+}
+
+// errorLine is err's message on one line.
+func errorLine(err error) string {
+	return strings.ReplaceAll(err.Error(), "\n", " ")
+}
+
+// The statuses of the JSON error objects (see printJSONError), one per
+// kind of failure; "time-limit" and "failure" are also statuses of runs.
+const (
+	statusBadInput    = "bad-input"   // exit 2: flags, specs, files
+	statusInfeasible  = "infeasible"  // exit 2: an empty polytope
+	statusUnbounded   = "unbounded"   // exit 2: an unbounded polytope
+	statusTimeLimit   = "time-limit"  // exit 1: the limit came before any point
+	statusFailure     = "failure"     // exit 1: an oracle, a solver or an output failed
+	statusInterrupted = "interrupted" // 128 + signal
+)
+
+// classify returns the exit code of the non-nil error err and the status
+// of its JSON error object.
+func classify(err error) (code int, status string) {
 	var (
 		u usageErr
 		i interruptedErr
+		t timeLimitErr
 	)
 	switch {
 	case errors.As(err, &i):
-		return exitSignalBase + int(i.sig)
+		return exitSignalBase + int(i.sig), statusInterrupted
+	case errors.Is(err, lazycg.ErrEmptyPolytope) && errors.As(err, &u):
+		return exitUsage, statusInfeasible
+	case errors.Is(err, lazycg.ErrUnbounded) && errors.As(err, &u):
+		return exitUsage, statusUnbounded
 	case errors.As(err, &u):
-		return exitUsage
+		return exitUsage, statusBadInput
+	case errors.As(err, &t):
+		return exitFailure, statusTimeLimit
 	}
-	return exitFailure
+	return exitFailure, statusFailure
+}
+
+// timeLimitErr marks the failure of a command whose time limit was
+// reached before it had any result (exit code 1, status "time-limit").
+type timeLimitErr struct{ error }
+
+func (e timeLimitErr) Unwrap() error { return e.error }
+
+// jsonErr marks the error of a command run with -json: unless the command
+// printed its result on stdout before failing, run prints the error there
+// as a JSON object (printJSONError), so that a script reading stdout
+// always gets one.
+type jsonErr struct{ error }
+
+func (e jsonErr) Unwrap() error { return e.error }
+
+// withJSON marks err for a JSON error object when on (-json).
+func withJSON(err error, on bool) error {
+	if err == nil || !on {
+		return err
+	}
+	return jsonErr{err}
+}
+
+// wantsJSON reports whether args, the arguments of the command with the
+// flags fs that could not be parsed, ask for -json: the parse stopped at
+// the bad flag, so the flags after it are read here as flag.FlagSet would
+// (up to the first argument that is not a flag or "--", skipping the
+// values of the flags that take one).
+func wantsJSON(fs *flag.FlagSet, args []string) bool {
+	on := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || len(a) < 2 || a[0] != '-' {
+			break
+		}
+		name, val, hasVal := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		if name == "json" {
+			on = true
+			if hasVal {
+				on, _ = strconv.ParseBool(val)
+			}
+			continue
+		}
+		if f := fs.Lookup(name); f != nil && !hasVal {
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+				i++ // the flag's value
+			}
+		}
+	}
+	return on
+}
+
+// jsonError is the JSON error object of a command run with -json that
+// failed without printing a result.
+type jsonError struct {
+	Error    string `json:"error"`
+	Status   string `json:"status"`
+	ExitCode int    `json:"exit_code"`
+}
+
+// printJSONError prints the failure err as one JSON line on w: its
+// message (as on stderr, without the "lazycg: " prefix), its status (see
+// classify) and the exit code.
+func printJSONError(w io.Writer, err error) {
+	code, status := classify(err)
+	printJSON(w, jsonError{Error: errorLine(err), Status: status, ExitCode: code})
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // setupError classifies an error of spec.Config.PrepareContext: the time
@@ -147,7 +257,7 @@ func exitCode(err error, stderr io.Writer) int {
 func setupError(cmd string, err error) error {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Errorf("%s: the time limit was reached during setup (reading and building the problem): no point, no bound", cmd)
+		return timeLimitErr{fmt.Errorf("%s: the time limit was reached during setup (reading and building the problem): no point, no bound", cmd)}
 	case errors.Is(err, context.Canceled):
 		return fmt.Errorf("%s: stopped during setup (reading and building the problem): no point, no bound", cmd)
 	}
@@ -166,7 +276,7 @@ func noResult(cmd string, err error) error {
 	case errors.Is(err, lazycg.ErrUnbounded), errors.Is(err, lazycg.ErrSettings):
 		return usageError(fmt.Errorf("%s: %w", cmd, err))
 	case errors.Is(err, lazycg.ErrNoPoint) && errors.Is(err, context.DeadlineExceeded):
-		return fmt.Errorf("%s: the time limit was reached before the oracle found any point of the polytope: no point, no bound", cmd)
+		return timeLimitErr{fmt.Errorf("%s: the time limit was reached before the oracle found any point of the polytope: no point, no bound", cmd)}
 	case errors.Is(err, lazycg.ErrNoPoint):
 		return fmt.Errorf("%s: stopped before the oracle found any point of the polytope: no point, no bound", cmd)
 	}

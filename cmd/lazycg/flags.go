@@ -106,19 +106,29 @@ func newRunFlags(name string, stderr io.Writer, defaults spec.Config, settings .
 // outputs registers the -trace and -json flags.
 func (f *runFlags) outputs(trace string) {
 	f.fs.StringVar(&f.trace, "trace", "", trace)
-	f.fs.BoolVar(&f.json, "json", false, "print a JSON summary as the last line of stdout")
+	f.fs.BoolVar(&f.json, "json", false, "print a JSON summary as the last line of stdout (on failure before a result: {\"error\", \"status\", \"exit_code\"})")
 	f.fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (go tool pprof)")
 }
 
 // parse parses args. It returns errHelp after printing the usage for -h,
-// and one-line usage errors otherwise (no positional arguments allowed).
-// It creates the -trace file's temporary file, so that an unwritable
-// path fails before the run; call close when done.
+// and one-line usage errors otherwise (no positional arguments allowed),
+// marked for a JSON error object with -json (withJSON). It creates the
+// -trace file's temporary file, so that an unwritable path fails before
+// the run; call close when done.
 func (f *runFlags) parse(args []string) error {
 	name := f.fs.Name()
 	if _, err := parseFlags(f.fs, args, false, "lazycg "+name+" [flags]", f.stderr); err != nil {
-		return err
+		if err == errHelp {
+			return err
+		}
+		return withJSON(err, wantsJSON(f.fs, args))
 	}
+	return withJSON(f.check(), f.json)
+}
+
+// check checks the parsed flags and starts the outputs (see parse).
+func (f *runFlags) check() error {
+	name := f.fs.Name()
 	if f.fs.NArg() > 0 {
 		return usageError(fmt.Errorf("%s: unexpected argument %q (flags start with -; see lazycg %s -h)", name, f.fs.Arg(0), name))
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -26,26 +25,29 @@ type lmoSummary struct {
 	Reason    string   `json:"reason"`
 	Nodes     int64    `json:"nodes"`
 	TimeS     float64  `json:"time_s"`
+	// Error is why the oracle failed after finding the point (exit code 1).
+	Error string `json:"error,omitempty"`
 }
 
 // runLMO minimizes the polytope file's own objective with one exact oracle
 // call: a validation of the oracle against published optima (MIPLIB, TSPLIB,
 // QUBO).
-func runLMO(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runLMO(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	begin := time.Now()
 	fs := flag.NewFlagSet("lmo", flag.ContinueOnError)
 	poly := fs.String("polytope", "", "polytope `SPEC` with an objective of its own: mps:FILE, tsp:FILE.tsp, qubo:FILE")
 	limit := durationFlag(fs, "time", 0, "time limit from the start of the command, reading the file included (0: none)")
 	dataDir := fs.String("data", "", "benchmark data directory (default $LAZYCG_DATA or ../shared/data)")
 	memory := bytesFlag(fs, "memory", 0, "memory budget: `SIZE` such as 8GiB; larger instances are refused (0: $LAZYCG_MEMORY or half the machine's memory; -1: none)")
-	asJSON := fs.Bool("json", false, "print a JSON summary")
+	asJSON := fs.Bool("json", false, "print a JSON summary on stdout (on failure: {\"error\", \"status\", \"exit_code\"})")
 	pos, err := parseFlags(fs, args, false, "lazycg lmo -polytope SPEC [-time D] [-json]", stderr)
 	if err != nil {
 		if err == errHelp {
 			return nil
 		}
-		return err
+		return withJSON(err, wantsJSON(fs, args))
 	}
+	defer func() { err = withJSON(err, *asJSON) }()
 	if len(pos) > 0 {
 		return usageError(fmt.Errorf("lmo: unexpected argument %q (see lazycg lmo -h)", pos[0]))
 	}
@@ -74,7 +76,7 @@ func runLMO(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	timeLimit := res.Reason == lazycg.StopTimeLimit || errors.Is(err, context.DeadlineExceeded)
 	if err != nil && !res.Found {
 		if timeLimit {
-			return fmt.Errorf("lmo: the time limit was reached before the oracle found any point: no point, no bound (%w)", err)
+			return timeLimitErr{fmt.Errorf("lmo: the time limit was reached before the oracle found any point: no point, no bound (%w)", err)}
 		}
 		return noResult("lmo", err)
 	}
@@ -85,9 +87,14 @@ func runLMO(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		b := own.Sign*res.Bound + own.Const
 		sum.Bound = &b
 	}
+	failed := err != nil && !timeLimit
+	if failed {
+		sum.Error = err.Error()
+	}
 	if *asJSON {
-		b, _ := json.Marshal(sum)
-		fmt.Fprintln(stdout, string(b))
+		if err := printJSON(stdout, sum); err != nil {
+			return fmt.Errorf("lmo: %w", err)
+		}
 	} else {
 		fmt.Fprintf(stdout, "%s: %s over %d coordinates\n", *poly, own.Name, in.Dim())
 		if res.Reason == lazycg.StopOptimal {
@@ -99,7 +106,7 @@ func runLMO(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			}
 		}
 	}
-	if err != nil && !timeLimit {
+	if failed {
 		return fmt.Errorf("lmo: the oracle failed after finding the point above: %w", err)
 	}
 	return nil

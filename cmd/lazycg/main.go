@@ -14,11 +14,14 @@
 // stderr. Exit codes (see exit.go and the README): 0 done (a run's result
 // printed, whatever limit stopped it), 1 failure at run time, 2 bad usage
 // or input, 130 interrupted by SIGINT (143 SIGTERM) with the result so far
-// printed.
+// printed. With -json (lmo, solve, online) stdout gets one JSON object in
+// every case: the result, or when the command failed before printing one
+// {"error": MESSAGE, "status": STATUS, "exit_code": CODE} (see classify).
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -53,9 +56,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if !ok {
 		return usageError(fmt.Errorf("unknown command %q (commands: %s)", args[0], strings.Join(commandNames(), ", ")))
 	}
-	err := cmd(ctx, args[1:], stdout, stderr)
+	out := &countingWriter{w: stdout}
+	err := cmd(ctx, args[1:], out, stderr)
 	if sig, ok := interruption(ctx); ok {
-		return interruptedErr{sig: sig, err: err}
+		err = interruptedErr{sig: sig, err: err}
+	}
+	if j := (jsonErr{}); errors.As(err, &j) && out.n == 0 {
+		// -json and no result printed: the failure as a JSON object.
+		printJSONError(stdout, err)
 	}
 	return err
 }

@@ -28,7 +28,7 @@ var onlineSettings = []string{"polytope", "losses", "method", "K", "C", "S", "L"
 // studyMethod is the pseudo-method of the caching study.
 const studyMethod = "study"
 
-func runOnline(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runOnline(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	def := jobDefaults()
 	def.Losses, def.Method, def.HindsightTime = "linear", "locg-pf", time.Minute
 	f := newRunFlags("online", stderr, def, onlineSettings...)
@@ -43,6 +43,7 @@ func runOnline(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer f.close()
+	defer func() { err = withJSON(err, f.json) }()
 	cfg := f.cfg
 	study := cfg.Method == studyMethod
 	if info, err := spec.Method(cfg.Method); !study && (err != nil || !info.Online) {
@@ -55,6 +56,14 @@ func runOnline(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if study {
 		if strings.ToLower(cfg.Oracle) == "aug" {
 			return usageError(errors.New("online: -method study compares cache and early termination of the LMO oracle; use -oracle lmo"))
+		}
+		for _, name := range []string{"cache", "early"} {
+			if flagSet(f.fs, name) {
+				return usageError(fmt.Errorf("online: -method study switches the cache and early termination per run (ocg, locg-early, locg-cache-early); drop -%s", name))
+			}
+		}
+		if cfg.Concurrent {
+			return usageError(errors.New("online: -method study runs ocg, which calls the LMO directly, beside locg; -concurrent applies to single runs of locg-pf"))
 		}
 		cfg.Method = "locg"
 		if *pf {
@@ -75,6 +84,9 @@ func runOnline(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		prob := p.Online
 		prob.Separator = nil // the study sets cache and early termination per variant
 		runs, runErr = experiment.CachingStudy(ctx, prob, settings, p.OnlineParams)
+		if len(runs) == 0 {
+			return noResult("online", runErr)
+		}
 	} else {
 		var res *online.Result
 		res, runErr = online.Minimize(ctx, p.Online, settings, p.OnlineMethod)

@@ -28,7 +28,7 @@ var solveSettings = []string{"polytope", "objective", "method", "K", "C", "phi0"
 	"concave", "gap", "time", "iters", "lmo-calls", "seed", "oracle", "oracle-gap", "oracle-time", "cache", "early", "concurrent", "stale", "idle", "dive", "call-budget", "lazy-gap", "max-inexact", "prune",
 	"best-fit", "cache-bytes", "memory", "params", "data", "target", "line-search", "smoothness"}
 
-func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	def := jobDefaults()
 	def.Objective, def.Method = "quadratic", "lcg"
 	f := newRunFlags("solve", stderr, def, solveSettings...)
@@ -43,6 +43,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer f.close()
+	defer func() { err = withJSON(err, f.json) }()
 	if *calls != "" && !f.cfg.Concurrent {
 		return usageError(errors.New("solve: -calls records the calls of concurrent weak separation: add -concurrent"))
 	}
