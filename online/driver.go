@@ -37,6 +37,9 @@ func (p *Problem) Validate() (int, error) {
 	if p.Losses == nil {
 		return 0, errors.New("online: problem needs a loss stream and an LMO")
 	}
+	if err := lazycg.CheckNotNil("the loss stream", p.Losses); err != nil {
+		return 0, fmt.Errorf("online: %w", err)
+	}
 	n := p.Losses.Dim()
 	if n <= 0 {
 		return 0, fmt.Errorf("online: loss dimension %d must be positive", n)
@@ -429,6 +432,9 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, m Method) (*Re
 	}
 	if m == nil {
 		return nil, errors.New("online: no method")
+	}
+	if err := lazycg.CheckNotNil("the method", m); err != nil {
+		return nil, fmt.Errorf("online: %w", err)
 	}
 	if settings.Concurrent {
 		if err := backgroundReady(m, settings); err != nil {
