@@ -122,9 +122,15 @@ func (h *Hypercube) Check(x []float64, tol float64) error {
 	if err := checkLen("hypercube", x, h.n); err != nil {
 		return err
 	}
+	return checkUnitBox("hypercube", x, tol)
+}
+
+// checkUnitBox returns an error for the first entry of x outside [0, 1]
+// by more than tol (NaN included).
+func checkUnitBox(name string, x []float64, tol float64) error {
 	for i, v := range x {
 		if !(v >= -tol && v <= 1+tol) {
-			return fmt.Errorf("lmo: hypercube: entry %d is %g, outside [0, 1]", i, v)
+			return fmt.Errorf("lmo: %s: entry %d is %g, outside [0, 1]", name, i, v)
 		}
 	}
 	return nil

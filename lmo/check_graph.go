@@ -31,10 +31,8 @@ func (t *SpanningTree) Check(x []float64, tol float64) error {
 	if err := checkLen(name, x, m); err != nil {
 		return err
 	}
-	for e, v := range x {
-		if !(v >= -tol && v <= 1+tol) {
-			return fmt.Errorf("lmo: %s: entry %d is %g, outside [0, 1]", name, e, v)
-		}
+	if err := checkUnitBox(name, x, tol); err != nil {
+		return err
 	}
 	st := sumTol(tol, m)
 	if sum := basicSum(x); !(math.Abs(sum-float64(n-1)) <= st) {
@@ -277,10 +275,8 @@ func (t *Cut) Check(x []float64, tol float64) error {
 	if err := checkLen(name, x, m); err != nil {
 		return err
 	}
-	for e, v := range x {
-		if !(v >= -tol && v <= 1+tol) {
-			return fmt.Errorf("lmo: %s: entry %d is %g, outside [0, 1]", name, e, v)
-		}
+	if err := checkUnitBox(name, x, tol); err != nil {
+		return err
 	}
 	st := sumTol(tol, n)
 	nodes, odd, viol := t.oddCycle(x)
