@@ -429,7 +429,7 @@ func drawFigure(dir string, er *ExperimentResult) error {
 		if r.Trace == "" {
 			continue
 		}
-		tr, err := ReadTraceFile(filepath.Join(dir, r.Trace))
+		tr, err := readRunTrace(dir, &r)
 		if err != nil {
 			return err
 		}
@@ -461,6 +461,19 @@ func drawFigure(dir string, er *ExperimentResult) error {
 	return writeCanvas(filepath.Join(dir, FigureSVG), svg)
 }
 
+// readRunTrace reads the trace of run r in dir and checks that it holds
+// the run's TracePoints points (when recorded, as the runner does): a
+// file cut at a line boundary reads without error, and a figure drawn
+// from it would not show the run.
+func readRunTrace(dir string, r *RunResult) (Trace, error) {
+	path := filepath.Join(dir, r.Trace)
+	tr, err := ReadTraceFile(path)
+	if err == nil && r.TracePoints > 0 && len(tr.Points) != r.TracePoints {
+		err = fmt.Errorf("experiment: trace %s has %d points, the run recorded %d: the file was cut or edited", path, len(tr.Points), r.TracePoints)
+	}
+	return tr, err
+}
+
 func writeCanvas(path string, c io.WriterTo) error {
 	err := fileio.WriteAtomic(path, func(w io.Writer) error { _, err := c.WriteTo(w); return err })
 	if err != nil {
@@ -477,9 +490,14 @@ type logTicks struct{}
 func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 	ts := plot.LogTicks{Prec: -1}.Ticks(lo, hi)
 	labeled := 0
-	for _, t := range ts {
-		if t.Label != "" && t.Value >= lo && t.Value <= hi {
-			labeled++
+	for i, t := range ts {
+		if t.Label != "" {
+			// The powers of ten are computed, 10^-5 as 9.999999999999999e-05:
+			// label the value rounded to 15 digits.
+			ts[i].Label = strconv.FormatFloat(round15(t.Value), 'g', -1, 64)
+			if t.Value >= lo && t.Value <= hi {
+				labeled++
+			}
 		}
 	}
 	if labeled >= 2 {
@@ -491,4 +509,13 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 	}
 	return ts
+}
+
+// round15 rounds v to 15 significant digits.
+func round15(v float64) float64 {
+	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 15, 64), 64)
+	if err != nil {
+		return v
+	}
+	return r
 }

@@ -135,6 +135,19 @@ func TestTraceFileNames(t *testing.T) {
 			t.Errorf("traceFileName %d = %q, want %q", i, got[i], want[i])
 		}
 	}
+	// The calls and point files beside a trace do not collide with
+	// another label's trace, and long labels give short names.
+	used = map[string]bool{}
+	if a, b := traceFileName("x.calls", used), traceFileName("x", used); a != "x.calls.csv" || b != "x-2.csv" {
+		t.Errorf("traceFileName(x.calls), (x) = %q, %q", a, b)
+	}
+	if a, b := traceFileName("y", used), traceFileName("y.calls", used); a != "y.csv" || b != "y.calls-2.csv" {
+		t.Errorf("traceFileName(y), (y.calls) = %q, %q", a, b)
+	}
+	long := strings.Repeat("a", 300)
+	if a, b := traceFileName(long, used), traceFileName(long+"b", used); len(a) > 110 || a == b {
+		t.Errorf("traceFileName of long labels: %q, %q", a, b)
+	}
 	if w := wrap(strings.Repeat("word ", 40), 30); len(w) < 5 {
 		t.Errorf("wrap = %q", w)
 	}

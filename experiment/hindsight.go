@@ -216,6 +216,11 @@ func savedPointsBound(er *ExperimentResult, rr *RunResult, expDir string, prob o
 		if err == nil && sp.Fingerprint != o.Fingerprint {
 			err = fmt.Errorf("experiment: %s: the point's fingerprint %s is not its run's %s", o.LastPoint, sp.Fingerprint, o.Fingerprint)
 		}
+		if err == nil && sp.Label != o.Label {
+			// Another run's file copied over this one: a point of P all
+			// the same, but the row would credit the wrong run with it.
+			err = fmt.Errorf("experiment: %s: the point is %s's, not %s's (the file was replaced)", o.LastPoint, sp.Label, o.Label)
+		}
 		if err != nil {
 			errs = append(errs, err)
 			continue

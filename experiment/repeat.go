@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/lazycg/lazycg/spec"
 )
 
 // MaxRepeat is the largest repetition count Suite.Repeat accepts.
@@ -35,11 +37,32 @@ func (s *Suite) Repeat(n int) (*Suite, error) {
 		if e.RepeatOf != "" {
 			return nil, fmt.Errorf("experiment: %s is already a repetition of %s", e.Name, e.RepeatOf)
 		}
+		if long := fmt.Sprintf("%s-r%d", e.Name, n); len(long) > 100 {
+			return nil, fmt.Errorf("experiment: the repetitions of %s would be named up to %s, longer than 100 characters: shorten its name", e.Name, long)
+		}
+		// A lazy variant is compared with the first non-lazy one by
+		// default: in the reversed order that would be another one when
+		// there are several, and the repetitions' speedups would be
+		// against different baselines. Name it in every repetition.
+		variants := slices.Clone(e.Variants)
+		first := ""
+		for i := range variants {
+			if info, err := spec.Method(variants[i].Method); err == nil && !info.Lazy {
+				first = variants[i].DisplayLabel()
+				break
+			}
+		}
+		for i := range variants {
+			v := &variants[i]
+			if info, err := spec.Method(v.Method); err == nil && info.Lazy && v.Baseline == "" && first != "" {
+				v.Baseline = first
+			}
+		}
 		for k := 1; k <= n; k++ {
 			r := e
 			r.Name = fmt.Sprintf("%s-r%d", e.Name, k)
 			r.RepeatOf, r.Repeat = e.Name, k
-			r.Variants = slices.Clone(e.Variants)
+			r.Variants = slices.Clone(variants)
 			if k%2 == 0 {
 				slices.Reverse(r.Variants)
 			}
@@ -99,11 +122,14 @@ func RepeatTable(res *SuiteResult) string {
 			if r.Versus == nil {
 				continue
 			}
-			row := rows[key]
+			// One row per run and baseline: speedups against different
+			// baselines are not repetitions of one measurement.
+			rkey := key + "\x00" + r.Versus.Baseline
+			row := rows[rkey]
 			if row == nil {
 				row = &repeatRow{exp: base, label: r.Label, base: r.Versus.Baseline, online: r.Online}
-				rows[key] = row
-				order = append(order, key)
+				rows[rkey] = row
+				order = append(order, rkey)
 			}
 			sp := 0.0
 			if r.Versus.Reached && r.Versus.Speedup != nil {
@@ -125,8 +151,9 @@ func RepeatTable(res *SuiteResult) string {
 		"the average regret bracket).\n\n")
 	b.WriteString("| experiment | run (baseline) | runs | speedup per run | lower median | final value: run / baseline | proven dual bound: run / baseline | average regret ≤: run / baseline |\n")
 	b.WriteString("|---|---|---:|---|---:|---|---|---|\n")
-	for _, key := range order {
-		row := rows[key]
+	for _, rkey := range order {
+		row := rows[rkey]
+		key := row.exp + "\x00" + row.label
 		bkey := row.exp + "\x00" + row.base
 		med := lowerMedian(row.speedups)
 		medText := "not reached"

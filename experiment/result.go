@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/lazycg/lazycg/internal/fileio"
 	"github.com/lazycg/lazycg/spec"
@@ -154,7 +155,38 @@ func parseSuiteResult(path string, b []byte) (*SuiteResult, error) {
 		}
 		return nil, fmt.Errorf("experiment: %s: %w", path, err)
 	}
+	if err := r.checkPaths(); err != nil {
+		return nil, fmt.Errorf("experiment: %s: %w (the file was damaged or edited)", path, err)
+	}
 	return &r, nil
+}
+
+// checkPaths checks the names a summary gives the files of its
+// experiments: the report and hindsight commands read and write
+// DIR/NAME/FILE, so an experiment name or a file name that is not a plain
+// name (a path such as "../x") would reach outside the output directory.
+func (r *SuiteResult) checkPaths() error {
+	for i := range r.Experiments {
+		er := &r.Experiments[i]
+		if !namePattern.MatchString(er.Spec.Name) {
+			return fmt.Errorf("experiments[%d]: name %q is not an experiment name (letters, digits, '.', '_' and '-')", i, er.Spec.Name)
+		}
+		for j := range er.Runs {
+			rr := &er.Runs[j]
+			for _, f := range []struct{ field, name string }{{"trace", rr.Trace}, {"calls", rr.Calls}, {"last_point", rr.LastPoint}} {
+				if f.name != "" && !plainFileName(f.name) {
+					return fmt.Errorf("experiments[%d] (%s): runs[%d].%s %q is not a file name inside the experiment's directory", i, er.Spec.Name, j, f.field, f.name)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// plainFileName reports whether name names a file in a directory itself:
+// no separators, not "." or "..".
+func plainFileName(name string) bool {
+	return name != "." && name != ".." && !strings.ContainsAny(name, `/\`) && !strings.ContainsRune(name, 0) && filepath.Base(name) == name
 }
 
 // run returns the run with the label, or nil.

@@ -17,6 +17,11 @@ func TestReadSuiteResultErrors(t *testing.T) {
 		{"truncated", "{\"suite\": \"x\",\n\n \"experiments\": [", "summary.json:3:"},
 		{"type", "{\"suite\": \"x\",\n \"experiments\": [{\"dim\": \"many\"}]}", "summary.json:2:"},
 		{"empty", "", "summary.json"},
+		{"name outside", `{"suite": "x", "experiments": [{"spec": {"name": "../victim"}}]}`, `name "../victim"`},
+		{"empty name", `{"suite": "x", "experiments": [{"spec": {"name": ""}}]}`, `name ""`},
+		{"trace outside", `{"suite": "x", "experiments": [{"spec": {"name": "a"}, "runs": [{"label": "l", "trace": "../../b.csv"}]}]}`, `runs[0].trace "../../b.csv"`},
+		{"absolute point", `{"suite": "x", "experiments": [{"spec": {"name": "a"}, "runs": [{"label": "l", "last_point": "/etc/p.json"}]}]}`, `runs[0].last_point`},
+		{"dot calls", `{"suite": "x", "experiments": [{"spec": {"name": "a"}, "runs": [{"label": "l", "calls": ".."}]}]}`, `runs[0].calls`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -257,16 +257,30 @@ func traceFileName(label string, used map[string]bool) string {
 		}
 	}
 	base := strings.Trim(b.String(), "-.")
+	// Labels are free text: keep the file names (with the suffixes of
+	// the calls and point files) well below the file systems' 255 bytes.
+	if len(base) > maxTraceBase {
+		base = strings.TrimRight(base[:maxTraceBase], "-.")
+	}
 	if base == "" {
 		base = "run"
 	}
-	name := base + ".csv"
-	for k := 2; used[name]; k++ {
-		name = fmt.Sprintf("%s-%d.csv", base, k)
+	// The calls and point files beside the trace are named after it: a
+	// name is free only when they are too ("x" and "x.calls" would both
+	// claim x.calls.csv).
+	free := func(stem string) bool {
+		return !used[stem+".csv"] && !used[stem+CallsSuffix] && !used[stem+PointSuffix]
 	}
-	used[name] = true
-	return name
+	stem := base
+	for k := 2; !free(stem); k++ {
+		stem = fmt.Sprintf("%s-%d", base, k)
+	}
+	used[stem+".csv"], used[stem+CallsSuffix], used[stem+PointSuffix] = true, true, true
+	return stem + ".csv"
 }
+
+// maxTraceBase bounds the part of a trace file name taken from the label.
+const maxTraceBase = 100
 
 // baselineOf returns the label of the run a lazy run is compared with.
 func baselineOf(e *Experiment, v *Variant, lazy map[string]bool) string {
@@ -306,8 +320,8 @@ func (r *Runner) compare(er *ExperimentResult, dir string) {
 		if br == nil || br.Trace == "" {
 			continue
 		}
-		lt, err1 := ReadTraceFile(filepath.Join(dir, rr.Trace))
-		bt, err2 := ReadTraceFile(filepath.Join(dir, br.Trace))
+		lt, err1 := readRunTrace(dir, rr)
+		bt, err2 := readRunTrace(dir, br)
 		if err1 != nil || err2 != nil {
 			er.Warnings = append(er.Warnings, fmt.Sprintf("comparing %s with %s: %v %v", rr.Label, base, err1, err2))
 			continue

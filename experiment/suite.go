@@ -337,6 +337,11 @@ func (s *Suite) Override(assignments string) error {
 		if !ok || key == "" {
 			return fmt.Errorf("experiment: override %q: want key=value", a)
 		}
+		// Settings without a suite-file field (method, data) are not
+		// experiment settings: the runner would ignore them silently.
+		if st, _, err := spec.LookupSetting(key); err == nil && st.JSON == "" {
+			return fmt.Errorf("experiment: override %q: %s is not a setting of a suite's experiments (the methods are the experiments' variants; the data directory is bench's -data)", a, key)
+		}
 		for i := range s.Experiments {
 			if err := s.Experiments[i].Config.Set(key, value); err != nil {
 				return fmt.Errorf("experiment: override %q: %w", a, err)

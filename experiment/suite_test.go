@@ -127,7 +127,7 @@ func TestSuiteOverride(t *testing.T) {
 	if !strings.Contains(s.Description, "lazy_gap=0.05") || !strings.HasPrefix(s.Description, "test suite") {
 		t.Errorf("description %q", s.Description)
 	}
-	for _, bad := range []string{"lazy_gap", "nosuch=1", "lazy_gap=1.5", "lazy_gap=x", "=3"} {
+	for _, bad := range []string{"lazy_gap", "nosuch=1", "lazy_gap=1.5", "lazy_gap=x", "=3", "method=lcg", "data=/tmp"} {
 		if err := s.Override(bad); err == nil {
 			t.Errorf("Override(%q) accepted", bad)
 		}

@@ -120,6 +120,18 @@ func ReadTrace(r io.Reader) (Trace, error) {
 				tr.OracleTime = append(tr.OracleTime, ot)
 			}
 		}
+		if err == nil && len(tr.Points) > 0 {
+			// The points are cumulative: a time or an iteration count that
+			// goes back is a damaged or edited file, which would draw a
+			// curve going back and break the times to a target.
+			prev := tr.Points[len(tr.Points)-1]
+			switch {
+			case p.Time < prev.Time:
+				err = fmt.Errorf("time_s %s is before the previous line's %g", rec[0], prev.Time.Seconds())
+			case p.Iteration < prev.Iteration:
+				err = fmt.Errorf("iteration %d is below the previous line's %d", p.Iteration, prev.Iteration)
+			}
+		}
 		if err != nil {
 			return Trace{}, fmt.Errorf("experiment: trace: line %d: %w", line, err)
 		}

@@ -56,6 +56,8 @@ func TestReadTraceErrors(t *testing.T) {
 		{"nan primal", head + "1,2,0,0,NaN,1\n", "line 2: primal"},
 		{"bad dual", head + "1,2,0,0,1,zz\n", "line 2: dual_bound"},
 		{"short row", head + "1,2,0,0,1\n", "wrong number of fields"},
+		{"time goes back", head + "1,0,0,0,1,1\n2,1,1,1,1,1\n0.5,2,2,2,1,1\n", "line 4: time_s 0.5 is before"},
+		{"iteration goes back", head + "1,5,0,0,1,1\n2,4,1,1,1,1\n", "line 3: iteration 4 is below"},
 		{"oracle", strings.TrimSuffix(head, "\n") + ",oracle_time_s\n1,2,0,0,1,1,q\n", "line 2: oracle_time_s"},
 	}
 	for _, tc := range tests {
