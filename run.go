@@ -146,10 +146,21 @@ func CheckProblem(n int, lmo LMO, sep WeakSeparator, x0 []float64) error {
 	if !CheckFinite(x0) {
 		return errors.New("lazycg: start point has NaN or Inf entries")
 	}
+	if err := CheckMember(lmo, x0); err != nil {
+		return SettingsError(fmt.Errorf("lazycg: the start point is not in the polytope: %w", err))
+	}
+	return nil
+}
+
+// CheckMember checks a point x of the right dimension against the
+// polytope of lmo when lmo is a MembershipChecker, within the relative
+// tolerance CheckProblem allows a start point (1e-9·max(1, max_i |x_i|)),
+// and returns the checker's error for a point outside; it returns nil
+// when lmo cannot check (x is then taken to lie in P). Saved points used
+// as bounds (experiment's hindsight) go through it too.
+func CheckMember(lmo LMO, x []float64) error {
 	if mc, ok := lmo.(MembershipChecker); ok {
-		if err := mc.Check(x0, startTol*math.Max(1, maxAbs(x0))); err != nil {
-			return SettingsError(fmt.Errorf("lazycg: the start point is not in the polytope: %w", err))
-		}
+		return mc.Check(x, startTol*math.Max(1, maxAbs(x)))
 	}
 	return nil
 }

@@ -225,6 +225,14 @@ func savedPointsBound(er *ExperimentResult, rr *RunResult, expDir string, prob o
 			errs = append(errs, err)
 			continue
 		}
+		if len(sp.X) == prob.Losses.Dim() {
+			// Where the polytope can say whether the point is in it: a
+			// point outside bounds nothing, whatever its loss.
+			if err := lazycg.CheckMember(prob.LMO, sp.X); err != nil {
+				errs = append(errs, fmt.Errorf("experiment: %s: not a point of the polytope (the file was damaged or edited); not used: %w", o.LastPoint, err))
+				continue
+			}
+		}
 		v, err := online.LossAt(prob, row.Rounds, sp.X)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("experiment: %s: %w", o.LastPoint, err))

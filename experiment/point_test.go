@@ -157,6 +157,9 @@ func TestSavedPointsBound(t *testing.T) {
 	}
 	er.Runs = append(er.Runs, RunResult{Label: "bad", Fingerprint: "fp", LastPoint: "bad" + PointSuffix})
 	add("short", "fp", []float64{1, 0})
+	// Outside the simplex (the entries sum to 2.5), with a valid checksum:
+	// the polytope's membership check refuses it whatever its loss.
+	add("outside", "fp", []float64{0.5, 0.5, 0.5, 0.5, 0.5})
 	b, _ := json.Marshal(pointJSON{Label: "swapped", Fingerprint: "fp2", Dim: n, Index: []int{0}, Value: []float64{1}})
 	if err := os.WriteFile(filepath.Join(dir, "swapped"+PointSuffix), b, 0o644); err != nil {
 		t.Fatal(err)
@@ -165,7 +168,8 @@ func TestSavedPointsBound(t *testing.T) {
 	row = &HindsightRow{Rounds: 50}
 	got2, err := savedPointsBound(er, rr, dir, prob, row, math.Inf(-1))
 	if err == nil || !strings.Contains(err.Error(), "bad"+PointSuffix) || !strings.Contains(err.Error(), "short"+PointSuffix) ||
-		!strings.Contains(err.Error(), "not its run's") {
+		!strings.Contains(err.Error(), "not its run's") ||
+		!strings.Contains(err.Error(), "outside"+PointSuffix+": not a point of the polytope") {
 		t.Errorf("damaged files: error %v", err)
 	}
 	if got2 != got {
