@@ -371,6 +371,8 @@ func TestCheck(t *testing.T) {
 		{"lazy sfw on a distance", nil, &LazyStochasticFW{}, "not a finite sum"},
 		{"fork policy", &Settings{SeparatorConfig: SeparatorConfig{Concurrent: true, Stale: StaleFork}}, &LazyCG{}, "Forker"},
 		{"corrected idle, no exact line search", &Settings{SeparatorConfig: SeparatorConfig{Concurrent: true, Idle: IdleCorrected}}, &LazyCG{}, "LineMinimizer"},
+		{"pcg without face calls", nil, &PCG{}, "cannot minimize over faces"},
+		{"lpcg without face calls", nil, &LPCG{}, "cannot minimize over faces"},
 		{"negative limit", &Settings{MaxLMOCalls: -2}, &LazyCG{}, "MaxLMOCalls"},
 		{"no method", nil, nil, "no method"},
 	} {

@@ -81,15 +81,8 @@ type pairwiseCore struct {
 }
 
 func (p *pairwiseCore) init(s *State, name string, assume bool, rule PairwiseRule, cfg LineSearch) error {
-	l := s.Oracle.LMO()
-	if _, ok := l.(FaceMinimizer); !ok {
-		return fmt.Errorf("lazycg: %s: the LMO (%T) cannot minimize over faces (it must implement FaceMinimizer)", name, l)
-	}
-	_, bounded := l.(PairwiseStepBounder)
-	sf, ok := l.(StandardForm)
-	if !assume && !bounded && !(ok && sf.StandardForm()) {
-		return fmt.Errorf("lazycg: %s: the polytope of %T is not known to be of the form {x ≥ 0 : Ax = b}, where pairwise steps "+
-			"are feasible (implement StandardForm or PairwiseStepBounder, or set AssumeStandardForm)", name, l)
+	if err := pairwiseNeeds(name, assume, s.Oracle.LMO()); err != nil {
+		return err
 	}
 	n := len(s.X)
 	p.vPlus = make([]float64, n)
@@ -103,6 +96,28 @@ func (p *pairwiseCore) init(s *State, name string, assume bool, rule PairwiseRul
 	}
 	return p.ls.init(s, cfg, name)
 }
+
+// pairwiseNeeds returns an error when the pairwise methods cannot run over
+// l: it must minimize over faces, and its polytope must be of the form
+// {x ≥ 0 : Ax = b} (or bound pairwise steps) unless assume is set.
+func pairwiseNeeds(name string, assume bool, l LMO) error {
+	if _, ok := l.(FaceMinimizer); !ok {
+		return fmt.Errorf("lazycg: %s: the LMO (%T) cannot minimize over faces (it must implement FaceMinimizer)", name, l)
+	}
+	_, bounded := l.(PairwiseStepBounder)
+	sf, ok := l.(StandardForm)
+	if !assume && !bounded && !(ok && sf.StandardForm()) {
+		return fmt.Errorf("lazycg: %s: the polytope of %T is not known to be of the form {x ≥ 0 : Ax = b}, where pairwise steps "+
+			"are feasible (implement StandardForm or PairwiseStepBounder, or set AssumeStandardForm)", name, l)
+	}
+	return nil
+}
+
+// needs implements problemNeeds.
+func (m *PCG) needs(_ Objective, l LMO) error { return pairwiseNeeds("pcg", m.AssumeStandardForm, l) }
+
+// needs implements problemNeeds.
+func (m *LPCG) needs(_ Objective, l LMO) error { return pairwiseNeeds("lpcg", m.AssumeStandardForm, l) }
 
 // minimizeAway stores in vMinus a vertex maximizing ∇f·v over the face
 // {v : v_i = 0 where x_i = 0} (one counted LMO call) and returns the call's
