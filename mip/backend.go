@@ -28,8 +28,10 @@ type Engine interface {
 	// p asks, and fills r. It returns an error only for solver failures;
 	// cancellation (ctx done) is the outcome OutcomeCanceled.
 	Solve(ctx context.Context, p *SolveParams, r *SolveResult) error
-	// SetColUpper changes the upper bound of column j for later solves.
-	SetColUpper(j int, up float64)
+	// SetColBounds changes the bounds of column j for later solves
+	// (MinimizeFace fixes the columns of a face to 0 with it, lower
+	// bounds below 0 included, and restores them afterwards).
+	SetColBounds(j int, lo, up float64)
 	// Close frees the engine; it is called once.
 	Close()
 }

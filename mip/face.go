@@ -64,7 +64,7 @@ func (s *Solver) minimizeFaceReduced(ctx context.Context, dst, c []float64, zero
 	res, err := f.sub.minimize(ctx, f.v, f.c, nil, math.Inf(-1), math.Inf(1))
 	if err != nil {
 		if errors.Is(err, errInfeasible) {
-			return res, fmt.Errorf("mip: the face is empty (%d coordinates fixed to 0)", len(zero)-len(f.pos))
+			return res, fmt.Errorf("mip: the face is empty (%d coordinates fixed to 0): %w", len(zero)-len(f.pos), lazycg.ErrEmptyPolytope)
 		}
 		return res, err
 	}

@@ -71,6 +71,16 @@ func ReadMPSFile(path string) (*Model, error) {
 		}
 		return nil, &MPSError{File: path, Msg: err.Error()}
 	}
+	if zr, ok := r.(*gzip.Reader); ok {
+		// The reader stops at ENDATA, before the gzip trailer: read the
+		// stream to its end so that its checksum and length are verified,
+		// else a corrupted or truncated file could be read as a model
+		// with wrong numbers. Data after a complete gzip member that is
+		// not another member is ignored, as gzip -d does.
+		if _, err := io.Copy(io.Discard, zr); err != nil && !errors.Is(err, gzip.ErrHeader) {
+			return nil, &MPSError{File: path, Msg: "gzip stream after ENDATA: " + err.Error() + " (the file is truncated or corrupted)"}
+		}
+	}
 	return m, nil
 }
 
@@ -157,6 +167,8 @@ type mpsParser struct {
 	rng     []float64
 	hasRHS  []bool
 	hasRng  []bool
+	rhsLn   []int // line of each row's RHS entry, 0 for none
+	rngLn   []int // line of each row's RANGES entry, 0 for none
 
 	inInt   bool
 	curCol  int    // current column, -1 before the first
@@ -429,6 +441,8 @@ func (p *mpsParser) endRows() error {
 	p.rng = make([]float64, nr)
 	p.hasRHS = make([]bool, nr)
 	p.hasRng = make([]bool, nr)
+	p.rhsLn = make([]int, nr)
+	p.rngLn = make([]int, nr)
 	p.rowMark = make([]int, nr)
 	for i := range p.rowMark {
 		p.rowMark[i] = -1
@@ -625,6 +639,9 @@ func (p *mpsParser) rhsEntries(set []byte, kv [][]byte, check bool) error {
 			if dup {
 				return p.errorf("%s: duplicate entry for row %q", sec, rname)
 			}
+			if i == mpsObjRow && isRHS && math.IsInf(mpsClamp(v), 0) {
+				return p.errorf("RHS: infinite value %s for the objective row %q (the negated objective constant)", kv[2*k+1], rname)
+			}
 			first = i
 			continue
 		}
@@ -633,9 +650,9 @@ func (p *mpsParser) rhsEntries(set []byte, kv [][]byte, check bool) error {
 		case i == mpsObjRow && isRHS:
 			p.m.ObjConst = -v
 		case i >= 0 && isRHS:
-			p.rhs[i], p.hasRHS[i] = v, true
+			p.rhs[i], p.hasRHS[i], p.rhsLn[i] = v, true, p.line
 		case i >= 0:
-			p.rng[i], p.hasRng[i] = v, true
+			p.rng[i], p.hasRng[i], p.rngLn[i] = v, true, p.line
 		}
 	}
 	if !check && !*setOK {
@@ -779,12 +796,17 @@ func (p *mpsParser) finish() error {
 		}
 	}
 	for j := range m.ColLo {
+		line := 0
+		if p.bndLine != nil {
+			line = p.bndLine[j]
+		}
 		if m.ColLo[j] > m.ColUp[j] {
-			line := 0
-			if p.bndLine != nil {
-				line = p.bndLine[j]
-			}
 			return &MPSError{Line: line, Msg: fmt.Sprintf("BOUNDS: column %q has lower bound %g above its upper bound %g", m.ColNames[j], m.ColLo[j], m.ColUp[j])}
+		}
+		if math.IsInf(m.ColLo[j], 1) || math.IsInf(m.ColUp[j], -1) {
+			// Values of magnitude 1e30 or more are infinite: a column
+			// at +Inf or −Inf has no value.
+			return &MPSError{Line: line, Msg: fmt.Sprintf("BOUNDS: column %q has bounds [%g, %g], which contain no finite value", m.ColNames[j], m.ColLo[j], m.ColUp[j])}
 		}
 	}
 	nr := len(p.rowType)
@@ -811,6 +833,16 @@ func (p *mpsParser) finish() error {
 			default:
 				lo = b + r
 			}
+		}
+		if !(lo < inf && up > math.Inf(-1)) { // also NaN: +Inf plus a range of −Inf
+			line, what := p.rhsLn[i], "RHS"
+			if math.IsInf(b, 0) && p.rngLn[i] != 0 {
+				what = "RHS and RANGES"
+			} else if !math.IsInf(b, 0) {
+				line, what = p.rngLn[i], "RANGES"
+			}
+			return &MPSError{Line: line, Msg: fmt.Sprintf("%s: row %q (%c) gets the bounds [%g, %g], which no finite activity meets (values of magnitude 1e30 or more are infinite)",
+				what, m.RowNames[i], t, lo, up)}
 		}
 		m.RowLo[i], m.RowUp[i] = lo, up
 	}

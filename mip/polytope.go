@@ -26,6 +26,10 @@ var (
 // vertex is the backend's first incumbent (warm start), so repeated calls
 // with similar objectives are cheaper.
 func (s *Solver) Minimize(ctx context.Context, dst, c []float64) (res lazycg.LinearResult, err error) {
+	if !s.enter() {
+		return notFound(), errBusy
+	}
+	defer s.exit()
 	if s.opts.CallLog != nil {
 		defer s.logDefer(CallMinimize, c, nil, nil, time.Now(), &res, &err)
 	}
@@ -48,6 +52,10 @@ func (s *Solver) Minimize(ctx context.Context, dst, c []float64) (res lazycg.Lin
 // rule.Dive makes the search look for an improving vertex first (see
 // lazycg.StopRule.Dive).
 func (s *Solver) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazycg.StopRule) (res lazycg.LinearResult, err error) {
+	if !s.enter() {
+		return notFound(), errBusy
+	}
+	defer s.exit()
 	if math.IsNaN(rule.Improve) || math.IsNaN(rule.Certify) {
 		return notFound(), fmt.Errorf("mip: stop rule has NaN (Improve %g, Certify %g)", rule.Improve, rule.Certify)
 	}
@@ -72,6 +80,10 @@ func (s *Solver) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazyc
 // c·v over the polytope. The parameter-free lazy methods start Φ from it
 // instead of a full solve.
 func (s *Solver) RelaxationBound(ctx context.Context, c []float64) (bound float64, err error) {
+	if !s.enter() {
+		return math.Inf(-1), errBusy
+	}
+	defer s.exit()
 	if s.opts.CallLog != nil {
 		start := time.Now()
 		defer func() {
@@ -107,9 +119,14 @@ func (s *Solver) RelaxationBound(ctx context.Context, c []float64) (bound float6
 
 // MinimizeFace implements lazycg.FaceMinimizer: it minimizes c·v over the
 // vertices with v_i = 0 for every i with zero[i]: on a model without those
-// columns when they are at least half of the model's (face.go), else by
-// setting their upper bounds to 0 for this call only.
+// columns when they are at least nine tenths of the model's (face.go), else
+// by fixing them to 0 through their bounds for this call only. A mask that
+// fixes a column whose bounds exclude 0 is an empty face.
 func (s *Solver) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool) (res lazycg.LinearResult, err error) {
+	if !s.enter() {
+		return notFound(), errBusy
+	}
+	defer s.exit()
 	if s.eng == nil {
 		return notFound(), ErrClosed
 	}
@@ -131,26 +148,51 @@ func (s *Solver) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool
 			return s.minimizeFaceReduced(ctx, dst, c, zero, f)
 		}
 	}
+	if err := s.checkVec(dst, c); err != nil {
+		return notFound(), err
+	}
+	for i, z := range zero {
+		if j := s.vars[i]; z {
+			if m := s.model; m.ColLo[j] > 0 || m.ColUp[j] < 0 {
+				// No point of the model has x_j = 0.
+				return notFound(), fmt.Errorf("mip: the face is empty (%d coordinates fixed to 0; column %s has bounds [%g, %g]): %w",
+					countTrue(zero), colName(m, j), m.ColLo[j], m.ColUp[j], lazycg.ErrEmptyPolytope)
+			}
+		}
+	}
 	if s.changed == nil {
 		s.changed = make([]int, 0, len(s.vars))
 	}
 	for i, z := range zero {
-		if j := s.vars[i]; z && s.model.ColUp[j] != 0 {
-			s.setColUpper(j, 0)
+		// Both bounds: a column with a negative lower bound is not
+		// fixed to 0 by its upper bound alone.
+		if j := s.vars[i]; z && (s.model.ColLo[j] != 0 || s.model.ColUp[j] != 0) {
+			s.setColBounds(j, 0, 0)
 			s.changed = append(s.changed, j)
 		}
 	}
 	defer func() {
 		for _, j := range s.changed {
-			s.setColUpper(j, s.model.ColUp[j])
+			s.setColBounds(j, s.model.ColLo[j], s.model.ColUp[j])
 		}
 		s.changed = s.changed[:0]
 	}()
 	res, err = s.minimize(ctx, dst, c, zero, math.Inf(-1), math.Inf(1))
 	if err != nil && errors.Is(err, errInfeasible) {
-		return res, fmt.Errorf("mip: the face is empty (%d coordinates fixed to 0)", len(s.changed))
+		return res, fmt.Errorf("mip: the face is empty (%d coordinates fixed to 0): %w", countTrue(zero), lazycg.ErrEmptyPolytope)
 	}
 	return res, err
+}
+
+// countTrue returns the number of true entries of b.
+func countTrue(b []bool) int {
+	n := 0
+	for _, v := range b {
+		if v {
+			n++
+		}
+	}
+	return n
 }
 
 // Augment implements lazycg.Augmenter: the backend searches for a solution
@@ -158,6 +200,10 @@ func (s *Solver) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool
 // when it proves that none exists, x is optimal for c and Augment returns
 // false with dst = x.
 func (s *Solver) Augment(ctx context.Context, dst, c, x []float64) (bool, error) {
+	if !s.enter() {
+		return false, errBusy
+	}
+	defer s.exit()
 	if err := s.checkVec(dst, c); err != nil {
 		return false, err
 	}

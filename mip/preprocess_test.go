@@ -30,8 +30,8 @@ func (e *recordingEngine) Solve(_ context.Context, p *SolveParams, r *SolveResul
 	return nil
 }
 
-func (e *recordingEngine) SetColUpper(int, float64) {}
-func (e *recordingEngine) Close()                   {}
+func (e *recordingEngine) SetColBounds(int, float64, float64) {}
+func (e *recordingEngine) Close()                             {}
 
 // TestPreprocessPolicy: PreprocessAuto preprocesses the first solve of a
 // Solver (not a relaxation-only one), Off never, On always.

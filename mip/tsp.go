@@ -214,7 +214,10 @@ func (t *TSPInstance) EdgeCosts() []float64 {
 // It returns an error if x is not the incidence vector of a Hamiltonian
 // cycle.
 func TourFromArcs(n int, x []float64) ([]int, error) {
-	if n < 3 || len(x) != n*(n-1) {
+	if n < 3 {
+		return nil, fmt.Errorf("mip: TourFromArcs: need at least 3 nodes for a Hamiltonian cycle, got %d", n)
+	}
+	if len(x) != n*(n-1) {
 		return nil, fmt.Errorf("mip: TourFromArcs: %d values for %d nodes, want %d", len(x), n, n*(n-1))
 	}
 	next := make([]int, n)

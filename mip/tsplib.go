@@ -2,6 +2,7 @@ package mip
 
 import (
 	"bufio"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"github.com/lazycg/lazycg/internal/fileio"
@@ -104,7 +105,8 @@ func geoDist(xi, yi, xj, yj float64) int {
 }
 
 // TourLength returns the length of the closed tour visiting the nodes in the
-// given order. It returns an error unless tour is a permutation of 0..N−1.
+// given order. It returns an error unless tour is a permutation of 0..N−1,
+// and when the length does not fit an int.
 func (t *TSPInstance) TourLength(tour []int) (int, error) {
 	if len(tour) != t.N {
 		return 0, fmt.Errorf("mip: tour has %d nodes, instance %s has %d", len(tour), t.Name, t.N)
@@ -118,7 +120,13 @@ func (t *TSPInstance) TourLength(tour []int) (int, error) {
 	}
 	s := 0
 	for k, v := range tour {
-		s += t.Dist(v, tour[(k+1)%t.N])
+		d := t.Dist(v, tour[(k+1)%t.N])
+		// Distances are below 2^52 in absolute value (coordinates and
+		// weights are bounded), but a sum of millions of them is not.
+		if d > 0 && s > math.MaxInt-d || d < 0 && s < math.MinInt-d {
+			return 0, fmt.Errorf("mip: the length of the tour of instance %s overflows an int", t.Name)
+		}
+		s += d
 	}
 	return s, nil
 }
@@ -147,7 +155,21 @@ func RandomTSP(n int, seed uint64) *TSPInstance {
 
 // ReadTSPLIBFile reads a TSPLIB file with ReadTSPLIB; errors name the file.
 func ReadTSPLIBFile(path string) (*TSPInstance, error) {
-	return fileio.ReadPathBare(path, "mip: tsplib", readTSPLIB)
+	return fileio.ReadPathBare(path, "mip: tsplib", func(r io.Reader) (*TSPInstance, error) {
+		t, err := readTSPLIB(r)
+		if err != nil {
+			return nil, err
+		}
+		// The reader stops at the EOF keyword: read the file to its end
+		// so that a gzip file's checksum and length are verified, else a
+		// corrupted or truncated file could be read with wrong numbers.
+		// Data after a complete gzip member that is not another member
+		// is ignored, as gzip -d does.
+		if _, err := io.Copy(io.Discard, r); err != nil && !errors.Is(err, gzip.ErrHeader) {
+			return nil, fmt.Errorf("after EOF: %w (the file is truncated or corrupted)", err)
+		}
+		return t, nil
+	})
 }
 
 // ReadTSPLIB reads a symmetric TSP instance in TSPLIB format: the keywords

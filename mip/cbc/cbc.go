@@ -181,9 +181,9 @@ func (e *engine) Close() {
 	e.p, e.block, e.params, e.res, e.obj, e.x, e.start = nil, nil, nil, nil, nil, nil, nil
 }
 
-// SetColUpper implements mip.Engine.
-func (e *engine) SetColUpper(j int, v float64) {
-	C.lcg_cbc_set_col_upper(e.p, C.int(j), C.double(v))
+// SetColBounds implements mip.Engine.
+func (e *engine) SetColBounds(j int, lo, up float64) {
+	C.lcg_cbc_set_col_bounds(e.p, C.int(j), C.double(lo), C.double(up))
 }
 
 // Solve implements mip.Engine.

@@ -541,9 +541,9 @@ const char *lcg_cbc_error(const lcg_cbc *s)
 	return s->err.c_str();
 }
 
-void lcg_cbc_set_col_upper(lcg_cbc *s, int j, double up)
+void lcg_cbc_set_col_bounds(lcg_cbc *s, int j, double lo, double up)
 {
-	s->base.setColUpper(j, toCoin(up));
+	s->base.setColBounds(j, toCoin(lo), toCoin(up));
 	s->boundsChanged = true;
 }
 

@@ -73,8 +73,8 @@ lcg_cbc *lcg_cbc_new(int ncols, int nrows, const int *start, const int *index,
 void lcg_cbc_free(lcg_cbc *s);
 /* lcg_cbc_error returns the message of the last failure ("" if none). */
 const char *lcg_cbc_error(const lcg_cbc *s);
-/* lcg_cbc_set_col_upper changes the upper bound of column j for later solves. */
-void lcg_cbc_set_col_upper(lcg_cbc *s, int j, double up);
+/* lcg_cbc_set_col_bounds changes the bounds of column j for later solves. */
+void lcg_cbc_set_col_bounds(lcg_cbc *s, int j, double lo, double up);
 /* lcg_cbc_set_cuts stores a cut pool: nrows inequalities lo <= a.x <= up,
  * given row-wise (row i has the nonzeros start[i] .. start[i+1]-1 of index
  * and value; bounds may be +-HUGE_VAL), that every integer point of the
