@@ -27,6 +27,7 @@ var (
 	_ lazycg.MembershipChecker = (*FlowPolytope)(nil)
 	_ lazycg.MembershipChecker = (*Hypersimplex)(nil)
 	_ lazycg.MembershipChecker = (*PathPolytope)(nil)
+	_ lazycg.MembershipChecker = (*ConvexHull)(nil)
 	_ lazycg.MembershipChecker = (*SpanningTree)(nil)
 	_ lazycg.MembershipChecker = (*Cut)(nil)
 	_ lazycg.MembershipChecker = (*LpBall)(nil)
