@@ -2,6 +2,7 @@ package objective
 
 import (
 	"math"
+	"math/big"
 	"testing"
 )
 
@@ -60,3 +61,39 @@ func TestSpectralNormSqBound(t *testing.T) {
 
 // opaque hides a Matrix's type.
 type opaque struct{ Matrix }
+
+// TestSpectralNormSqBoundRounding: the bound covers the rounding of its
+// sums for many entries and the underflow of tiny squares. An all-c
+// matrix has ‖A‖₂² = ‖A‖_F² = m·n·c² exactly (rank one), and summing 2²⁰
+// equal terms drifts by a relative 1e-11, beyond the 1e-12 margin the
+// bound once added; entries of 1e-170 square to zero.
+func TestSpectralNormSqBoundRounding(t *testing.T) {
+	for _, c := range []struct {
+		m, n int
+		v    float64
+	}{
+		{1, 1 << 20, 1.0 / 3},
+		{1 << 20, 1, 0.7},
+		{1024, 1024, 1e-3 * math.E},
+		{2, 2, 1e-170},
+	} {
+		data := make([]float64, c.m*c.n)
+		for i := range data {
+			data[i] = c.v
+		}
+		d, err := NewDense(c.m, c.n, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exact := new(big.Float).SetPrec(256).SetFloat64(c.v)
+		exact.Mul(exact, exact)
+		exact.Mul(exact, new(big.Float).SetInt64(int64(c.m*c.n)))
+		for _, a := range []Matrix{d, csrOf(d)} {
+			b, ok := SpectralNormSqBound(a)
+			if !ok || new(big.Float).SetFloat64(b).Cmp(exact) < 0 {
+				ef, _ := exact.Float64()
+				t.Errorf("%d×%d of %g (%T): bound %.17g below ‖A‖₂² = %.17g", c.m, c.n, c.v, a, b, ef)
+			}
+		}
+	}
+}

@@ -52,7 +52,8 @@ func NewCSC(rows, cols int, colPtr, rowIdx []int, val []float64) (*CSC, error) {
 // Validate reports whether m is a well-formed CSC matrix: non-negative
 // dimensions, len(ColPtr) = Cols+1, ColPtr starting at 0 and non-decreasing
 // up to len(RowIdx) = len(Val), distinct row indices in [0, Rows) inside
-// each column and finite values. It allocates an array of Rows ints.
+// each column and finite values. It allocates an array of Rows ints, or, when Rows
+// exceeds both 2¹⁶ and four times the nonzeros, one of the longest column.
 func (m *CSC) Validate() error {
 	if m == nil {
 		return fmt.Errorf("objective: csc: nil matrix")

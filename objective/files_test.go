@@ -451,3 +451,31 @@ func FuzzReadVector(f *testing.F) {
 		}
 	})
 }
+
+// TestCompressedHugeDimension: a sparse matrix with a huge number of
+// columns (rows of a CSC) and few nonzeros is validated without an array
+// of that many ints (which panicked in makeslice), duplicates inside a
+// line are still found, and NewLeastSquares refuses it by its dimension
+// instead of panicking on its buffers.
+func TestCompressedHugeDimension(t *testing.T) {
+	const huge = 1 << 62
+	csr, err := NewCSR(2, huge, []int{0, 2, 3}, []int{huge - 1, 5, 7}, []float64{1, 2, 3})
+	if err != nil {
+		t.Fatalf("valid 2×2⁶² CSR: %v", err)
+	}
+	if _, err := NewCSR(1, huge, []int{0, 3}, []int{9, 4, 9}, []float64{1, 2, 3}); err == nil || !strings.Contains(err.Error(), "column 9 stored twice") {
+		t.Errorf("duplicate column: error %v", err)
+	}
+	if _, err := NewCSR(1, huge, []int{0, 1}, []int{-1}, []float64{1}); err == nil || !strings.Contains(err.Error(), "out of range") {
+		t.Errorf("negative column: error %v", err)
+	}
+	if _, err := NewCSC(huge, 1, []int{0, 2}, []int{3, 3}, []float64{1, 2}); err == nil || !strings.Contains(err.Error(), "row 3 stored twice") {
+		t.Errorf("duplicate row: error %v", err)
+	}
+	if _, err := NewCSC(huge, 1, []int{0, 2}, []int{3, 0}, []float64{1, math.NaN()}); err == nil || !strings.Contains(err.Error(), "non-finite") {
+		t.Errorf("NaN entry: error %v", err)
+	}
+	if _, err := NewLeastSquares(csr, []float64{0, 0}); err == nil || !strings.HasPrefix(err.Error(), "objective: least squares:") {
+		t.Errorf("NewLeastSquares of a 2×2⁶² matrix: error %v", err)
+	}
+}

@@ -112,8 +112,9 @@ var (
 // NewLeastSquares returns f(x) = ‖Ax − b‖². A is kept by reference and must
 // not change afterwards; b is copied. A *CSR, *CSC or *Dense matrix is
 // validated first (see CSR.Validate), and a *CSR gets its CSC copy (see
-// LeastSquares). It fails on a nil matrix, a length of b other than the
-// number of rows of A, or non-finite entries of b.
+// LeastSquares). It fails on a nil matrix, more than lazycg.MaxDim rows or
+// columns, a length of b other than the number of rows of A, or non-finite
+// entries of b.
 func NewLeastSquares(a Matrix, b []float64) (*LeastSquares, error) {
 	if a == nil {
 		return nil, errors.New("objective: least squares: nil matrix")
@@ -123,7 +124,10 @@ func NewLeastSquares(a Matrix, b []float64) (*LeastSquares, error) {
 			return nil, fmt.Errorf("objective: least squares: %w", err)
 		}
 	}
-	rows, _ := a.Dims()
+	rows, cols := a.Dims()
+	if rows > lazycg.MaxDim || cols > lazycg.MaxDim {
+		return nil, fmt.Errorf("objective: least squares: %d×%d matrix exceeds the dimension limit %d", rows, cols, lazycg.MaxDim)
+	}
 	if err := checkVec("b", b, rows); err != nil {
 		return nil, fmt.Errorf("objective: least squares: %w", err)
 	}

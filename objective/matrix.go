@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -47,7 +48,8 @@ func NewCSR(rows, cols int, rowPtr, colIdx []int, val []float64) (*CSR, error) {
 // Validate reports whether m is a well-formed CSR matrix: non-negative
 // dimensions, len(RowPtr) = Rows+1, RowPtr starting at 0 and non-decreasing
 // up to len(ColIdx) = len(Val), distinct column indices in [0, Cols) inside
-// each row and finite values. It allocates an array of Cols ints.
+// each row and finite values. It allocates an array of Cols ints, or, when Cols exceeds
+// both 2¹⁶ and four times the nonzeros, one of the longest row.
 func (m *CSR) Validate() error {
 	if m == nil {
 		return fmt.Errorf("objective: csr: nil matrix")
@@ -96,17 +98,34 @@ func validateCompressed(l compressedLayout, rows, cols int, ptr, idx []int, val 
 	if ptr[nMajor] != len(val) {
 		return fmt.Errorf("objective: %s: %s[%s] = %d, want number of nonzeros %d", l.format, l.ptr, l.majors, ptr[nMajor], len(val))
 	}
-	seen := make([]int, nMinor) // seen[j] = i+1 when major line i stores minor index j
+	// seen[j] = i+1 when major line i stores minor index j; for a huge
+	// number of minor lines with few nonzeros (whose array would not fit
+	// in memory) each line's indices are sorted in scratch instead.
+	var seen, scratch []int
+	if nMinor <= max(1<<16, 4*len(idx)) {
+		seen = make([]int, nMinor)
+	}
 	for i := 0; i < nMajor; i++ {
+		if seen == nil {
+			scratch = append(scratch[:0], idx[ptr[i]:ptr[i+1]]...)
+			slices.Sort(scratch)
+			for k := 1; k < len(scratch); k++ {
+				if j := scratch[k]; j == scratch[k-1] && j >= 0 && j < nMinor {
+					return fmt.Errorf("objective: %s: %s %d: %s %d stored twice", l.format, l.major, i, l.minor, j)
+				}
+			}
+		}
 		for k := ptr[i]; k < ptr[i+1]; k++ {
 			j := idx[k]
 			if j < 0 || j >= nMinor {
 				return fmt.Errorf("objective: %s: %s %d: %s index %d out of range [0, %d)", l.format, l.major, i, l.minor, j, nMinor)
 			}
-			if seen[j] == i+1 {
-				return fmt.Errorf("objective: %s: %s %d: %s %d stored twice", l.format, l.major, i, l.minor, j)
+			if seen != nil {
+				if seen[j] == i+1 {
+					return fmt.Errorf("objective: %s: %s %d: %s %d stored twice", l.format, l.major, i, l.minor, j)
+				}
+				seen[j] = i + 1
 			}
-			seen[j] = i + 1
 			if v := val[k]; math.IsNaN(v) || math.IsInf(v, 0) {
 				r, c := i, j
 				if l.colMajor {

@@ -444,6 +444,9 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, m Method) (*Re
 	if settings.MaxRounds < 0 {
 		return nil, fmt.Errorf("online: MaxRounds %d is negative", settings.MaxRounds)
 	}
+	if settings.TimeLimit < 0 {
+		return nil, fmt.Errorf("online: TimeLimit %v is negative", settings.TimeLimit)
+	}
 	if settings.Hindsight != nil && !settings.NoHindsight {
 		if err := settings.Hindsight.Check(); err != nil {
 			return nil, fmt.Errorf("online: hindsight settings: %w", err)
@@ -534,8 +537,8 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, m Method) (*Re
 			return finish(st, nil)
 		}
 		f := p.Losses.Loss(t - 1)
-		if f == nil || f.Dim() != n {
-			return finish(lazycg.Failure, fmt.Errorf("online: loss of round %d is nil or has the wrong dimension", t))
+		if err := checkLoss(f, n, t, false); err != nil {
+			return finish(lazycg.Failure, err)
 		}
 		s.Round, s.Loss = t, f
 		s.LossValue = run.FuncGrad(f, s.Grad, s.X)
@@ -715,8 +718,8 @@ func cumulativeSum(p Problem, n, rounds int) (lazycg.Objective, error) {
 		for j, k := range counts {
 			if k > 0 {
 				f := rep.Pool().Loss(j)
-				if f == nil || f.Dim() != n {
-					return nil, fmt.Errorf("online: pool loss %d is nil or has the wrong dimension", j)
+				if err := checkLoss(f, n, j+1, true); err != nil {
+					return nil, err
 				}
 				sum.AddTimes(f, k)
 			}
@@ -729,8 +732,8 @@ func cumulativeSum(p Problem, n, rounds int) (lazycg.Objective, error) {
 	}
 	for t := range rounds {
 		f := p.Losses.Loss(t)
-		if f == nil || f.Dim() != n {
-			return nil, fmt.Errorf("online: loss of round %d is nil or has the wrong dimension", t+1)
+		if err := checkLoss(f, n, t+1, false); err != nil {
+			return nil, err
 		}
 		cum.Add(f)
 	}

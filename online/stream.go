@@ -2,6 +2,7 @@ package online
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/objective"
@@ -42,5 +43,29 @@ func newCumulative(stream objective.Stream) (CumulativeLoss, error) {
 	if c == nil {
 		return nil, errors.New("online: the stream's NewCumulative returned nil")
 	}
+	if err := lazycg.CheckNotNil("the stream's NewCumulative result", c); err != nil {
+		return nil, fmt.Errorf("online: %w", err)
+	}
 	return c, nil
+}
+
+// checkLoss reports whether f, the loss of round t (1-based; the pool's
+// loss t−1 when pool is set), is a usable objective of dimension n: not
+// nil, not a nil pointer inside the interface (whose Dim would panic) and
+// of dimension n.
+func checkLoss(f lazycg.Objective, n, t int, pool bool) error {
+	if f != nil && lazycg.CheckNotNil("", f) == nil && f.Dim() == n {
+		return nil // the common case, without allocating
+	}
+	what := fmt.Sprintf("loss of round %d", t)
+	if pool {
+		what = fmt.Sprintf("pool loss %d", t-1)
+	}
+	if f == nil {
+		return fmt.Errorf("online: %s is nil", what)
+	}
+	if err := lazycg.CheckNotNil("the "+what, f); err != nil {
+		return fmt.Errorf("online: %w", err)
+	}
+	return fmt.Errorf("online: %s has dimension %d, want %d", what, f.Dim(), n)
 }

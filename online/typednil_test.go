@@ -4,7 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/lmo"
 	"github.com/lazycg/lazycg/objective"
 	"github.com/lazycg/lazycg/online"
@@ -43,5 +45,83 @@ func TestTypedNil(t *testing.T) {
 				t.Fatalf("error %q; want it to name %q", err, c.want)
 			}
 		})
+	}
+}
+
+// nilRoundStream is a stream of linear losses whose round nilAt is a nil
+// *objective.Linear inside a non-nil lazycg.Objective.
+type nilRoundStream struct {
+	*objective.LinearStream
+	nilAt int
+}
+
+func (s nilRoundStream) Loss(t int) lazycg.Objective {
+	if t == s.nilAt {
+		var f *objective.Linear
+		return f
+	}
+	return s.LinearStream.Loss(t)
+}
+
+// TestTypedNilLoss checks that a round's loss (or a pool's loss) that is a
+// nil pointer is reported as an error naming the round, by Minimize (with
+// the result of the rounds before), SolveHindsight and LossAt, instead of
+// a panic in its Dim.
+func TestTypedNilLoss(t *testing.T) {
+	losses, err := objective.LinearLosses(5, 10, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	simplex, err := lmo.NewProbabilitySimplex(5, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream := nilRoundStream{losses, 3}
+	p := online.Problem{Losses: stream, LMO: simplex}
+	for _, m := range []online.Method{&online.OCG{}, &online.LOCG{}, &online.LOCG{Params: online.Params{ParameterFree: true}}} {
+		res, err := online.Minimize(context.Background(), p, nil, m)
+		if err == nil || !strings.Contains(err.Error(), "loss of round 4 is a nil *objective.Linear") {
+			t.Fatalf("%T: error %v; want one naming round 4", m, err)
+		}
+		if res == nil || res.Status != lazycg.Failure || res.Rounds != 3 || !(res.RegretLower <= res.RegretUpper) {
+			t.Fatalf("%T: result %+v; want the 3 rounds before with a regret bracket", m, res)
+		}
+	}
+	if _, err := online.SolveHindsight(context.Background(), p, 0, nil); err == nil || !strings.Contains(err.Error(), "round 4") {
+		t.Errorf("SolveHindsight: error %v; want one naming round 4", err)
+	}
+	if _, err := online.LossAt(p, 5, []float64{1, 0, 0, 0, 0}); err == nil || !strings.HasPrefix(err.Error(), "online: ") {
+		t.Errorf("LossAt: error %v; want an online error", err)
+	}
+	rep, err := objective.Repeat(stream, 50, objective.OrderCycle, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = online.SolveHindsight(context.Background(), online.Problem{Losses: rep, LMO: simplex}, 0, nil)
+	if err == nil || !strings.Contains(err.Error(), "pool loss 3 is a nil") {
+		t.Errorf("SolveHindsight over a pool: error %v; want one naming pool loss 3", err)
+	}
+}
+
+// TestNegativeTimeLimit checks that a negative TimeLimit is refused rather
+// than read as no limit (over a stream of objective.MaxRounds rounds the
+// run would then never end).
+func TestNegativeTimeLimit(t *testing.T) {
+	pool, err := objective.LinearLosses(4, 10, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := objective.Repeat(pool, objective.MaxRounds, objective.OrderRandom, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	simplex, err := lmo.NewProbabilitySimplex(4, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := online.Minimize(context.Background(), online.Problem{Losses: rep, LMO: simplex},
+		&online.Settings{TimeLimit: -time.Second, NoTrace: true}, &online.OCG{})
+	if err == nil || res != nil || !strings.HasPrefix(err.Error(), "online: TimeLimit") {
+		t.Fatalf("got result %v, error %v; want an error about TimeLimit", res, err)
 	}
 }
