@@ -166,8 +166,13 @@ func NewCachedSeparator(lmo LMO, policy CachePolicy) *CachedSeparator {
 }
 
 // newLMOCache returns a cache for the vertices of lmo, storing them in
-// compact form when lmo is a VertexCompactor.
+// compact form when lmo is a VertexCompactor. For a nil lmo (or a typed
+// nil, see CheckNotNil) it returns nil: the constructors do not panic, and
+// CheckProblem refuses the separator with its own error.
 func newLMOCache(lmo LMO, policy CachePolicy) *Cache {
+	if lmo == nil || CheckNotNil("the LMO", lmo) != nil {
+		return nil
+	}
 	c := NewCache(lmo.Dim(), policy)
 	if vc, ok := lmo.(VertexCompactor); ok {
 		c.SetCompactor(vc)
