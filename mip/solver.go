@@ -30,7 +30,12 @@ type Options struct {
 	// context's error.
 	TimeLimit time.Duration
 	// Threads is the number of solver threads (0 or 1 = one), at most
-	// MaxThreads.
+	// MaxThreads. CBC's parallel search is not deterministic, and once in
+	// our tests (2026-12-02, a CI run under load: TestCBCOwnObjective,
+	// lseu with the standard search on two threads) it reported 1128 as
+	// the optimum of lseu, whose optimum is 1120, which 15 repetitions
+	// under load did not reproduce. Keep one thread where a proven bound
+	// matters.
 	Threads int
 	// Vars lists the model columns that are the coordinates of the polytope,
 	// in order (nil = all columns). Other columns (e.g. flow variables of an
