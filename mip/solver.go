@@ -30,12 +30,13 @@ type Options struct {
 	// context's error.
 	TimeLimit time.Duration
 	// Threads is the number of solver threads (0 or 1 = one), at most
-	// MaxThreads. CBC's parallel search is not deterministic, and once in
-	// our tests (2026-12-02, a CI run under load: TestCBCOwnObjective,
-	// lseu with the standard search on two threads) it reported 1128 as
-	// the optimum of lseu, whose optimum is 1120, which 15 repetitions
-	// under load did not reproduce. Keep one thread where a proven bound
-	// matters.
+	// MaxThreads. Threaded calls run CBC's deterministic parallel search:
+	// its default opportunistic mode once reported 1128 as the optimum of
+	// lseu (1120) in a loaded CI run (2026-12-02), a race between the
+	// threads that hand nodes and incumbents around (see the shim's
+	// deterministicThreads). A threaded call repeats its answer and its
+	// node count; it is faster than one thread only where there are idle
+	// cores and large trees.
 	Threads int
 	// Vars lists the model columns that are the coordinates of the polytope,
 	// in order (nil = all columns). Other columns (e.g. flow variables of an
@@ -147,7 +148,10 @@ func (s *Solver) exit() {
 // to run it (2.4 ms per thread and call measured: 256 threads make a 30 ms
 // solve of p0033 take 0.6 s), and a count such as 100000 left a single
 // call running for many minutes while it started threads.
-const MaxThreads = 256
+//
+// CBC's command line reads a thread count of 100 or more as a thread mode
+// plus a count, so counts stay below 100.
+const MaxThreads = 99
 
 // checkTol is the tolerance of the check of returned points.
 const checkTol = 1e-5

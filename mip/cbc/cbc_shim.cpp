@@ -651,8 +651,10 @@ static void searchStandard(lcg_cbc *s, const OsiSolverInterface &lp)
 		args.push_back("1");
 	}
 	if (p->threads > 1) {
+		// 100 + N: N threads in CBC's deterministic mode (see
+		// deterministicThreads).
 		args.push_back("-threads");
-		args.push_back(std::to_string(p->threads));
+		args.push_back(std::to_string(100 + p->threads));
 	}
 	double deadline = st.deadline.load();
 	if (deadline > 0) {
@@ -676,6 +678,17 @@ static void searchStandard(lcg_cbc *s, const OsiSolverInterface &lp)
 	}
 }
 
+// deterministicThreads is CBC's thread mode for Threads > 1: deterministic
+// parallel search, in which the threads solve batches of nodes that the main
+// thread hands out and takes back in a fixed order. In CBC's default
+// (opportunistic) mode the main thread recomputes the best bound from the
+// tree and the nodes it believes in flight while the workers take and
+// return nodes, and the incumbent is handed between thread models; a
+// solve of lseu (optimum 1120) once ended as "optimal" at 1128 in a loaded
+// CI run, which a proof cannot allow. The deterministic mode also makes a
+// threaded solve repeatable (the same nodes, the same answer).
+const int deterministicThreads = 1;
+
 // rootPasses bounds the rounds of cut generation at the root of the light
 // search.
 const int rootPasses = 10;
@@ -696,6 +709,7 @@ static void searchLight(lcg_cbc *s, const OsiSolverInterface &lp)
 	}
 	if (p->threads > 1) {
 		model.setNumberThreads(p->threads);
+		model.setThreadMode(deterministicThreads);
 	}
 	if (p->cutoff < COIN_DBL_MAX) {
 		model.setCutoff(p->cutoff);
