@@ -356,6 +356,40 @@ func TestLeastSquaresArbitraryPoints(t *testing.T) {
 	}
 }
 
+// LineCoeffs (the quadratic line of a Sum or a DC model) between a line
+// search and the move along it computes A·d of another direction: the
+// update of A·x at the point the line search predicted must not use it.
+// Likewise after StepToward.
+func TestLeastSquaresLineCoeffsAfterLineSearch(t *testing.T) {
+	rng := testRand(10)
+	for _, a := range []Matrix{randomSparse(rng, 30, 40, 0.3), gaussianLeastSquares(t, 30, 40, 1, 5).A()} {
+		rows, n := a.Dims()
+		f, ref := lsPair(t, a, randVec(rng, rows, -1, 1))
+		for trial := 0; trial < 20; trial++ {
+			x := randVec(rng, n, -1, 1)
+			g := make([]float64, n)
+			f.FuncGrad(g, x)
+			d := randVec(rng, n, -1, 1)
+			var y []float64
+			if trial%2 == 0 {
+				gamma := f.LineMinimize(x, d, g, 1)
+				y = append([]float64(nil), x...)
+				axpy(y, gamma, d)
+			} else {
+				v := make([]float64, n)
+				v[rng.IntN(n)] = 1
+				f.StepToward(x, v, 0.5)
+				y = append([]float64(nil), x...)
+				MoveToward(y, 0.5, v)
+			}
+			f.LineCoeffs(x, randVec(rng, n, -1, 1)) // another direction
+			if v, w := f.Func(y), ref.Func(y); math.Abs(v-w) > 1e-10*math.Max(1, w) {
+				t.Fatalf("%T trial %d: f = %v at the predicted point, want %v", a, trial, v, w)
+			}
+		}
+	}
+}
+
 // A·x kept by O(m) updates stays within rounding of a fresh product over
 // thousands of iterations.
 func TestLeastSquaresReuseDrift(t *testing.T) {
@@ -457,4 +491,42 @@ func TestIterationAllocs(t *testing.T) {
 	if lz.hits < 50 {
 		t.Errorf("only %d of 101 lazy iterations hit the cache", lz.hits)
 	}
+}
+
+// FuncGrad computes ‖2r‖²/4; where ‖2r‖² overflows but f(x) = ‖r‖² is
+// finite (f > MaxFloat64/4), it must still return Func's finite value.
+func TestLeastSquaresFuncGradNearOverflow(t *testing.T) {
+	a, err := NewDense(2, 1, []float64{1, 0.5})
+	mustOK(t, err)
+	for _, m := range []Matrix{a, csrOfDenseTest(a)} {
+		f, err := NewLeastSquares(m, []float64{0, 0})
+		mustOK(t, err)
+		x := []float64{1.1e154} // f = 1.25·1.21e308 ≈ 1.5e308 < MaxFloat64
+		g := make([]float64, 1)
+		want := f.Func(x)
+		if math.IsInf(want, 0) {
+			t.Fatalf("%T: Func = %v, want finite", m, want)
+		}
+		if got := f.FuncGrad(g, x); got != want {
+			t.Errorf("%T: FuncGrad = %v, Func = %v", m, got, want)
+		}
+		if want := 2 * 1.25 * 1.1e154; math.Abs(g[0]-want) > 1e-15*want {
+			t.Errorf("%T: gradient %v, want %v", m, g[0], want)
+		}
+	}
+}
+
+// csrOfDenseTest returns the CSR copy of a dense matrix (its nonzeros).
+func csrOfDenseTest(a *Dense) *CSR {
+	m := &CSR{Rows: a.Rows, Cols: a.Cols, RowPtr: make([]int, a.Rows+1)}
+	for i := 0; i < a.Rows; i++ {
+		for j := 0; j < a.Cols; j++ {
+			if v := a.At(i, j); v != 0 {
+				m.ColIdx = append(m.ColIdx, j)
+				m.Val = append(m.Val, v)
+			}
+		}
+		m.RowPtr[i+1] = len(m.Val)
+	}
+	return m
 }

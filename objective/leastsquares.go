@@ -237,7 +237,8 @@ func (f *LeastSquares) Func(x []float64) float64 {
 
 // grad stores 2Aᵀ(Ax − b) in dst for the synced x and returns f(x). The
 // residual is stored doubled: scaling by 2 is exact, so f = ‖2r‖²/4 equals
-// ‖r‖² bit for bit.
+// ‖r‖² (up to the rounding of subnormal squares) unless ‖2r‖² overflows,
+// when ‖r‖² is summed instead.
 func (f *LeastSquares) grad(dst []float64) float64 {
 	// r = 2·Ax + (−2)·b rounds as 2(Ax − b), in three vectorized passes.
 	r := f.r
@@ -245,7 +246,17 @@ func (f *LeastSquares) grad(dst []float64) float64 {
 	scal(-2, r)
 	axpy(r, 2, f.k.ax)
 	f.k.tr.MulTransVec(dst, r)
-	return dot(r, r) / 4
+	v := dot(r, r) / 4
+	if math.IsInf(v, 1) {
+		// ‖2r‖² overflows for f(x) > MaxFloat64/4, where ‖r‖² may not:
+		// sum the halves (exact), as Func does.
+		v = 0
+		for _, ri := range r {
+			h := ri / 2
+			v += h * h
+		}
+	}
+	return v
 }
 
 // Grad stores 2Aᵀ(Ax − b) in dst.
@@ -269,6 +280,9 @@ func (f *LeastSquares) FuncGrad(dst, x []float64) float64 {
 // directions), and a full product otherwise.
 func (f *LeastSquares) mulDir(x, d []float64) float64 {
 	k := &f.k
+	// f.ad is overwritten: an announced point (LineMinimize, StepToward)
+	// whose update needs the A·d of its own direction is forgotten.
+	k.pending = false
 	if !k.noReuse && k.sparseMax > 0 && k.cols != nil {
 		for _, sign := range [...]float64{1, -1, 0} {
 			nz := support(k.idx, k.val, x, d, sign)
