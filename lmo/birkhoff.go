@@ -24,6 +24,7 @@ type Birkhoff struct {
 	rowPot, colPot, minSlack []float64
 	colRow, prevCol          []int // colRow[j]: row matched to column j (0: none)
 	inTree                   []bool
+	cs                       []float64 // costs scaled by basicCostScale (huge costs only)
 }
 
 var (
@@ -67,10 +68,11 @@ func (b *Birkhoff) Vertex(dst []float64) {
 
 // Minimize writes a permutation matrix P minimizing Σ c_ij P_ij into dst.
 func (b *Birkhoff) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearResult, error) {
-	if err := basicCheckCost("birkhoff", b.n*b.n, dst, c); err != nil {
+	cmax, err := basicCheckCostMax("birkhoff", b.n*b.n, dst, c)
+	if err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	if err := b.assign(c, nil); err != nil {
+	if err := b.assign(b.scaled(c, cmax), nil); err != nil {
 		return lazycg.LinearResult{}, err
 	}
 	return b.write(dst, c), nil
@@ -80,16 +82,26 @@ func (b *Birkhoff) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearR
 // wherever zero[i·n+j] is set. It returns an error (after at most O(n³)
 // work) when no such permutation exists.
 func (b *Birkhoff) MinimizeFace(_ context.Context, dst, c []float64, zero []bool) (lazycg.LinearResult, error) {
-	if err := basicCheckCost("birkhoff", b.n*b.n, dst, c); err != nil {
+	cmax, err := basicCheckCostMax("birkhoff", b.n*b.n, dst, c)
+	if err != nil {
 		return lazycg.LinearResult{}, err
 	}
 	if err := basicCheckZero("birkhoff", b.n*b.n, zero); err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	if err := b.assign(c, zero); err != nil {
+	if err := b.assign(b.scaled(c, cmax), zero); err != nil {
 		return lazycg.LinearResult{}, err
 	}
 	return b.write(dst, c), nil
+}
+
+// scaled returns the costs c (with max|c| = cmax) that assign uses: c
+// itself, or c scaled by a power of two where the potentials could overflow
+// (an infinite slack makes a row look unmatchable).
+//
+//go:noinline
+func (b *Birkhoff) scaled(c []float64, cmax float64) []float64 {
+	return basicScaled(&b.cs, c, basicCostScale(cmax, 8*float64(b.n+1)))
 }
 
 // write stores the permutation matrix of the current matching in dst.

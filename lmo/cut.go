@@ -331,15 +331,19 @@ func (t *Cut) writeSet(dst, c []float64, set uint64) float64 {
 // search enumerates the cuts for costs c and returns the node set (bit i:
 // node i in S) of the best one, with StopOptimal after a complete
 // enumeration, StopImproving when a block found a cut below improve, or
-// StopTimeLimit when the context's deadline passed.
+// StopTimeLimit when the context's deadline passed. Costs so large that
+// the table sums could overflow (Inf − Inf = NaN hides cuts) are scaled
+// by a power of two first (see basicCostScale), improve with them.
 func (t *Cut) search(ctx context.Context, c []float64, improve float64) (uint64, lazycg.StopReason, error) {
 	n, a := t.nodes, t.a
 	w := t.w
 	clear(w)
+	scale := basicCostScale(basicMaxAbs(c), float64(4*len(c)+4))
+	improve *= scale
 	for e, x := range c {
 		u, v := int(t.eu[e]), int(t.ev[e])
-		w[u*n+v] = x
-		w[v*n+u] = x
+		w[u*n+v] = x * scale
+		w[v*n+u] = x * scale
 	}
 	// Table node b is graph node b+1; q[mask] is the cost of the edges
 	// among table nodes cut by the table nodes in mask (built by adding

@@ -43,6 +43,7 @@ type PathPolytope struct {
 	xIn   []int32   // Augment: arc of x into each node of x
 	phi   []float64 // Augment: cost of x from the source to each of its nodes
 	onArc []bool    // Augment: arc belongs to x
+	cs    []float64 // costs scaled by basicCostScale (huge costs only)
 }
 
 var (
@@ -347,10 +348,11 @@ func (d *PathPolytope) Vertex(dst []float64) {
 // the arc costs c into dst. Ties are broken toward the lowest in-arc index
 // at each node.
 func (d *PathPolytope) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearResult, error) {
-	if err := basicCheckCost("path", len(d.from), dst, c); err != nil {
+	cmax, err := basicCheckCostMax("path", len(d.from), dst, c)
+	if err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	d.shortest(c, nil)
+	d.shortest(d.scaled(c, cmax), nil)
 	d.writePath(dst)
 	return lazycg.Exact(basicDot(c, dst)), nil
 }
@@ -358,18 +360,27 @@ func (d *PathPolytope) Minimize(_ context.Context, dst, c []float64) (lazycg.Lin
 // MinimizeFace writes a shortest source–sink path avoiding every arc i with
 // zero[i] into dst. It returns an error when no such path exists.
 func (d *PathPolytope) MinimizeFace(_ context.Context, dst, c []float64, zero []bool) (lazycg.LinearResult, error) {
-	if err := basicCheckCost("path", len(d.from), dst, c); err != nil {
+	cmax, err := basicCheckCostMax("path", len(d.from), dst, c)
+	if err != nil {
 		return lazycg.LinearResult{}, err
 	}
 	if err := basicCheckZero("path", len(d.from), zero); err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	d.shortest(c, zero)
+	d.shortest(d.scaled(c, cmax), zero)
 	if math.IsInf(d.dist[d.sink], 1) {
 		return lazycg.LinearResult{}, fmt.Errorf("lmo: path: face is empty: every source–sink path uses an excluded arc")
 	}
 	d.writePath(dst)
 	return lazycg.Exact(basicDot(c, dst)), nil
+}
+
+// scaled returns the costs c (with max|c| = cmax) that the path searches
+// use: c itself, or c scaled by a power of two where a path's cost could
+// overflow (an overflowed label hides every path through its node, the
+// sink's included).
+func (d *PathPolytope) scaled(c []float64, cmax float64) []float64 {
+	return basicScaled(&d.cs, c, basicCostScale(cmax, float64(d.maxLen+1)))
 }
 
 // shortest computes dist and pred from the source over the relevant nodes,
@@ -455,12 +466,14 @@ func (d *PathPolytope) Check(x []float64, tol float64) error {
 // 1e-9 of 0 or 1); an error is returned otherwise, and for NaN or Inf costs.
 func (d *PathPolytope) Augment(_ context.Context, dst, c, x []float64) (bool, error) {
 	m := len(d.from)
-	if err := basicCheckCost("path", m, dst, c); err != nil {
+	cmax, err := basicCheckCostMax("path", m, dst, c)
+	if err != nil {
 		return false, err
 	}
 	if len(x) != m {
 		return false, fmt.Errorf("lmo: path: augment: point has length %d, want %d", len(x), m)
 	}
+	c = d.scaled(c, cmax) // labels, prefix costs and tolerance in these units
 	if err := d.readPath(x, c); err != nil {
 		return false, err
 	}

@@ -78,18 +78,30 @@ import (
 // basicCheckCost validates the lengths of dst and c against the dimension
 // dim and checks that every entry of c is finite. name prefixes the error.
 func basicCheckCost(name string, dim int, dst, c []float64) error {
+	_, err := basicCheckCostMax(name, dim, dst, c)
+	return err
+}
+
+// basicCheckCostMax is basicCheckCost that also returns max|c|, read in
+// the same pass (for basicCostScale).
+func basicCheckCostMax(name string, dim int, dst, c []float64) (float64, error) {
 	if len(c) != dim {
-		return fmt.Errorf("lmo: %s: cost vector has length %d, want %d", name, len(c), dim)
+		return 0, fmt.Errorf("lmo: %s: cost vector has length %d, want %d", name, len(c), dim)
 	}
 	if len(dst) != dim {
-		return fmt.Errorf("lmo: %s: destination has length %d, want %d", name, len(dst), dim)
+		return 0, fmt.Errorf("lmo: %s: destination has length %d, want %d", name, len(dst), dim)
 	}
+	cmax := 0.0
 	for i, x := range c {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return fmt.Errorf("lmo: %s: cost entry %d is %v, want a finite number", name, i, x)
+		a := math.Abs(x)
+		if !(a <= math.MaxFloat64) {
+			return 0, fmt.Errorf("lmo: %s: cost entry %d is %v, want a finite number", name, i, x)
+		}
+		if a > cmax {
+			cmax = a
 		}
 	}
-	return nil
+	return cmax, nil
 }
 
 // basicCheckZero validates the length of a face mask.
@@ -113,6 +125,48 @@ func basicDot(a, b []float64) float64 {
 	s := 0.0
 	for i, x := range a {
 		s += x * b[i]
+	}
+	return s
+}
+
+// basicCostScale returns the factor by which an oracle that adds up to
+// terms (≥ 1) entries of a finite cost vector with max|c| = cmax must
+// multiply them so that its sums cannot overflow: 1 when terms·cmax <
+// MaxFloat64/2, so that ordinary costs are used as they are, and otherwise
+// the power of two 2^−e with cmax·2^−e < 1, so that the scaling is exact
+// (barring underflow of entries below 2^−1022·cmax, which no sum can
+// notice) and keeps the order of all sums. The answer's Value is then
+// computed from the unscaled c.
+func basicCostScale(cmax, terms float64) float64 {
+	if cmax*terms < math.MaxFloat64/2 {
+		return 1
+	}
+	_, e := math.Frexp(cmax) // cmax < 2^e, e ≤ 1024
+	return math.Ldexp(1, -e)
+}
+
+// basicMaxAbs returns max|c|.
+func basicMaxAbs(c []float64) float64 {
+	cmax := 0.0
+	for _, x := range c {
+		cmax = max(cmax, math.Abs(x))
+	}
+	return cmax
+}
+
+// basicScaled returns c itself when scale is 1 and otherwise c times scale
+// in *buf (grown as needed: only calls with costs near MaxFloat64 pay for
+// the copy, and the first of them allocates).
+func basicScaled(buf *[]float64, c []float64, scale float64) []float64 {
+	if scale == 1 {
+		return c
+	}
+	if cap(*buf) < len(c) {
+		*buf = make([]float64, len(c))
+	}
+	s := (*buf)[:len(c)]
+	for i, x := range c {
+		s[i] = x * scale
 	}
 	return s
 }

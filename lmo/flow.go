@@ -64,6 +64,7 @@ type FlowPolytope struct {
 	adjStart []int32
 	adj      []int32
 
+	cs     []float64 // Augment: costs scaled by basicCostScale (huge costs only)
 	dist   []float64 // Bellman–Ford labels
 	pred   []int32   // edge into each node in the predecessor graph
 	queue  []int32   // FIFO ring of nodes to scan
@@ -338,15 +339,21 @@ func (p *FlowPolytope) check(prefix string, x []float64, tol float64) error {
 // capacity.
 func (p *FlowPolytope) Augment(_ context.Context, dst, c, x []float64) (bool, error) {
 	m := len(p.from)
-	if err := basicCheckCost("flow", m, dst, c); err != nil {
+	cmax, err := basicCheckCostMax("flow", m, dst, c)
+	if err != nil {
 		return false, err
 	}
 	if err := p.check("lmo: flow: augment: point not in the polytope", x, 1e-9); err != nil {
 		return false, err
 	}
 	copy(dst, x)
-	_, eps := graphTolerance(c, p.net.Nodes+1, 1e-13)
-	if !p.negativeCycle(dst, c, eps) {
+	// The cycle search's labels in units where they cannot overflow: a
+	// label stuck at −Inf stops the updates before the cycle check sees
+	// the negative cycle, and the search then wrongly reports x optimal.
+	n1 := float64(p.net.Nodes + 1)
+	cs := basicScaled(&p.cs, c, basicCostScale(cmax, 4*n1*n1))
+	_, eps := graphTolerance(cs, p.net.Nodes+1, 1e-13)
+	if !p.negativeCycle(dst, cs, eps) {
 		return false, nil
 	}
 	if err := p.pushCycle(dst, p.cyc); err != nil {

@@ -212,7 +212,19 @@ func (b *KNormBall) Minimize(_ context.Context, dst, c []float64) (lazycg.Linear
 			best = i
 		}
 	}
-	if sum > float64(b.k)*math.Abs(c[best]) {
+	kc := float64(b.k) * math.Abs(c[best])
+	if math.IsInf(sum, 1) || math.IsInf(kc, 1) {
+		// ‖c‖₁ and K·‖c‖∞ in units of 2^e > ‖c‖∞, where they cannot
+		// overflow (Inf > K·‖c‖∞ picks the ℓ1 vertex wrongly, and nothing
+		// is greater than an overflowed K·‖c‖∞).
+		_, e := math.Frexp(c[best])
+		sum = 0
+		for _, ci := range c {
+			sum += math.Ldexp(math.Abs(ci), -e)
+		}
+		kc = float64(b.k) * math.Ldexp(math.Abs(c[best]), -e)
+	}
+	if sum > kc {
 		s := b.tau / float64(b.k)
 		for i, ci := range c {
 			if ci > 0 {

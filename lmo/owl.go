@@ -143,10 +143,18 @@ func (b *OWLBall) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearRe
 		}
 		return cmp.Compare(i, j)
 	})
+	// The sums and the weights are scaled by powers of two, |c| by 2^−e
+	// with max|c| < 2^e and W by 2^−f with W_1 < 2^f, so that the partial
+	// sums stay in [0, n], the scaled W_k in [1/2, n) and the ratios cannot
+	// overflow (the plain Σ|c| does for |c| near MaxFloat64, and then
+	// Inf/W_k wins against the true maximum); the scaling is exact, so the
+	// ratios are the plain ones times 2^(f−e) whenever those are finite.
+	_, e := math.Frexp(key[b.idx[0]])
+	_, f := math.Frexp(b.cum[0])
 	bestK, best, sum := 1, -1.0, 0.0
 	for k, i := range b.idx {
-		sum += key[i]
-		if q := sum / b.cum[k]; q > best {
+		sum += math.Ldexp(key[i], -e)
+		if q := sum / math.Ldexp(b.cum[k], -f); q > best {
 			bestK, best = k+1, q
 		}
 	}
