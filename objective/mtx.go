@@ -237,6 +237,7 @@ func mmValue(ln int, h mmHeader, s string) (float64, error) {
 type mmEntry struct {
 	row, col int32
 	val      float64
+	line     int // of the file (for the error on a repeated entry)
 }
 
 // mmReadCoordinate reads the entry lines of a coordinate matrix and builds
@@ -279,12 +280,12 @@ func mmReadCoordinate(lines *fileio.Lines, h mmHeader) (*CSR, error) {
 		case h.symmetry == "skew-symmetric" && i <= j:
 			return mmErr(ln, "entry (%d, %d) on or above the diagonal: a skew-symmetric matrix lists its strict lower triangle only", i+1, j+1)
 		}
-		entries = append(entries, mmEntry{int32(i), int32(j), v})
+		entries = append(entries, mmEntry{int32(i), int32(j), v, ln})
 		if h.symmetry != "general" && i != j {
 			if h.symmetry == "skew-symmetric" {
 				v = -v
 			}
-			entries = append(entries, mmEntry{int32(j), int32(i), v})
+			entries = append(entries, mmEntry{int32(j), int32(i), v, ln})
 		}
 		return nil
 	})
@@ -298,12 +299,15 @@ func mmReadCoordinate(lines *fileio.Lines, h mmHeader) (*CSR, error) {
 		if a.row != b.row {
 			return int(a.row) - int(b.row)
 		}
-		return int(a.col) - int(b.col)
+		if a.col != b.col {
+			return int(a.col) - int(b.col)
+		}
+		return a.line - b.line
 	})
 	m := &CSR{Rows: h.rows, Cols: h.cols, RowPtr: make([]int, h.rows+1), ColIdx: make([]int, len(entries)), Val: make([]float64, len(entries))}
 	for k, e := range entries {
 		if k > 0 && e.row == entries[k-1].row && e.col == entries[k-1].col {
-			return nil, fmt.Errorf("objective: matrix market: entry (%d, %d) is given more than once", e.row+1, e.col+1)
+			return nil, mmErr(e.line, "entry (%d, %d) is given again (first on line %d)", e.row+1, e.col+1, entries[k-1].line)
 		}
 		m.RowPtr[e.row+1]++
 		m.ColIdx[k], m.Val[k] = int(e.col), e.val
