@@ -44,15 +44,34 @@ func checkDiagonal(name string, x []float64, n int, hi, tol float64) (float64, e
 
 // symEigenvalues returns the eigenvalues (ascending) of (X + Xᵀ)/2 for the
 // n×n matrix x, its Frobenius norm, and whether the eigenvalue iteration
-// converged.
+// converged. It scales the matrix by a power of two to entries of order 1
+// (exact, barring underflow of entries below 2⁻¹⁰²² times the largest,
+// which no eigenvalue notices) and the eigenvalues back: gonum's
+// eigenvalue-only path (Dsterf) panics when it rescales a matrix of norm
+// below about 1e-123 itself.
 func symEigenvalues(x []float64, n int) ([]float64, float64, bool) {
 	s := make([]float64, n*n)
 	fro, _, _ := symmetrizeInto(s, x, n)
+	if fro == 0 {
+		return make([]float64, n), 0, true
+	}
+	big := 0.0
+	for _, v := range s {
+		big = max(big, math.Abs(v))
+	}
+	_, k := math.Frexp(big)
+	for i, v := range s {
+		s[i] = math.Ldexp(v, -k)
+	}
 	var e mat.EigenSym
 	if !e.Factorize(mat.NewSymDense(n, s), false) {
 		return nil, fro, false
 	}
-	return e.Values(nil), fro, true
+	lam := e.Values(nil)
+	for i, v := range lam {
+		lam[i] = math.Ldexp(v, k)
+	}
+	return lam, fro, true
 }
 
 // eigenSlack is the tolerance of an eigenvalue bound of an n×n symmetric

@@ -1,6 +1,7 @@
 package lmo
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -146,5 +147,30 @@ func TestNuclearBallOnCheck(t *testing.T) {
 	})
 	if err := checkSparsePath(t, part, verts, []float64{0.9, 0.9, 0.9, 0, 0, 0, 0}); err == nil {
 		t.Errorf("nuclear ball on Ω: necessary test: ‖x‖₂ = 1.56 > R accepted")
+	}
+}
+
+// TestUnitSpectrahedronCheckTiny checks membership of matrices with tiny
+// entries (about 1e-200), whose eigenvalues gonum's eigenvalue-only routine
+// cannot compute unscaled (it panicked): a PSD member is accepted, an
+// indefinite one refused.
+func TestUnitSpectrahedronCheckTiny(t *testing.T) {
+	const n = 5
+	us, _ := NewUnitSpectrahedron(n)
+	psd := make([]float64, n*n)
+	ind := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			psd[i*n+j] = math.Ldexp(1, -660) // the rank-one J·2⁻⁶⁶⁰
+			if i != j {
+				ind[i*n+j] = math.Ldexp(1, -660) // (J − I)·2⁻⁶⁶⁰: λ_min = −2⁻⁶⁶⁰
+			}
+		}
+	}
+	if err := us.Check(psd, 0); err != nil {
+		t.Fatalf("PSD member refused: %v", err)
+	}
+	if err := us.Check(ind, 0); err == nil {
+		t.Fatal("indefinite matrix accepted")
 	}
 }

@@ -129,6 +129,44 @@ func basicDot(a, b []float64) float64 {
 	return s
 }
 
+// basicNorm returns ‖x‖₂: √(x·x) when that sum of squares is safely in
+// range (the normal case, same result bit for bit), and otherwise, when it
+// overflowed or may have lost its terms to underflow (entries beyond about
+// 1e±154), a sum of squares scaled by a power of two (ellipsoidNorm).
+func basicNorm(x []float64) float64 {
+	if s := basicDot(x, x); s >= 0x1p-900 && s <= math.MaxFloat64 {
+		return math.Sqrt(s)
+	}
+	return ellipsoidNorm(x)
+}
+
+// basicResidualNorm returns ‖w − s·v‖₂, safe against overflow and
+// underflow like basicNorm (same result bit for bit in the normal case).
+func basicResidualNorm(w []float64, s float64, v []float64) float64 {
+	r := 0.0
+	for j, wj := range w {
+		d := wj - s*v[j]
+		r += d * d
+	}
+	if r >= 0x1p-900 && r <= math.MaxFloat64 {
+		return math.Sqrt(r)
+	}
+	big := 0.0
+	for j, wj := range w {
+		big = max(big, math.Abs(wj-s*v[j]))
+	}
+	if big == 0 || math.IsInf(big, 0) || math.IsNaN(big) {
+		return big
+	}
+	_, k := math.Frexp(big)
+	r = 0
+	for j, wj := range w {
+		d := math.Ldexp(wj-s*v[j], -k)
+		r += d * d
+	}
+	return math.Ldexp(math.Sqrt(r), k)
+}
+
 // basicCostScale returns the factor by which an oracle that adds up to
 // terms (≥ 1) entries of a finite cost vector with max|c| = cmax must
 // multiply them so that its sums cannot overflow: 1 when terms·cmax <

@@ -167,18 +167,35 @@ func (b *NuclearBall) MinimizeUntil(ctx context.Context, dst, c []float64, rule 
 	if err != nil {
 		return lazycg.LinearResult{}, err
 	}
+	b.write(dst, sol)
+	val := b.value(c, dst)
+	if sol.early && !(val < rule.Improve) {
+		// σ passed the target but c·dst, rounded, did not pass Improve
+		// (Improve within rounding of −R·σ): no improvement to claim, so
+		// finish the solve.
+		if sol, err = b.svd.solve(ctx, name, &b.cost, b.Tol, b.MaxIter, math.Inf(1)); err != nil {
+			return lazycg.LinearResult{}, err
+		}
+		b.write(dst, sol)
+		val = b.value(c, dst)
+	}
+	return sol.result(val, b.r), nil
+}
+
+// write writes the vertex −R·u·vᵀ of the pair that solve left in b.svd
+// (the fallback vertex when sol.sigma is 0) into dst.
+func (b *NuclearBall) write(dst []float64, sol svdSolution) {
 	if sol.sigma == 0 {
 		b.Vertex(dst)
-	} else {
-		for i, ui := range b.svd.u {
-			row := dst[i*b.n : (i+1)*b.n]
-			s := -b.r * ui
-			for j, vj := range b.svd.v {
-				row[j] = s * vj
-			}
+		return
+	}
+	for i, ui := range b.svd.u {
+		row := dst[i*b.n : (i+1)*b.n]
+		s := -b.r * ui
+		for j, vj := range b.svd.v {
+			row[j] = s * vj
 		}
 	}
-	return sol.result(b.value(c, dst), b.r), nil
 }
 
 // load checks c and stores C in b.cost: in compressed sparse rows when c
@@ -464,7 +481,7 @@ func (e *lanczosSVD) solve(ctx context.Context, name string, a *nuclearCost, tol
 		e.ritz(k)
 		// Verification: σ = ‖Cv‖, u = Cv/σ, w = Cᵀu, residual ‖w − σv‖.
 		a.mulC(e.u, e.v)
-		sigma := math.Sqrt(basicDot(e.u, e.u))
+		sigma := basicNorm(e.u)
 		sol.sigma = sigma
 		if sigma == 0 {
 			return sol, nil
@@ -475,12 +492,7 @@ func (e *lanczosSVD) solve(ctx context.Context, name string, a *nuclearCost, tol
 			return sol, nil
 		}
 		a.mulCT(e.w, e.u)
-		res := 0.0
-		for j, wj := range e.w {
-			d := wj - sigma*e.v[j]
-			res += d * d
-		}
-		if math.Sqrt(res) <= tol*sigma {
+		if basicResidualNorm(e.w, sigma, e.v) <= tol*sigma {
 			sol.converged = true
 			return sol, nil
 		}
@@ -494,7 +506,7 @@ func (e *lanczosSVD) solve(ctx context.Context, name string, a *nuclearCost, tol
 		// Restart from w/‖w‖ = the Ritz vector after one more power step.
 		v0 := e.basisV[:e.n]
 		copy(v0, e.w)
-		basicScale(v0, 1/math.Sqrt(basicDot(v0, v0)))
+		basicScale(v0, 1/basicNorm(v0))
 	}
 }
 
@@ -511,7 +523,7 @@ func (e *lanczosSVD) lanczos(a *nuclearCost, steps int, breakTol, target float64
 	clear(e.beta)
 
 	a.mulC(U(0), V(0))
-	if al := math.Sqrt(basicDot(U(0), U(0))); al > breakTol {
+	if al := basicNorm(U(0)); al > breakTol {
 		e.alpha[0] = al
 		basicScale(U(0), 1/al)
 	} else {
@@ -530,7 +542,7 @@ func (e *lanczosSVD) lanczos(a *nuclearCost, steps int, breakTol, target float64
 				basicAxpy(r, -basicDot(r, V(i)), V(i))
 			}
 		}
-		beta := math.Sqrt(basicDot(r, r))
+		beta := basicNorm(r)
 		if j+1 == steps || beta <= breakTol {
 			return j + 1, false
 		}
@@ -547,7 +559,7 @@ func (e *lanczosSVD) lanczos(a *nuclearCost, steps int, breakTol, target float64
 				basicAxpy(un, -basicDot(un, U(i)), U(i))
 			}
 		}
-		al := math.Sqrt(basicDot(un, un))
+		al := basicNorm(un)
 		if al <= breakTol {
 			// C·V_{j+2} ⊂ span U_{j+1}: invariant pair, B has a zero row.
 			clear(un)

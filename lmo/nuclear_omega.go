@@ -192,15 +192,30 @@ func (b *NuclearBallOn) MinimizeUntil(ctx context.Context, dst, c []float64, rul
 	if err != nil {
 		return lazycg.LinearResult{}, err
 	}
+	b.write(dst, sol)
+	val := basicDot(c, dst)
+	if sol.early && !(val < rule.Improve) {
+		// As in NuclearBall: σ passed the target, the rounded value did not.
+		if sol, err = b.svd.solve(ctx, name, &b.cost, b.Tol, b.MaxIter, math.Inf(1)); err != nil {
+			return lazycg.LinearResult{}, err
+		}
+		b.write(dst, sol)
+		val = basicDot(c, dst)
+	}
+	return sol.result(val, b.r), nil
+}
+
+// write emits the vertex P_Ω(−R·u·vᵀ) of the pair that solve left in b.svd
+// (the fallback vertex when sol.sigma is 0) into dst.
+func (b *NuclearBallOn) write(dst []float64, sol svdSolution) {
 	if sol.sigma == 0 {
 		b.Vertex(dst)
-	} else {
-		for i, ui := range b.svd.u {
-			b.ur[i] = -b.r * ui
-		}
-		b.emit(dst)
+		return
 	}
-	return sol.result(basicDot(c, dst), b.r), nil
+	for i, ui := range b.svd.u {
+		b.ur[i] = -b.r * ui
+	}
+	b.emit(dst)
 }
 
 func (b *NuclearBallOn) checkLen(what string, v []float64) error {

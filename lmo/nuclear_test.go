@@ -271,3 +271,81 @@ func TestNuclearBallAllocs(t *testing.T) {
 	}
 	basicCheckAllocs(t, b, 10)
 }
+
+// TestNuclearBallExtremeScales checks costs scaled by 2^±660 (about
+// 1e±199), where ‖C·v‖² over- or underflows: the answer must still be the
+// top singular pair (the scaled answer of the unscaled cost), with a
+// finite value and a unit-norm vertex, for the dense and the Ω oracle.
+func TestNuclearBallExtremeScales(t *testing.T) {
+	rng := basicRNG(91)
+	const m, n = 12, 17
+	base := make([]float64, m*n)
+	for i := range base {
+		base[i] = rng.NormFloat64()
+	}
+	omega := make([]int, m*n)
+	for f := range omega {
+		omega[f] = f
+	}
+	want0 := -basicSingularValues(t, m, n, base)[0]
+	for _, e := range []int{-660, 660} {
+		c := make([]float64, m*n)
+		for i, x := range base {
+			c[i] = math.Ldexp(x, e)
+		}
+		want := math.Ldexp(want0, e)
+		b, _ := NewNuclearBall(m, n, 1)
+		on, _ := NewNuclearBallOn(m, n, 1, omega)
+		for name, o := range map[string]lazycg.LMO{"dense": b, "Ω": on} {
+			dst := make([]float64, m*n)
+			res, err := o.Minimize(context.Background(), dst, c)
+			if err != nil {
+				t.Fatalf("%s 2^%d: %v", name, e, err)
+			}
+			if !(math.Abs(res.Value-want) <= 1e-9*math.Abs(want)) || !(res.Bound <= res.Value) {
+				t.Fatalf("%s 2^%d: %+v, want value %v", name, e, res, want)
+			}
+			if nn := basicSingularValues(t, m, n, dst)[0]; math.Abs(nn-1) > 1e-12 {
+				t.Fatalf("%s 2^%d: vertex has norm %v, want 1", name, e, nn)
+			}
+		}
+	}
+}
+
+// TestNuclearBallImproveRounding checks the early-stop contract when
+// Improve lies within rounding of the optimum −R·σ₁: an answer with
+// Reason lazycg.StopImproving must have Value < Improve.
+func TestNuclearBallImproveRounding(t *testing.T) {
+	rng := basicRNG(93)
+	for trial := 0; trial < 300; trial++ {
+		m, n := 2+rng.IntN(20), 2+rng.IntN(20)
+		c := make([]float64, m*n)
+		for i := range c {
+			c[i] = rng.NormFloat64()
+		}
+		r := 1 + rng.Float64()
+		b, _ := NewNuclearBall(m, n, r)
+		omega := make([]int, m*n)
+		for f := range omega {
+			omega[f] = f
+		}
+		on, _ := NewNuclearBallOn(m, n, r, omega)
+		opt := -r * basicSingularValues(t, m, n, c)[0]
+		for _, f := range []float64{1 - 1e-15, 1, 1 + 1e-15} {
+			improve := opt * f
+			for name, o := range map[string]lazycg.EarlyStopper{"dense": b, "Ω": on} {
+				dst := make([]float64, m*n)
+				res, err := o.MinimizeUntil(context.Background(), dst, c, lazycg.StopRule{Improve: improve, Certify: math.Inf(1)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Reason == lazycg.StopImproving && !(res.Value < improve) {
+					t.Fatalf("%s, trial %d: StopImproving with Value %.17g ≥ Improve %.17g", name, trial, res.Value, improve)
+				}
+				if res.Value != basicNaiveDot(c, dst) {
+					t.Fatalf("%s, trial %d: Value %v, c·dst %v", name, trial, res.Value, basicNaiveDot(c, dst))
+				}
+			}
+		}
+	}
+}

@@ -233,12 +233,7 @@ func (sp *Spectraplex) eigen(ctx context.Context, anorm float64) (theta, res flo
 		sp.ritz(k)
 		sp.mulS(sp.w, sp.v)
 		theta = basicDot(sp.v, sp.w)
-		r := 0.0
-		for i, wi := range sp.w {
-			d := wi - theta*sp.v[i]
-			r += d * d
-		}
-		res = math.Sqrt(r)
+		res = basicResidualNorm(sp.w, theta, sp.v)
 		if res <= sp.Tol*anorm {
 			return theta, res, true, nil
 		}
@@ -289,7 +284,7 @@ func (sp *Spectraplex) lanczos(steps int, breakTol float64) int {
 				basicAxpy(w, -basicDot(w, q(i)), q(i))
 			}
 		}
-		b := math.Sqrt(basicDot(w, w))
+		b := basicNorm(w)
 		if j+1 == steps || j+1 == sp.kmax || b <= breakTol {
 			return j + 1
 		}
@@ -300,9 +295,25 @@ func (sp *Spectraplex) lanczos(steps int, breakTol float64) int {
 }
 
 // ritz computes the eigenvector y of the smallest eigenvalue of T_k (see
-// basicTridiagMin) and writes the unit Ritz vector v = Q_k·y into sp.v.
+// basicTridiagMin) and writes the unit Ritz vector v = Q_k·y into sp.v. It
+// scales T_k in place (sp.alpha and sp.beta, which the next Lanczos run
+// overwrites) by a power of two to entries of order 1, which
+// basicTridiagMin needs: its bisection squares the off-diagonal and its
+// inverse iteration divides by pivots of order u·‖T_k‖, which overflow
+// for costs beyond about 1e±150.
 func (sp *Spectraplex) ritz(k int) {
 	y := sp.eigvec[:k]
+	big := 0.0
+	for i := 0; i < k; i++ {
+		big = max(big, math.Abs(sp.alpha[i]), math.Abs(sp.beta[i]))
+	}
+	if big > 0 && !math.IsInf(big, 0) {
+		_, e := math.Frexp(big)
+		for i := 0; i < k; i++ {
+			sp.alpha[i] = math.Ldexp(sp.alpha[i], -e)
+			sp.beta[i] = math.Ldexp(sp.beta[i], -e)
+		}
+	}
 	basicTridiagMin(sp.alpha[:k], sp.beta[:k], y, sp.tri[:k])
 	clear(sp.v)
 	for i := 0; i < k; i++ {

@@ -409,3 +409,40 @@ func TestUnitSpectrahedron(t *testing.T) {
 	basicCheckBadCosts(t, u)
 	basicCheckAllocs(t, u, 6)
 }
+
+// TestSpectraplexExtremeScales checks costs scaled by 2^±530 and 2^±990
+// (about 1e±160 and 1e±298), where the Lanczos norms and the tridiagonal
+// eigensolver over- or underflowed: the answer must be the scaled answer of
+// the unscaled cost, with a finite value and a proven bound, for the
+// spectraplex and the unit spectrahedron.
+func TestSpectraplexExtremeScales(t *testing.T) {
+	rng := basicRNG(95)
+	const n = 15
+	base := make([]float64, n*n)
+	for i := range base {
+		base[i] = rng.NormFloat64()
+	}
+	lmin0 := basicEigenSym(t, n, base)[0] // < 0 for this seed
+	if !(lmin0 < 0) {
+		t.Fatalf("λ_min %v, want < 0", lmin0)
+	}
+	for _, e := range []int{-990, -530, 530, 990} {
+		c := make([]float64, n*n)
+		for i, x := range base {
+			c[i] = math.Ldexp(x, e)
+		}
+		lmin := math.Ldexp(lmin0, e)
+		sp, _ := NewSpectraplex(n)
+		us, _ := NewUnitSpectrahedron(n)
+		for _, o := range []*Spectraplex{sp, us} {
+			dst := make([]float64, n*n)
+			res, err := o.Minimize(context.Background(), dst, c)
+			if err != nil {
+				t.Fatalf("%s 2^%d: %v", o.name(), e, err)
+			}
+			if !(math.Abs(res.Value-lmin) <= 1e-9*math.Abs(lmin)) || !(res.Bound <= lmin) || res.Value != basicNaiveDot(c, dst) {
+				t.Fatalf("%s 2^%d: %+v, want value %v", o.name(), e, res, lmin)
+			}
+		}
+	}
+}
