@@ -15,8 +15,11 @@ import (
 // which readers drop), COLUMNS with 'MARKER' blocks around integer columns,
 // RHS (including the negated objective constant), RANGES and explicit
 // BOUNDS for every column. Numbers are written with 17 significant digits,
-// so ReadMPS returns the same model. Names that are empty, contain white
-// space or repeat are replaced by C<j> and R<i>.
+// so ReadMPS returns the same model, except that the lower bound of a
+// ranged row comes back as up − (up − lo) in floating point, which may
+// differ from lo in its last bits (7.469999999999999 for [7.47, 21.68]).
+// Names that are empty, contain white space or repeat are replaced by C<j>
+// and R<i>.
 func WriteMPS(w io.Writer, m *Model) error {
 	if err := checkModel(m); err != nil {
 		return err

@@ -382,6 +382,49 @@ struct MainGuard {
 	~MainGuard() { unlockMain(); }
 };
 
+// latticeCosts reports whether CbcModel::analyzeObjective may find a
+// cutoff increment for m's costs: as it does, every nonzero cost of an
+// unfixed column, times 2520·10^k (k the largest with 10·multiplier·max|c|
+// < 1e8), is within 1e-8 of an integer, or for products of 2.1e9 and more
+// the cost itself is. Continuous columns with a nonzero cost count as a
+// possible lattice (analyzeObjective's multiplier for them is not
+// reproduced here).
+bool latticeCosts(const CbcModel *m)
+{
+	const OsiSolverInterface *lp = m->solver();
+	const int n = lp->getNumCols();
+	const double *obj = lp->getObjCoefficients();
+	const double *lo = lp->getColLower();
+	const double *up = lp->getColUpper();
+	double cmax = 0;
+	for (int j = 0; j < n; j++) {
+		if (up[j] > lo[j] + 1e-8) {
+			cmax = std::fmax(cmax, std::fabs(obj[j]));
+		}
+	}
+	if (cmax == 0) {
+		return false;
+	}
+	double mult = 2520;
+	while (10 * mult * cmax < 1e8) {
+		mult *= 10;
+	}
+	for (int j = 0; j < n; j++) {
+		if (!(up[j] > lo[j] + 1e-8) || obj[j] == 0) {
+			continue;
+		}
+		if (!lp->isInteger(j)) {
+			return true;
+		}
+		const double c = std::fabs(obj[j]);
+		const double v = c * mult;
+		if (v < 2.1e9 ? std::fabs(v - std::floor(v + 0.5)) > 1e-8 : std::fabs(c - std::floor(c + 0.5)) > 1e-8) {
+			return false;
+		}
+	}
+	return true;
+}
+
 // configure puts the call's settings on the model a search runs: our
 // event handler, the bound refresh, elapsed time, the cutoff increment, the
 // warm start and, for calls that may certify, best-first search.
@@ -403,6 +446,24 @@ void configure(CbcModel *m, lcg_cbc *s)
 		// The incumbent also sets CBC's cutoff and lets improvement
 		// heuristics start from it.
 		m->setBestSolution(s->p->start, s->ncols, s->startValue, true);
+		// Without Clp's bound tightening in CbcModel::resolve (bit 30,
+		// which CBC sets itself for odd objects) where the costs lie on
+		// a lattice: the tightening also fixes columns by dominance (a
+		// column in no binding row goes to the bound its cost prefers),
+		// after which branchAndBound takes the gcd of the remaining
+		// costs as the cutoff increment and cuts off at incumbent −
+		// increment. A start with such a column at its other bound (the
+		// last vertex, for other costs) is off that lattice, and the
+		// cutoff excluded the optimum: binary a, b, c, d, row
+		// 3a − b + c = 0, costs (−1, 0, 3, 2) from the start (0,0,0,1)
+		// ended "optimal" at 2 instead of 0 (a and d fixed, increment 3;
+		// TestWarmStartOffCostLattice). Only then: the tightening speeds
+		// up searches (MIPLIB's own objectives took twice as long
+		// without it), and costs off every lattice (gradients) get no
+		// increment.
+		if (latticeCosts(m)) {
+			m->setMoreSpecialOptions(m->moreSpecialOptions() | 1073741824);
+		}
 	}
 	// With a bound to certify, search best-first: that raises the global
 	// bound fastest (CBC's default dives until it has an incumbent, which
