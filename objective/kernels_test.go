@@ -498,7 +498,7 @@ func TestIterationAllocs(t *testing.T) {
 func TestLeastSquaresFuncGradNearOverflow(t *testing.T) {
 	a, err := NewDense(2, 1, []float64{1, 0.5})
 	mustOK(t, err)
-	for _, m := range []Matrix{a, csrOfDenseTest(a)} {
+	for _, m := range []Matrix{a, csrOf(a)} {
 		f, err := NewLeastSquares(m, []float64{0, 0})
 		mustOK(t, err)
 		x := []float64{1.1e154} // f = 1.25·1.21e308 ≈ 1.5e308 < MaxFloat64
@@ -514,19 +514,4 @@ func TestLeastSquaresFuncGradNearOverflow(t *testing.T) {
 			t.Errorf("%T: gradient %v, want %v", m, g[0], want)
 		}
 	}
-}
-
-// csrOfDenseTest returns the CSR copy of a dense matrix (its nonzeros).
-func csrOfDenseTest(a *Dense) *CSR {
-	m := &CSR{Rows: a.Rows, Cols: a.Cols, RowPtr: make([]int, a.Rows+1)}
-	for i := 0; i < a.Rows; i++ {
-		for j := 0; j < a.Cols; j++ {
-			if v := a.At(i, j); v != 0 {
-				m.ColIdx = append(m.ColIdx, j)
-				m.Val = append(m.Val, v)
-			}
-		}
-		m.RowPtr[i+1] = len(m.Val)
-	}
-	return m
 }
