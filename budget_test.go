@@ -2,6 +2,7 @@ package lazycg_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -192,6 +193,62 @@ func TestCallBudgetRefused(t *testing.T) {
 		_, err := lazycg.Minimize(context.Background(), p, &lazycg.Settings{MaxIterations: 5, SeparatorConfig: tc.cfg}, tc.m)
 		if err == nil || !strings.Contains(err.Error(), tc.reason) {
 			t.Errorf("%s: err %v, want %q", tc.name, err, tc.reason)
+		}
+	}
+}
+
+// failingBudgetSimplex is the probability simplex with an early-stopping
+// oracle that, under a call budget (a context deadline), waits for the
+// deadline and fails with it, returning a zero LinearResult as lmo.Cut
+// does when its deadline passes before it has a vertex. Calls without a
+// budget are exact.
+type failingBudgetSimplex struct {
+	*lmo.ProbabilitySimplex
+	budgeted, plain int
+}
+
+func (b *failingBudgetSimplex) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazycg.StopRule) (lazycg.LinearResult, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		b.plain++
+		return b.Minimize(ctx, dst, c)
+	}
+	b.budgeted++
+	<-ctx.Done()
+	return lazycg.LinearResult{}, fmt.Errorf("failing simplex: %w", ctx.Err())
+}
+
+// TestCallBudgetFailedCallAskedAgain checks that a budgeted LMO call
+// that fails at its deadline is asked again without a budget even when
+// the zero result it returns would pass for a proof (Bound 0 ≥ c·x − Φ):
+// the answer is then the exact one, not the deadline's error.
+func TestCallBudgetFailedCallAskedAgain(t *testing.T) {
+	simplex, err := lmo.NewProbabilitySimplex(3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		c        []float64
+		positive bool
+	}{
+		{[]float64{0, -3, 1}, true},   // c·x = 0, Certify = −1 ≤ 0; e1 improves by 3 > Φ/K
+		{[]float64{0, 0.5, 1}, false}, // c·x = 0 is the minimum: a proof
+	} {
+		oracle := &failingBudgetSimplex{ProbabilitySimplex: simplex}
+		sep := lazycg.NewSeparator(oracle, lazycg.SeparatorConfig{NoCache: true, CallBudget: time.Microsecond})
+		x := []float64{1, 0, 0}
+		dst := make([]float64, 3)
+		ans, err := sep.Separate(context.Background(), dst, tc.c, x, 1, 1)
+		if err != nil {
+			t.Fatalf("c = %v: %v (the failed budgeted call must be asked again without a budget)", tc.c, err)
+		}
+		if ans.Positive != tc.positive || ans.Partial || ans.Inexact {
+			t.Fatalf("c = %v: answer %+v, want positive %v", tc.c, ans, tc.positive)
+		}
+		if ans.Positive && dst[1] != 1 {
+			t.Errorf("c = %v: vertex %v, want e1", tc.c, dst)
+		}
+		if oracle.budgeted != 1 || oracle.plain != 1 || ans.LMOCalls != 2 {
+			t.Errorf("c = %v: %d budgeted and %d plain calls (%d counted), want 1 and 1", tc.c, oracle.budgeted, oracle.plain, ans.LMOCalls)
 		}
 	}
 }

@@ -415,19 +415,28 @@ func (c *Cache) track(cost []float64) (float64, bool) {
 		c.epoch++
 		return 0, false
 	}
+	lost := underflowNorm(c.n)
 	if c.prevOK {
-		// ‖·‖₂ of n terms is computed to a relative error below 2n·u.
-		c.drift += math.Sqrt(d2) * (1 + 2*float64(c.n)*eps64)
+		// ‖·‖₂ of n terms is computed to a relative error below 2n·u,
+		// apart from what squares below the normal range lose (lost).
+		c.drift += (math.Sqrt(d2) + lost) * (1 + 2*float64(c.n)*eps64)
 	} else {
 		c.prevOK = true
 		c.epoch++ // scores of a forgotten reference are dropped
 	}
 	c.tracks++
-	return math.Sqrt(n2), true
+	return math.Sqrt(n2) + lost, true
 }
 
 // eps64 is the unit roundoff of float64.
 const eps64 = 0x1p-53
+
+// underflowNorm bounds what a computed ‖v‖₂ of n entries may miss
+// because squares (or products) below the normal range of float64 round
+// with an absolute error of up to 2⁻¹⁰⁷⁵ each, which no relative error
+// bound covers: √(n·2⁻¹⁰⁷⁵) ≤ √n·2⁻⁵³⁷. Without it, costs or vertices
+// with entries below about 1e−154 would have a drift or norm of 0.
+func underflowNorm(n int) float64 { return math.Sqrt(float64(n)) * 0x1p-537 }
 
 // provenAtLeast reports whether e's stored score proves that cost·e, as
 // e.dot computes it, is at least target for the current tracked cost
@@ -439,10 +448,12 @@ func (c *Cache) provenAtLeast(e *cacheEntry, target, cnorm float64) bool {
 	}
 	d := c.drift - e.drift
 	// Each dot product errs by at most n·u·‖c‖·‖e‖ (‖c‖ ≤ cnorm + d at the
-	// earlier cost); each of the drift sum's additions by u·drift; the
-	// difference below by u·|score|.
+	// earlier cost) plus n·2⁻¹⁰⁷⁵ for products below the normal range
+	// (bounded by n·2⁻¹⁰⁰⁰, which is normal: subnormal arithmetic is slow);
+	// each of the drift sum's additions by u·drift; the difference below
+	// by u·|score|.
 	slack := (d+4*float64(c.n)*eps64*(2*cnorm+d)+2*float64(c.tracks-e.tracks+1)*eps64*c.drift)*e.norm +
-		2*eps64*math.Abs(e.score)
+		2*eps64*math.Abs(e.score) + float64(c.n)*0x1p-1000
 	if e.score-slack >= target {
 		c.passed++
 		return true

@@ -502,6 +502,62 @@ func TestCacheScoreBounds(t *testing.T) {
 	}
 }
 
+// TestCacheScoreBoundsUnderflow checks the score bounds where the
+// squares of ‖c − c'‖₂ or ‖v‖₂ fall below the normal range of float64
+// (costs or vertex entries below about 1e−154): the drift or the norm
+// must not be taken as 0, or a score at an earlier cost would pass over
+// a vertex that the new cost makes good enough. Each case scans once
+// without success (storing scores) and then at a very different cost:
+// the bounded cache must answer as the plain scan does.
+func TestCacheScoreBoundsUnderflow(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		scale  float64 // of the vertices
+		c1, c2 []float64
+		search SearchMode
+	}{
+		{"tiny-costs", 1, []float64{1e-170, 1e-170, 1e-170, 1e-170}, []float64{1e-170, 1e-170, 1e-170, -5e-170}, FirstFit},
+		{"tiny-costs-best", 1, []float64{1e-170, 1e-170, 1e-170, 1e-170}, []float64{1e-170, 1e-170, 1e-170, -5e-170}, BestFit},
+		{"tiny-vertices", 1e-170, []float64{1, 1, 1, 1}, []float64{1, 1, 1, -5}, FirstFit},
+		{"tiny-vertices-best", 1e-170, []float64{1, 1, 1, 1}, []float64{1, 1, 1, -5}, BestFit},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bounded := NewCache(4, CachePolicy{Search: tc.search})
+			plain := NewCache(4, CachePolicy{Search: tc.search})
+			plain.noBounds = true
+			for _, v := range [][]float64{{1, 1, 1, 0.5}, {0.5, 1, 1, 1}, {1, 0.5, 1, 1}, {1, 1, 0.5, 1}} {
+				for i := range v {
+					v[i] *= tc.scale
+				}
+				bounded.Add(v)
+				plain.Add(v)
+			}
+			d1, d2 := make([]float64, 4), make([]float64, 4)
+			if _, ok := bounded.Search(d1, tc.c1, 0); ok {
+				t.Fatal("a vertex below 0 at the first cost")
+			}
+			v1, ok1 := bounded.Search(d1, tc.c2, 0)
+			v2, ok2 := plain.Search(d2, tc.c2, 0)
+			if !ok2 {
+				t.Fatal("the plain scan found no vertex below 0")
+			}
+			if ok1 != ok2 || math.Float64bits(v1) != math.Float64bits(v2) || !slices.Equal(d1, d2) {
+				t.Fatalf("bounded (%v, %v) %v, plain (%v, %v) %v", v1, ok1, d1, v2, ok2, d2)
+			}
+			b1, _ := bounded.Best(d1, tc.c1)
+			b2, _ := plain.Best(d2, tc.c1)
+			if math.Float64bits(b1) != math.Float64bits(b2) {
+				t.Fatalf("Best at the first cost: %v vs %v", b1, b2)
+			}
+			b1, _ = bounded.Best(d1, tc.c2)
+			b2, _ = plain.Best(d2, tc.c2)
+			if math.Float64bits(b1) != math.Float64bits(b2) || !slices.Equal(d1, d2) {
+				t.Fatalf("Best: bounded %v %v, plain %v %v", b1, d1, b2, d2)
+			}
+		})
+	}
+}
+
 // BenchmarkCacheScanDrift measures failing first-fit scans of a cache of
 // 500 QUBO-like 0/1 vertices (n = 1458) over costs that drift by a small
 // random step each call, as the cumulative costs of online rounds do:

@@ -606,7 +606,10 @@ func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, dst, c, x []float6
 	switch {
 	case budget:
 		res, err = s.budgeted(ctx, es, dst, c, rule, cx)
-		undecided := !(res.Found && res.Value < improve) && !(res.Bound >= rule.Certify)
+		// A call that failed decided nothing, whatever its result holds
+		// (an LMO that errs at the deadline returns a zero result, whose
+		// Bound 0 is no proof).
+		undecided := err != nil || !(res.Found && res.Value < improve) && !(res.Bound >= rule.Certify)
 		if ctx.Err() == nil && undecided && (err == nil && res.Reason == StopTimeLimit || errors.Is(err, context.DeadlineExceeded)) {
 			if err == nil && res.Found && res.Value < cx {
 				// The budget ran out with a vertex that improves on x.

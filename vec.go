@@ -62,7 +62,8 @@ func convexStep(x []float64, gamma float64, v []float64) {
 }
 
 // norm2 returns an upper bound on ‖a‖₂: the computed norm enlarged by
-// the relative error bound n·u of its sum of squares.
+// the relative error bound n·u of its sum of squares and by what squares
+// below the normal range may have lost (underflowNorm).
 func norm2(a []float64) float64 {
-	return math.Sqrt(norm2sq(a)) * (1 + float64(len(a)+2)*eps64)
+	return (math.Sqrt(norm2sq(a)) + underflowNorm(len(a))) * (1 + float64(len(a)+2)*eps64)
 }
