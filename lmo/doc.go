@@ -183,6 +183,29 @@ func basicCostScale(cmax, terms float64) float64 {
 	return math.Ldexp(1, -e)
 }
 
+// basicValue returns c·v for an oracle's answer v: basicDot, or where that
+// overflowed (±Inf, or NaN as Inf − Inf although the true value may be
+// finite) the sum with c scaled by a power of two under which it cannot,
+// scaled back; an error when c·v itself lies beyond the range of float64.
+func basicValue(name string, c, v []float64) (float64, error) {
+	s := basicDot(c, v)
+	if s-s == 0 {
+		return s, nil
+	}
+	_, ec := math.Frexp(basicMaxAbs(c))
+	_, ev := math.Frexp(basicMaxAbs(v))
+	_, en := math.Frexp(float64(len(c)))
+	scale := math.Ldexp(1, -(ec + ev + en + 1))
+	s = 0
+	for i, ci := range c {
+		s += ci * scale * v[i]
+	}
+	if s /= scale; s-s != 0 {
+		return 0, fmt.Errorf("lmo: %s: the value c·v of the answer lies beyond the range of float64: rescale the costs or the set", name)
+	}
+	return s, nil
+}
+
 // basicMaxAbs returns max|c|.
 func basicMaxAbs(c []float64) float64 {
 	cmax := 0.0

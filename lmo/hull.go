@@ -154,27 +154,75 @@ func (h *ConvexHull) Minimize(ctx context.Context, dst, c []float64) (lazycg.Lin
 	if err := basicCheckCost("convex hull", h.n, dst, c); err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	best, bestVal := 0, math.Inf(1)
+	best, bestVal, finite, err := h.scan(ctx, c, 1)
+	if err != nil {
+		return lazycg.LinearResult{}, err
+	}
+	if !finite {
+		// Some c·a overflowed (to ±Inf, or NaN as Inf − Inf), which hides
+		// the order of the atoms: compare them again with c scaled by a
+		// power of two under which no sum can overflow (exact scaling),
+		// and report the minimum if it is itself a float64.
+		amax := 0.0
+		for _, a := range h.dense {
+			amax = max(amax, math.Abs(a))
+		}
+		for _, a := range h.val {
+			amax = max(amax, math.Abs(a))
+		}
+		_, ec := math.Frexp(basicMaxAbs(c))
+		_, ea := math.Frexp(amax)
+		_, en := math.Frexp(float64(h.n))
+		scale := math.Ldexp(1, -(ec + ea + en + 1))
+		if best, bestVal, _, err = h.scan(ctx, c, scale); err != nil {
+			return lazycg.LinearResult{}, err
+		}
+		bestVal /= scale
+		if math.IsInf(bestVal, 0) || math.IsNaN(bestVal) {
+			return lazycg.LinearResult{}, fmt.Errorf("lmo: convex hull: the minimum of c·a over the atoms (atom %d) lies beyond the range of float64: rescale the costs or the atoms", best)
+		}
+	}
+	h.Atom(dst, best)
+	return lazycg.Exact(bestVal), nil
+}
+
+// scan returns the atom minimizing (scale·c)·a and that value, and
+// whether every value was finite.
+func (h *ConvexHull) scan(ctx context.Context, c []float64, scale float64) (best int, bestVal float64, finite bool, err error) {
+	best, bestVal, finite = 0, math.Inf(1), true
 	for k := 0; k < h.m; k++ {
 		if k%hullCancelEvery == hullCancelEvery-1 {
 			if err := ctx.Err(); err != nil {
-				return lazycg.LinearResult{}, fmt.Errorf("lmo: convex hull: %w", err)
+				return 0, 0, false, fmt.Errorf("lmo: convex hull: %w", err)
 			}
 		}
 		var v float64
 		if h.dense != nil {
-			v = basicDot(c, h.dense[k*h.n:(k+1)*h.n])
-		} else {
+			a := h.dense[k*h.n : (k+1)*h.n]
+			if scale == 1 {
+				v = basicDot(c, a)
+			} else {
+				for i, ci := range c {
+					v += ci * scale * a[i]
+				}
+			}
+		} else if scale == 1 {
 			for t := h.ptr[k]; t < h.ptr[k+1]; t++ {
 				v += c[h.idx[t]] * h.val[t]
+			}
+		} else {
+			for t := h.ptr[k]; t < h.ptr[k+1]; t++ {
+				v += c[h.idx[t]] * scale * h.val[t]
 			}
 		}
 		if v < bestVal {
 			best, bestVal = k, v
 		}
+		if v-v != 0 { // ±Inf or NaN
+			finite = false
+		}
 	}
-	h.Atom(dst, best)
-	return lazycg.Exact(bestVal), nil
+	return best, bestVal, finite, nil
 }
 
 // ReadConvexHullFile reads an atoms file (see ReadConvexHull). Gzip files

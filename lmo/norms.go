@@ -107,7 +107,11 @@ func (b *Box) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearResult
 			dst[i] = b.lo[i]
 		}
 	}
-	return lazycg.Exact(basicDot(c, dst)), nil
+	v, err := basicValue("box", c, dst)
+	if err != nil {
+		return lazycg.LinearResult{}, err
+	}
+	return lazycg.Exact(v), nil
 }
 
 // Hypercube is the 0/1 cube [0, 1]^n. It implements lazycg.FaceMinimizer

@@ -158,3 +158,62 @@ func TestFlowAugmentHugeCosts(t *testing.T) {
 		})
 	}
 }
+
+// TestConvexHullHugeProducts: atoms and costs whose products overflow
+// (1e300·1e10 − 1e300·1e10 is NaN in floating point, though the true c·a
+// is 0) no longer give Value = Bound = +Inf; a minimum beyond float64 is an
+// error.
+func TestConvexHullHugeProducts(t *testing.T) {
+	dense := [][]float64{{1e10, -1e10}, {1, 2}, {3, 1}}
+	var atoms []SparseAtom
+	for _, a := range dense {
+		atoms = append(atoms, SparseAtom{Index: []int{0, 1}, Value: a})
+	}
+	for _, sparse := range []bool{false, true} {
+		var h *ConvexHull
+		var err error
+		if sparse {
+			h, err = NewSparseConvexHull(2, atoms)
+		} else {
+			h, err = NewConvexHull(dense)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := make([]float64, 2)
+		// c·atoms = 0 (NaN in floats), 3e300, 4e300.
+		res, err := h.Minimize(context.Background(), dst, []float64{1e300, 1e300})
+		if err != nil || res.Value != 0 || res.Bound != 0 || dst[0] != 1e10 {
+			t.Errorf("sparse %v: %+v at %v (%v), want 0 at the first atom", sparse, res, dst, err)
+		}
+		// The first atom's −2e310 is beyond float64: an error.
+		if res, err := h.Minimize(context.Background(), dst, []float64{-1e300, 1e300}); err == nil {
+			t.Errorf("sparse %v: %+v at %v, want an error", sparse, res, dst)
+		}
+	}
+}
+
+// TestBoxHugeValue: a box answer whose c·v overflows in its terms but not
+// in total gets its true value (it was NaN); one beyond float64 is an
+// error.
+func TestBoxHugeValue(t *testing.T) {
+	b, err := NewBox([]float64{-1e10, -1e10}, []float64{1e10, 1e10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := make([]float64, 2)
+	// v = (1e10, −1e10): both terms are −1e310, c·v = −2e310 is beyond
+	// float64.
+	if res, err := b.Minimize(context.Background(), dst, []float64{-1e300, 1e300}); err == nil {
+		t.Errorf("%+v: want an error for c·v = −2e310", res)
+	}
+	b, err = NewBox([]float64{1e10, -1e10}, []float64{2e10, 1e10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// v = (1e10, −1e10): c·v = 1e310 − 1e310 = 0 (NaN in floats).
+	res, err := b.Minimize(context.Background(), dst, []float64{1e300, 1e300})
+	if err != nil || res.Value != 0 || res.Bound != 0 {
+		t.Errorf("%+v (%v), want the value 0", res, err)
+	}
+}
