@@ -90,14 +90,15 @@ type repeatRow struct {
 // order, their lower median (the smaller middle value for an even count,
 // a target not reached counting as the smallest), and the lower medians
 // of the final primal values (online: average loss and the upper end of
-// the average regret bracket) and of the proven dual bounds (offline; a
-// run without one counts as the smallest) of the run and its baseline.
+// the average regret bracket, a run without one counting as the largest)
+// and of the proven dual bounds (offline; a run without one counts as the
+// smallest) of the run and its baseline.
 func RepeatTable(res *SuiteResult) string {
 	rows := map[string]*repeatRow{}
 	var order []string
-	finals := map[string][]float64{} // exp + "\x00" + label → final primal values
-	regrets := map[string][]float64{}
-	duals := map[string][]float64{} // −Inf: no proven bound
+	finals := map[string][]float64{}  // exp + "\x00" + label → final primal values
+	regrets := map[string][]float64{} // +Inf: no proven bound
+	duals := map[string][]float64{}   // −Inf: no proven bound
 	for i := range res.Experiments {
 		er := &res.Experiments[i]
 		base := er.Spec.RepeatOf
@@ -115,8 +116,14 @@ func RepeatTable(res *SuiteResult) string {
 					}
 					duals[key] = append(duals[key], d)
 				}
-				if r.Summary.OnlineSummary != nil && r.Summary.AvgRegretUpper != nil {
-					regrets[key] = append(regrets[key], *r.Summary.AvgRegretUpper)
+				if r.Summary.OnlineSummary != nil {
+					// +Inf: no proven upper bound. Dropping the run would
+					// make the median of the others no bound at all.
+					u := math.Inf(1)
+					if r.Summary.AvgRegretUpper != nil {
+						u = *r.Summary.AvgRegretUpper
+					}
+					regrets[key] = append(regrets[key], u)
 				}
 			}
 			if r.Versus == nil {
@@ -148,7 +155,7 @@ func RepeatTable(res *SuiteResult) string {
 		"repetitions. Speedups in repetition order; \"lower median\": the middle value, or the smaller of the two " +
 		"middle ones for an even count (a target not reached counts as the smallest). Final values and proven dual bounds: " +
 		"lower medians (a run without a proven bound counts as the smallest; online: average loss, and the upper end of " +
-		"the average regret bracket).\n\n")
+		"the average regret bracket, where a run without one counts as the largest).\n\n")
 	b.WriteString("| experiment | run (baseline) | runs | speedup per run | lower median | final value: run / baseline | proven dual bound: run / baseline | average regret ≤: run / baseline |\n")
 	b.WriteString("|---|---|---:|---|---:|---|---|---|\n")
 	for _, rkey := range order {
@@ -186,13 +193,13 @@ func lowerMedian(v []float64) float64 {
 }
 
 // fmtMedian formats the lower median of v ("—" for no values, "none"
-// when it is −Inf: no proven bound).
+// when it is −Inf or +Inf: no proven bound).
 func fmtMedian(v []float64) string {
 	if len(v) == 0 {
 		return "—"
 	}
 	m := lowerMedian(v)
-	if math.IsInf(m, -1) {
+	if math.IsInf(m, 0) {
 		return "none"
 	}
 	return fmtFloat(m)

@@ -107,6 +107,36 @@ func TestRepeatTable(t *testing.T) {
 	}
 }
 
+// TestRepeatTableRegretUnknown: the "average regret ≤" column is the
+// lower median of the runs' proven upper ends. A repetition without a
+// hindsight bound (its upper end unknown) must count as +Inf: dropping it
+// would print the median of the other repetitions, which bounds nothing
+// (here 0.5 from one of three runs, whose other two may be far above).
+func TestRepeatTableRegretUnknown(t *testing.T) {
+	sp := func(v float64) *float64 { return &v }
+	var res SuiteResult
+	for k := range 3 {
+		var up *float64
+		if k == 0 {
+			up = sp(0.5)
+		}
+		er := ExperimentResult{Spec: Experiment{Name: "o-r" + string(rune('1'+k)), RepeatOf: "o", Repeat: k + 1}}
+		er.Runs = []RunResult{
+			{Label: "OCG", Online: true, Summary: &spec.Summary{Primal: 3, OnlineSummary: &spec.OnlineSummary{AvgRegretUpper: sp(2)}}},
+			{Label: "LOCG", Online: true, Lazy: true, Summary: &spec.Summary{Primal: 2, OnlineSummary: &spec.OnlineSummary{AvgRegretUpper: up}},
+				Versus: &Comparison{Baseline: "OCG", Reached: true, Speedup: sp(2)}},
+		}
+		res.Experiments = append(res.Experiments, er)
+	}
+	got := RepeatTable(&res)
+	if want := "| none / 2 |"; !strings.Contains(got, want) {
+		t.Errorf("RepeatTable lacks %q:\n%s", want, got)
+	}
+	if m := fmtMedian([]float64{math.Inf(1), 3, math.Inf(1)}); m != "none" {
+		t.Errorf("lower median of 3 and two missing upper bounds = %q, want none", m)
+	}
+}
+
 // TestRunnerRepeat runs one tiny experiment twice through the runner and
 // checks the order of the runs and the reports.
 func TestRunnerRepeat(t *testing.T) {

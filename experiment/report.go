@@ -328,7 +328,7 @@ func writeGroup(b *strings.Builder, dir string, g *figureGroup) {
 				notes = append(notes, fmt.Sprintf("%s/%s: regret against the best fixed point in hindsight in [%s, %s] over %d rounds",
 					er.Spec.Name, r.Label, fmtOpt(r.RegretLower), fmtOpt(r.RegretUpper), roundsOf(r)))
 			}
-			if n := roundAnswers(r); n != "" {
+			if n := roundAnswers(r, er.concurrentRun(r.Label)); n != "" {
 				notes = append(notes, fmt.Sprintf("%s/%s: %s", er.Spec.Name, r.Label, n))
 			}
 			if r.Lazy && r.Versus != nil {
@@ -359,10 +359,20 @@ func writeGroup(b *strings.Builder, dir string, g *figureGroup) {
 // set Φ from an LMO call or the relaxation). The cache hit rate counts the
 // negative answers' LMO calls against the cache and the deferred rounds
 // for it; this split shows them.
-func roundAnswers(r RunResult) string {
+//
+// With concurrent weak separation (concurrent) a background call's answer
+// is counted in the round it arrives in, which may decide itself as well
+// (a cached step or a deferral), so the counts do not split the rounds:
+// they are reported as the run's answers, without the rest.
+func roundAnswers(r RunResult, concurrent bool) string {
 	s := r.Summary
 	if !r.Online || !r.Lazy || s == nil || s.Iterations == 0 {
 		return ""
+	}
+	if concurrent {
+		return fmt.Sprintf("rounds %d with concurrent weak separation: answers positive %d (%d from the cache), negative %d, "+
+			"deferred rounds %d (a background answer counts in the round it arrives in, which may also step or defer: "+
+			"these do not split the rounds)", s.Iterations, s.PositiveCalls, s.CacheHits, s.NegativeCalls, s.DeferredRounds)
 	}
 	other := s.Iterations - s.PositiveCalls - s.NegativeCalls - s.DeferredRounds
 	if other < 0 {

@@ -198,3 +198,14 @@ func (e *ExperimentResult) run(label string) *RunResult {
 	}
 	return nil
 }
+
+// concurrentRun reports whether the run labeled label ran with concurrent
+// weak separation (the experiment's or its variant's setting).
+func (e *ExperimentResult) concurrentRun(label string) bool {
+	for k := range e.Spec.Variants {
+		if v := &e.Spec.Variants[k]; v.DisplayLabel() == label {
+			return e.Spec.RunConfig(v).Concurrent
+		}
+	}
+	return false
+}

@@ -393,9 +393,29 @@ func TestRoundAnswers(t *testing.T) {
 			"rounds 100: positive answers 60 (55 from the cache), negative answers 10, deferred to the cache 25, other 5 "},
 		{spec.Summary{Iterations: 10, PositiveCalls: 6, NegativeCalls: 3, DeferredRounds: 2}, ""},
 	} {
-		got := roundAnswers(RunResult{Online: true, Lazy: true, Summary: &tc.s})
+		got := roundAnswers(RunResult{Online: true, Lazy: true, Summary: &tc.s}, false)
 		if !strings.HasPrefix(got, tc.want) || (tc.want == "") != (got == "") {
 			t.Errorf("%+v: %q, want prefix %q", tc.s, got, tc.want)
+		}
+	}
+}
+
+// TestRoundAnswersConcurrent: a lazy online run with concurrent weak
+// separation counts a background answer in the round it arrives in, which
+// may step or defer as well, so its answers do not split its rounds. The
+// report must not print them as a split with a remainder of "other"
+// rounds (here 1, which would look like the last round alone).
+func TestRoundAnswersConcurrent(t *testing.T) {
+	sum := spec.Summary{Iterations: 100, PositiveCalls: 70, CacheHits: 66, NegativeCalls: 5, DeferredRounds: 24,
+		OnlineSummary: &spec.OnlineSummary{Rounds: 100}}
+	for _, conc := range []bool{false, true} {
+		e := Experiment{Name: "e", Variants: []Variant{{Method: "locg-pf", Concurrent: conc}}}
+		res := &SuiteResult{Suite: "s", Experiments: []ExperimentResult{{Spec: e,
+			Runs: []RunResult{{Label: "locg-pf", Method: "locg-pf", Lazy: true, Online: true, Summary: &sum}}}}}
+		got := ReportMarkdown(t.TempDir(), res)
+		split := strings.Contains(got, "other 1 (the last round")
+		if split == conc || !strings.Contains(got, "positive 70") && conc {
+			t.Errorf("concurrent %v: the report splits the rounds: %v\n%s", conc, split, got)
 		}
 	}
 }
