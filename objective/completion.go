@@ -157,8 +157,15 @@ func (f *MatrixCompletion) LineCoeffs(x, d []float64) (slope, curv float64) {
 // LineMinimize returns the exact minimizer of f(x + γd) over [0, gmax],
 // clamp(−Σ_Ω (X_ij − A_ij) D_ij / Σ_Ω D_ij², 0, gmax). When d vanishes on
 // Ω the result is 0 if ⟨grad, d⟩ ≥ 0 (or grad is nil) and gmax otherwise.
+// Sums that overflow, or underflow (entries beyond about 1e±150), are
+// recomputed from entries scaled by powers of two.
 func (f *MatrixCompletion) LineMinimize(x, d, grad []float64, gmax float64) float64 {
 	slope, curv := f.LineCoeffs(x, d)
+	if !coeffsReliable(slope, curv, 1) {
+		if g, ok := scaledLineMinimize(x, d, f.vals[:len(f.omega)], nil, f.omega, gmax); ok {
+			return g
+		}
+	}
 	gd := 0.0
 	if grad != nil && curv == 0 {
 		gd = dot(grad, d)

@@ -14,6 +14,8 @@ import (
 type Distance struct {
 	b []float64
 	w []float64 // nil: all ones
+	// wmax is the largest weight (0 without weights).
+	wmax float64
 }
 
 var (
@@ -46,7 +48,11 @@ func NewWeightedDistance(w, b []float64) (*Distance, error) {
 			return nil, fmt.Errorf("objective: weighted distance: weight w[%d] = %v is negative", i, v)
 		}
 	}
-	return &Distance{b: append([]float64(nil), b...), w: append([]float64(nil), w...)}, nil
+	wmax := 0.0
+	for _, v := range w {
+		wmax = math.Max(wmax, v)
+	}
+	return &Distance{b: append([]float64(nil), b...), w: append([]float64(nil), w...), wmax: wmax}, nil
 }
 
 // Dim returns len(b).
@@ -114,10 +120,13 @@ func (f *Distance) LineCoeffs(x, d []float64) (slope, curv float64) {
 		}
 		return 2 * slope, curv
 	}
+	// w·(r·d) and w·d², not (w·r)·d: the weight would otherwise push the
+	// partial product into the subnormal range for entries well inside
+	// 1e±150 (w = 1e-200, r = 1e-120), where it keeps few bits.
 	w := f.w[:len(f.b)]
 	for i, bi := range f.b {
-		slope += w[i] * (x[i] - bi) * d[i]
-		curv += w[i] * d[i] * d[i]
+		slope += w[i] * ((x[i] - bi) * d[i])
+		curv += w[i] * (d[i] * d[i])
 	}
 	return 2 * slope, curv
 }
@@ -125,9 +134,15 @@ func (f *Distance) LineCoeffs(x, d []float64) (slope, curv float64) {
 // LineMinimize returns the exact minimizer of f(x + γd) over [0, gmax]:
 // clamp(−Σ w_i (x_i − b_i) d_i / Σ w_i d_i², 0, gmax). When the
 // denominator is 0 the result is 0 if ⟨grad, d⟩ ≥ 0 (or grad is nil) and
-// gmax otherwise.
+// gmax otherwise. Sums that overflow, or underflow (entries beyond about
+// 1e±150), are recomputed from entries scaled by powers of two.
 func (f *Distance) LineMinimize(x, d, grad []float64, gmax float64) float64 {
 	slope, curv := f.LineCoeffs(x, d)
+	if !coeffsReliable(slope, curv, f.wmax) {
+		if g, ok := scaledLineMinimize(x[:len(f.b)], d[:len(f.b)], f.b, f.w, nil, gmax); ok {
+			return g
+		}
+	}
 	gd := 0.0
 	if grad != nil && curv == 0 {
 		gd = dot(grad, d)

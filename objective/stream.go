@@ -2,6 +2,7 @@ package objective
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"sync"
 
@@ -67,9 +68,13 @@ func (f *Linear) FuncGrad(dst, x []float64) float64 {
 func (f *Linear) LineCoeffs(x, d []float64) (slope, curv float64) { return dot(f.C, d), 0 }
 
 // LineMinimize returns 0 when C·d ≥ 0 and gmax otherwise (grad is not
-// needed).
+// needed). The sign of C·d is taken from entries scaled by powers of two
+// when the plain sum overflows or underflows.
 func (f *Linear) LineMinimize(x, d, grad []float64, gmax float64) float64 {
 	slope := dot(f.C, d)
+	if a := math.Abs(slope); !(a >= 0x1p-900 && a <= math.MaxFloat64) {
+		slope = scaledDot(f.C, d)
+	}
 	return minimizeQuadratic(slope, 0, slope, gmax)
 }
 
