@@ -180,11 +180,48 @@ func (c *quadConsensus) LineCoeffs(x, d []float64) (slope, curv float64) {
 // F(x + γd) over [0, gmax].
 func (c *quadConsensus) LineMinimize(x, d, grad []float64, gmax float64) float64 {
 	slope, curv := c.LineCoeffs(x, d)
+	if !coeffsReliable(slope, curv, lineWmax(c)) {
+		// Sums that overflow, or underflow (entries beyond about
+		// 1e±150): recomputed scaled by powers of two.
+		if sl, cu, ok := c.scaledLineCoeffs(x, d); ok && (sl.m != 0 || cu.m != 0) {
+			return minimizeScaled(sl, cu, gmax)
+		}
+	}
 	gd := slope
 	if grad != nil {
 		gd = dot(grad, d)
 	}
 	return minimizeQuadratic(slope, curv, gd, gmax)
+}
+
+// scaledLineCoeffs implements scaledLine: LineCoeffs from the blocks'
+// scaled coefficients and the disagreement's sums scaled by powers of
+// two; ok is false when f has no scaled coefficients.
+func (c *quadConsensus) scaledLineCoeffs(x, d []float64) (slope, curv xf, ok bool) {
+	q, ok := c.q.(scaledLine)
+	if !ok {
+		return xf{}, xf{}, false
+	}
+	for i := range c.blocks {
+		s, k, ok := q.scaledLineCoeffs(c.block(x, i), c.block(d, i))
+		if !ok {
+			return xf{}, xf{}, false
+		}
+		slope = slope.add(s.scale(c.lambda))
+		curv = curv.add(k.scale(c.lambda))
+	}
+	c.Mean(c.mean, x)
+	c.Mean(c.d, d)
+	n := c.n
+	sp, cp, ok := scaledTermSums(c.blocks*n, func(k int) (float64, int, float64, int, bool) {
+		return plainTerm(x[k]-c.mean[k%n], d[k]-c.d[k%n])
+	})
+	if !ok {
+		return xf{}, xf{}, false
+	}
+	// sp = 2Σ u·w and cp = Σ w²; F adds N·Σ u·w and (N/2)·Σ w².
+	half := float64(c.blocks) / 2
+	return slope.add(sp.scale(half)), curv.add(cp.scale(half)), true
 }
 
 // Zero is the zero function on R^N. As the f of a consensus objective it

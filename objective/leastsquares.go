@@ -385,12 +385,18 @@ func (f *LeastSquares) LineMinimize(x, d, grad []float64, gmax float64) float64 
 		f.sync(x)
 	}
 	curv := f.mulDir(x, d)
-	var gamma float64
+	var slope, gd float64
 	if grad == nil {
-		gamma = minimizeQuadratic(2*f.residualDot(), curv, 0, gmax)
+		slope = 2 * f.residualDot()
 	} else {
-		gd := dot(grad, d)
-		gamma = minimizeQuadratic(gd, curv, gd, gmax)
+		gd = dot(grad, d)
+		slope = gd
+	}
+	var gamma float64
+	if g, ok := f.scaledStep(x, slope, curv, grad != nil, gmax); ok {
+		gamma = g
+	} else {
+		gamma = minimizeQuadratic(slope, curv, gd, gmax)
 	}
 	k := &f.k
 	k.pending = false
@@ -404,6 +410,23 @@ func (f *LeastSquares) LineMinimize(x, d, grad []float64, gmax float64) float64 
 		k.gamma, k.pending = gamma, true
 	}
 	return gamma
+}
+
+// scaledStep is the fallback of LineMinimize at x, after mulDir: when
+// slope and curv fail coeffsReliable (sums that overflow, or underflow:
+// entries beyond about 1e±150) it returns the minimizer computed from
+// the residual A·x − b and A·d scaled by powers of two, and true. In the
+// noReuse mode with a gradient A·x was not synced: it is computed then.
+// It returns false when the coefficients are reliable, or an entry of
+// A·x − b or A·d is not finite, or A·d = 0.
+func (f *LeastSquares) scaledStep(x []float64, slope, curv float64, withGrad bool, gmax float64) (float64, bool) {
+	if coeffsReliable(slope, curv, 1) {
+		return 0, false
+	}
+	if withGrad && f.k.noReuse {
+		f.sync(x) // a full product in this mode; f.ad is kept
+	}
+	return scaledLineMinimize(f.k.ax, f.ad, f.b, nil, nil, gmax)
 }
 
 // MoveToward sets x ← x + γ(v − x), entry by entry as x[i] + γ·(v[i] −

@@ -1,8 +1,11 @@
 package objective
 
 import (
+	"fmt"
 	"math"
 	"testing"
+
+	"github.com/lazycg/lazycg"
 )
 
 // TestLineMinimizeExtremeScales checks the exact line searches of
@@ -104,6 +107,226 @@ func TestLinearLineMinimizeExtremeScales(t *testing.T) {
 		}
 		if got := f.LineMinimize(nil, neg, nil, 1); got != 0 {
 			t.Errorf("C = %v, d = %v (C·d > 0): LineMinimize = %v, want 0", c.c, neg, got)
+		}
+	}
+}
+
+// lsExtremeCases returns least squares objectives with A = I (n×n, dense
+// and CSR) and b = 0, for which f(x + γd) = ‖x + γd‖².
+func lsExtremeCases(t *testing.T, n int) map[string]func() *LeastSquares {
+	t.Helper()
+	data := make([]float64, n*n)
+	rowPtr, colIdx, val := make([]int, n+1), make([]int, n), make([]float64, n)
+	for i := range n {
+		data[i*n+i] = 1
+		rowPtr[i+1], colIdx[i], val[i] = i+1, i, 1
+	}
+	dense, err := NewDense(n, n, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	csr, err := NewCSR(n, n, rowPtr, colIdx, val)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk := func(a Matrix) func() *LeastSquares {
+		return func() *LeastSquares {
+			f, err := NewLeastSquares(a, make([]float64, n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return f
+		}
+	}
+	return map[string]func() *LeastSquares{"dense": mk(dense), "CSR": mk(csr)}
+}
+
+// checkLSAt checks f's Func and Grad at y against a fresh evaluation.
+func checkLSAt(t *testing.T, what string, f *LeastSquares, y []float64) {
+	t.Helper()
+	ref, err := NewLeastSquares(f.A(), f.B())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref.k.noReuse = true
+	near := func(a, b float64) bool {
+		return a == b || math.Abs(a-b) <= 1e-12*math.Max(math.Abs(a), math.Abs(b))
+	}
+	if got, want := f.Func(y), ref.Func(y); !near(got, want) {
+		t.Errorf("%s: Func = %v, want %v", what, got, want)
+	}
+	g, gw := make([]float64, len(y)), make([]float64, len(y))
+	f.Grad(g, y)
+	ref.Grad(gw, y)
+	for i := range g {
+		if !near(g[i], gw[i]) {
+			t.Errorf("%s: Grad[%d] = %v, want %v", what, i, g[i], gw[i])
+			break
+		}
+	}
+}
+
+// TestLeastSquaresLineMinimizeExtremeScales checks the exact line search
+// of LeastSquares (A = I, b = 0) at x = 1e-5·e·s, d = −e·s for dense and
+// sparse s: the minimizer is 1e-5 at every scale e, but ‖Ad‖² underflowed
+// to 0 for e = 1e-160 and overflowed for e = 1e155, and the search
+// returned 0 (with and without a gradient, cache on and off). After the
+// search, Func and Grad at x + γd (the announced point), at x and at an
+// unrelated point must match a fresh evaluation, as must LineCoeffs'
+// line, StepToward's announced point and a second search.
+func TestLeastSquaresLineMinimizeExtremeScales(t *testing.T) {
+	const n = 128 // the sparse routes need supports of at most n/64
+	for name, mk := range lsExtremeCases(t, n) {
+		for _, e := range []float64{1, 1e-160, 1e155} {
+			for _, sparse := range []bool{false, true} {
+				x, d := make([]float64, n), make([]float64, n)
+				for i := range n {
+					if !sparse || i == 3 {
+						x[i], d[i] = 1e-5*e, -e
+					}
+				}
+				for _, noReuse := range []bool{false, true} {
+					for _, withGrad := range []bool{false, true} {
+						f := mk()
+						f.k.noReuse = noReuse
+						var g []float64
+						if withGrad {
+							g = make([]float64, n)
+							f.Grad(g, x)
+						}
+						what := func(s string) string {
+							return fmt.Sprintf("%s e=%g sparse=%v noReuse=%v grad=%v: %s", name, e, sparse, noReuse, withGrad, s)
+						}
+						gamma := f.LineMinimize(x, d, g, 1)
+						if math.Abs(gamma-1e-5) > 1e-5*1e-12 {
+							t.Errorf("%s = %v, want 1e-5", what("LineMinimize"), gamma)
+							continue
+						}
+						y := append([]float64(nil), x...)
+						axpy(y, gamma, d)
+						checkLSAt(t, what("at x+γd"), f, y)
+						checkLSAt(t, what("at x"), f, x)
+						// A line search from the new point, then an
+						// unrelated point.
+						f.LineMinimize(y, d, nil, 1)
+						z := append([]float64(nil), y...)
+						z[0] += e
+						checkLSAt(t, what("unrelated point"), f, z)
+						// LineCoeffs, then StepToward from x toward v = x + d.
+						f.Func(x)
+						f.LineCoeffs(x, d)
+						checkLSAt(t, what("after LineCoeffs"), f, x)
+						// (Not below 2⁻⁵⁰⁰, where MoveToward sets the
+						// entries to 0 and the announced A·w is off.)
+						if e >= 1 {
+							v := append([]float64(nil), x...)
+							axpy(v, 1, d)
+							f.StepToward(x, v, 0.5)
+							w := append([]float64(nil), x...)
+							MoveToward(w, 0.5, v)
+							checkLSAt(t, what("after StepToward"), f, w)
+						}
+						if got := f.LineMinimize(x, d, nil, 1); math.Abs(got-1e-5) > 1e-5*1e-12 {
+							t.Errorf("%s = %v, want 1e-5", what("second LineMinimize"), got)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSumLineMinimizeExtremeScales checks the exact line searches of sums
+// of two LeastSquares (A = I, b = 0), and of a LeastSquares and a
+// Distance, at x = 1e-5·e·(1, …, 1), d = −e·(1, …, 1): F(x + γd) =
+// 2‖x + γd‖² has its minimizer at 1e-5, but the added coefficients
+// underflowed (e = 1e-160) or overflowed (e = 1e155) and LineMinimize
+// and StepSearch returned 0.
+func TestSumLineMinimizeExtremeScales(t *testing.T) {
+	const n = 4
+	for name, mk := range lsExtremeCases(t, n) {
+		for _, e := range []float64{1, 1e-160, 1e155} {
+			dist, err := NewDistance(make([]float64, n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lin, err := NewLinear(make([]float64, n), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for sname, s := range map[string]*Sum{
+				"LS+LS":       NewSum(mk(), mk()),
+				"LS+Distance": NewSum(mk(), dist),
+				"nested":      NewSum(NewSum(mk(), mk()), lin),
+			} {
+				x, d, v := make([]float64, n), make([]float64, n), make([]float64, n)
+				for i := range n {
+					x[i], d[i] = 1e-5*e, -e
+					v[i] = x[i] + d[i]
+				}
+				g := make([]float64, n)
+				s.Grad(g, x)
+				for _, grad := range [][]float64{g, nil} {
+					if got := s.LineMinimize(x, d, grad, 1); math.Abs(got-1e-5) > 1e-5*1e-12 {
+						t.Errorf("%s %s e=%g grad=%v: LineMinimize = %v, want 1e-5", name, sname, e, grad != nil, got)
+					}
+				}
+				s.Grad(g, x)
+				gamma := s.StepSearch(x, v, g, 1)
+				if math.Abs(gamma-1e-5) > 1e-5*1e-12 {
+					t.Errorf("%s %s e=%g: StepSearch = %v, want 1e-5", name, sname, e, gamma)
+				}
+				// The announced step: the gradient there is 4(x + γd).
+				y := append([]float64(nil), x...)
+				MoveToward(y, gamma, v)
+				s.Grad(g, y)
+				for i := range g {
+					// MoveToward sets entries below 2⁻⁵⁰⁰ to 0, which
+					// the remembered gradient does not follow: the
+					// tolerance is relative to the scale e.
+					if want := 4 * y[i]; math.Abs(g[i]-want) > 1e-12*e {
+						t.Errorf("%s %s e=%g: Grad after StepSearch [%d] = %v, want %v", name, sname, e, i, g[i], want)
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestConsensusLineMinimizeExtremeScales checks the exact line search of
+// a consensus objective when its coefficients underflow or overflow:
+// with f = ‖·‖² (Distance to 0) and agreeing blocks, and with f = Zero
+// and disagreeing blocks, the minimizer is 1e-5 at every scale e; the
+// search returned 0 for e = 1e-160 and e = 1e155.
+func TestConsensusLineMinimizeExtremeScales(t *testing.T) {
+	dist, err := NewDistance(make([]float64, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []float64{1, 1e-160, 1e155} {
+		for name, c := range map[string]struct {
+			f    lazycg.Objective
+			sign []float64
+		}{
+			"Distance": {dist, []float64{1, 1, 1, 1}},
+			"Zero":     {Zero{N: 2}, []float64{1, -1, -1, 1}},
+		} {
+			obj, err := NewConsensus(c.f, 2, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, d := make([]float64, 4), make([]float64, 4)
+			for i, s := range c.sign {
+				x[i], d[i] = 1e-5*e*s, -e*s
+			}
+			g := make([]float64, 4)
+			obj.Grad(g, x)
+			for _, grad := range [][]float64{g, nil} {
+				if got := obj.(lazycg.LineMinimizer).LineMinimize(x, d, grad, 1); math.Abs(got-1e-5) > 1e-5*1e-12 {
+					t.Errorf("%s e=%g grad=%v: LineMinimize = %v, want 1e-5", name, e, grad != nil, got)
+				}
+			}
 		}
 	}
 }

@@ -246,14 +246,24 @@ func (s *Sum) StepSearch(x, v, grad []float64, gmax float64) float64 {
 	}
 	d := s.direction(x, v)
 	slope := dot(grad, d)
-	if !(slope < 0) {
+	descent := slope < 0
+	if a := math.Abs(slope); !(a >= 0x1p-900 && a <= math.MaxFloat64) {
+		// The sign of a sum that overflowed or underflowed (the
+		// magnitude is recomputed by scaledStep).
+		descent = scaledDot(grad, d) < 0
+	}
+	if !descent {
 		return 0
 	}
 	if s.rememberedAt(x) {
 		sg := &s.sg
 		s.announce(x, v, gmax)
 		if sg.pending {
-			gamma := minimizeQuadratic(slope, s.curvatureAlong(d)/2, slope, gmax)
+			curv := s.curvatureAlong(d) / 2
+			gamma, ok := s.scaledStep(x, d, slope, curv, gmax)
+			if !ok {
+				gamma = minimizeQuadratic(slope, curv, slope, gmax)
+			}
 			switch {
 			case gamma <= 0:
 				sg.pending = false
@@ -345,6 +355,72 @@ func (s *Sum) lineCoeffs(x, d []float64) (slope, curv float64) {
 	return slope, curv
 }
 
+// scaledStep is the fallback of the exact line search of a quadratic sum
+// whose coefficients slope and curv (of lineCoeffs) fail coeffsReliable
+// (sums that overflow, or underflow: entries beyond about 1e±150): it
+// returns the minimizer over [0, gmax] of the coefficients recomputed
+// scaled by powers of two (scaledLineCoeffs), and true. It returns false
+// when the coefficients are reliable, a term cannot be scaled, or the
+// function is constant along the line.
+func (s *Sum) scaledStep(x, d []float64, slope, curv, gmax float64) (float64, bool) {
+	if coeffsReliable(slope, curv, 1) && coeffsReliable(slope, curv, s.lineWmax()) {
+		return 0, false
+	}
+	sl, cu, ok := s.scaledLineCoeffs(x, d)
+	if !ok || (sl.m == 0 && cu.m == 0) {
+		return 0, false
+	}
+	return minimizeScaled(sl, cu, gmax), true
+}
+
+// lineWmax returns the largest weight of the terms w·(r·d) and w·d² of
+// the line coefficients of the sum (see coeffsReliable): the
+// multiplicities times the terms' own.
+func (s *Sum) lineWmax() float64 {
+	m := 1.0
+	for i, f := range s.terms {
+		m = math.Max(m, s.weights[i]*lineWmax(f))
+	}
+	return m
+}
+
+// lineWmax returns the weight bound of coeffsReliable for the line
+// coefficients of f (1 unless f has weights).
+func lineWmax(f any) float64 {
+	switch t := f.(type) {
+	case *Distance:
+		return math.Max(t.wmax, 1)
+	case *Sum:
+		return t.lineWmax()
+	case *quadConsensus:
+		return math.Max(t.lambda*lineWmax(t.q), float64(t.blocks))
+	}
+	return 1
+}
+
+// scaledLineCoeffs implements scaledLine: lineCoeffs from the terms'
+// scaledLineCoeffs; ok is false when a term has none.
+func (s *Sum) scaledLineCoeffs(x, d []float64) (slope, curv xf, ok bool) {
+	if s.lin != nil {
+		if slope, ok = scaledDotXF(s.lin, d); !ok {
+			return xf{}, xf{}, false
+		}
+	}
+	for i, f := range s.terms {
+		t, ok := f.(scaledLine)
+		if !ok {
+			return xf{}, xf{}, false
+		}
+		a, c, ok := t.scaledLineCoeffs(x, d)
+		if !ok {
+			return xf{}, xf{}, false
+		}
+		slope = slope.add(a.scale(s.weights[i]))
+		curv = curv.add(c.scale(s.weights[i]))
+	}
+	return slope, curv, true
+}
+
 // Line search parameters of the bisection fallback.
 const (
 	bisectIter    = 200
@@ -363,6 +439,9 @@ const (
 func (s *Sum) LineMinimize(x, d, grad []float64, gmax float64) float64 {
 	if !s.general {
 		slope, curv := s.lineCoeffs(x, d)
+		if g, ok := s.scaledStep(x, d, slope, curv, gmax); ok {
+			return g
+		}
 		gd := slope
 		if grad != nil && curv == 0 {
 			gd = dot(grad, d)
