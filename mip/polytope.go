@@ -196,7 +196,8 @@ func countTrue(b []bool) int {
 }
 
 // Augment implements lazycg.Augmenter: the backend searches for a solution
-// with c·y < c·x − 1e-9·max(1, |c·x|) and stops at the first one found;
+// with c·y < c·x − 1e-9·max(1, |c·x|) and stops at the first one found
+// (an exact solve decides when that one is not improving once rounded);
 // when it proves that none exists, x is optimal for c and Augment returns
 // false with dst = x.
 func (s *Solver) Augment(ctx context.Context, dst, c, x []float64) (bool, error) {
@@ -226,15 +227,47 @@ func (s *Solver) Augment(ctx context.Context, dst, c, x []float64) (bool, error)
 	case OutcomeUnbounded:
 		return false, errUnbounded
 	}
-	if !s.res.Found {
+	if s.res.Found {
+		s.storeVertex(dst)
+		if dotVec(c, dst) < cx {
+			return true, nil
+		}
+	}
+	if s.res.Outcome == OutcomeTimeLimit {
+		copy(dst, x)
 		return false, fmt.Errorf("%w (%v) before an augmenting vertex was found or ruled out", ErrTimeLimit, s.opts.TimeLimit)
 	}
-	s.storeVertex(dst)
-	if dotVec(c, dst) < cx {
-		return true, nil
+	// The first incumbent decided nothing: CBC may stop at a heuristic's
+	// point that is not below the cutoff (at c·x, or below it only by its
+	// integrality tolerance, so that the rounded point is x), or at one
+	// it then discards. An exact solve decides.
+	gap := s.opts.RelGap
+	s.opts.RelGap = 0
+	err := s.run(ctx, math.Inf(-1), math.Inf(1), math.Inf(1), false)
+	s.opts.RelGap = gap
+	if err != nil {
+		copy(dst, x)
+		return false, err
+	}
+	switch s.res.Outcome {
+	case OutcomeInfeasible:
+		copy(dst, x)
+		return false, errInfeasible
+	case OutcomeUnbounded:
+		copy(dst, x)
+		return false, errUnbounded
+	}
+	if s.res.Found {
+		s.storeVertex(dst)
+		if dotVec(c, dst) < cx {
+			return true, nil
+		}
 	}
 	copy(dst, x)
-	return false, nil
+	if s.res.Outcome == OutcomeOptimal {
+		return false, nil
+	}
+	return false, fmt.Errorf("%w (%v) before an augmenting vertex was found or ruled out", ErrTimeLimit, s.opts.TimeLimit)
 }
 
 var (

@@ -86,6 +86,41 @@ func TestCBCAugmentingRun(t *testing.T) {
 	}
 }
 
+// TestCBCAugmentFirstIncumbentNotImproving: Augment stops CBC at its first
+// incumbent under the cutoff c·x − 1e-9·max(1, |c·x|), and CBC's first
+// incumbent need not be improving once rounded: after the LP basis of a
+// RelaxationBound call, the light search below stopped at x itself (its
+// value below the cutoff only by CBC's integrality tolerance), and
+// Augment reported x optimal (false) although the empty cut has value 0
+// < c·x ≈ 0.887.
+func TestCBCAugmentFirstIncumbentNotImproving(t *testing.T) {
+	f, err := mip.CutPolytope(6, mip.CompleteGraph(6), mip.CutOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := []float64{-0.9324573022107845, 0.59100202423923, 0.26596328004881054, 0.8769972015994543,
+		0.9653295293674071, 0.2060026392745724, 0.49241999741086895, 0.8869385266584935,
+		0.3006359143536075, -0.3255190497995881, -0.41472014512239297, 0.830700817979876,
+		-0.4625383459858772, 0.637769318981372, 0.6968674688971508}
+	x := []float64{0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 0, 0, 0} // the cut of {2, 3, 4}
+	for _, search := range []mip.Search{mip.SearchLight, mip.SearchStandard} {
+		s := cbcSolver(t, f.Model, mip.Options{Vars: f.Vars, Search: search})
+		ctx := context.Background()
+		if _, err := s.RelaxationBound(ctx, []float64{3, -2, -3, 0, 2, -2, -3, -3, -1, 1, -3, -2, -2, -2, 1}); err != nil {
+			t.Fatal(err)
+		}
+		dst := make([]float64, len(c))
+		ok, err := s.Augment(ctx, dst, c, x)
+		if err != nil {
+			t.Fatalf("%v: %v", search, err)
+		}
+		if !ok || !(dot(c, dst) < dot(c, x)) || s.Check(dst, 1e-9) != nil {
+			t.Errorf("%v: Augment = %v with %v (value %g), want an improving vertex (c·x = %g, optimum 0)",
+				search, ok, dst, dot(c, dst), dot(c, x))
+		}
+	}
+}
+
 // TestCBCMembershipCheck: a MIP polytope refuses start points that break
 // its LP relaxation (bounds or rows), through lazycg.CheckProblem, and
 // accepts its vertices and their convex combinations.
