@@ -157,3 +157,45 @@ func TestCBCMembershipCheck(t *testing.T) {
 		t.Errorf("point of P refused: %v", err)
 	}
 }
+
+// TestCBCPumpCandidateNotIncumbent: at the feasibility pump's
+// heuristicSolution event CBC shows the pump's candidate, not yet checked,
+// as the best solution, and the pump installs it unchecked when the event
+// handler says stop. The shim's handler took it for an incumbent (Augment:
+// any; MinimizeUntil: one below Improve) and stopped, so that these calls
+// on the model below, whose optimum is −1 at x, failed with a fractional
+// point (x0 = 4/7) or, preprocessed, with "CBC's solution does not have
+// the model's 11 columns".
+func TestCBCPumpCandidateNotIncumbent(t *testing.T) {
+	b := mip.NewBuilder("pump")
+	for j := 0; j < 11; j++ {
+		b.AddCol("x"+string(rune('a'+j)), 0, 1, true)
+	}
+	b.AddRow("r0", 18, 19, []int{0, 5, 6, 7, 9, 10}, []float64{7, 4, 7, 1, 7, -1})
+	b.AddRow("r1", 13, math.Inf(1), []int{1, 3, 4, 6, 9}, []float64{-3, 7, 4, 6, 3})
+	b.AddRow("r2", 17, 18, []int{3, 5, 7, 9}, []float64{7, 4, 7, 4})
+	m := b.Build()
+	x := []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1}
+	c := []float64{0, 0, 0, 0, 0, 0, -1, 1, 0, -1, -1}
+	if !cbcFeasible(m, x) || cbcBrute(cbcVertices(m), c, nil) != -1 {
+		t.Fatal("the model is not the one of the test")
+	}
+	ctx := context.Background()
+	for _, pre := range []mip.Preprocess{mip.PreprocessOff, mip.PreprocessOn} {
+		for _, threads := range []int{1, 2} {
+			opts := mip.Options{Search: mip.SearchStandard, Preprocess: pre, Threads: threads}
+			dst := make([]float64, 11)
+			s := cbcSolver(t, m, opts)
+			if ok, err := s.Augment(ctx, dst, c, x); err != nil || ok {
+				t.Errorf("%v, %d threads: Augment = %v, %v; want false (x is optimal)", pre, threads, ok, err)
+			}
+			s = cbcSolver(t, m, opts)
+			res, err := s.MinimizeUntil(ctx, dst, c, lazycg.StopRule{Improve: -1, Certify: -1.5})
+			// Nothing lies below −1: certified (or optimal) at −1.
+			if err != nil || res.Reason != lazycg.StopCertified && res.Reason != lazycg.StopOptimal ||
+				res.Bound != -1 || res.Found && (res.Value != -1 || !cbcFeasible(m, dst)) {
+				t.Errorf("%v, %d threads: MinimizeUntil(Improve −1) = %+v, %v; want the bound −1", pre, threads, res, err)
+			}
+		}
+	}
+}

@@ -141,6 +141,16 @@ public:
 		if (m == nullptr) {
 			return noAction;
 		}
+		// For these events CBC shows a candidate as the best solution
+		// (CbcModel::dealWithEventHandler) before it is checked, and
+		// where the feasibility pump raises heuristicSolution it
+		// installs the candidate unchecked as the incumbent when told to
+		// stop: a fractional point (or, preprocessed, one that
+		// postprocessing drops) ended Augment and cutoff calls
+		// (TestCBCPumpCandidateNotIncumbent). The candidate is no
+		// incumbent, and a stop decided here is returned at the next
+		// event (or the search ends by itself).
+		const bool candidate = e == heuristicSolution || e == beforeSolution1 || e == beforeSolution2;
 		// With Threads > 1, CBC's worker threads may call in concurrently.
 		std::lock_guard<std::mutex> lock(st_->mu);
 		// Sub-models (heuristic sub-MIPs) see their own incumbents and
@@ -151,10 +161,10 @@ public:
 			if (st_->interrupted(&why)) {
 				st_->reason = why;
 			} else if (!sub) {
-				observe(m, e);
+				observe(m, e, candidate);
 			}
 		}
-		if (st_->reason < 0) {
+		if (st_->reason < 0 || candidate) {
 			return noAction;
 		}
 		// The root cut loop honours a stop only together with a zero time
@@ -164,9 +174,9 @@ public:
 	}
 
 private:
-	void observe(const CbcModel *m, CbcEvent e)
+	void observe(const CbcModel *m, CbcEvent e, bool candidate)
 	{
-		const bool inc = m->bestSolution() != nullptr;
+		const bool inc = !candidate && m->bestSolution() != nullptr;
 		const double v = m->getMinimizationObjValue();
 		const double b = m->getBestPossibleObjValue();
 		if (b > st_->bound && b < COIN_DBL_MAX) {
