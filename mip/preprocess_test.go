@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/lazycg/lazycg"
 )
 
 // recordingBackend is a backend whose engine answers every solve with the
@@ -33,20 +35,26 @@ func (e *recordingEngine) Solve(_ context.Context, p *SolveParams, r *SolveResul
 func (e *recordingEngine) SetColBounds(int, float64, float64) {}
 func (e *recordingEngine) Close()                             {}
 
-// TestPreprocessPolicy: PreprocessAuto preprocesses the first solve of a
-// Solver (not a relaxation-only one), Off never, On always.
+// TestPreprocessPolicy: only calls that ask for any feasible point
+// (Improve = +Inf) are preprocessed (CBC 2.10.8's preprocessing is not
+// sound): PreprocessAuto the first of a Solver's solves when it is one, On
+// every one, Off none; exact solves and relaxation bounds never; a
+// preprocessed answer carries no bound.
 func TestPreprocessPolicy(t *testing.T) {
 	m := stdModel([][]float64{{1, 1}}, []float64{1}, []float64{1}, 1)
+	anyPoint := lazycg.StopRule{Improve: math.Inf(1), Certify: math.Inf(1)}
 	for _, tc := range []struct {
-		pre      Preprocess
-		relaxFst bool // the first solve is RelaxationBound's
-		want     []bool
+		pre   Preprocess
+		first string // "feasible", "exact" or "relax"
+		want  []bool // the first solve, then feasible, exact, feasible
 	}{
-		{PreprocessAuto, false, []bool{true, false, false}},
-		{PreprocessAuto, true, []bool{false, false, false}},
-		{PreprocessOff, false, []bool{false, false, false}},
-		{PreprocessOn, false, []bool{true, true, true}},
-		{PreprocessOn, true, []bool{true, true, true}},
+		{PreprocessAuto, "feasible", []bool{true, false, false, false}},
+		{PreprocessAuto, "exact", []bool{false, false, false, false}},
+		{PreprocessAuto, "relax", []bool{false, false, false, false}},
+		{PreprocessOff, "feasible", []bool{false, false, false, false}},
+		{PreprocessOn, "feasible", []bool{true, true, false, true}},
+		{PreprocessOn, "exact", []bool{false, true, false, true}},
+		{PreprocessOn, "relax", []bool{false, true, false, true}},
 	} {
 		b := &recordingBackend{}
 		s, err := NewSolver(m, Options{Backend: b, Preprocess: tc.pre})
@@ -55,25 +63,42 @@ func TestPreprocessPolicy(t *testing.T) {
 		}
 		ctx := context.Background()
 		dst := make([]float64, 2)
-		if tc.relaxFst {
-			if _, err := s.RelaxationBound(ctx, []float64{1, 2}); err != nil {
+		c := []float64{1, 2}
+		feasible := func() {
+			// A known vertex answers without a solve: forget it.
+			s.lastOK = false
+			res, err := s.MinimizeUntil(ctx, dst, c, anyPoint)
+			if err != nil {
 				t.Fatal(err)
 			}
-		} else if _, err := s.Minimize(ctx, dst, []float64{1, 2}); err != nil {
+			if p := b.calls[len(b.calls)-1]; p.Preprocess && !math.IsInf(res.Bound, -1) {
+				t.Errorf("%v: a preprocessed call reported the bound %g", tc.pre, res.Bound)
+			}
+		}
+		switch tc.first {
+		case "feasible":
+			feasible()
+		case "exact":
+			if _, err := s.Minimize(ctx, dst, c); err != nil {
+				t.Fatal(err)
+			}
+		case "relax":
+			if _, err := s.RelaxationBound(ctx, c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		feasible()
+		if _, err := s.Minimize(ctx, dst, c); err != nil {
 			t.Fatal(err)
 		}
-		for k := 0; k < 2; k++ {
-			if _, err := s.Minimize(ctx, dst, []float64{1, 2}); err != nil {
-				t.Fatal(err)
-			}
-		}
+		feasible()
 		s.Close()
 		if len(b.calls) != len(tc.want) {
 			t.Fatalf("%v: %d solves, want %d", tc.pre, len(b.calls), len(tc.want))
 		}
 		for i, p := range b.calls {
 			if p.Preprocess != tc.want[i] {
-				t.Errorf("%v (relaxation first: %v): solve %d preprocess = %v, want %v", tc.pre, tc.relaxFst, i, p.Preprocess, tc.want[i])
+				t.Errorf("%v (first %s): solve %d preprocess = %v, want %v", tc.pre, tc.first, i, p.Preprocess, tc.want[i])
 			}
 		}
 	}

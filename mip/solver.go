@@ -52,9 +52,14 @@ type Options struct {
 	// solver's first call and rarely after: PreprocessAuto, the zero
 	// value, preprocesses the first call only (measured in
 	// docs/ORACLE.md: the first feasible point of air04 in 0.6 of the
-	// time). On CBC's standard solve path preprocessing keeps the optima
-	// of the MIPLIB files of the tests and of docs/ORACLE.md; returned
-	// points are checked against the model either way.
+	// time). CBC 2.10.8's preprocessing is not sound: on a 9-column 0/1
+	// model it returned −6 as the optimum where −7 exists (standalone
+	// "cbc -preprocess on -solve" too; 43 of 200 random costs wrong), so
+	// only calls that ask for any feasible point (Improve = +Inf, a run's
+	// start vertex) are preprocessed, under both PreprocessAuto and
+	// PreprocessOn; their point is checked against the model, their
+	// bound dropped (−Inf), and an "infeasible" is asked again without
+	// preprocessing.
 	Preprocess Preprocess
 	// Search selects the backend's search per call (SearchAuto: the
 	// backend decides; see docs/ORACLE.md).
@@ -563,14 +568,16 @@ func (s *Solver) run(ctx context.Context, improve, certify, cutoff float64, warm
 	*p = SolveParams{Obj: s.obj, Improve: improve, Certify: certify, Cutoff: cutoff, RelGap: s.opts.RelGap,
 		TimeLimit: s.opts.TimeLimit, Threads: s.opts.Threads, Search: s.opts.Search, FirstLP: s.opts.FirstLP,
 		Dive: s.dive}
-	switch s.opts.Preprocess {
+	// Only calls that ask for any feasible point (Improve = +Inf: a run's
+	// start vertex) are preprocessed: CBC 2.10.8's preprocessing is not
+	// sound (see Options.Preprocess), and such a call's point is checked
+	// below while its bound is dropped.
+	switch firstFeasible := math.IsInf(improve, 1); s.opts.Preprocess {
 	case PreprocessOn:
-		p.Preprocess = true
+		p.Preprocess = firstFeasible
 	case PreprocessAuto:
-		// The first call has no basis and no incumbent to lose. A call
-		// that stops after its first LP (RelaxationBound's certify)
-		// would only pay for preprocessing.
-		p.Preprocess = s.solves == 0 && certify > -math.MaxFloat64
+		// The first call has no basis and no incumbent to lose.
+		p.Preprocess = firstFeasible && s.solves == 0
 	}
 	if warm {
 		p.Start = s.last
@@ -621,6 +628,22 @@ func (s *Solver) run(ctx context.Context, improve, certify, cutoff float64, warm
 			err = context.Canceled
 		}
 		return fmt.Errorf("mip: %w", err)
+	}
+	if p.Preprocess {
+		if !r.Found && r.Outcome == OutcomeInfeasible {
+			// Infeasible after preprocessing: ask again without it,
+			// which alone can prove that.
+			p0 := s.opts.Preprocess
+			s.opts.Preprocess = PreprocessOff
+			defer func() { s.opts.Preprocess = p0 }()
+			return s.run(ctx, improve, certify, cutoff, warm)
+		}
+		// Preprocessing proves nothing: the call reports its point, which
+		// is what it asked for (Improve = +Inf), and no bound.
+		r.Bound = math.Inf(-1)
+		if r.Found {
+			r.Outcome = OutcomeImproving
+		}
 	}
 	if !r.Found {
 		return nil
