@@ -21,7 +21,9 @@
 //     root and in the tree; its rounding, feasibility pump, greedy cover,
 //     greedy equality, coefficient diving, RINS and combine heuristics; its
 //     branching), with integer preprocessing on the calls that
-//     mip.Options.Preprocess selects (by default a solver's first call).
+//     mip.Options.Preprocess selects (by default a solver's first call
+//     when it asks for any feasible point: CBC 2.10.8's preprocessing is
+//     not sound, see mip.Options.Preprocess).
 //   - mip.SearchLight is a lighter branch-and-cut: cuts at the root only
 //     (probing, Gomory, knapsack, clique, flow cover, MIR; at most 10
 //     rounds), the rounding, greedy cover, greedy equality, feasibility
