@@ -192,10 +192,7 @@ func basicValue(name string, c, v []float64) (float64, error) {
 	if s-s == 0 {
 		return s, nil
 	}
-	_, ec := math.Frexp(basicMaxAbs(c))
-	_, ev := math.Frexp(basicMaxAbs(v))
-	_, en := math.Frexp(float64(len(c)))
-	scale := math.Ldexp(1, -(ec + ev + en + 1))
+	scale := basicProductScale(basicMaxAbs(c), basicMaxAbs(v), len(c))
 	s = 0
 	for i, ci := range c {
 		s += ci * scale * v[i]
@@ -204,6 +201,16 @@ func basicValue(name string, c, v []float64) (float64, error) {
 		return 0, fmt.Errorf("lmo: %s: the value c·v of the answer lies beyond the range of float64: rescale the costs or the set", name)
 	}
 	return s, nil
+}
+
+// basicProductScale returns the power of two by which costs of magnitude at
+// most cmax must be multiplied so that no sum of n products with entries of
+// magnitude at most vmax can overflow.
+func basicProductScale(cmax, vmax float64, n int) float64 {
+	_, ec := math.Frexp(cmax)
+	_, ev := math.Frexp(vmax)
+	_, en := math.Frexp(float64(n))
+	return math.Ldexp(1, -(ec + ev + en + 1))
 }
 
 // basicMaxAbs returns max|c|.

@@ -163,17 +163,8 @@ func (h *ConvexHull) Minimize(ctx context.Context, dst, c []float64) (lazycg.Lin
 		// the order of the atoms: compare them again with c scaled by a
 		// power of two under which no sum can overflow (exact scaling),
 		// and report the minimum if it is itself a float64.
-		amax := 0.0
-		for _, a := range h.dense {
-			amax = max(amax, math.Abs(a))
-		}
-		for _, a := range h.val {
-			amax = max(amax, math.Abs(a))
-		}
-		_, ec := math.Frexp(basicMaxAbs(c))
-		_, ea := math.Frexp(amax)
-		_, en := math.Frexp(float64(h.n))
-		scale := math.Ldexp(1, -(ec + ea + en + 1))
+		amax := max(basicMaxAbs(h.dense), basicMaxAbs(h.val))
+		scale := basicProductScale(basicMaxAbs(c), amax, h.n)
 		if best, bestVal, _, err = h.scan(ctx, c, scale); err != nil {
 			return lazycg.LinearResult{}, err
 		}
