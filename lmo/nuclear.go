@@ -26,22 +26,40 @@ import (
 //
 // Result semantics. Value is always c·dst computed from the returned
 // rank-one matrix, and −Value/R = uᵀCv ≤ σ₁(C) for the unit vectors u, v
-// returned: that is proven. When the residual test passes, the result is
-// reported as lazycg.Exact(Value), i.e. Bound = Value. What the residual
-// test proves is that σ is within Tol·σ of some singular value of C
-// (Wedin's theorem); that this is the largest one is not proven: it rests
-// on the start vector having a component along v₁ that Lanczos amplifies,
-// which a pseudo-random start has except in degenerate cases (and, for a
-// uniformly random start, Kuczyński and Woźniakowski's bound makes a miss
-// by a factor 1 − ε after k steps less likely than 1.65·√n·e^{−√ε·(2k−1)}).
-// So the dual bounds that lazycg derives from exact results of this oracle
+// returned. Bound is proven: when min(m, n) ≤ CertifyMaxSide (default 256)
+// each call that was not stopped early proves an upper bound on σ₁(C) by a
+// Cholesky certificate: with G the Gram matrix CCᵀ or CᵀC of the shorter
+// side s (formed after scaling C by a power of two), the floating-point
+// Cholesky factorization of t·I − G for a shift t just above σ² runs to
+// completion, which with the rounding error bounds of the Gram matrix and
+// of the factorization (Higham, Accuracy and Stability of Numerical
+// Algorithms, Thm. 10.3) proves σ₁(C)² ≤ t plus those errors. So Bound is
+// below Value by about Tol·σ₁ plus s²·2⁻⁵³·‖C‖_F²/σ₁, and a result is never
+// reported as exact (unless C = 0): Reason is lazycg.StopGap when the
+// residual test passed, lazycg.StopTimeLimit (an iteration limit) when
+// MaxIter ended the iteration. A Lanczos run that converged to a singular
+// value other than the largest (possible only for a start vector almost
+// orthogonal to the top right singular vector) cannot produce a wrong
+// Bound: the certificate then fails at shifts near σ² and Bound comes from
+// a bisection of t up to ‖C‖_F², which shows as a large gap Value − Bound.
+// The certificate costs O(s³/3) for the factorization (usually one) plus
+// the Gram matrix, O(s²·max(m, n)) for a dense C and the sum of the squared
+// numbers of nonzeros per row or column for a sparse one; s×s buffers are
+// allocated on the first call.
+//
+// Above CertifyMaxSide (or when it is negative), a call whose residual test
+// passes is reported as lazycg.Exact(Value), i.e. Bound = Value, without a
+// proof: the residual test proves that σ is within Tol·σ of some singular
+// value of C (Wedin's theorem); that this is the largest one rests on the
+// start vector having a component along v₁ that Lanczos amplifies, which a
+// pseudo-random start has except in degenerate cases (and, for a uniformly
+// random start, Kuczyński and Woźniakowski's bound makes a miss by a factor
+// 1 − ε after k steps less likely than 1.65·√n·e^{−√ε·(2k−1)}). Such bounds
 // are numerically certified, not proven in the sense of the other oracles
-// of this package. When MaxIter steps do not reach the tolerance, the result
-// keeps the best pair found, Reason is lazycg.StopTimeLimit (an iteration
-// limit) and Bound is the rigorous but weaker lower bound
+// of this package. When MaxIter steps do not reach the tolerance, or
+// MinimizeUntil stops early, Bound is at least the rigorous but weaker
 // −R·min(‖C‖_F, √(‖C‖₁‖C‖_∞)), using σ₁ ≤ ‖C‖_F and σ₁ ≤ √(‖C‖₁‖C‖_∞)
-// (maximum absolute column and row sums); MinimizeUntil's early stops
-// report that bound too.
+// (maximum absolute column and row sums).
 //
 // Sparse costs. Minimize finds the nonzeros of c itself: when at most a
 // third of the entries are nonzero (matrix completion gradients live on
@@ -58,6 +76,10 @@ type NuclearBall struct {
 	// cycle; the first cycle always runs at least one step and its
 	// verification (default 1000). It must be ≥ 1.
 	MaxIter int
+	// CertifyMaxSide is the largest min(m, n) for which a call proves its
+	// Bound by a Cholesky certificate (default 256; negative: never; see
+	// above).
+	CertifyMaxSide int
 
 	m, n int
 	r    float64
@@ -179,6 +201,7 @@ func (b *NuclearBall) MinimizeUntil(ctx context.Context, dst, c []float64, rule 
 		b.write(dst, sol)
 		val = b.value(c, dst)
 	}
+	sol = b.svd.certify(&b.cost, sol, b.CertifyMaxSide)
 	return sol.result(val, b.r), nil
 }
 
@@ -415,6 +438,7 @@ type lanczosSVD struct {
 	u          []float64 // length m: left Ritz vector
 	rowAbs     []float64 // length m: absolute row sums
 	colAbs     []float64 // length n: absolute column sums
+	cert       nuclearCert
 }
 
 func (e *lanczosSVD) init(m, n int) {
@@ -432,9 +456,11 @@ func (e *lanczosSVD) init(m, n int) {
 // C·v = 0 for the Ritz vector).
 type svdSolution struct {
 	sigma     float64
+	res       float64 // residual ‖Cᵀu − σv‖ of the last verification
 	upper     float64 // rigorous upper bound on σ₁(C)
 	converged bool    // the residual test passed
 	early     bool    // stopped because sigma > the improvement target
+	checked   bool    // a Cholesky certificate was tried (certify)
 }
 
 // result describes the vertex −R·u·vᵀ (or the fallback vertex when sigma
@@ -443,14 +469,37 @@ func (s svdSolution) result(val, r float64) lazycg.LinearResult {
 	switch {
 	case s.upper == 0:
 		return lazycg.Exact(val) // C = 0: every vertex is optimal
-	case s.converged && s.sigma > 0:
+	case s.converged && s.sigma > 0 && !s.checked:
+		// No certificate (side above CertifyMaxSide): numerically
+		// certified only (see NuclearBall).
 		return lazycg.Exact(val)
 	}
-	res := lazycg.LinearResult{Found: true, Value: val, Bound: min(val, -r*s.upper), Reason: lazycg.StopTimeLimit}
-	if s.early {
+	bound := math.Nextafter(-r*s.upper, math.Inf(-1))
+	res := lazycg.LinearResult{Found: true, Value: val, Bound: min(val, bound), Reason: lazycg.StopTimeLimit}
+	switch {
+	case s.early:
 		res.Reason = lazycg.StopImproving
+	case s.converged:
+		res.Reason = lazycg.StopGap
 	}
 	return res
+}
+
+// certify tries the Cholesky certificate (nuclearCert) for the solution
+// sol of a call on a that did not stop early, when min(m, n) ≤ maxSide (0:
+// nuclearCertSide; negative: never), and lowers sol.upper to its bound.
+func (e *lanczosSVD) certify(a *nuclearCost, sol svdSolution, maxSide int) svdSolution {
+	if maxSide == 0 {
+		maxSide = nuclearCertSide
+	}
+	if sol.early || sol.upper == 0 || maxSide < 0 || min(e.m, e.n) > maxSide {
+		return sol
+	}
+	sol.checked = true
+	if u, ok := e.cert.upper(a, sol.sigma, sol.res); ok {
+		sol.upper = min(sol.upper, u)
+	}
+	return sol
 }
 
 // solve runs the iteration on a (Tol tol, at most maxIter steps) and
@@ -492,7 +541,8 @@ func (e *lanczosSVD) solve(ctx context.Context, name string, a *nuclearCost, tol
 			return sol, nil
 		}
 		a.mulCT(e.w, e.u)
-		if basicResidualNorm(e.w, sigma, e.v) <= tol*sigma {
+		sol.res = basicResidualNorm(e.w, sigma, e.v)
+		if sol.res <= tol*sigma {
 			sol.converged = true
 			return sol, nil
 		}

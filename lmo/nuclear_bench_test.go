@@ -2,6 +2,7 @@ package lmo
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/lazycg/lazycg"
@@ -123,4 +124,38 @@ func BenchmarkCompletionIteration(b *testing.B) {
 			benchSink += d[0] + d[1] + d[2] + d[3]
 		}
 	})
+}
+
+// BenchmarkNuclearCertificate measures one NuclearBallOn call at the start
+// of matrix completion instances with side ≤ 256 (the quick job's 200×300,
+// the paper's 100×10000), with the Cholesky certificate (default) and
+// without (CertifyMaxSide −1).
+func BenchmarkNuclearCertificate(b *testing.B) {
+	for _, sz := range []struct{ m, n, rank int }{{200, 300, 5}, {100, 10000, 10}} {
+		mc, _, err := objective.RandomMatrixCompletion(sz.m, sz.n, sz.rank, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		on, err := NewNuclearBallOn(sz.m, sz.n, 1000, mc.Support())
+		if err != nil {
+			b.Fatal(err)
+		}
+		x, g := make([]float64, on.Dim()), make([]float64, on.Dim())
+		on.NoRecord = true
+		on.Minimize(context.Background(), x, g)
+		mc.OnOmega().FuncGrad(g, x)
+		v := make([]float64, on.Dim())
+		for _, side := range []int{0, -1} {
+			name := "certified"
+			if side < 0 {
+				name = "uncertified"
+			}
+			b.Run(fmt.Sprintf("%dx%d/%s", sz.m, sz.n, name), func(b *testing.B) {
+				on.CertifyMaxSide = side
+				for range b.N {
+					on.Minimize(context.Background(), v, g)
+				}
+			})
+		}
+	}
 }

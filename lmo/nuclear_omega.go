@@ -51,6 +51,10 @@ type NuclearBallOn struct {
 	// NuclearBall (defaults 1e-9 and 1000).
 	Tol     float64
 	MaxIter int
+	// CertifyMaxSide is the largest min(m, n) for which a call proves its
+	// Bound by a Cholesky certificate, as in NuclearBall (default 256;
+	// negative: never).
+	CertifyMaxSide int
 	// NoRecord turns off the record of vertices and moves (Materialize
 	// then fails); the vertex cache's compact form still works.
 	NoRecord bool
@@ -202,6 +206,7 @@ func (b *NuclearBallOn) MinimizeUntil(ctx context.Context, dst, c []float64, rul
 		b.write(dst, sol)
 		val = basicDot(c, dst)
 	}
+	sol = b.svd.certify(&b.cost, sol, b.CertifyMaxSide)
 	return sol.result(val, b.r), nil
 }
 

@@ -58,7 +58,7 @@ func choleskyShifted(l, a []float64, n int, shift float64) (float64, bool) {
 	f := 0.0
 	for j := 0; j < n; j++ {
 		rj := l[j*n : j*n+j]
-		d := (a[j*n+j] - shift) - basicDot(rj, rj)
+		d := (a[j*n+j] - shift) - dot4(rj, rj)
 		if !(d > 0) || math.IsInf(d, 1) {
 			return 0, false
 		}
@@ -66,7 +66,7 @@ func choleskyShifted(l, a []float64, n int, shift float64) (float64, bool) {
 		l[j*n+j] = ljj
 		for i := j + 1; i < n; i++ {
 			ri := l[i*n : i*n+j]
-			l[i*n+j] = (a[i*n+j] - basicDot(ri, rj)) / ljj
+			l[i*n+j] = (a[i*n+j] - dot4(ri, rj)) / ljj
 		}
 	}
 	for i := 0; i < n; i++ {
@@ -77,4 +77,23 @@ func choleskyShifted(l, a []float64, n int, shift float64) (float64, bool) {
 		return 0, false
 	}
 	return f, true
+}
+
+// dot4 returns a·b (len(b) ≥ len(a)) summed in four interleaved partial
+// sums: the factorizations' inner loop. Its rounding error obeys the same
+// bound |fl(a·b) − a·b| ≤ γ_n·|a|·|b| as any summation order.
+func dot4(a, b []float64) float64 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
 }
