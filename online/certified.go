@@ -19,8 +19,9 @@ type CertifiedStats struct {
 	RejectedSteps int `json:"rejected_steps"`
 	// Violations counts the rounds that ended above the envelope even
 	// after Algorithm 8's question. Theorem 5.1's proof rules them out
-	// when C and L are valid for the losses (and up to rounding); a
-	// violation voids the theorem's bound for the run.
+	// when C and L are valid for the losses and every negative answer is
+	// proven (not Inexact under SeparatorConfig.RelGap; up to rounding);
+	// a violation voids the theorem's bound for the run.
 	Violations int `json:"violations"`
 }
 
@@ -68,8 +69,10 @@ func (m *LOCG) initCertified(n int) {
 // otherwise — is at most E_t. Otherwise the round asks Algorithm 8's
 // question LPsep(∇F_t(x_t), x_t, Φ̄_t, K) (a fallback): a positive answer
 // steps and certifies h_t − F_t(x_t) + F_t(x_{t+1}) ≤ Φ̄_t by the
-// curvature bound, a negative one certifies min{h_t, Φ̄_t, its gap bound}.
-// Either way the new Φ_t is at most Φ̄_t ≤ E_t (h_t ≤ h̄_t by induction),
+// curvature bound, a negative one certifies min{h_t, Φ̄_t, its gap bound}
+// (min{h_t, its gap bound} when Inexact: it proves no more, and a Φ_t
+// above E_t then counts as a violation). Otherwise the new Φ_t is at most
+// Φ̄_t ≤ E_t (h_t ≤ h̄_t by induction),
 // which is all the induction of Theorem 5.1's proof uses of Φ_t; so
 // F_t(x_t) − min F_t ≤ h_t ≤ h̄_t in every round, and the theorem's bound
 // (Params.TheoremBound) holds for the points played.

@@ -559,6 +559,7 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, m Method) (*Re
 			uerr = m.Update(runCtx, s)
 			if uerr == nil && !lazycg.CheckFinite(s.X) {
 				uerr = fmt.Errorf("online: the method produced a non-finite point in round %d", t)
+				copy(s.X, prevX) // Result.X keeps x_t, the last point of P known
 			}
 		}
 		rec = Round{Round: t, Loss: s.LossValue, CumLoss: res.TotalLoss,
@@ -676,7 +677,8 @@ func relaxedBound(ctx context.Context, sum lazycg.Objective, rx Relaxer, rs *laz
 // over P with the offline method and settings of settings (see
 // Settings.Hindsight). The result's F and DualBound bracket the minimum.
 // It returns an error for rounds < 0 or beyond the stream's rounds (as
-// LossAt does).
+// LossAt does), and for rounds 0 on a stream of objective.MaxRounds
+// rounds (one that runs until a limit).
 func SolveHindsight(ctx context.Context, p Problem, rounds int, settings *Settings) (*lazycg.Result, error) {
 	if settings == nil {
 		settings = &Settings{}
@@ -690,6 +692,11 @@ func SolveHindsight(ctx context.Context, p Problem, rounds int, settings *Settin
 	}
 	if rounds == 0 {
 		rounds = p.Losses.Rounds()
+		if rounds >= objective.MaxRounds {
+			// A stream meant to run until a limit (objective.Repeat with
+			// MaxRounds): summing all its rounds would not end.
+			return nil, fmt.Errorf("online: hindsight of all %d rounds of a stream that runs until a limit: give the rounds played", rounds)
+		}
 	}
 	if rounds == 0 {
 		return nil, errors.New("online: hindsight of an empty stream")

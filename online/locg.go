@@ -249,8 +249,11 @@ func (m *LOCG) Update(ctx context.Context, s *State) error {
 // positive answer, and returns the bound Φ_t that the answer certifies
 // for F_t(x_{t+1}) − min F_t, as line "Phi-update" computes it: h_t −
 // F_t(x_t) + F_t(x_{t+1}) after a step, Φ̄_t after a negative answer (its
-// proven gap bound when that is smaller and tighten). It also reports
-// whether x moved.
+// proven gap bound when that is smaller and tighten). An Inexact negative
+// answer (SeparatorConfig.RelGap) proves only a gap bound above Φ̄_t: it
+// gives the smaller of that bound and h_t, so the bound stays proven while
+// Theorem 5.1's rate is no longer promised. It also reports whether x
+// moved.
 func (m *LOCG) ask8(ctx context.Context, s *State, h, phiBar, gamma float64, tighten bool) (phi float64, moved bool, err error) {
 	c := &m.core
 	phi = math.Max(phiBar, minPhi)
@@ -262,6 +265,14 @@ func (m *LOCG) ask8(ctx context.Context, s *State, h, phiBar, gamma float64, tig
 		fOld := c.cumValue(s, s.X)
 		c.step(s, gamma)
 		return math.Max(0, h-fOld+c.cumValue(s, s.X)), true, nil
+	}
+	if sep.Inexact {
+		// An early-stopped call (SeparatorConfig.RelGap) proves only a
+		// Wolfe gap bound above Φ̄_t; x stays, so h_t bounds the gap too.
+		if sep.GapBound < h { // false for NaN
+			return math.Max(sep.GapBound, 0), false, nil
+		}
+		return h, false, nil
 	}
 	if tighten && sep.GapBound < phi {
 		phi = math.Max(sep.GapBound, 0)

@@ -53,7 +53,13 @@ func (nm Norm) dual(g []float64) float64 {
 		}
 		return s
 	}
-	return math.Sqrt(floats.Dot(g, g))
+	// √(g·g) overflows for entries above 1e154 and underflows to 0 below
+	// 1e-154, where ‖g‖₂ itself is representable: scaled (floats.Norm)
+	// there, √(g·g) (as before, bit for bit) in between.
+	if s := floats.Dot(g, g); s >= 0x1p-900 && s <= math.MaxFloat64 {
+		return math.Sqrt(s)
+	}
+	return floats.Norm(g, 2)
 }
 
 // Steps selects the step sizes of Theorem 5.1.
