@@ -101,17 +101,18 @@ func (b *Birkhoff) MinimizeFace(_ context.Context, dst, c []float64, zero []bool
 //
 //go:noinline
 func (b *Birkhoff) scaled(c []float64, cmax float64) []float64 {
-	return basicScaled(&b.cs, c, basicCostScale(cmax, 8*float64(b.n+1)))
+	return basicScaled(&b.cs, c, graphCostScale(cmax, 8*float64(b.n+1)))
 }
 
-// write stores the permutation matrix of the current matching in dst.
+// write stores the permutation matrix of the current matching in dst and
+// returns its exact result (Value c·dst, see answerValue).
 func (b *Birkhoff) write(dst, c []float64) lazycg.LinearResult {
 	n := b.n
 	clear(dst)
 	for j := 1; j <= n; j++ {
 		dst[(b.colRow[j]-1)*n+j-1] = 1
 	}
-	return lazycg.Exact(basicDot(c, dst))
+	return lazycg.Exact(answerValue(c, dst))
 }
 
 // assign solves the assignment problem with costs c (row-major) where the

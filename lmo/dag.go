@@ -265,7 +265,11 @@ func LayeredDAG(frames, boxes int, p float64, seed uint64) (*PathPolytope, error
 		arcs = append(arcs, [2]int{0, node(0, b)})
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x9E3779B97F4A7C15))
-	keep := make([]bool, boxes*boxes)
+	var keep []bool // pairs kept between two frames (none with one frame:
+	// boxes² bools would be up to 2^54 bytes for 2^27 boxes)
+	if frames > 1 {
+		keep = make([]bool, boxes*boxes)
+	}
 	for f := 0; f+1 < frames; f++ {
 		if p >= 1 {
 			for i := range keep {
@@ -354,7 +358,7 @@ func (d *PathPolytope) Minimize(_ context.Context, dst, c []float64) (lazycg.Lin
 	}
 	d.shortest(d.scaled(c, cmax), nil)
 	d.writePath(dst)
-	return lazycg.Exact(basicDot(c, dst)), nil
+	return lazycg.Exact(answerValue(c, dst)), nil
 }
 
 // MinimizeFace writes a shortest source–sink path avoiding every arc i with
@@ -372,7 +376,7 @@ func (d *PathPolytope) MinimizeFace(_ context.Context, dst, c []float64, zero []
 		return lazycg.LinearResult{}, fmt.Errorf("lmo: path: face is empty: every source–sink path uses an excluded arc")
 	}
 	d.writePath(dst)
-	return lazycg.Exact(basicDot(c, dst)), nil
+	return lazycg.Exact(answerValue(c, dst)), nil
 }
 
 // scaled returns the costs c (with max|c| = cmax) that the path searches
@@ -380,7 +384,25 @@ func (d *PathPolytope) MinimizeFace(_ context.Context, dst, c []float64, zero []
 // overflow (an overflowed label hides every path through its node, the
 // sink's included).
 func (d *PathPolytope) scaled(c []float64, cmax float64) []float64 {
-	return basicScaled(&d.cs, c, basicCostScale(cmax, float64(d.maxLen+1)))
+	return basicScaled(&d.cs, c, graphCostScale(cmax, float64(d.maxLen+1)))
+}
+
+// graphCostScale is basicCostScale with the least power of two that the
+// sums need: 1 when terms·cmax < MaxFloat64/2, and otherwise the largest
+// 2^−s with terms·cmax·2^−s < 2^1021 (s ≤ log2(terms) + 4). Scaling down
+// only as far as that keeps the small costs exact: basicCostScale's 2^−e
+// with cmax·2^−e < 1 divides by up to 2^1024, which flushes every cost
+// below about 2^−50·cmax to zero or to a few bits, so that for costs
+// (0, −1e−300, …, 1.7e308) a path or assignment of cost −1e−300 tied with
+// one of cost 0, and the oracles returned the latter as exact. Now only
+// costs below 2^(s−1022) (subnormal after scaling) can lose bits.
+func graphCostScale(cmax, terms float64) float64 {
+	if cmax*terms < math.MaxFloat64/2 {
+		return 1
+	}
+	_, ec := math.Frexp(cmax)  // cmax < 2^ec
+	_, et := math.Frexp(terms) // terms < 2^et, so cmax·terms < 2^(ec+et)
+	return math.Ldexp(1, min(0, 1021-ec-et))
 }
 
 // shortest computes dist and pred from the source over the relevant nodes,

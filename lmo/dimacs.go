@@ -7,6 +7,8 @@ import (
 	"github.com/lazycg/lazycg/internal/fileio"
 	"io"
 	"math"
+	"math/big"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -71,15 +73,13 @@ func (net *FlowNetwork) Validate() error {
 	if len(net.Supply) != net.Nodes {
 		return fmt.Errorf("lmo: flow network: %d supplies for %d nodes", len(net.Supply), net.Nodes)
 	}
-	var sum int64
 	for v, b := range net.Supply {
 		if b > MaxFlowAmount || b < -MaxFlowAmount {
 			return fmt.Errorf("lmo: flow network: supply %d of node %d exceeds 2^53 in absolute value", b, v)
 		}
-		sum += b // cannot overflow: |b| ≤ 2^53 and fewer than 2^31 nodes
 	}
-	if sum != 0 {
-		return fmt.Errorf("lmo: flow network: supplies sum to %d, want 0", sum)
+	if sum := supplySum(net.Supply); sum != "0" {
+		return fmt.Errorf("lmo: flow network: supplies sum to %s, want 0", sum)
 	}
 	for i, a := range net.Arcs {
 		if a.From < 0 || a.From >= net.Nodes || a.To < 0 || a.To >= net.Nodes {
@@ -261,14 +261,35 @@ func ReadDIMACS(r io.Reader) (*FlowNetwork, error) {
 	if len(net.Arcs) != wantArcs {
 		return nil, fmt.Errorf("lmo: dimacs: line %d declares %d arcs, found %d arc lines", pLine, wantArcs, len(net.Arcs))
 	}
-	var sum int64
-	for _, b := range net.Supply {
-		sum += b // |b| ≤ 2^53 and at most 2^24 nodes: no overflow
-	}
-	if sum != 0 {
-		return nil, fmt.Errorf("lmo: dimacs: supplies sum to %d, want 0", sum)
+	if sum := supplySum(net.Supply); sum != "0" {
+		return nil, fmt.Errorf("lmo: dimacs: supplies sum to %s, want 0", sum)
 	}
 	return net, nil
+}
+
+// supplySum returns the exact sum of the supplies in decimal. An int64
+// sum can overflow (2^11 supplies of 2^53 sum to 2^64, which wraps to 0,
+// so that such a network passed as balanced), so the sum is kept in 128
+// bits, which is exact for fewer than 2^63 entries.
+func supplySum(supply []int64) string {
+	var hi, lo uint64 // two's complement of the sum
+	for _, b := range supply {
+		var carry uint64
+		lo, carry = bits.Add64(lo, uint64(b), 0)
+		hi += carry
+		if b < 0 {
+			hi-- // sign extension of b: its high word is all ones
+		}
+	}
+	if int64(hi) == int64(lo)>>63 { // the sum fits in an int64
+		return strconv.FormatInt(int64(lo), 10)
+	}
+	sum := new(big.Int).SetUint64(hi)
+	sum.Lsh(sum, 64).Add(sum, new(big.Int).SetUint64(lo))
+	if hi>>63 != 0 {
+		sum.Sub(sum, new(big.Int).Lsh(big.NewInt(1), 128))
+	}
+	return sum.String()
 }
 
 // dimacsFields splits line at ASCII white space, appending to dst.

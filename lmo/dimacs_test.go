@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -243,6 +244,13 @@ func FuzzReadDIMACS(f *testing.F) {
 		}
 		if err := net.Validate(); err != nil {
 			t.Fatalf("accepted an invalid network: %v", err)
+		}
+		sum := new(big.Int)
+		for _, b := range net.Supply {
+			sum.Add(sum, big.NewInt(b))
+		}
+		if sum.Sign() != 0 {
+			t.Fatalf("accepted supplies summing to %v", sum)
 		}
 		if net.Nodes > 1<<16 {
 			return // keep the fuzzer fast on huge NODES headers

@@ -136,13 +136,14 @@ func (h *Hypersimplex) Minimize(_ context.Context, dst, c []float64) (lazycg.Lin
 	for i, v := range c {
 		h.key[i] = -v
 	}
-	return lazycg.Exact(h.place(dst, c, h.k)), nil
+	return h.place(dst, c, h.k)
 }
 
 // place sets dst to r on the first k entries of the selection of the k
 // largest keys (for the unit hypersimplex only where c < 0), 0 elsewhere,
-// and returns c·dst summed in index order.
-func (h *Hypersimplex) place(dst, c []float64, k int) float64 {
+// and returns the exact result with Value c·dst (see answerValue: the
+// terms c_i·r can overflow although c·dst does not).
+func (h *Hypersimplex) place(dst, c []float64, k int) (lazycg.LinearResult, error) {
 	selectLargest(h.idx, h.key, k)
 	clear(dst)
 	for _, i := range h.idx[:k] {
@@ -150,7 +151,27 @@ func (h *Hypersimplex) place(dst, c []float64, k int) float64 {
 			dst[i] = h.r
 		}
 	}
-	return basicDot(c, dst)
+	return lazycg.Exact(answerValue(c, dst)), nil
+}
+
+// answerValue returns c·v for an exact oracle answer v: basicDot (c·v
+// summed in index order) when that is finite, and otherwise, where a term
+// or a partial sum overflowed (+Inf, or NaN as Inf − Inf, although c·v
+// may be finite: c = (1.7e308, 1.7e308, −1.7e308) and v = 1 give +Inf for
+// 1.7e308; r·(1e308, −1e308) gives NaN for 0), the sum with c scaled by a
+// power of two under which no sum can overflow, scaled back: the true
+// value when it lies within float64, ±Inf with its sign when it does not.
+func answerValue(c, v []float64) float64 {
+	s := basicDot(c, v)
+	if s-s == 0 {
+		return s
+	}
+	scale := basicProductScale(basicMaxAbs(c), basicMaxAbs(v), len(c))
+	s = 0
+	for i, ci := range c {
+		s += ci * scale * v[i]
+	}
+	return s / scale
 }
 
 // MinimizeFace minimizes c over the face {x ∈ P : x_i = 0 where zero[i]}:
@@ -180,7 +201,7 @@ func (h *Hypersimplex) MinimizeFace(_ context.Context, dst, c []float64, zero []
 		}
 		k = free
 	}
-	return lazycg.Exact(h.place(dst, c, k)), nil
+	return h.place(dst, c, k)
 }
 
 // Augment returns in dst a vertex y with c·y < c·x and true, or false

@@ -223,7 +223,7 @@ func (a *productResult) add(k int, res lazycg.LinearResult, err error) error {
 
 // result returns the product's result for the vertex dst.
 func (a *productResult) result(c, dst []float64) lazycg.LinearResult {
-	v := basicDot(c, dst)
+	v := answerValue(c, dst)
 	if a.exact {
 		r := lazycg.Exact(v)
 		r.Nodes = a.nodes

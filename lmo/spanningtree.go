@@ -156,7 +156,7 @@ func (t *SpanningTree) Minimize(_ context.Context, dst, c []float64) (lazycg.Lin
 	if err := t.kruskal(dst, c, nil); err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	return lazycg.Exact(basicDot(c, dst)), nil
+	return lazycg.Exact(answerValue(c, dst)), nil
 }
 
 // MinimizeFace minimizes over the spanning trees that avoid every edge e
@@ -172,7 +172,7 @@ func (t *SpanningTree) MinimizeFace(_ context.Context, dst, c []float64, zero []
 	if err := t.kruskal(dst, c, zero); err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	return lazycg.Exact(basicDot(c, dst)), nil
+	return lazycg.Exact(answerValue(c, dst)), nil
 }
 
 // kruskal writes a minimum spanning tree of the edges not excluded by zero
