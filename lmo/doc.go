@@ -183,24 +183,33 @@ func basicCostScale(cmax, terms float64) float64 {
 	return math.Ldexp(1, -e)
 }
 
-// basicValue returns c·v for an oracle's answer v: basicDot, or where that
-// overflowed (±Inf, or NaN as Inf − Inf although the true value may be
-// finite) the sum with c scaled by a power of two under which it cannot,
-// scaled back; an error when c·v itself lies beyond the range of float64.
-func basicValue(name string, c, v []float64) (float64, error) {
+// answerValue returns c·v for an exact oracle answer v: basicDot (c·v
+// summed in index order) when that is finite, and otherwise, where a term
+// or a partial sum overflowed (+Inf, or NaN as Inf − Inf, although c·v
+// may be finite: c = (1.7e308, 1.7e308, −1.7e308) and v = 1 give +Inf for
+// 1.7e308; r·(1e308, −1e308) gives NaN for 0), the sum with c scaled by a
+// power of two under which no sum can overflow, scaled back: the true
+// value when it lies within float64, ±Inf with its sign when it does not.
+func answerValue(c, v []float64) float64 {
 	s := basicDot(c, v)
 	if s-s == 0 {
-		return s, nil
+		return s
 	}
 	scale := basicProductScale(basicMaxAbs(c), basicMaxAbs(v), len(c))
 	s = 0
 	for i, ci := range c {
 		s += ci * scale * v[i]
 	}
-	if s /= scale; s-s != 0 {
-		return 0, fmt.Errorf("lmo: %s: the value c·v of the answer lies beyond the range of float64: rescale the costs or the set", name)
+	return s / scale
+}
+
+// basicValue is answerValue for oracles that refuse an answer whose value
+// c·v lies beyond the range of float64: an error then.
+func basicValue(name string, c, v []float64) (float64, error) {
+	if s := answerValue(c, v); s-s == 0 {
+		return s, nil
 	}
-	return s, nil
+	return 0, fmt.Errorf("lmo: %s: the value c·v of the answer lies beyond the range of float64: rescale the costs or the set", name)
 }
 
 // basicProductScale returns the power of two by which costs of magnitude at

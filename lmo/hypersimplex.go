@@ -154,26 +154,6 @@ func (h *Hypersimplex) place(dst, c []float64, k int) (lazycg.LinearResult, erro
 	return lazycg.Exact(answerValue(c, dst)), nil
 }
 
-// answerValue returns c·v for an exact oracle answer v: basicDot (c·v
-// summed in index order) when that is finite, and otherwise, where a term
-// or a partial sum overflowed (+Inf, or NaN as Inf − Inf, although c·v
-// may be finite: c = (1.7e308, 1.7e308, −1.7e308) and v = 1 give +Inf for
-// 1.7e308; r·(1e308, −1e308) gives NaN for 0), the sum with c scaled by a
-// power of two under which no sum can overflow, scaled back: the true
-// value when it lies within float64, ±Inf with its sign when it does not.
-func answerValue(c, v []float64) float64 {
-	s := basicDot(c, v)
-	if s-s == 0 {
-		return s
-	}
-	scale := basicProductScale(basicMaxAbs(c), basicMaxAbs(v), len(c))
-	s = 0
-	for i, ci := range c {
-		s += ci * scale * v[i]
-	}
-	return s / scale
-}
-
 // MinimizeFace minimizes c over the face {x ∈ P : x_i = 0 where zero[i]}:
 // the k smallest costs among the free coordinates. The face of the
 // hypersimplex is empty when fewer than k coordinates are free (an error);
