@@ -67,7 +67,19 @@ func (r *Runner) merged(res *SuiteResult) *SuiteResult {
 		return res
 	}
 	all := mergeSummaries(prev, res)
-	if n := len(all.Experiments) - len(res.Experiments); n > 0 {
+	ran := map[string]bool{}
+	for i := range res.Experiments {
+		if !notStarted(&res.Experiments[i]) {
+			ran[res.Experiments[i].Spec.Name] = true
+		}
+	}
+	n := 0
+	for i := range all.Experiments {
+		if e := &all.Experiments[i]; !ran[e.Spec.Name] && !notStarted(e) {
+			n++
+		}
+	}
+	if n > 0 {
 		r.noteOnce("%s: keeping %d experiments of earlier runs of suite %s beside this run's", filepath.Join(r.Out, SummaryFile), n, res.Suite)
 	}
 	return all
@@ -87,14 +99,32 @@ func (r *Runner) noteOnce(format string, args ...any) {
 // runs whose experiments the merged summary holds (res's earlier writes,
 // recognized by its start time, replaced), and the header spans them: the
 // earliest start, the wall-clock time to the latest end, every machine.
+//
+// An experiment of res that did not start (an interrupted bench,
+// notStarted) replaces nothing: the earlier result of its name, if any,
+// stays with its bench run, as its directory does.
 func mergeSummaries(prev, res *SuiteResult) *SuiteResult {
 	all := *res
 	all.Experiments = make([]ExperimentResult, 0, len(prev.Experiments)+len(res.Experiments))
-	fresh := make(map[string]int, len(res.Experiments))
-	for i := range res.Experiments {
-		fresh[res.Experiments[i].Spec.Name] = i
+	had := make(map[string]bool, len(prev.Experiments)) // earlier results
+	for i := range prev.Experiments {
+		if !notStarted(&prev.Experiments[i]) {
+			had[prev.Experiments[i].Spec.Name] = true
+		}
 	}
+	fresh := make(map[string]int, len(res.Experiments))
 	used := make([]bool, len(res.Experiments))
+	cur := *res // res's bench run: the experiments that replace or add
+	cur.Experiments = nil
+	for i := range res.Experiments {
+		e := &res.Experiments[i]
+		if notStarted(e) && had[e.Spec.Name] {
+			used[i] = true // the earlier result stays
+			continue
+		}
+		fresh[e.Spec.Name] = i
+		cur.Experiments = append(cur.Experiments, *e)
+	}
 	for _, e := range prev.Experiments {
 		if i, ok := fresh[e.Spec.Name]; ok {
 			if !used[i] {
@@ -134,7 +164,9 @@ func mergeSummaries(prev, res *SuiteResult) *SuiteResult {
 	if all.Benches == nil {
 		return &all // res re-ran every experiment of the earlier runs
 	}
-	all.Benches = append(all.Benches, benchOf(res))
+	if len(cur.Experiments) > 0 {
+		all.Benches = append(all.Benches, benchOf(&cur))
+	}
 	var start, end time.Time
 	var machines []string
 	for _, b := range all.Benches {
@@ -155,6 +187,12 @@ func mergeSummaries(prev, res *SuiteResult) *SuiteResult {
 	}
 	all.Machine = strings.Join(machines, "; ")
 	return &all
+}
+
+// notStarted reports whether e is an experiment that did not start
+// because its bench was interrupted first.
+func notStarted(e *ExperimentResult) bool {
+	return e.Error == notRunCanceled && len(e.Runs) == 0
 }
 
 // benchOf describes the bench run of a summary that holds one.

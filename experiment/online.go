@@ -107,7 +107,9 @@ type knownPoint struct {
 // hindsight solve's primal value (on QUBO 502 with quadratic losses by
 // 9 per round). The run's own bracket (res) is raised where an earlier
 // run's point does better, and the earlier runs' summaries where this
-// run's point does (same fingerprint only). It returns the label of the
+// run's point does (same fingerprint only). The runs that played the same
+// number of rounds share one hindsight problem (hindsightKey): a better
+// primal value of it raises every one of them. It returns the label of the
 // run whose point now gives res its lower end ("" for the solve's own).
 func crossPoints(prob online.Problem, rr *RunResult, res *online.Result, er *ExperimentResult,
 	hind map[hindsightKey]*lazycg.Result, points *[]knownPoint) string {
@@ -123,34 +125,49 @@ func crossPoints(prob online.Problem, rr *RunResult, res *online.Result, er *Exp
 			}
 		}
 		if at != "" {
-			c := *hr
-			c.F = best
-			hind[hindsightKey{res.Rounds}] = &c
-			res.SetHindsight(&c, nil)
+			lowerHindsight(er, rr.Fingerprint, hind, res.Rounds, best, at)
+			res.SetHindsight(hind[hindsightKey{res.Rounds}], nil)
 			raiseCurve(rr.Regret, res.Rounds, hr.F-best)
 			from = at
 		}
 	}
 	*points = append(*points, knownPoint{label: rr.Label, fingerprint: rr.Fingerprint, rounds: res.Rounds, x: slices.Clone(res.LastPoint)})
+	done := map[int]bool{}
 	for j := range er.Runs {
 		o := &er.Runs[j]
 		s := o.Summary
-		if o.Fingerprint != rr.Fingerprint || s == nil || s.OnlineSummary == nil || s.Rounds <= 0 {
+		if o.Fingerprint != rr.Fingerprint || s == nil || s.OnlineSummary == nil || s.Rounds <= 0 || done[s.Rounds] {
 			continue
 		}
-		key := hindsightKey{s.Rounds}
-		hr := hind[key]
+		done[s.Rounds] = true
+		hr := hind[hindsightKey{s.Rounds}]
 		if hr == nil || math.IsNaN(hr.F) {
 			continue
 		}
-		v, err := online.LossAt(prob, s.Rounds, res.LastPoint)
-		if err != nil || !(v < hr.F) {
+		if v, err := online.LossAt(prob, s.Rounds, res.LastPoint); err == nil && v < hr.F {
+			lowerHindsight(er, rr.Fingerprint, hind, s.Rounds, v, rr.Label)
+		}
+	}
+	return from
+}
+
+// lowerHindsight sets the primal value of the shared hindsight problem of
+// rounds rounds to v, the loss of the last point of the run labeled from,
+// and raises the lower ends of the brackets of the runs of er (with the
+// fingerprint fp) that played those rounds, which rest on that problem.
+func lowerHindsight(er *ExperimentResult, fp string, hind map[hindsightKey]*lazycg.Result, rounds int, v float64, from string) {
+	key := hindsightKey{rounds}
+	hr := hind[key]
+	c := *hr
+	c.F = v
+	hind[key] = &c
+	d, t := hr.F-v, float64(rounds)
+	for j := range er.Runs {
+		o := &er.Runs[j]
+		s := o.Summary
+		if o.Fingerprint != fp || s == nil || s.OnlineSummary == nil || s.Rounds != rounds {
 			continue
 		}
-		d, t := hr.F-v, float64(s.Rounds)
-		c := *hr
-		c.F = v
-		hind[key] = &c
 		if math.IsInf(hr.F, 1) {
 			lo := s.TotalLoss - v
 			s.RegretLower, s.AvgRegretLower = &lo, floatPtr(lo/t)
@@ -161,9 +178,8 @@ func crossPoints(prob online.Problem, rr *RunResult, res *online.Result, er *Exp
 		}
 		o.RegretLower = s.RegretLower
 		raiseCurve(o.Regret, s.Rounds, d)
-		s.HindsightPoint = rr.Label
+		s.HindsightPoint = from
 	}
-	return from
 }
 
 // raiseCurve raises the lower end of the regret curve's point at round

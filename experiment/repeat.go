@@ -88,11 +88,13 @@ type repeatRow struct {
 // res (Suite.Repeat), or "" when there are none: for each experiment and
 // each run compared with a baseline, the speedup of every repetition in
 // order, their lower median (the smaller middle value for an even count,
-// a target not reached counting as the smallest), and the lower medians
+// a target not reached, or a repetition in which the run or its baseline
+// failed, counting as the smallest), and the lower medians
 // of the final primal values (online: average loss and the upper end of
 // the average regret bracket, a run without one counting as the largest)
 // and of the proven dual bounds (offline; a run without one counts as the
-// smallest) of the run and its baseline.
+// smallest) of the run and its baseline; a run that failed counts as the
+// largest final value and as one without a bound.
 func RepeatTable(res *SuiteResult) string {
 	rows := map[string]*repeatRow{}
 	var order []string
@@ -107,7 +109,17 @@ func RepeatTable(res *SuiteResult) string {
 		}
 		for _, r := range er.Runs {
 			key := base + "\x00" + r.Label
-			if r.Summary != nil {
+			if r.Summary == nil {
+				// A run that failed counts as the worst: the largest final
+				// value, no proven bound. Dropping it would give the
+				// median of the others as if they were all.
+				finals[key] = append(finals[key], math.Inf(1))
+				if r.Online || er.Spec.Online() {
+					regrets[key] = append(regrets[key], math.Inf(1))
+				} else {
+					duals[key] = append(duals[key], math.Inf(-1))
+				}
+			} else {
 				finals[key] = append(finals[key], r.Summary.Primal)
 				if !r.Online {
 					d := math.Inf(-1)
@@ -126,24 +138,38 @@ func RepeatTable(res *SuiteResult) string {
 					regrets[key] = append(regrets[key], u)
 				}
 			}
-			if r.Versus == nil {
+			// A run compared with a baseline whose comparison is missing
+			// (it or the baseline failed) counts as a target not reached:
+			// dropping it would give the median of the others.
+			baseline, text := "", ""
+			if r.Versus != nil {
+				baseline, text = r.Versus.Baseline, fmtSpeedup(r.Versus)
+			} else if baseline = er.variantBaseline(r.Label); baseline != "" {
+				text = "no comparison"
+				if b := er.run(baseline); r.Error != "" || r.Trace == "" {
+					text = "error"
+				} else if b == nil || b.Error != "" || b.Trace == "" {
+					text = "baseline error"
+				}
+			}
+			if baseline == "" {
 				continue
 			}
 			// One row per run and baseline: speedups against different
 			// baselines are not repetitions of one measurement.
-			rkey := key + "\x00" + r.Versus.Baseline
+			rkey := key + "\x00" + baseline
 			row := rows[rkey]
 			if row == nil {
-				row = &repeatRow{exp: base, label: r.Label, base: r.Versus.Baseline, online: r.Online}
+				row = &repeatRow{exp: base, label: r.Label, base: baseline, online: r.Online || er.Spec.Online()}
 				rows[rkey] = row
 				order = append(order, rkey)
 			}
 			sp := 0.0
-			if r.Versus.Reached && r.Versus.Speedup != nil {
+			if r.Versus != nil && r.Versus.Reached && r.Versus.Speedup != nil {
 				sp = *r.Versus.Speedup
 			}
 			row.speedups = append(row.speedups, sp)
-			row.speedText = append(row.speedText, fmtSpeedup(r.Versus))
+			row.speedText = append(row.speedText, text)
 		}
 	}
 	if len(order) == 0 {
@@ -153,9 +179,11 @@ func RepeatTable(res *SuiteResult) string {
 	b.WriteString("## Repeated runs\n\n")
 	b.WriteString("Each experiment ran several times (NAME-r1, NAME-r2, …), the variants in reverse order in the even " +
 		"repetitions. Speedups in repetition order; \"lower median\": the middle value, or the smaller of the two " +
-		"middle ones for an even count (a target not reached counts as the smallest). Final values and proven dual bounds: " +
+		"middle ones for an even count (a target not reached, and a repetition in which the run or its baseline failed, " +
+		"counts as the smallest). Final values and proven dual bounds: " +
 		"lower medians (a run without a proven bound counts as the smallest; online: average loss, and the upper end of " +
-		"the average regret bracket, where a run without one counts as the largest).\n\n")
+		"the average regret bracket, where a run without one counts as the largest; a run that failed counts as the " +
+		"largest final value and as one without a bound; \"none\": the median is a run without one).\n\n")
 	b.WriteString("| experiment | run (baseline) | runs | speedup per run | lower median | final value: run / baseline | proven dual bound: run / baseline | average regret ≤: run / baseline |\n")
 	b.WriteString("|---|---|---:|---|---:|---|---|---|\n")
 	for _, rkey := range order {
@@ -179,6 +207,18 @@ func RepeatTable(res *SuiteResult) string {
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+// variantBaseline returns the label of the baseline the experiment's
+// variant labeled label names (Suite.Repeat names one for every lazy
+// variant), or "".
+func (e *ExperimentResult) variantBaseline(label string) string {
+	for k := range e.Spec.Variants {
+		if v := &e.Spec.Variants[k]; v.DisplayLabel() == label {
+			return v.Baseline
+		}
+	}
+	return ""
 }
 
 // lowerMedian returns the middle value of v, or the smaller of the two

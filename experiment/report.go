@@ -87,9 +87,15 @@ func writeText(path, text string) error {
 
 // mdEscape makes s safe inside a Markdown table cell.
 func mdEscape(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
-	s = strings.ReplaceAll(s, "\n", " ")
-	return s
+	return strings.ReplaceAll(mdLine(s), "|", `\|`)
+}
+
+// mdLine puts s on one line: Markdown ends a line at "\r" as well as at
+// "\n" (and "\r\n"), which would split a table row, a list item or a
+// heading.
+func mdLine(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", " ")
+	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
 }
 
 func fmtFloat(v float64) string {
@@ -166,7 +172,7 @@ func fmtTimes(c *Comparison) string {
 // SummaryTable returns the suite's Markdown table, one row per run.
 func SummaryTable(res *SuiteResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Suite %s\n\n", res.Suite)
+	fmt.Fprintf(&b, "# Suite %s\n\n", mdLine(res.Suite))
 	b.WriteString("| experiment | method | status | iterations | LMO calls | cache hit rate | final primal | final dual bound | time | time to target (lazy / baseline) | speedup | time to 0.1% of best (lazy / baseline) | speedup | error |\n")
 	b.WriteString("|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---|---:|---|\n")
 	for _, er := range res.Experiments {
@@ -242,7 +248,7 @@ func groupByFigure(res *SuiteResult) []*figureGroup {
 // dir (used to check which figure files exist; links are relative).
 func ReportMarkdown(dir string, res *SuiteResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Experiment report: suite %s\n\n", res.Suite)
+	fmt.Fprintf(&b, "# Experiment report: suite %s\n\n", mdLine(res.Suite))
 	if res.Description != "" {
 		b.WriteString(res.Description + "\n\n")
 	}
@@ -275,12 +281,12 @@ func ReportMarkdown(dir string, res *SuiteResult) string {
 
 func writeGroup(b *strings.Builder, dir string, g *figureGroup) {
 	if g.figure != "" {
-		fmt.Fprintf(b, "## %s\n\n", g.figure)
+		fmt.Fprintf(b, "## %s\n\n", mdLine(g.figure))
 		if g.caption != "" {
 			b.WriteString(g.caption + "\n\n")
 		}
 	} else {
-		fmt.Fprintf(b, "## %s\n\n", g.exps[0].Spec.DisplayTitle())
+		fmt.Fprintf(b, "## %s\n\n", mdLine(g.exps[0].Spec.DisplayTitle()))
 	}
 	// Figures side by side, as the paper's columns.
 	var cells []string

@@ -55,6 +55,10 @@ func FuzzReadReport(f *testing.F) {
 	f.Add([]byte(`{"experiments": [{"runs": [{}]}]}`))
 	f.Add([]byte(`{"experiments": [{"spec": {"name": "a", "repeat_of": "b", "repeat": 1}, "runs": [{"label": "x", "versus": {"reached": true}}]}]}`))
 	f.Add([]byte(`{"experiments": [{"spec": {"name": "a"}, "runs": [{"label": "x", "trace": "../../../etc/passwd"}]}]}`))
+	// A repetition whose lazy run failed (no comparison) and one whose
+	// baseline is missing from the runs.
+	f.Add([]byte(`{"experiments": [{"spec": {"name": "a-r1", "repeat_of": "a", "repeat": 1, "variants": [{"method": "lcg", "label": "L", "baseline": "B"}]}, "runs": [{"label": "L", "error": "x"}]},` +
+		`{"spec": {"name": "a-r2", "repeat_of": "a", "repeat": 2, "variants": [{"method": "lcg", "label": "L", "baseline": "B"}]}, "runs": [{"label": "L", "trace": "l.csv"}]}]}`))
 	f.Add([]byte("{\n\"experiments\": 3}"))
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {

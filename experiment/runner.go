@@ -66,8 +66,9 @@ func (r *Runner) scale() float64 {
 // the same suite at the same time scale, its experiments stay and those
 // run again are replaced, so experiments run one at a time, or by benches
 // side by side, into one OUT end up in one summary and report (an earlier
-// summary of another suite or time scale is replaced). Run returns this
-// run's experiments only.
+// summary of another suite or time scale is replaced). An experiment that
+// an interruption kept from starting replaces no earlier result. Run
+// returns this run's experiments only.
 func (r *Runner) Run(ctx context.Context, s *Suite) (*SuiteResult, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -93,7 +94,7 @@ func (r *Runner) Run(ctx context.Context, s *Suite) (*SuiteResult, error) {
 		e := s.Experiments[i]
 		var er ExperimentResult
 		if ctx.Err() != nil {
-			er = ExperimentResult{Spec: e, TimeLimitS: r.scaledLimit(&e).Seconds(), Started: stamp(), Error: "not run: canceled"}
+			er = ExperimentResult{Spec: e, TimeLimitS: r.scaledLimit(&e).Seconds(), Started: stamp(), Error: notRunCanceled}
 		} else {
 			r.logf("[%d/%d] %s: %s", i+1, len(s.Experiments), e.Name, describe(&e))
 			er = r.runExperiment(ctx, &e)
@@ -114,6 +115,10 @@ func (r *Runner) Run(ctx context.Context, s *Suite) (*SuiteResult, error) {
 	}
 	return res, nil
 }
+
+// notRunCanceled is the error of an experiment or a run that did not
+// start because the context was canceled.
+const notRunCanceled = "not run: canceled"
 
 func describe(e *Experiment) string {
 	labels := make([]string, len(e.Variants))
@@ -178,7 +183,7 @@ func (r *Runner) runExperiment(ctx context.Context, e *Experiment) ExperimentRes
 	for i := range e.Variants {
 		v := &e.Variants[i]
 		if ctx.Err() != nil {
-			er.Runs = append(er.Runs, RunResult{Label: v.DisplayLabel(), Method: v.Method, Error: "not run: canceled"})
+			er.Runs = append(er.Runs, RunResult{Label: v.DisplayLabel(), Method: v.Method, Error: notRunCanceled})
 			continue
 		}
 		known := len(points)
