@@ -59,7 +59,15 @@ import (
 // of this package. When MaxIter steps do not reach the tolerance, or
 // MinimizeUntil stops early, Bound is at least the rigorous but weaker
 // −R·min(‖C‖_F, √(‖C‖₁‖C‖_∞)), using σ₁ ≤ ‖C‖_F and σ₁ ≤ √(‖C‖₁‖C‖_∞)
-// (maximum absolute column and row sums).
+// (maximum absolute column and row sums), rounded up by a bound on the
+// rounding error of their computation (nuclearRoundUp).
+//
+// Extreme costs. Costs near MaxFloat64 are iterated on scaled by a power
+// of two and the value c·dst is summed safely; when that value lies
+// beyond the range of float64 (R·σ₁ above MaxFloat64) the call returns an
+// error. Costs whose entries are all subnormal are handled too (with the
+// accuracy that their few significant bits allow; the Bound stays
+// proven).
 //
 // Sparse costs. Minimize finds the nonzeros of c itself: when at most a
 // third of the entries are nonzero (matrix completion gradients live on
@@ -163,7 +171,8 @@ func (b *NuclearBall) SetSupport(idx []int) error {
 // Minimize writes −R·u·vᵀ for an (approximate) top singular pair (u, v) of
 // the matrix C held in c into dst; see the type documentation for the
 // meaning of the result. It returns an error for invalid input, invalid Tol
-// or MaxIter, and when ctx is canceled.
+// or MaxIter, a value c·dst beyond the range of float64, and when ctx is
+// canceled.
 func (b *NuclearBall) Minimize(ctx context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	return b.MinimizeUntil(ctx, dst, c, lazycg.StopRule{Improve: math.Inf(-1), Certify: math.Inf(1)})
 }
@@ -190,7 +199,10 @@ func (b *NuclearBall) MinimizeUntil(ctx context.Context, dst, c []float64, rule 
 		return lazycg.LinearResult{}, err
 	}
 	b.write(dst, sol)
-	val := b.value(c, dst)
+	val, err := b.value(c, dst)
+	if err != nil {
+		return lazycg.LinearResult{}, err
+	}
 	if sol.early && !(val < rule.Improve) {
 		// σ passed the target but c·dst, rounded, did not pass Improve
 		// (Improve within rounding of −R·σ): no improvement to claim, so
@@ -199,7 +211,9 @@ func (b *NuclearBall) MinimizeUntil(ctx context.Context, dst, c []float64, rule 
 			return lazycg.LinearResult{}, err
 		}
 		b.write(dst, sol)
-		val = b.value(c, dst)
+		if val, err = b.value(c, dst); err != nil {
+			return lazycg.LinearResult{}, err
+		}
 	}
 	sol = b.svd.certify(&b.cost, sol, b.CertifyMaxSide)
 	return sol.result(val, b.r), nil
@@ -274,25 +288,39 @@ func (b *NuclearBall) load(c []float64) error {
 }
 
 // value returns c·dst over the nonzeros of c when it is sparse (the
-// other entries of c are 0, or ignored outside a declared support).
-func (b *NuclearBall) value(c, dst []float64) float64 {
+// other entries of c are 0, or ignored outside a declared support); where
+// that sum overflows (costs near MaxFloat64), the sum with c scaled by a
+// power of two, scaled back, and an error when c·dst itself lies beyond
+// the range of float64 (as basicValue).
+func (b *NuclearBall) value(c, dst []float64) (float64, error) {
 	if b.cost.dense != nil {
-		return basicDot(c, dst)
+		return basicValue("nuclear ball", c, dst)
 	}
-	s := 0.0
-	if b.hasSupport {
-		for _, f := range b.support {
-			s += c[f] * dst[f]
+	sum := func(scale float64) float64 {
+		s := 0.0
+		if b.hasSupport {
+			for _, f := range b.support {
+				s += c[f] * scale * dst[f]
+			}
+			return s
+		}
+		for i := 0; i < b.m; i++ {
+			row := dst[i*b.n : (i+1)*b.n]
+			for k := b.cost.rowPtr[i]; k < b.cost.rowPtr[i+1]; k++ {
+				s += b.cost.val[k] * scale * row[b.cost.col[k]]
+			}
 		}
 		return s
 	}
-	for i := 0; i < b.m; i++ {
-		row := dst[i*b.n : (i+1)*b.n]
-		for k := b.cost.rowPtr[i]; k < b.cost.rowPtr[i+1]; k++ {
-			s += b.cost.val[k] * row[b.cost.col[k]]
-		}
+	s := sum(1)
+	if s-s == 0 {
+		return s, nil
 	}
-	return s
+	scale := basicProductScale(basicMaxAbs(b.cost.val), basicMaxAbs(dst), len(b.cost.val))
+	if s = sum(scale) / scale; s-s != 0 {
+		return 0, fmt.Errorf("lmo: nuclear ball: the value c·v of the answer lies beyond the range of float64: rescale the costs or the set")
+	}
+	return s, nil
 }
 
 // improveSigma returns the σ above which the vertex −R·u·vᵀ of a pair with
@@ -384,6 +412,32 @@ func (a *nuclearCost) norms(rowAbs, colAbs []float64) (fro, upper float64) {
 	return fro, min(fro, math.Sqrt(maxCol)*math.Sqrt(maxRow))
 }
 
+// stored returns the number of stored entries (m·n for a dense C).
+func (a *nuclearCost) stored() int {
+	if a.dense != nil {
+		return len(a.dense)
+	}
+	return len(a.val)
+}
+
+// nuclearRoundUp turns the bound upper = min(‖C‖_F, √(‖C‖₁‖C‖_∞)) that
+// norms computed, rounded to nearest, over k stored entries into a proven
+// upper bound on that minimum. Either norm has a relative rounding error
+// below (2k + 4)·u (a sum of squares or of absolute values over at most k
+// terms, rescalings included, then square roots and a product), plus half
+// a unit in the last place of a final product that lands in the subnormal
+// range (absolute, not relative): the first is covered by the factor, the
+// second and the rounding of that product by two steps up. Without it a
+// flat rank-one cost (all entries equal, where σ₁ = ‖C‖_F =
+// √(‖C‖₁‖C‖_∞)) got a Bound an ulp above −R·σ₁.
+func nuclearRoundUp(upper float64, k int) float64 {
+	if upper == 0 || math.IsInf(upper, 1) {
+		return upper
+	}
+	up := upper * (1 + 8*float64(k+2)*unitRoundoff)
+	return math.Nextafter(math.Nextafter(up, math.Inf(1)), math.Inf(1))
+}
+
 // mulC stores C·x in dst (x of length n, dst of length m).
 func (a *nuclearCost) mulC(dst, x []float64) {
 	if a.dense != nil {
@@ -439,6 +493,8 @@ type lanczosSVD struct {
 	rowAbs     []float64 // length m: absolute row sums
 	colAbs     []float64 // length n: absolute column sums
 	cert       nuclearCert
+	work       nuclearCost // C scaled by a power of two (huge costs only)
+	scaled     []float64   // its values
 }
 
 func (e *lanczosSVD) init(m, n int) {
@@ -513,9 +569,36 @@ func (e *lanczosSVD) solve(ctx context.Context, name string, a *nuclearCost, tol
 		return svdSolution{}, fmt.Errorf("lmo: %s: MaxIter must be ≥ 1, got %d", name, maxIter)
 	}
 	fro, upper := a.norms(e.rowAbs, e.colAbs)
-	sol := svdSolution{upper: upper}
+	sol := svdSolution{upper: nuclearRoundUp(upper, a.stored())}
 	if fro == 0 {
 		return sol, nil
+	}
+	// Costs near MaxFloat64: iterate on C·2^−k, whose sums cannot
+	// overflow (the singular vectors are the same); sigma, res and target
+	// are in its units until the return.
+	vals := a.val
+	if a.dense != nil {
+		vals = a.dense
+	}
+	scale := basicCostScale(basicMaxAbs(vals), float64(len(vals)+4))
+	if scale != 1 {
+		e.work = *a
+		if a.dense != nil {
+			e.work.dense = basicScaled(&e.scaled, a.dense, scale)
+		} else {
+			e.work.val = basicScaled(&e.scaled, a.val, scale)
+		}
+		a = &e.work
+		fro, _ = a.norms(e.rowAbs, e.colAbs)
+		target *= scale
+		defer func() {
+			e.work.dense, e.work.val = nil, nil
+		}()
+	}
+	unscale := func(s svdSolution) svdSolution {
+		s.sigma /= scale
+		s.res /= scale
+		return s
 	}
 	basicPseudoRandomUnit(e.basisV[:e.n], 0x2545f4914f6cdd1d)
 	breakTol := 1e-13 * fro
@@ -533,30 +616,30 @@ func (e *lanczosSVD) solve(ctx context.Context, name string, a *nuclearCost, tol
 		sigma := basicNorm(e.u)
 		sol.sigma = sigma
 		if sigma == 0 {
-			return sol, nil
+			return unscale(sol), nil
 		}
-		basicScale(e.u, 1/sigma)
+		nuclearDivide(e.u, sigma)
 		if early && sigma > target {
 			sol.early = true
-			return sol, nil
+			return unscale(sol), nil
 		}
 		a.mulCT(e.w, e.u)
 		sol.res = basicResidualNorm(e.w, sigma, e.v)
 		if sol.res <= tol*sigma {
 			sol.converged = true
-			return sol, nil
+			return unscale(sol), nil
 		}
 		if sigma > target {
 			sol.early = true
-			return sol, nil
+			return unscale(sol), nil
 		}
 		if used >= maxIter {
-			return sol, nil
+			return unscale(sol), nil
 		}
 		// Restart from w/‖w‖ = the Ritz vector after one more power step.
 		v0 := e.basisV[:e.n]
 		copy(v0, e.w)
-		basicScale(v0, 1/basicNorm(v0))
+		nuclearDivide(v0, basicNorm(v0))
 	}
 }
 
@@ -575,7 +658,7 @@ func (e *lanczosSVD) lanczos(a *nuclearCost, steps int, breakTol, target float64
 	a.mulC(U(0), V(0))
 	if al := basicNorm(U(0)); al > breakTol {
 		e.alpha[0] = al
-		basicScale(U(0), 1/al)
+		nuclearDivide(U(0), al)
 	} else {
 		return 1, false // C·v = 0: B = [0]
 	}
@@ -599,7 +682,7 @@ func (e *lanczosSVD) lanczos(a *nuclearCost, steps int, breakTol, target float64
 		e.beta[j] = beta
 		vn := V(j + 1)
 		copy(vn, r)
-		basicScale(vn, 1/beta)
+		nuclearDivide(vn, beta)
 		// p = C v_{j+1} − β_j u_j, orthogonalized against U_0..U_j.
 		un := U(j + 1)
 		a.mulC(un, vn)
@@ -616,7 +699,7 @@ func (e *lanczosSVD) lanczos(a *nuclearCost, steps int, breakTol, target float64
 			return j + 2, false
 		}
 		e.alpha[j+1] = al
-		basicScale(un, 1/al)
+		nuclearDivide(un, al)
 	}
 }
 
@@ -676,6 +759,20 @@ func (e *lanczosSVD) ritz(k int) {
 func basicAxpy(y []float64, alpha float64, x []float64) {
 	for i, xi := range x {
 		y[i] += alpha * xi
+	}
+}
+
+// nuclearDivide computes x /= d for d > 0: as x *= 1/d when 1/d is
+// finite (d ≥ 2⁻¹⁰²², the usual case), by divisions otherwise, where 1/d
+// overflows (the Lanczos vectors of a cost whose entries are all
+// subnormal would become Inf and NaN).
+func nuclearDivide(x []float64, d float64) {
+	if d >= 0x1p-1022 {
+		basicScale(x, 1/d)
+		return
+	}
+	for i := range x {
+		x[i] /= d
 	}
 }
 

@@ -147,7 +147,9 @@ func (z *nuclearCert) upper(a *nuclearCost, sigma, res float64) (float64, bool) 
 	}
 	u := math.Sqrt(best) * (1 + 4*unitRoundoff)
 	u += math.Sqrt(float64(flushed)) * nuclearFlush * (1 + 4*unitRoundoff)
-	u = math.Ldexp(math.Nextafter(u, math.Inf(1)), e)
+	// Ldexp rounds to nearest when 2^e·u is subnormal (C's entries all
+	// below 2⁻¹⁰²²): one more step up.
+	u = math.Nextafter(math.Ldexp(math.Nextafter(u, math.Inf(1)), e), math.Inf(1))
 	if math.IsInf(u, 0) || math.IsNaN(u) {
 		return 0, false
 	}

@@ -197,14 +197,19 @@ func (b *NuclearBallOn) MinimizeUntil(ctx context.Context, dst, c []float64, rul
 		return lazycg.LinearResult{}, err
 	}
 	b.write(dst, sol)
-	val := basicDot(c, dst)
+	val, err := basicValue(name, c, dst)
+	if err != nil {
+		return lazycg.LinearResult{}, err
+	}
 	if sol.early && !(val < rule.Improve) {
 		// As in NuclearBall: σ passed the target, the rounded value did not.
 		if sol, err = b.svd.solve(ctx, name, &b.cost, b.Tol, b.MaxIter, math.Inf(1)); err != nil {
 			return lazycg.LinearResult{}, err
 		}
 		b.write(dst, sol)
-		val = basicDot(c, dst)
+		if val, err = basicValue(name, c, dst); err != nil {
+			return lazycg.LinearResult{}, err
+		}
 	}
 	sol = b.svd.certify(&b.cost, sol, b.CertifyMaxSide)
 	return sol.result(val, b.r), nil
