@@ -101,7 +101,7 @@ func (b *Birkhoff) MinimizeFace(_ context.Context, dst, c []float64, zero []bool
 //
 //go:noinline
 func (b *Birkhoff) scaled(c []float64, cmax float64) []float64 {
-	return basicScaled(&b.cs, c, graphCostScale(cmax, 8*float64(b.n+1)))
+	return basicScaled(&b.cs, c, basicCostScale(cmax, 8*float64(b.n+1)))
 }
 
 // write stores the permutation matrix of the current matching in dst and

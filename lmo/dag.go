@@ -384,25 +384,7 @@ func (d *PathPolytope) MinimizeFace(_ context.Context, dst, c []float64, zero []
 // overflow (an overflowed label hides every path through its node, the
 // sink's included).
 func (d *PathPolytope) scaled(c []float64, cmax float64) []float64 {
-	return basicScaled(&d.cs, c, graphCostScale(cmax, float64(d.maxLen+1)))
-}
-
-// graphCostScale is basicCostScale with the least power of two that the
-// sums need: 1 when terms·cmax < MaxFloat64/2, and otherwise the largest
-// 2^−s with terms·cmax·2^−s < 2^1021 (s ≤ log2(terms) + 4). Scaling down
-// only as far as that keeps the small costs exact: basicCostScale's 2^−e
-// with cmax·2^−e < 1 divides by up to 2^1024, which flushes every cost
-// below about 2^−50·cmax to zero or to a few bits, so that for costs
-// (0, −1e−300, …, 1.7e308) a path or assignment of cost −1e−300 tied with
-// one of cost 0, and the oracles returned the latter as exact. Now only
-// costs below 2^(s−1022) (subnormal after scaling) can lose bits.
-func graphCostScale(cmax, terms float64) float64 {
-	if cmax*terms < math.MaxFloat64/2 {
-		return 1
-	}
-	_, ec := math.Frexp(cmax)  // cmax < 2^ec
-	_, et := math.Frexp(terms) // terms < 2^et, so cmax·terms < 2^(ec+et)
-	return math.Ldexp(1, min(0, 1021-ec-et))
+	return basicScaled(&d.cs, c, basicCostScale(cmax, float64(d.maxLen+1)))
 }
 
 // shortest computes dist and pred from the source over the relevant nodes,

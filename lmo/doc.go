@@ -171,16 +171,23 @@ func basicResidualNorm(w []float64, s float64, v []float64) float64 {
 // terms (≥ 1) entries of a finite cost vector with max|c| = cmax must
 // multiply them so that its sums cannot overflow: 1 when terms·cmax <
 // MaxFloat64/2, so that ordinary costs are used as they are, and otherwise
-// the power of two 2^−e with cmax·2^−e < 1, so that the scaling is exact
-// (barring underflow of entries below 2^−1022·cmax, which no sum can
-// notice) and keeps the order of all sums. The answer's Value is then
-// computed from the unscaled c.
+// the largest power of two 2^−s with terms·cmax·2^−s < 2^1021 (s ≤
+// log2(terms) + 4 beyond the overflow). A power of two keeps the order of
+// all sums, and scaling down no further than the sums need keeps the small
+// costs exact: dividing by up to 2^1024 (cmax·2^−e < 1, as before
+// 2026-12-02) flushed every cost below about 2^−50·cmax to zero or to a
+// few bits, so that for costs (0, −1e−300, …, 1.7e308) a path or
+// assignment of cost −1e−300 tied with one of cost 0 and the oracles
+// returned the latter as exact. Now only costs below 2^(s−1022) (subnormal
+// after scaling) can lose bits. The answer's Value is then computed from
+// the unscaled c.
 func basicCostScale(cmax, terms float64) float64 {
 	if cmax*terms < math.MaxFloat64/2 {
 		return 1
 	}
-	_, e := math.Frexp(cmax) // cmax < 2^e, e ≤ 1024
-	return math.Ldexp(1, -e)
+	_, ec := math.Frexp(cmax)  // cmax < 2^ec
+	_, et := math.Frexp(terms) // terms < 2^et, so cmax·terms < 2^(ec+et)
+	return math.Ldexp(1, min(0, 1021-ec-et))
 }
 
 // answerValue returns c·v for an exact oracle answer v: basicDot (c·v
