@@ -23,6 +23,9 @@ func ReadCSVFile(path string) (*Dense, error) {
 //	1.5, -2, 0
 //	0,    3, 1e-3
 //
+// Lines end with LF or CRLF; a carriage return inside a line (text with
+// the CR-only line endings of classic Mac OS) is an error.
+//
 // The separator is decided once, by the first data line: if it contains a
 // comma, every line is split at commas (spaces and tabs around fields are
 // ignored, and empty fields are errors); otherwise lines are split at runs
@@ -55,6 +58,11 @@ func ReadCSV(r io.Reader) (*Dense, error) {
 			text = strings.TrimPrefix(text, "\ufeff")
 		}
 		t := strings.TrimSpace(text)
+		if strings.ContainsRune(t, '\r') {
+			// Lines end at "\n" (a trailing "\r" is dropped): text with
+			// CR-only line endings would be one row of all its numbers.
+			return nil, fmt.Errorf("objective: csv: line %d: carriage return inside the line (CR-only line endings?): lines must end with LF or CRLF", ln)
+		}
 		if t == "" || t[0] == '#' {
 			continue
 		}

@@ -363,6 +363,9 @@ func FuzzReadMatrixMarket(f *testing.F) {
 			if !strings.HasPrefix(err.Error(), "objective: matrix market: ") {
 				t.Fatalf("error without prefix: %v", err)
 			}
+			if in != "" && !strings.Contains(err.Error(), "line ") {
+				t.Fatalf("error does not name a line: %v", err)
+			}
 			return
 		}
 		if err := m.(interface{ Validate() error }).Validate(); err != nil {

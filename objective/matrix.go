@@ -290,11 +290,12 @@ const (
 // after 300 iterations.
 //
 // Upper-bound safety: the Rayleigh quotient λ never exceeds ‖A‖₂², so the
-// result is 1.01·λ, capped by ‖A‖_F² (an exact upper bound) when A has a
-// FrobeniusSq method (*CSR and *Dense do). It is therefore an upper bound
-// whenever the iteration got within 1% of the top eigenvalue, which holds
-// unless the two largest singular values are nearly equal and the start
-// vector is badly aligned; it is not a certified bound in general.
+// result is 1.01·λ, capped by ‖A‖_F² rounded up (an upper bound despite the
+// rounding of its sum) when A has a FrobeniusSq method (*CSR, *CSC and
+// *Dense do). It is therefore an upper bound whenever the iteration got
+// within 1% of the top eigenvalue, which holds unless the two largest
+// singular values are nearly equal and the start vector is badly aligned;
+// it is not a certified bound in general.
 // SpectralNormSq allocates two vectors; it returns 0 for an empty matrix.
 func SpectralNormSq(a Matrix) float64 {
 	rows, cols := a.Dims()
@@ -330,9 +331,27 @@ func SpectralNormSq(a Matrix) float64 {
 	}
 	est := powerSafety * lambda
 	if f, ok := a.(interface{ FrobeniusSq() float64 }); ok {
-		est = math.Min(est, f.FrobeniusSq())
+		// FrobeniusSq is a rounded sum, below ‖A‖_F² about half the time;
+		// for a matrix of rank one ‖A‖₂² = ‖A‖_F², so the cap is rounded
+		// up as SpectralNormSqBound rounds it (a relative (k+4)·2⁻⁵² and
+		// 2⁻¹⁰⁷⁴ per square that underflows, for k entries).
+		k := float64(rows) * float64(cols)
+		if nnz, ok := a.(interface{ NNZ() int }); ok {
+			k = float64(nnz.NNZ())
+		}
+		est = math.Min(est, frobeniusUpper(f.FrobeniusSq(), k))
 	}
 	return est
+}
+
+// frobeniusUpper returns an upper bound on ‖A‖_F² from its floating-point
+// sum s of k squares (see sumUpper); +Inf when k is too large for the
+// bound.
+func frobeniusUpper(s, k float64) float64 {
+	if !(k < 1<<50) {
+		return math.Inf(1)
+	}
+	return sumUpper(s, int(k)) + k*math.SmallestNonzeroFloat64
 }
 
 // dot returns a·b (len(b) ≥ len(a)).

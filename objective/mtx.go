@@ -31,6 +31,7 @@ type mmHeader struct {
 	symmetry   string // "general", "symmetric" or "skew-symmetric"
 	rows, cols int
 	nnz        int // coordinate: declared number of entry lines
+	sizeLine   int // the line number of the size line
 }
 
 // ReadMatrixMarketFile reads a Matrix Market file (see ReadMatrixMarket).
@@ -175,8 +176,9 @@ func mmReadHeader(lines *fileio.Lines) (mmHeader, error) {
 		want = 3
 	}
 	if size == nil {
-		return h, errors.New("objective: matrix market: missing size line")
+		return h, fmt.Errorf("objective: matrix market: after line %d: missing size line", ln)
 	}
+	h.sizeLine = ln
 	if len(size) != want {
 		if h.coordinate {
 			return h, mmErr(ln, "expected the size line \"ROWS COLS NNZ\", got %d fields", len(size))
@@ -293,7 +295,7 @@ func mmReadCoordinate(lines *fileio.Lines, h mmHeader) (*CSR, error) {
 		return nil, err
 	}
 	if read != h.nnz {
-		return nil, fmt.Errorf("objective: matrix market: the size line declares %d entries, found %d", h.nnz, read)
+		return nil, mmErr(h.sizeLine, "the size line declares %d entries, found %d before the end of input (line %d)", h.nnz, read, lines.Line())
 	}
 	slices.SortFunc(entries, func(a, b mmEntry) int {
 		if a.row != b.row {
@@ -357,7 +359,7 @@ func mmReadArray(lines *fileio.Lines, h mmHeader) (*Dense, error) {
 		return nil, err
 	}
 	if int64(len(vals)) != want {
-		return nil, fmt.Errorf("objective: matrix market: the size line implies %d values, found %d", want, len(vals))
+		return nil, mmErr(h.sizeLine, "the size line implies %d values, found %d before the end of input (line %d)", want, len(vals), lines.Line())
 	}
 	m := &Dense{Rows: h.rows, Cols: h.cols, Data: make([]float64, h.rows*h.cols)}
 	k := 0

@@ -18,7 +18,9 @@ import (
 // the sum (the same pointer, or an equal comparable value) increments its
 // weight, so the cumulative loss of a stream that draws its rounds from a
 // pool of m functions (Repeat) costs m evaluations however many rounds were
-// played. The terms are evaluated one by one through an internal scratch
+// played (a value that cannot be a map key, such as a struct holding a Func
+// in an interface field, is added as a term of its own). The terms are
+// evaluated one by one through an internal scratch
 // buffer: Func, Grad, FuncGrad and LineMinimize allocate nothing (beyond
 // what the terms allocate). A Sum is not safe for concurrent use.
 type Sum struct {
@@ -105,13 +107,13 @@ func (s *Sum) AddTimes(f lazycg.Objective, k int) {
 		s.linB += w * l.B
 		return
 	}
-	comparable := reflect.TypeOf(f).Comparable()
-	if comparable {
-		if i, ok := s.index[f]; ok {
-			s.weights[i] += w
-			s.lastTerm = i
-			return
-		}
+	i, found, hashable := s.termIndex(f)
+	if found {
+		s.weights[i] += w
+		s.lastTerm = i
+		return
+	}
+	if hashable {
 		if s.index == nil {
 			s.index = make(map[lazycg.Objective]int)
 		}
@@ -121,6 +123,24 @@ func (s *Sum) AddTimes(f lazycg.Objective, k int) {
 	s.terms = append(s.terms, f)
 	s.weights = append(s.weights, w)
 	s.general = s.general || !isQuadratic(f)
+}
+
+// termIndex returns the position of f among the terms kept in the index
+// (found), and whether f can be a key of the index at all: a value of a
+// comparable type can still panic as a map key when it holds, in an
+// interface field, a value of a type that is not comparable (a struct
+// wrapping a Func, say); such a loss is kept as a term of its own.
+func (s *Sum) termIndex(f lazycg.Objective) (i int, found, hashable bool) {
+	if !reflect.TypeOf(f).Comparable() {
+		return 0, false, false
+	}
+	defer func() {
+		if recover() != nil {
+			i, found, hashable = 0, false, false
+		}
+	}()
+	i, found = s.index[f] // panics for an unhashable f, even in a nil map
+	return i, found, true
 }
 
 // isQuadratic reports whether f has quadratic restrictions to lines.
