@@ -165,13 +165,13 @@ func consensus(s *Spec, in *Instance, opt Options) (lazycg.Objective, error) {
 
 // distance builds W·‖x − b‖² of a distance spec s over R^n.
 func distance(s *Spec, n int, seed uint64) (lazycg.Objective, error) {
-	w, err := s.OptFloat("weight", 1, 1e-300, 1e300)
+	w, err := s.OptFloat("weight", 1, scaleLo, scaleHi)
 	if err != nil {
 		return nil, err
 	}
 	var b []float64
 	if _, ok := s.Opts["center"]; ok {
-		v, err := s.OptFloat("center", 0, -1e300, 1e300)
+		v, err := s.OptFloat("center", 0, -scaleHi, scaleHi)
 		if err != nil {
 			return nil, err
 		}

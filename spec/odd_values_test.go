@@ -165,3 +165,29 @@ func TestCertifiedConstantsOverflow(t *testing.T) {
 	}
 	p.Close()
 }
+
+// TestNuclearRadiusTwice checks that nuclear:M,N,R refuses a second
+// radius r=, which used to replace R silently, and radii outside the
+// scales the methods take.
+func TestNuclearRadiusTwice(t *testing.T) {
+	cases := []struct{ spec, err string }{
+		{"nuclear:5,5,2", ""},
+		{"nuclear:5,5,r=3", ""},
+		{"nuclear:5,5,2,r=3", `"nuclear:5,5,2,r=3": the radius R given twice`},
+		{"nuclear:5,5,2,r=2", "the radius R given twice"},
+		{"nuclear:5,5,1e200", "R must be a number in [1e-100, 1e+100]"},
+		{"nuclear:5,5,r=1e200", "r must be a number in [1e-100, 1e+100]"},
+	}
+	for _, tc := range cases {
+		in, err := Polytope(tc.spec, Options{})
+		if in != nil {
+			in.Close()
+		}
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s: %v", tc.spec, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s: error %v, want one with %q", tc.spec, err, tc.err)
+		}
+	}
+}

@@ -260,7 +260,7 @@ func nkArgs(s *Spec, opt Options, usage, name string) (n, k int, v float64, err 
 	if k, err = s.Int(1, "K", 1, n); err != nil {
 		return
 	}
-	if v, err = s.OptFloat(name, 1, 1e-300, 1e300); err != nil {
+	if v, err = s.OptFloat(name, 1, scaleLo, scaleHi); err != nil {
 		return
 	}
 	err = opt.mem.reserveDim(s, float64(n), 12*float64(n))
@@ -350,11 +350,17 @@ func buildNuclear(s *Spec, opt Options) (*Instance, error) {
 	}
 	r := 1.0
 	if len(s.Args) == 3 {
+		if _, dup := s.Opts["r"]; dup {
+			return nil, fmt.Errorf("spec: %q: the radius R given twice (as the third argument and as r=): give one", s.Text)
+		}
 		if r, err = parseFloatArg(s, 2, "R"); err != nil {
 			return nil, err
 		}
+		if r < scaleLo || r > scaleHi {
+			return nil, fmt.Errorf("spec: %q: R must be a number in [%g, %g], got %q", s.Text, scaleLo, scaleHi, s.Args[2])
+		}
 	}
-	if r, err = s.OptFloat("r", r, 1e-300, 1e300); err != nil {
+	if r, err = s.OptFloat("r", r, scaleLo, scaleHi); err != nil {
 		return nil, err
 	}
 	// Lanczos bidiagonalization keeps at most 32 basis vectors of each

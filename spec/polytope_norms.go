@@ -65,7 +65,7 @@ func dimRadius(s *Spec, opt Options, lo, hi int, usage string, perCoord float64)
 	if err != nil {
 		return 0, 0, err
 	}
-	r, err := s.OptFloat("r", 1, 1e-300, 1e300)
+	r, err := s.OptFloat("r", 1, scaleLo, scaleHi)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -215,7 +215,7 @@ func buildEllipsoid(s *Spec, opt Options) (*Instance, error) {
 	if err := s.NArgs(1, 1, usage); err != nil {
 		return nil, err
 	}
-	r, err := s.OptFloat("r", 1, 1e-300, 1e300)
+	r, err := s.OptFloat("r", 1, scaleLo, scaleHi)
 	if err != nil {
 		return nil, err
 	}

@@ -198,7 +198,8 @@ func withJSON(err error, on bool) error {
 // flags fs that could not be parsed, ask for -json: the parse stopped at
 // the bad flag, so the flags after it are read here as flag.FlagSet would
 // (up to the first argument that is not a flag or "--", skipping the
-// values of the flags that take one).
+// values of the flags that take one, and a non-flag argument after a flag
+// that is not defined, which may be its value).
 func wantsJSON(fs *flag.FlagSet, args []string) bool {
 	on := false
 	for i := 0; i < len(args); i++ {
@@ -214,10 +215,22 @@ func wantsJSON(fs *flag.FlagSet, args []string) bool {
 			}
 			continue
 		}
-		if f := fs.Lookup(name); f != nil && !hasVal {
-			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
-				i++ // the flag's value
+		if hasVal {
+			continue
+		}
+		f := fs.Lookup(name)
+		if f == nil {
+			// A flag the command does not define (often one of another
+			// command, such as solve's -lmo-calls given to online): it
+			// may take a value, so a next argument that is not a flag is
+			// read as its value rather than as the end of the flags.
+			if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+				i++
 			}
+			continue
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+			i++ // the flag's value
 		}
 	}
 	return on

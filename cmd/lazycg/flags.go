@@ -138,6 +138,15 @@ func (f *runFlags) check() error {
 	if err := f.settings.CheckMethod(f.cfg.Method); err != nil {
 		return usageError(fmt.Errorf("%s: %w", name, err))
 	}
+	if !f.cfg.Concurrent {
+		// The policies of concurrent weak separation mean nothing
+		// without it: the run would ignore them.
+		for _, p := range []string{"stale", "idle"} {
+			if f.fs.Lookup(p) != nil && flagSet(f.fs, p) {
+				return usageError(fmt.Errorf("%s: -%s is a policy of concurrent weak separation: add -concurrent", name, p))
+			}
+		}
+	}
 	tf, err := createOutput(name, "trace", f.trace)
 	if err != nil {
 		return err
