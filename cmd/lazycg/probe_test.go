@@ -101,3 +101,25 @@ func TestHugeRadiusRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestLazyOnlyThresholdFlags: -K, -improved-phi, -phi0-search and -phi0-lmo
+// set Φ and the threshold Φ/K of weak separation; a method that calls the
+// LMO directly ignored them silently. They are refused like -cache and
+// -prune, and still accepted by the lazy methods.
+func TestLazyOnlyThresholdFlags(t *testing.T) {
+	for _, flags := range [][]string{{"-K", "2"}, {"-improved-phi"}, {"-phi0-search"}, {"-phi0-lmo"}} {
+		args := append([]string{"solve", "-polytope", "simplex:6", "-objective", "distance", "-iters", "3", "-method", "cg"}, flags...)
+		out, errOut, code := runCLI(args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, flags[0]+" applies to the lazy methods") {
+			t.Errorf("lazycg %s: exit %d, stdout %q, stderr %q; want 2 and the flag refused", strings.Join(args, " "), code, out, errOut)
+		}
+		args[len(args)-len(flags)-1] = "lcg"
+		if _, errOut, code := runCLI(args...); code != 0 {
+			t.Errorf("lazycg %s: exit %d (stderr %q), want 0", strings.Join(args, " "), code, errOut)
+		}
+	}
+	args := []string{"online", "-polytope", "simplex:6", "-iters", "3", "-method", "ocg", "-K", "3"}
+	if _, errOut, code := runCLI(args...); code != 2 || !strings.Contains(errOut, "-K applies to the lazy methods") {
+		t.Errorf("lazycg %s: exit %d (stderr %q), want 2", strings.Join(args, " "), code, errOut)
+	}
+}
