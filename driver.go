@@ -623,20 +623,22 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	// res.X is a copy: of the best iterate, and for monotone methods of
 	// the last one (which they take as the best up to rounding; an active
 	// set method's next run keeps its active set when its start point is
-	// the point this run ended at). A step that fails (f not finite at the
-	// new point) has already moved s.X; the copy is the last good point.
+	// the point this run ended at), res.F its value: a monotone method's
+	// last step can raise f by a rounding error, and F must stay the value
+	// of the X returned. A step that fails (f not finite at the new point)
+	// has already moved s.X; the copy is the last good point.
 	best := make([]float64, n)
 	copy(best, s.X)
 	res.X, res.F = best, s.F
 	saveBest := func() {
 		if monotone {
 			copy(best, s.X)
+			res.F = s.F
+			return
 		}
 		if s.F <= res.F || math.IsNaN(res.F) {
 			res.F = s.F
-			if !monotone {
-				copy(best, s.X)
-			}
+			copy(best, s.X)
 		}
 	}
 	tr := newTracer(settings)

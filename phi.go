@@ -187,10 +187,12 @@ func (p *PhiSchedule) search(s *State, separate func(phi float64) (Separation, e
 			p.phi = 2 * phi
 			return nil
 		}
+		asked := phi
 		phi /= 2
-		if PhiNegligible(phi, s.F) {
+		if PhiNegligible(phi, s.F) && (sep.Inexact || PhiNegligible(math.Min(asked, sep.GapBound), s.F)) {
 			// The gap is certified below the resolution of f (unless
-			// the answer was Inexact).
+			// the answer was Inexact). An answer that proved only a
+			// Φ above it is asked again at the negligible Φ.
 			s.settle(sep)
 			p.phi = phi
 			return nil
@@ -220,11 +222,24 @@ func (p *PhiSchedule) Negative(sep Separation, f float64) bool {
 }
 
 // negativeAnswer is Negative at the run's point s.X, ending the run
-// when Φ becomes negligible (see settle).
+// when Φ becomes negligible (see settle). The run has converged only when
+// the answer's proof, the Wolfe gap at most min(Φ asked, sep.GapBound), is
+// itself negligible: with a Φ factor θ the Φ asked can be as large as
+// PhiFloor/θ when θΦ is first negligible, and an early-stopping LMO proves
+// no more than the Φ asked. Otherwise the run goes on at Φ = PhiFloor(f),
+// the largest negligible Φ, whose next negative answer is a proof at the
+// resolution of f (a positive answer without progress ends it Stalled,
+// see Halve).
 func (p *PhiSchedule) negativeAnswer(s *State, sep Separation) {
-	if p.Negative(sep, s.F) {
-		s.settle(sep)
+	asked := p.phi
+	if !p.Negative(sep, s.F) {
+		return
 	}
+	if sep.Inexact || PhiNegligible(math.Min(asked, sep.GapBound), s.F) {
+		s.settle(sep)
+		return
+	}
+	p.phi = math.Max(p.phi, PhiFloor(s.F))
 }
 
 // negativeAt is negativeAnswer for a concurrent call's negative answer
