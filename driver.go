@@ -35,7 +35,12 @@ type Settings struct {
 	// MaxIterations bounds the number of iterations (0: none; see
 	// Settings for the cap of runs without any stop rule).
 	MaxIterations int
-	// MaxLMOCalls bounds the number of LMO calls (0: none).
+	// MaxLMOCalls bounds the number of LMO calls (0: none). It is checked
+	// after the method's initialization and after each iteration: the run
+	// ends at the first check that finds the count at or above it, so the
+	// count can exceed it by the calls of that initialization (a binary
+	// search for Φ0 makes several) or of one iteration (pairwise and
+	// local methods make two).
 	MaxLMOCalls int
 	// TimeLimit bounds the wall-clock time (0: none). Oracle calls receive a
 	// context with the corresponding deadline.
