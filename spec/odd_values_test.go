@@ -21,18 +21,7 @@ func TestKNormK(t *testing.T) {
 		{"knorm:5,x", `K must be an integer in [1, 5], got "x"`},
 		{"knorm:5", "want knorm:N,K[,r=RADIUS] with 1 ≤ K ≤ N"},
 	}
-	for _, tc := range cases {
-		in, err := Polytope(tc.spec, Options{})
-		if in != nil {
-			in.Close()
-		}
-		switch {
-		case tc.err == "" && err != nil:
-			t.Errorf("%s: %v", tc.spec, err)
-		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
-			t.Errorf("%s: error %v, want one with %q", tc.spec, err, tc.err)
-		}
-	}
+	checkPolytopeSpecs(t, cases)
 }
 
 // TestContradictorySettings checks that Validate refuses settings that
@@ -178,6 +167,13 @@ func TestNuclearRadiusTwice(t *testing.T) {
 		{"nuclear:5,5,1e200", "R must be a number in [1e-100, 1e+100]"},
 		{"nuclear:5,5,r=1e200", "r must be a number in [1e-100, 1e+100]"},
 	}
+	checkPolytopeSpecs(t, cases)
+}
+
+// checkPolytopeSpecs builds each spec and checks that it succeeds (err "")
+// or fails with an error containing err.
+func checkPolytopeSpecs(t *testing.T, cases []struct{ spec, err string }) {
+	t.Helper()
 	for _, tc := range cases {
 		in, err := Polytope(tc.spec, Options{})
 		if in != nil {
