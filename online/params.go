@@ -98,7 +98,10 @@ func (st Steps) String() string {
 // The constants drive LOCG's bounds h_t and Φ_t. The bound
 // F_t(x_t) − min F_t ≤ h_t needs only D, S (and the norm) to be valid: Φ_t
 // is recomputed from function values after positive answers. C, L and K
-// enter the rate of Theorem 5.1 (see TheoremBound).
+// enter the rate of Theorem 5.1 (see TheoremBound). The certified variant
+// (locg-cert) is the exception: after a step it bounds F_t(x_{t+1}) by the
+// curvature bound with C instead of evaluating F_t, so its Bound is valid
+// only when C is.
 type Params struct {
 	// K ≥ 1 is the weak separation accuracy (LOCG only; default
 	// lazycg.DefaultK). The augmenting separator needs K > 1.
