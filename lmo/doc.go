@@ -190,24 +190,36 @@ func basicCostScale(cmax, terms float64) float64 {
 	return math.Ldexp(1, min(0, 1021-ec-et))
 }
 
-// answerValue returns c·v for an exact oracle answer v: basicDot (c·v
-// summed in index order) when that is finite, and otherwise, where a term
-// or a partial sum overflowed (+Inf, or NaN as Inf − Inf, although c·v
-// may be finite: c = (1.7e308, 1.7e308, −1.7e308) and v = 1 give +Inf for
-// 1.7e308; r·(1e308, −1e308) gives NaN for 0), the sum with c scaled by a
-// power of two under which no sum can overflow, scaled back: the true
-// value when it lies within float64, ±Inf with its sign when it does not.
+// answerValue returns c·v for an oracle's answer v: basicDot (c·v summed
+// in index order) when that is finite, and otherwise, where a term or a
+// partial sum overflowed (+Inf, or NaN as Inf − Inf, although c·v may be
+// finite: c = (1.7e308, 1.7e308, −1.7e308) and v = 1 give +Inf for
+// 1.7e308; r·(1e308, −1e308) gives NaN for 0), the sum of the products of
+// c·2^−a and v·2^−b (productExponents), whose terms lie in (−1, 1) and
+// cannot overflow, scaled back by 2^(a+b): the value when it lies within
+// float64, ±Inf with its sign when it does not. (Scaling c alone, by
+// 2^−(a+b+log₂n+1), gave 0 once a + b passed about 1074 — c ≈ 1e287 and
+// v ≈ 1e45 — and then NaN, for c = (1e300, −1e300) and v = (1e300, 1e300)
+// too, whose value is 0.) Only entries that become subnormal lose bits.
 func answerValue(c, v []float64) float64 {
 	s := basicDot(c, v)
 	if s-s == 0 {
 		return s
 	}
-	scale := basicProductScale(basicMaxAbs(c), basicMaxAbs(v), len(c))
+	a, b := productExponents(basicMaxAbs(c), basicMaxAbs(v))
 	s = 0
 	for i, ci := range c {
-		s += ci * scale * v[i]
+		s += math.Ldexp(ci, -a) * math.Ldexp(v[i], -b)
 	}
-	return s / scale
+	return math.Ldexp(s, a+b)
+}
+
+// productExponents returns the exponents a, b with cmax < 2^a and vmax <
+// 2^b (finite maxima ≥ 0), by which answerValue scales the two factors.
+func productExponents(cmax, vmax float64) (a, b int) {
+	_, a = math.Frexp(cmax)
+	_, b = math.Frexp(vmax)
+	return a, b
 }
 
 // basicValue is answerValue for oracles that refuse an answer whose value
@@ -217,16 +229,6 @@ func basicValue(name string, c, v []float64) (float64, error) {
 		return s, nil
 	}
 	return 0, fmt.Errorf("lmo: %s: the value c·v of the answer lies beyond the range of float64: rescale the costs or the set", name)
-}
-
-// basicProductScale returns the power of two by which costs of magnitude at
-// most cmax must be multiplied so that no sum of n products with entries of
-// magnitude at most vmax can overflow.
-func basicProductScale(cmax, vmax float64, n int) float64 {
-	_, ec := math.Frexp(cmax)
-	_, ev := math.Frexp(vmax)
-	_, en := math.Frexp(float64(n))
-	return math.Ldexp(1, -(ec + ev + en + 1))
 }
 
 // basicMaxAbs returns max|c|.

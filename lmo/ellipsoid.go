@@ -321,7 +321,9 @@ func (e *Ellipsoid) Vertex(dst []float64) {
 // ellipsoid, computed with the Cholesky factor of A, into dst, with
 // Value = c·dst and a proven Bound (see the type documentation). For c = 0
 // it writes x0 and returns the exact value 0. It returns an error when c
-// or dst has the wrong length or c contains NaN or ±Inf.
+// or dst has the wrong length or c contains NaN or ±Inf. Value is c·dst
+// summed so that no intermediate sum overflows (answerValue): ±Inf with its
+// sign only when c·dst lies beyond the range of float64.
 func (e *Ellipsoid) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	n := e.n
 	if err := basicCheckCost("ellipsoid", n, dst, c); err != nil {
@@ -362,7 +364,10 @@ func (e *Ellipsoid) Minimize(_ context.Context, dst, c []float64) (lazycg.Linear
 	for i, zi := range dst {
 		dst[i] = e.center[i] - e.sqrtR*zi
 	}
-	val := basicDot(c, dst)
+	// c·dst summed safely: basicDot gave NaN as Inf − Inf for c ≈ 1e287
+	// and x0 ≈ 1e45, and min(bound, NaN) made Bound NaN; beyond float64
+	// the value is ±Inf with its sign.
+	val := answerValue(c, dst)
 	return lazycg.LinearResult{Found: true, Value: val, Bound: min(bound, val), Reason: lazycg.StopGap}, nil
 }
 

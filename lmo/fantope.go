@@ -132,8 +132,10 @@ func (f *Fantope) Vertex(dst []float64) {
 // Minimize writes V·Vᵀ for computed eigenvectors V of the k smallest
 // eigenvalues of (C + Cᵀ)/2 into dst, where C is the n×n matrix held in c;
 // see the type documentation for the meaning of the result. It returns an
-// error for invalid input, when ctx is canceled before the call, and when
-// the eigenvalue iteration fails to converge.
+// error for invalid input, when ctx is canceled before the call, when
+// the eigenvalue iteration fails to converge, and when c·dst lies beyond
+// the range of float64 (Value is c·dst summed so that no intermediate sum
+// overflows).
 func (f *Fantope) Minimize(ctx context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	n, k := f.n, f.k
 	if err := basicCheckCost("fantope", n*n, dst, c); err != nil {
@@ -146,7 +148,13 @@ func (f *Fantope) Minimize(ctx context.Context, dst, c []float64) (lazycg.Linear
 	if k == n || fro == 0 {
 		// F_n = {I}; and every point is optimal for C = 0.
 		f.Vertex(dst)
-		return lazycg.Exact(basicDot(c, dst)), nil
+		// basicValue: tr C summed in order overflowed (+Inf as exact value
+		// and Bound for diag(1e308, 1e308, −1e308), whose trace is 1e308).
+		v, err := basicValue("fantope", c, dst)
+		if err != nil {
+			return lazycg.LinearResult{}, err
+		}
+		return lazycg.Exact(v), nil
 	}
 	copy(f.q, f.s)
 	if !lapack64.Syev(lapack.EVCompute, f.sym(), f.lam, f.work, f.lwork) {
@@ -160,7 +168,10 @@ func (f *Fantope) Minimize(ctx context.Context, dst, c []float64) (lazycg.Linear
 			dst[i*n+j], dst[j*n+i] = x, x
 		}
 	}
-	val := basicDot(c, dst)
+	val, err := basicValue("fantope", c, dst)
+	if err != nil {
+		return lazycg.LinearResult{}, err
+	}
 	bound := float64(k) * gersh
 	if !f.SkipCertificate {
 		bound = max(bound, f.certify(fro, anorm, gersh))

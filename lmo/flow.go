@@ -219,18 +219,26 @@ func (p *FlowPolytope) l1Diameter() int {
 
 // Minimize writes a minimum-cost flow for the costs c into dst. It returns
 // an error for wrong lengths, NaN or Inf costs, unbounded problems
-// (ErrUnbounded) and canceled contexts.
+// (ErrUnbounded), canceled contexts and a value c·dst beyond the range of
+// float64 (costs near MaxFloat64 are solved scaled by a power of two). The
+// result is exact except when the pricing tolerance of non-integer costs
+// (see NetworkSimplex) may hide more than the rounding of c·dst: then
+// Reason is lazycg.StopGap and Bound the Lagrangian bound of the final
+// potentials.
 func (p *FlowPolytope) Minimize(ctx context.Context, dst, c []float64) (lazycg.LinearResult, error) {
-	if err := basicCheckCost("flow", len(p.from), dst, c); err != nil {
+	cmax, err := basicCheckCostMax("flow", len(p.from), dst, c)
+	if err != nil {
 		return lazycg.LinearResult{}, err
 	}
+	c0 := c
+	c, scale := p.scaledCosts(c, cmax)
 	cold := p.coldsLeft > 0
 	if cold {
 		p.coldsLeft--
 		p.full.Reset()
 	}
 	w := p.full.Work()
-	val, err := p.full.Solve(ctx, dst, c)
+	res, err := p.full.solve(ctx, dst, c, nil, nil)
 	if err != nil {
 		return lazycg.LinearResult{}, err
 	}
@@ -244,7 +252,43 @@ func (p *FlowPolytope) Minimize(ctx context.Context, dst, c []float64) (lazycg.L
 	default:
 		p.backoff = 0
 	}
-	return lazycg.Exact(val), nil
+	return p.unscale(res, dst, c0, scale)
+}
+
+// scaledCosts returns c, or for costs so large that the network simplex
+// refuses them (its potentials reach (n+1)·max|c|, and it needs
+// 4(n+1)·max|c| below MaxFloat64: costs near 1.7e308 were an error
+// "costs … are too large" although every flow has a finite cost) c times
+// a power of two (basicCostScale) in p.cs, with that factor.
+func (p *FlowPolytope) scaledCosts(c []float64, cmax float64) ([]float64, float64) {
+	scale := basicCostScale(cmax, 4*float64(p.net.Nodes+1))
+	return basicScaled(&p.cs, c, scale), scale
+}
+
+// unscale turns the result of a solve with the costs scaled by scale into
+// the result for the costs c: the value c·dst summed safely (an error
+// when it lies beyond float64), the bound divided by scale (exact).
+func (p *FlowPolytope) unscale(res lazycg.LinearResult, dst, c []float64, scale float64) (lazycg.LinearResult, error) {
+	if scale == 1 {
+		return res, nil
+	}
+	b := res.Bound / scale
+	if math.IsInf(b, 1) && !math.IsInf(res.Bound, 1) {
+		b = math.MaxFloat64
+	}
+	if !res.Found {
+		res.Bound = b
+		return res, nil
+	}
+	val := answerValue(c, dst)
+	if math.IsInf(val, 0) {
+		return lazycg.LinearResult{}, fmt.Errorf("lmo: flow: the value c·v of the answer lies beyond the range of float64: rescale the costs")
+	}
+	if res.Optimal() {
+		return lazycg.Exact(val), nil
+	}
+	res.Value, res.Bound = val, min(b, val)
+	return res, nil
 }
 
 // MinimizeUntil is Minimize with early termination by rule (see
@@ -255,10 +299,27 @@ func (p *FlowPolytope) Minimize(ctx context.Context, dst, c []float64) (lazycg.L
 // rule.Improve = +Inf the flow of the kept basis (the previous answer, or
 // the vertex of NewFlowPolytope) is returned without a pivot.
 func (p *FlowPolytope) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazycg.StopRule) (lazycg.LinearResult, error) {
-	if err := basicCheckCost("flow", len(p.from), dst, c); err != nil {
+	cmax, err := basicCheckCostMax("flow", len(p.from), dst, c)
+	if err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	return p.full.SolveUntil(ctx, dst, c, rule.Improve, rule.Certify)
+	cs, scale := p.scaledCosts(c, cmax)
+	res, err := p.full.SolveUntil(ctx, dst, cs, rule.Improve*scale, rule.Certify*scale)
+	if err != nil || scale == 1 {
+		return res, err
+	}
+	if res, err = p.unscale(res, dst, c, scale); err != nil {
+		return res, err
+	}
+	if res.Reason == lazycg.StopImproving && !(res.Value < rule.Improve) {
+		// Below Improve in the scaled costs by their rounding only: go on
+		// (from the kept basis) to optimality.
+		if res, err = p.full.SolveUntil(ctx, dst, cs, math.Inf(-1), math.Inf(1)); err != nil {
+			return res, err
+		}
+		return p.unscale(res, dst, c, scale)
+	}
+	return res, nil
 }
 
 // MinimizeFace writes into dst a minimum-cost flow for c among the flows
@@ -267,7 +328,8 @@ func (p *FlowPolytope) MinimizeUntil(ctx context.Context, dst, c []float64, rule
 // a positive lower bound). The face solver is a second network simplex with
 // its own warm start.
 func (p *FlowPolytope) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool) (lazycg.LinearResult, error) {
-	if err := basicCheckCost("flow", len(p.from), dst, c); err != nil {
+	cmax, err := basicCheckCostMax("flow", len(p.from), dst, c)
+	if err != nil {
 		return lazycg.LinearResult{}, err
 	}
 	if err := basicCheckZero("flow", len(p.from), zero); err != nil {
@@ -280,10 +342,12 @@ func (p *FlowPolytope) MinimizeFace(ctx context.Context, dst, c []float64, zero 
 		}
 		p.face = face
 	}
-	if _, err := p.face.SolveFace(ctx, dst, c, zero); err != nil {
+	cs, scale := p.scaledCosts(c, cmax)
+	res, err := p.face.solve(ctx, dst, cs, zero, nil)
+	if err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	return lazycg.Exact(basicDot(c, dst)), nil
+	return p.unscale(res, dst, c, scale)
 }
 
 // Check returns nil when x lies in P up to tol: every entry within

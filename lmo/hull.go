@@ -154,21 +154,24 @@ func (h *ConvexHull) Minimize(ctx context.Context, dst, c []float64) (lazycg.Lin
 	if err := basicCheckCost("convex hull", h.n, dst, c); err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	best, bestVal, finite, err := h.scan(ctx, c, 1)
+	best, bestVal, finite, err := h.scan(ctx, c, 1, 1)
 	if err != nil {
 		return lazycg.LinearResult{}, err
 	}
 	if !finite {
 		// Some c·a overflowed (to ±Inf, or NaN as Inf − Inf), which hides
-		// the order of the atoms: compare them again with c scaled by a
-		// power of two under which no sum can overflow (exact scaling),
-		// and report the minimum if it is itself a float64.
-		amax := max(basicMaxAbs(h.dense), basicMaxAbs(h.val))
-		scale := basicProductScale(basicMaxAbs(c), amax, h.n)
-		if best, bestVal, _, err = h.scan(ctx, c, scale); err != nil {
+		// the order of the atoms: compare them again with c and the atoms
+		// scaled by powers of two under which no sum can overflow, c by
+		// 2^−e with max|c| < 2^e and the atoms by 2^−f with max|a| < 2^f
+		// (every product lies in (−1, 1)), and report the minimum if it is
+		// itself a float64 (as answerValue does). One factor 2^−(e+f+…)
+		// on c alone is 0 when e + f exceeds about 1074: every atom then
+		// scored 0/0 and a finite minimum was refused.
+		e, f := productExponents(basicMaxAbs(c), max(basicMaxAbs(h.dense), basicMaxAbs(h.val)))
+		if best, bestVal, _, err = h.scan(ctx, c, math.Ldexp(1, -e), math.Ldexp(1, -f)); err != nil {
 			return lazycg.LinearResult{}, err
 		}
-		bestVal /= scale
+		bestVal = math.Ldexp(bestVal, e+f)
 		if math.IsInf(bestVal, 0) || math.IsNaN(bestVal) {
 			return lazycg.LinearResult{}, fmt.Errorf("lmo: convex hull: the minimum of c·a over the atoms (atom %d) lies beyond the range of float64: rescale the costs or the atoms", best)
 		}
@@ -177,9 +180,9 @@ func (h *ConvexHull) Minimize(ctx context.Context, dst, c []float64) (lazycg.Lin
 	return lazycg.Exact(bestVal), nil
 }
 
-// scan returns the atom minimizing (scale·c)·a and that value, and
-// whether every value was finite.
-func (h *ConvexHull) scan(ctx context.Context, c []float64, scale float64) (best int, bestVal float64, finite bool, err error) {
+// scan returns the atom minimizing Σ_i (scale·c_i)·(ascale·a_i) and that
+// value, and whether every value was finite.
+func (h *ConvexHull) scan(ctx context.Context, c []float64, scale, ascale float64) (best int, bestVal float64, finite bool, err error) {
 	best, bestVal, finite = 0, math.Inf(1), true
 	for k := 0; k < h.m; k++ {
 		if k%hullCancelEvery == hullCancelEvery-1 {
@@ -190,20 +193,20 @@ func (h *ConvexHull) scan(ctx context.Context, c []float64, scale float64) (best
 		var v float64
 		if h.dense != nil {
 			a := h.dense[k*h.n : (k+1)*h.n]
-			if scale == 1 {
+			if scale == 1 && ascale == 1 {
 				v = basicDot(c, a)
 			} else {
 				for i, ci := range c {
-					v += ci * scale * a[i]
+					v += (ci * scale) * (a[i] * ascale)
 				}
 			}
-		} else if scale == 1 {
+		} else if scale == 1 && ascale == 1 {
 			for t := h.ptr[k]; t < h.ptr[k+1]; t++ {
 				v += c[h.idx[t]] * h.val[t]
 			}
 		} else {
 			for t := h.ptr[k]; t < h.ptr[k+1]; t++ {
-				v += c[h.idx[t]] * scale * h.val[t]
+				v += (c[h.idx[t]] * scale) * (h.val[t] * ascale)
 			}
 		}
 		if v < bestVal {

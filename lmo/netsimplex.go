@@ -66,7 +66,11 @@ type nsFlow struct{ flow, ucap int64 }
 // Flows are kept as exact int64 values. With integer costs below
 // 2^50/(n+1) in absolute value every computation is exact and reduced
 // costs are compared with 0; with other float64 costs they are compared
-// with a tolerance of 1e-14·(n+1)·max|c|.
+// with a tolerance of 1e-14·(n+1)·max|c|. Arcs within that tolerance
+// could still lower the cost by |rc|·(capacity), which is large for huge
+// capacities: when their total exceeds the rounding of c·x, SolveUntil
+// (and FlowPolytope) report the flow with Reason lazycg.StopGap and the
+// Lagrangian bound of the final potentials instead of as exact.
 //
 // A NetworkSimplex is not safe for concurrent use.
 type NetworkSimplex struct {
@@ -381,7 +385,52 @@ func (s *NetworkSimplex) solve(ctx context.Context, x, c []float64, zero []bool,
 		}
 		return fail, fmt.Errorf("%w: %d units of supply cannot be routed within the capacities", ErrInfeasible, excess)
 	}
-	return lazycg.Exact(s.flowValue(x, c)), nil
+	val = s.flowValue(x, c)
+	if s.eps > 0 && !s.toleranceNegligible(x, c) {
+		// Arcs that price out within the tolerance may still lower the
+		// cost by more than the rounding of c·x (|rc| < eps times a huge
+		// capacity): the flow is not proven optimal, only the Lagrangian
+		// bound of the potentials is.
+		return lazycg.LinearResult{Found: true, Value: val, Bound: min(s.lagrangianBound(c), val), Reason: lazycg.StopGap}, nil
+	}
+	return lazycg.Exact(val), nil
+}
+
+// toleranceNegligible reports whether the nontree arcs whose reduced cost
+// (from the current potentials) violates the optimality conditions by less
+// than the pricing tolerance can lower the cost of the current flow x by at
+// most the rounding error of c·x: Σ |rc_a|·(residual of a) over them is at
+// most (m+n+2)·2⁻⁵²·Σ|c_a·x_a|. Without it, a cycle of cost −1e-14 per
+// unit (with max|c| = 1) and capacity 2^50 was reported as an exact
+// optimum 0 where the minimum is −11.25.
+func (s *NetworkSimplex) toleranceNegligible(x, c []float64) bool {
+	pi := s.pi
+	hidden := 0.0
+	for p := 0; p < s.m; p++ {
+		st := s.state[p]
+		if st == nsTree { // tree and forbidden arcs
+			continue
+		}
+		v := float64(st) * (s.cost[p] - pi[s.src[p]] + pi[s.dst[p]])
+		if !(v < 0) {
+			continue
+		}
+		r := s.arcs[p].flow
+		if st == nsLower {
+			if r = s.arcs[p].residual(); r == InfCap {
+				return false
+			}
+		}
+		hidden += v * float64(r)
+	}
+	if hidden == 0 {
+		return true
+	}
+	mag := 0.0
+	for i, xi := range x {
+		mag += math.Abs(c[i] * xi)
+	}
+	return hidden >= -float64(s.m+s.n+2)*0x1p-52*mag
 }
 
 // checkRule evaluates the stopping rule of SolveUntil: it detects

@@ -107,9 +107,13 @@ func (b *Box) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearResult
 			dst[i] = b.lo[i]
 		}
 	}
-	v, err := basicValue("box", c, dst)
-	if err != nil {
-		return lazycg.LinearResult{}, err
+	// answerValue, not basicValue: for bounds and costs near 1e300 the
+	// latter's scale underflowed to 0 and c = (1e300, −1e300) on the
+	// vertex (1e300, 1e300), whose value is 0, was refused as beyond
+	// float64.
+	v := answerValue(c, dst)
+	if math.IsInf(v, 0) {
+		return lazycg.LinearResult{}, fmt.Errorf("lmo: box: the value c·v of the answer lies beyond the range of float64: rescale the costs or the set")
 	}
 	return lazycg.Exact(v), nil
 }

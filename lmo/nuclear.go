@@ -296,28 +296,34 @@ func (b *NuclearBall) value(c, dst []float64) (float64, error) {
 	if b.cost.dense != nil {
 		return basicValue("nuclear ball", c, dst)
 	}
-	sum := func(scale float64) float64 {
+	// sum adds c_k·dst_k over the stored entries, c scaled by 2^−ec and
+	// dst by 2^−ev (ec = ev = 0: as they are; see answerValue).
+	sum := func(ec, ev int) float64 {
+		mul := func(x, y float64) float64 { return x * y }
+		if ec != 0 || ev != 0 {
+			mul = func(x, y float64) float64 { return math.Ldexp(x, -ec) * math.Ldexp(y, -ev) }
+		}
 		s := 0.0
 		if b.hasSupport {
 			for _, f := range b.support {
-				s += c[f] * scale * dst[f]
+				s += mul(c[f], dst[f])
 			}
 			return s
 		}
 		for i := 0; i < b.m; i++ {
 			row := dst[i*b.n : (i+1)*b.n]
 			for k := b.cost.rowPtr[i]; k < b.cost.rowPtr[i+1]; k++ {
-				s += b.cost.val[k] * scale * row[b.cost.col[k]]
+				s += mul(b.cost.val[k], row[b.cost.col[k]])
 			}
 		}
 		return s
 	}
-	s := sum(1)
+	s := sum(0, 0)
 	if s-s == 0 {
 		return s, nil
 	}
-	scale := basicProductScale(basicMaxAbs(b.cost.val), basicMaxAbs(dst), len(b.cost.val))
-	if s = sum(scale) / scale; s-s != 0 {
+	ea, eb := productExponents(basicMaxAbs(b.cost.val), basicMaxAbs(dst))
+	if s = math.Ldexp(sum(ea, eb), ea+eb); s-s != 0 {
 		return 0, fmt.Errorf("lmo: nuclear ball: the value c·v of the answer lies beyond the range of float64: rescale the costs or the set")
 	}
 	return s, nil

@@ -36,7 +36,8 @@ var _ lazycg.LMO = (*OWLBall)(nil)
 
 // NewOWLBall returns the OWL-norm ball of radius r for the weights w (len(w)
 // = n ≥ 1; finite, non-increasing, non-negative, w_1 > 0), which it
-// copies. r must be finite and > 0.
+// copies. r must be finite and > 0, and r/w_1 (the largest vertex entry)
+// finite.
 func NewOWLBall(w []float64, r float64) (*OWLBall, error) {
 	n := len(w)
 	if n < 1 || n > math.MaxInt32 {
@@ -62,6 +63,12 @@ func NewOWLBall(w []float64, r float64) (*OWLBall, error) {
 	}
 	if math.IsInf(sum, 0) {
 		return nil, fmt.Errorf("lmo: owl ball: the weights' sum overflows")
+	}
+	// The largest vertex entry is r/w_1 (W_k ≥ w_1): beyond float64, the
+	// vertices held ±Inf and c·v was NaN for a zero cost (c = 0 gave the
+	// value NaN).
+	if math.IsInf(r/w[0], 0) {
+		return nil, fmt.Errorf("lmo: owl ball: the ball is too large for float64: its vertex entry r/w_1 = %g/%g overflows", r, w[0])
 	}
 	return b, nil
 }

@@ -155,8 +155,10 @@ func (sp *Spectraplex) Vertex(dst []float64) {
 // smallest eigenvalue of (C + Cᵀ)/2 into dst, where C is the n×n matrix
 // held in c (the unit spectrahedron: 0 when v·vᵀ has no negative value);
 // see the type documentation for the meaning of the result. It
-// returns an error for invalid input, invalid Tol or MaxIter, and when ctx
-// is canceled.
+// returns an error for invalid input, invalid Tol or MaxIter, when ctx
+// is canceled, and when c·dst lies beyond the range of float64. Costs
+// whose norm exceeds 2^1000 are scaled by a power of two for the
+// iteration and the certificate.
 func (sp *Spectraplex) Minimize(ctx context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	n := sp.n
 	if err := basicCheckCost(sp.name(), n*n, dst, c); err != nil {
@@ -178,6 +180,31 @@ func (sp *Spectraplex) Minimize(ctx context.Context, dst, c []float64) (lazycg.L
 		}
 		return lazycg.Exact(basicDot(c, dst)), nil
 	}
+	// Costs near MaxFloat64: the row sums of S, ‖S‖ and the products S·v
+	// overflow (S = [[1.7e308, 1.7e308], [1.7e308, −1.7e308]] gave the
+	// value and Bound NaN), so the iteration and the certificate run on
+	// S·2^−e with row sums below 1/2, and the bound is scaled back. The
+	// scaling (and symmetrizing the scaled S again) is exact but for
+	// entries that fall into the subnormal range, each off by at most
+	// 2^−1074: n·2^−1074 more slack covers them.
+	scaleExp, lossy := 0, false
+	if !(anorm <= 0x1p1000) || !(fro <= 0x1p1000) {
+		big := basicMaxAbs(sp.s)
+		_, eb := math.Frexp(big)
+		_, en := math.Frexp(float64(n))
+		scaleExp = eb + en + 1
+		for i, x := range sp.s {
+			y := math.Ldexp(x, -scaleExp)
+			lossy = lossy || math.Ldexp(y, scaleExp) != x || (y != 0 && math.Abs(y) < 0x1p-1022)
+			sp.s[i] = y
+		}
+		// S·2^−e is symmetric: symmetrizing it again changes nothing and
+		// recomputes the norms and Gershgorin's bound in its units.
+		fro, anorm, gersh = symmetrizeInto(sp.s, sp.s, n)
+		if lossy {
+			gersh = math.Nextafter(gersh-float64(n)*0x1p-1074, math.Inf(-1))
+		}
+	}
 	theta, res, converged, err := sp.eigen(ctx, anorm)
 	if err != nil {
 		return lazycg.LinearResult{}, err
@@ -188,11 +215,19 @@ func (sp *Spectraplex) Minimize(ctx context.Context, dst, c []float64) (lazycg.L
 			row[j] = vi * vj
 		}
 	}
-	val := basicDot(c, dst)
+	val, err := basicValue(sp.name(), c, dst)
+	if err != nil {
+		return lazycg.LinearResult{}, err
+	}
 	bound := gersh
 	if !sp.SkipCertificate {
-		bound = max(bound, sp.certify(theta, res, fro, anorm, gersh))
+		cert := sp.certify(theta, res, fro, anorm, gersh)
+		if lossy {
+			cert = math.Nextafter(cert-float64(n)*0x1p-1074, math.Inf(-1))
+		}
+		bound = max(bound, cert)
 	}
+	bound = math.Ldexp(bound, scaleExp) // exact: e ≥ 0, and bound·2^e ≤ λ_min(S) ≤ max S_ii
 	reason := lazycg.StopGap
 	if !converged {
 		reason = lazycg.StopTimeLimit
