@@ -417,8 +417,18 @@ func (a *concurrency) launch(ctx context.Context, sl *inflight) {
 	}
 	dive := split.dive(other)
 	go func() {
-		sep, found, err := split.solve(cctx, lmo, v, ac, ax, phi, k, relGap, dive)
-		done <- inflightResult{sep: sep, found: found, err: err}
+		var r inflightResult
+		defer func() {
+			// A panic of the LMO must not end the process from this
+			// goroutine, where no caller can recover it: it becomes the
+			// call's error, which ends the run with status Failure.
+			if p := recover(); p != nil {
+				r = inflightResult{sep: Separation{LMOCalls: 1, GapBound: math.Inf(1)},
+					err: fmt.Errorf("lazycg: the LMO panicked in a concurrent weak separation call: %v", p)}
+			}
+			done <- r
+		}()
+		r.sep, r.found, r.err = split.solve(cctx, lmo, v, ac, ax, phi, k, relGap, dive)
 	}()
 }
 
@@ -815,9 +825,13 @@ func (o *Oracle) stopCalls() {
 	}
 }
 
-// closeForks closes the LMO forks of the run (Minimize defers it; the
-// run's calls have ended by then: stopConcurrent).
+// closeForks closes the LMO forks of the run (Minimize defers it). The
+// run's calls have ended by then (stopConcurrent), unless the method's
+// goroutine panicked: then they are canceled and collected here first, so
+// that no call outlives Minimize (nor runs on a closed fork) on that path
+// either.
 func (o *Oracle) closeForks() {
+	o.stopCalls()
 	for _, c := range o.async.closers {
 		c()
 	}

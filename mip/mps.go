@@ -452,8 +452,12 @@ func (p *mpsParser) endRows() error {
 
 func (p *mpsParser) columnLine(line []byte, n int) error {
 	// Integer markers: NAME 'MARKER' 'INTORG' (the name is arbitrary).
+	// A row may be named MARKER too (WriteMPS keeps such names): its
+	// entries, whose third field is a number, are no markers.
 	if n == 3 && isMarker(p.tok[1]) {
-		return p.marker(p.tok[2])
+		if _, isRow := p.rowIdx[string(p.tok[1])]; !isRow || isMarkerKind(p.tok[2]) {
+			return p.marker(p.tok[2])
+		}
 	}
 	if n == 3 || n == 5 {
 		err := p.columnEntries(p.tok[0], p.tok[1:n])
@@ -488,6 +492,12 @@ func (p *mpsParser) columnFixed() error {
 func isMarker(b []byte) bool {
 	b = bytes.Trim(b, "'\"")
 	return bytes.EqualFold(b, []byte("MARKER"))
+}
+
+// isMarkerKind reports whether b is INTORG or INTEND, quoted or not.
+func isMarkerKind(b []byte) bool {
+	b = bytes.Trim(b, "'\"")
+	return bytes.EqualFold(b, []byte("INTORG")) || bytes.EqualFold(b, []byte("INTEND"))
 }
 
 func (p *mpsParser) marker(kind []byte) error {

@@ -442,6 +442,8 @@ func FuzzReadMPS(f *testing.F) {
 	f.Add("NAME\nROWS\n" + mpsFixedLine("N", "OBJ ROW") + mpsFixedLine("L", "ROW 1") + "COLUMNS\n" +
 		mpsFixedLine("", "X 1", "OBJ ROW", "1", "ROW 1", "2") + "RHS\n" + mpsFixedLine("", "RHS SET", "ROW 1", "4") + "ENDATA\n")
 	f.Add("NAME T\nROWS\n N obj\nCOLUMNS\n M 'MARKER' 'INTORG'\n x obj 1\n M 'MARKER' 'INTEND'\nBOUNDS\n UP x -1\n FR y\nENDATA\n")
+	// A row named MARKER: WriteMPS writes its entries as "x MARKER 1".
+	f.Add("NAME T\nROWS\n N obj\n L MARKER\nCOLUMNS\n x obj 1 MARKER 1\nENDATA\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		m, err := ReadMPS(strings.NewReader(in))
 		if err != nil {

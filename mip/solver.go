@@ -58,8 +58,9 @@ type Options struct {
 	// only calls that ask for any feasible point (Improve = +Inf, a run's
 	// start vertex) are preprocessed, under both PreprocessAuto and
 	// PreprocessOn; their point is checked against the model, their
-	// bound dropped (−Inf), and an "infeasible" is asked again without
-	// preprocessing.
+	// bound dropped (−Inf, canceled calls included), and an answer
+	// without a point ("infeasible", or "certified" for a finite
+	// Certify) is asked again without preprocessing.
 	Preprocess Preprocess
 	// Search selects the backend's search per call (SearchAuto: the
 	// backend decides; see docs/ORACLE.md).
@@ -623,6 +624,11 @@ func (s *Solver) run(ctx context.Context, improve, certify, cutoff float64, warm
 		r.Outcome = OutcomeTimeLimit
 	}
 	if r.Outcome == OutcomeCanceled {
+		if p.Preprocess {
+			// The bound may come from the preprocessed model, which
+			// proves nothing (see below).
+			r.Bound = math.Inf(-1)
+		}
 		err := ctx.Err()
 		if err == nil {
 			err = context.Canceled
@@ -630,9 +636,10 @@ func (s *Solver) run(ctx context.Context, improve, certify, cutoff float64, warm
 		return fmt.Errorf("mip: %w", err)
 	}
 	if p.Preprocess {
-		if !r.Found && r.Outcome == OutcomeInfeasible {
-			// Infeasible after preprocessing: ask again without it,
-			// which alone can prove that.
+		if !r.Found && r.Outcome != OutcomeTimeLimit {
+			// Infeasible or certified after preprocessing (a finite
+			// Certify): ask again without it, which alone can prove
+			// that; a certified answer must carry its bound.
 			p0 := s.opts.Preprocess
 			s.opts.Preprocess = PreprocessOff
 			defer func() { s.opts.Preprocess = p0 }()
