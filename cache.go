@@ -494,13 +494,13 @@ func (c *Cache) Add(v []float64) bool {
 		storeEntry(&e, v, h, nnz, true)
 	}
 	size := e.size()
+	if c.policy.MaxBytes > 0 && size > c.policy.MaxBytes {
+		return false // refused before anything is evicted for it
+	}
 	if c.policy.MaxSize > 0 && len(c.entries) >= c.policy.MaxSize {
 		c.evictLeastUsed()
 	}
 	if c.policy.MaxBytes > 0 {
-		if size > c.policy.MaxBytes {
-			return false
-		}
 		for len(c.entries) > 0 && c.bytes+size > c.policy.MaxBytes {
 			c.evictLeastUsed()
 		}

@@ -232,6 +232,23 @@ func TestCacheMaxBytes(t *testing.T) {
 	if tiny.Add(ones) {
 		t.Fatal("vertex larger than the budget was added")
 	}
+	// A refused vertex evicts nothing, even from a cache full by count.
+	full := NewCache(100, CachePolicy{MaxSize: 1, MaxBytes: 8 * 10})
+	small := make([]float64, 100)
+	small[3] = 1
+	if !full.Add(small) || full.Len() != 1 {
+		t.Fatalf("sparse vertex within budget: len %d", full.Len())
+	}
+	dense := make([]float64, 100)
+	for i := range dense {
+		dense[i] = float64(i + 2)
+	}
+	if full.Add(dense) {
+		t.Fatal("vertex larger than the budget was added to a full cache")
+	}
+	if full.Len() != 1 {
+		t.Fatalf("refusing an oversized vertex evicted a cached one: len %d, want 1", full.Len())
+	}
 }
 
 // randomBinary returns m random 0/1 vectors of dimension n with about

@@ -32,6 +32,7 @@ type (
 	productFace struct{ p *product }
 	productDiam struct{ p *product }
 	productAug  struct{ p *product }
+	productPair struct{ p *product }
 
 	productF struct {
 		*product
@@ -66,6 +67,30 @@ type (
 		productDiam
 		productAug
 	}
+	productFP struct {
+		*product
+		productFace
+		productPair
+	}
+	productFDP struct {
+		*product
+		productFace
+		productDiam
+		productPair
+	}
+	productFAP struct {
+		*product
+		productFace
+		productAug
+		productPair
+	}
+	productFDAP struct {
+		*product
+		productFace
+		productDiam
+		productAug
+		productPair
+	}
 )
 
 var (
@@ -76,6 +101,12 @@ var (
 	_ lazycg.FaceMinimizer = productFDA{}
 	_ lazycg.Diameter1     = productFDA{}
 	_ lazycg.Augmenter     = productFDA{}
+
+	_ lazycg.PairwiseStepBounder = productFP{}
+	_ lazycg.FaceMinimizer       = productFDAP{}
+	_ lazycg.Diameter1           = productFDAP{}
+	_ lazycg.Augmenter           = productFDAP{}
+	_ lazycg.PairwiseStepBounder = productFDAP{}
 )
 
 // NewProduct returns the Cartesian product P_1 × … × P_K of the given
@@ -93,7 +124,14 @@ var (
 //     blocks' diameters (and a product of 0/1 polytopes is 0/1);
 //   - lazycg.Augmenter: x is optimal for the product iff every block of x
 //     is optimal for its block of c; Augment augments every block that can
-//     improve, in one pass.
+//     improve, in one pass;
+//   - lazycg.PairwiseStepBounder, when every block is a FaceMinimizer that
+//     bounds pairwise steps itself or reports lazycg.StandardForm (for
+//     which the step is the ratio test x + ηd ≥ 0 on its coordinates): a
+//     pairwise step is feasible for the product iff it is for every block,
+//     so the bound is the least of the blocks' bounds. The decomposition-
+//     invariant pairwise methods (PCG, LPCG) thus run over products of such
+//     polytopes.
 //
 // lazycg.EarlyStopper is never forwarded: a stop rule for the sum does not
 // split into rules for the blocks without knowing their values.
@@ -107,7 +145,7 @@ func NewProduct(blocks ...lazycg.LMO) (BlockLMO, error) {
 		return nil, errors.New("lmo: product: no blocks")
 	}
 	p := &product{blocks: make([]Block, len(blocks))}
-	face, diam, aug := true, true, true
+	face, diam, aug, pair := true, true, true, true
 	for k, b := range blocks {
 		if b == nil {
 			return nil, fmt.Errorf("lmo: product: block %d is nil", k)
@@ -127,9 +165,22 @@ func NewProduct(blocks ...lazycg.LMO) (BlockLMO, error) {
 		diam = diam && ok
 		_, ok = b.(lazycg.Augmenter)
 		aug = aug && ok
+		_, ok = b.(lazycg.PairwiseStepBounder)
+		if sf, isSF := b.(lazycg.StandardForm); !ok && isSF {
+			ok = sf.StandardForm()
+		}
+		pair = pair && ok
 	}
-	f, d, a := productFace{p}, productDiam{p}, productAug{p}
+	f, d, a, pw := productFace{p}, productDiam{p}, productAug{p}, productPair{p}
 	switch {
+	case face && pair && diam && aug:
+		return productFDAP{p, f, d, a, pw}, nil
+	case face && pair && diam:
+		return productFDP{p, f, d, pw}, nil
+	case face && pair && aug:
+		return productFAP{p, f, a, pw}, nil
+	case face && pair:
+		return productFP{p, f, pw}, nil
 	case face && diam && aug:
 		return productFDA{p, f, d, a}, nil
 	case face && diam:
@@ -301,4 +352,25 @@ func (g productAug) Augment(ctx context.Context, dst, c, x []float64) (bool, err
 		improved = improved || ok
 	}
 	return improved, nil
+}
+
+// MaxPairwiseStep returns the largest η ∈ [0, 1] with
+// x + η(vPlus − vMinus) in the product: the least of the blocks' steps,
+// each from the block's own PairwiseStepBounder or, for a block in
+// standard form, the ratio test on its coordinates.
+func (pp productPair) MaxPairwiseStep(x, vPlus, vMinus []float64) float64 {
+	eta := 1.0
+	for _, b := range pp.p.blocks {
+		lo, hi := b.Offset, b.Offset+b.Dim
+		if sb, ok := b.LMO.(lazycg.PairwiseStepBounder); ok {
+			eta = math.Min(eta, math.Max(0, sb.MaxPairwiseStep(x[lo:hi], vPlus[lo:hi], vMinus[lo:hi])))
+			continue
+		}
+		for i := lo; i < hi; i++ {
+			if d := vPlus[i] - vMinus[i]; d < 0 {
+				eta = math.Min(eta, math.Max(0, x[i])/-d)
+			}
+		}
+	}
+	return eta
 }
