@@ -99,7 +99,10 @@ func ReadMPSFile(path string) (*Model, error) {
 // the objective row is the negated objective constant), RANGES (on E rows a
 // positive range R gives [rhs, rhs+R], a negative one [rhs+R, rhs]; on L
 // and G rows |R| counts), BOUNDS (UP, LO, FX, FR, MI, PL, BV, LI, UI) and
-// ENDATA. Only the first RHS, RANGES and BOUNDS set is used.
+// ENDATA. Each of RHS, RANGES and BOUNDS may hold one set: a line naming a
+// second set is an error (which set is meant is the caller's choice, and
+// dropping one silently would change the model); a line without a set name
+// belongs to the section's set.
 //
 // Columns have default bounds [0, +Inf), except that an integer column of a
 // 'MARKER' block without any BOUNDS entry is binary, [0, 1]: the convention
@@ -177,8 +180,7 @@ type mpsParser struct {
 	loSet   []bool // explicit lower bound given in BOUNDS
 	bndLine []int  // line of each column's last BOUNDS entry, 0 for none
 
-	rhsSet, rngSet, bndSet       string
-	rhsSetOK, rngSetOK, bndSetOK bool
+	rhsSet, rngSet, bndSet mpsSet
 
 	tok [8][]byte // fields of the current line
 	fix [6][]byte // fixed-format fields of the current line
@@ -622,12 +624,12 @@ func (p *mpsParser) rhsLine(line []byte, n int) error {
 func (p *mpsParser) rhsEntries(set []byte, kv [][]byte, check bool) error {
 	sec := mpsSectionNames[p.sec]
 	isRHS := p.sec == secRHS
-	setName, setOK := &p.rhsSet, &p.rhsSetOK
+	ss := &p.rhsSet
 	if !isRHS {
-		setName, setOK = &p.rngSet, &p.rngSetOK
+		ss = &p.rngSet
 	}
-	if *setOK && string(set) != *setName {
-		return nil // another set: ignored
+	if err := ss.check(p, sec, set); err != nil {
+		return err
 	}
 	np := len(kv) / 2
 	first := 0
@@ -665,10 +667,33 @@ func (p *mpsParser) rhsEntries(set []byte, kv [][]byte, check bool) error {
 			p.rng[i], p.hasRng[i], p.rngLn[i] = v, true, p.line
 		}
 	}
-	if !check && !*setOK {
-		*setName, *setOK = string(set), true
+	if !check {
+		ss.adopt(p, set)
 	}
 	return nil
+}
+
+// mpsSet is the set name of an RHS, RANGES or BOUNDS section: the first
+// one named there (empty while no line named one).
+type mpsSet struct {
+	name string
+	line int // where name was first given
+}
+
+// check returns an error when set names a set other than s.
+func (s *mpsSet) check(p *mpsParser, sec string, set []byte) error {
+	if len(set) == 0 || s.name == "" || string(set) == s.name {
+		return nil
+	}
+	return p.errorf("%s: a second set %q (the section's set is %q, line %d); files with several %s sets are not supported, keep the one to solve",
+		sec, set, s.name, s.line, sec)
+}
+
+// adopt makes set the section's set if it has none yet.
+func (s *mpsSet) adopt(p *mpsParser, set []byte) {
+	if s.name == "" && len(set) > 0 {
+		s.name, s.line = string(set), p.line
+	}
 }
 
 // boundLine handles a BOUNDS line: type [set] column [value].
@@ -745,12 +770,10 @@ func (p *mpsParser) bound(typ, set, col, val []byte) error {
 	} else if needsValue {
 		return p.errorf("BOUNDS: bound type %s needs a value for column %q", ut, col)
 	}
-	if p.bndSetOK && string(set) != p.bndSet {
-		return nil
+	if err := p.bndSet.check(p, "BOUNDS", set); err != nil {
+		return err
 	}
-	if !p.bndSetOK {
-		p.bndSet, p.bndSetOK = string(set), true
-	}
+	p.bndSet.adopt(p, set)
 	if p.loSet == nil {
 		p.loSet = make([]bool, len(p.m.ColLo))
 		p.bndLine = make([]int, len(p.m.ColLo))

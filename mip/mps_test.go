@@ -215,7 +215,7 @@ func TestReadMPSBounds(t *testing.T) {
 		{"LO -1e30 is infinite", false, " LO BND x -1e31\n", mpsNegInf, inf, false},
 		{"no set name", false, " UP x 6\n", 0, 6, false},
 		{"no set name FR", false, " FR x\n", mpsNegInf, inf, false},
-		{"second set ignored", false, " UP B1 x 6\n UP B2 x 8\n", 0, 6, false},
+		{"set name, then none", false, " UP B1 x 6\n LO x 2\n", 2, 6, false},
 		{"lower case type", false, " up BND x 6\n", 0, 6, false},
 		{"Fortran exponent", false, " UP BND x 1.5D+01\n", 0, 15, false},
 	} {
@@ -248,11 +248,9 @@ COLUMNS
  y other 1 c2 3
 RHS
  R1 c1 1 other 9
- R2 c1 100
- R1 c2 4
+ c2 4
 RANGES
  G1 c2 1
- G2 c2 50
 ENDATA
 `
 	m, err := ReadMPS(strings.NewReader(in))
@@ -264,6 +262,24 @@ ENDATA
 	mpsEqualInts(t, "Index", m.Index, []int{0, 1})
 	mpsEqualFloats(t, "RowLo", m.RowLo, []float64{1, 3})
 	mpsEqualFloats(t, "RowUp", m.RowUp, []float64{inf, 4})
+}
+
+// TestReadMPSSecondSet checks that a second RHS, RANGES or BOUNDS set is
+// an error naming both sets, instead of being dropped silently.
+func TestReadMPSSecondSet(t *testing.T) {
+	head := "NAME T\nROWS\n N obj\n L c\n E e\nCOLUMNS\n x obj 1 c 1\n x e 1\n"
+	for _, tc := range []struct{ name, tail, want string }{
+		{"RHS", "RHS\n R1 c 1\n R2 e 3\nENDATA\n", `line 11: RHS: a second set "R2" (the section's set is "R1", line 10)`},
+		{"RHS pairs", "RHS\n R1 c 1 e 2\n R1 e 3\n", `line 11: RHS: duplicate entry for row "e"`},
+		{"RANGES", "RHS\n R c 1\nRANGES\n G1 c 1\n G2 e 3\nENDATA\n", `line 13: RANGES: a second set "G2" (the section's set is "G1", line 12)`},
+		{"BOUNDS", "BOUNDS\n UP B1 x 6\n UP B2 x 8\nENDATA\n", `line 11: BOUNDS: a second set "B2" (the section's set is "B1", line 10)`},
+		{"BOUNDS unnamed first", "BOUNDS\n UP x 6\n LO B2 x 1\n LO B3 x 2\nENDATA\n", `line 12: BOUNDS: a second set "B3" (the section's set is "B2", line 11)`},
+	} {
+		_, err := ReadMPS(strings.NewReader(head + tc.tail))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error containing %q", tc.name, err, tc.want)
+		}
+	}
 }
 
 func TestReadMPSObjName(t *testing.T) {
