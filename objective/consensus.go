@@ -56,6 +56,9 @@ func NewConsensus(f lazycg.Objective, blocks int, lambda float64) (lazycg.Object
 	if f == nil {
 		return nil, fmt.Errorf("objective: consensus: no objective")
 	}
+	if err := lazycg.CheckNotNil("the objective", f); err != nil {
+		return nil, fmt.Errorf("objective: consensus: %w", err)
+	}
 	if blocks < 2 {
 		return nil, fmt.Errorf("objective: consensus: need at least 2 blocks, got %d", blocks)
 	}

@@ -113,11 +113,14 @@ var (
 // not change afterwards; b is copied. A *CSR, *CSC or *Dense matrix is
 // validated first (see CSR.Validate), and a *CSR gets its CSC copy (see
 // LeastSquares). It fails on a nil matrix, more than lazycg.MaxDim rows or
-// columns, a length of b other than the number of rows of A, or non-finite
-// entries of b.
+// columns, negative dimensions, a length of b other than the number of
+// rows of A, or non-finite entries of b.
 func NewLeastSquares(a Matrix, b []float64) (*LeastSquares, error) {
 	if a == nil {
 		return nil, errors.New("objective: least squares: nil matrix")
+	}
+	if err := lazycg.CheckNotNil("the matrix", a); err != nil {
+		return nil, fmt.Errorf("objective: least squares: %w", err)
 	}
 	if v, ok := a.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {
@@ -125,6 +128,9 @@ func NewLeastSquares(a Matrix, b []float64) (*LeastSquares, error) {
 		}
 	}
 	rows, cols := a.Dims()
+	if rows < 0 || cols < 0 {
+		return nil, fmt.Errorf("objective: least squares: negative dimensions %d×%d", rows, cols)
+	}
 	if rows > lazycg.MaxDim || cols > lazycg.MaxDim {
 		return nil, fmt.Errorf("objective: least squares: %d×%d matrix exceeds the dimension limit %d", rows, cols, lazycg.MaxDim)
 	}

@@ -248,7 +248,7 @@ var _ Stream = (*Repeated)(nil)
 // MaxRounds for a run bounded by time. It fails when pool is nil or empty,
 // rounds ≤ 0 or the order is unknown.
 func Repeat(pool Stream, rounds int, order Order, seed uint64) (*Repeated, error) {
-	if pool == nil || pool.Rounds() <= 0 {
+	if pool == nil || lazycg.CheckNotNil("the pool", pool) != nil || pool.Rounds() <= 0 {
 		return nil, fmt.Errorf("objective: repeat: the pool must have at least one loss")
 	}
 	if rounds <= 0 || rounds > MaxRounds {

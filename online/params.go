@@ -230,6 +230,10 @@ func (p Params) phiGrowth() float64 {
 // resolve validates the parameters and fills in defaults from lmo.
 func (p Params) resolve(lmo lazycg.LMO, who string) (resolved, error) {
 	r := resolved{k: p.K, c: p.C, b: p.B, s: p.S, sExp: p.SExp, l: p.L, d: p.D, norm: p.Norm, smoothing: p.Smoothing, lineSearch: p.LineSearch}
+	if err := lazycg.CheckNotNil("the LMO", lmo); err != nil {
+		// Its Diameter1 method would dereference the nil pointer.
+		return r, fmt.Errorf("online: %s: %w", who, err)
+	}
 	if p.LineSearch && p.Smoothing {
 		return r, fmt.Errorf("online: %s: the line search minimizes the cumulative loss, which smoothing replaces by a surrogate; use one of them", who)
 	}

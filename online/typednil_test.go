@@ -125,3 +125,27 @@ func TestNegativeTimeLimit(t *testing.T) {
 		t.Fatalf("got result %v, error %v; want an error about TimeLimit", res, err)
 	}
 }
+
+// TestParamsTypedNilLMO checks that Params.Check and Params.TheoremBound
+// refuse an LMO that is a nil pointer inside a non-nil interface with an
+// error: resolving D reads its Diameter1 bound, which would dereference it.
+func TestParamsTypedNilLMO(t *testing.T) {
+	var cube *lmo.Hypercube
+	check := func(name string, f func() error) {
+		t.Helper()
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("%s panics: %v", name, r)
+			}
+		}()
+		if err := f(); err == nil || !strings.Contains(err.Error(), "nil *lmo.Hypercube") {
+			t.Errorf("%s: error %v, want one naming the nil LMO", name, err)
+		}
+	}
+	check("Check", func() error { return online.Params{}.Check(cube) })
+	check("TheoremBound", func() error { _, err := online.Params{L: 1}.TheoremBound(cube, 10); return err })
+	// A nil interface has no bound to read: only the missing D is reported.
+	if err := (online.Params{}).Check(nil); err == nil || strings.Contains(err.Error(), "nil *") {
+		t.Errorf("Check(nil): %v", err)
+	}
+}
