@@ -91,12 +91,19 @@ type curve struct {
 	pts plotter.XYs
 	// nonFinite counts points with a NaN or infinite coordinate (e.g. the
 	// gap before any dual bound was proven); xNonPos and yNonPos count
-	// points with a value ≤ 0 on a log axis.
-	nonFinite, xNonPos, yNonPos int
+	// points with a value ≤ 0 on a log axis; huge counts points beyond
+	// ±maxLinear on a linear axis.
+	nonFinite, xNonPos, yNonPos, huge int
 }
 
-// makeCurve maps trace points to (x, y), leaving out non-finite values and,
-// on log axes, values ≤ 0.
+// maxLinear bounds the values plotted on a linear axis: the tick
+// labelling of gonum/plot does not end when the axis range overflows
+// (max − min = +Inf), which values near ±math.MaxFloat64 (a damaged
+// trace) would give.
+const maxLinear = 1e300
+
+// makeCurve maps trace points to (x, y), leaving out non-finite values,
+// on log axes values ≤ 0, and on linear axes values beyond ±maxLinear.
 func makeCurve(n int, xy func(i int) (x, y float64), logX, logY bool) curve {
 	var c curve
 	for i := range n {
@@ -108,6 +115,8 @@ func makeCurve(n int, xy func(i int) (x, y float64), logX, logY bool) curve {
 			c.xNonPos++
 		case logY && y <= 0:
 			c.yNonPos++
+		case !logX && math.Abs(x) > maxLinear, !logY && math.Abs(y) > maxLinear:
+			c.huge++
 		default:
 			c.pts = append(c.pts, plotter.XY{X: x, Y: y})
 		}
@@ -223,6 +232,7 @@ func buildFigure(er *ExperimentResult, ss []series) (*figureData, error) {
 			left.nonFinite += c.nonFinite
 			left.xNonPos += c.xNonPos
 			left.yNonPos += c.yNonPos
+			left.huge += c.huge
 			if len(c.pts) == 0 {
 				continue
 			}
@@ -268,6 +278,9 @@ func buildFigure(er *ExperimentResult, ss []series) (*figureData, error) {
 		if k := left.yNonPos; k > 0 {
 			notes = append(notes, fmt.Sprintf("%s vs %s: %d points with %s ≤ 0 not shown (log axis)", rs.ylabel, rs.xlabel, k, rs.ylabel))
 		}
+		if k := left.huge; k > 0 {
+			notes = append(notes, fmt.Sprintf("%s vs %s: %d points beyond ±%g not shown (linear axis)", rs.ylabel, rs.xlabel, k, maxLinear))
+		}
 		if k := left.nonFinite; k > 0 {
 			what := rs.infWhat
 			if what == "" {
@@ -288,7 +301,12 @@ func buildFigure(er *ExperimentResult, ss []series) (*figureData, error) {
 func setRange(a *plot.Axis, lo, hi float64, log bool) {
 	if log {
 		if lo == hi {
-			lo, hi = lo/2, hi*2
+			// Halve and double within (0, MaxFloat64]: gonum/plot turns an
+			// infinite end into 0, which a log axis refuses with a panic.
+			if lo/2 > 0 {
+				lo /= 2
+			}
+			hi = math.Min(hi*2, math.MaxFloat64)
 		}
 		a.Min, a.Max = lo, hi
 		a.Scale = plot.LogScale{}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/spec"
+	"gonum.org/v1/plot"
 )
 
 func TestChooseY(t *testing.T) {
@@ -154,4 +155,59 @@ func TestTraceFileNames(t *testing.T) {
 	if pct(95.72) != "95.72%" || pct(50) != "50%" || pct(99.9999) != "100%" {
 		t.Errorf("pct: %s %s %s", pct(95.72), pct(50), pct(99.9999))
 	}
+}
+
+// TestFigureHugeValues draws figures from traces whose values come near
+// ±math.MaxFloat64 (damaged files; ReadTrace accepts any finite value): on
+// a linear axis the range would overflow, on which gonum/plot's tick
+// labelling never ends, and on a log axis the padding of a single value
+// would reach +Inf, which gonum/plot turns into 0 and refuses with a
+// panic. Such points are left out with a note.
+func TestFigureHugeValues(t *testing.T) {
+	c := makeCurve(3, func(i int) (float64, float64) { return float64(i), []float64{-1.7e308, 1.7e308, 1}[i] }, false, false)
+	if len(c.pts) != 1 {
+		t.Fatalf("linear curve kept %d points of ±1.7e308 and 1, want 1", len(c.pts))
+	}
+	var a plot.Axis
+	setRange(&a, 1.7e308, 1.7e308, true)
+	if !(a.Min > 0 && a.Min < a.Max && a.Max <= math.MaxFloat64) {
+		t.Fatalf("log range of a single value 1.7e308: [%g, %g]", a.Min, a.Max)
+	}
+	setRange(&a, 5e-324, 5e-324, true)
+	if !(a.Min > 0 && a.Min < a.Max) {
+		t.Fatalf("log range of a single value 5e-324: [%g, %g]", a.Min, a.Max)
+	}
+	dir := t.TempDir()
+	head := "time_s,iteration,lmo_calls,cache_hits,primal,dual_bound\n"
+	files := map[string]string{
+		"wide.csv": head + "0,0,0,0,-1.7e308,-Inf\n1,1,1,0,1.7e308,-1.7e308\n2,2,2,0,1,0\n",
+		"flat.csv": head + "0,0,0,0,1e308,-7e307\n1,1,1,0,1e308,-7e307\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, runs := range [][]RunResult{{{Label: "wide", Trace: "wide.csv"}}, {{Label: "flat", Trace: "flat.csv"}}} {
+		er := &ExperimentResult{Spec: Experiment{Name: "e", DualRow: true}, Runs: runs}
+		if err := DrawFigure(dir, er); err != nil {
+			t.Fatalf("%s: %v", runs[0].Label, err)
+		}
+		fd, err := buildFigure(er, []series{{label: runs[0].Label, trace: mustReadTrace(t, filepath.Join(dir, runs[0].Trace))}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if runs[0].Label == "wide" && !strings.Contains(strings.Join(fd.caption, "\n"), "beyond ±1e+300 not shown") {
+			t.Errorf("no note on the points left out: %q", fd.caption)
+		}
+	}
+}
+
+func mustReadTrace(t *testing.T, path string) Trace {
+	t.Helper()
+	tr, err := ReadTraceFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
 }

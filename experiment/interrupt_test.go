@@ -285,9 +285,10 @@ func TestTablesOddLabels(t *testing.T) {
 	sp := func(v float64) *float64 { return &v }
 	odd := "LCG\r(K=4) | \"x\"\r\nNEXTX"
 	res := &SuiteResult{Suite: "s\rHEREX", Experiments: []ExperimentResult{{
-		Spec: Experiment{Name: "e", Title: "a\rtitle\nHEREX", Variants: []Variant{{Method: "cg", Label: "CG\rbase"}, {Method: "lcg", Label: odd}}},
+		Spec: Experiment{Name: "e", Title: "a\rtitle\nHEREX", Variants: []Variant{{Method: "cg", Label: "CG\rbase"}, {Method: "lcg", Label: odd}},
+			Paper: Reference{Figure: "fig:odd", Side: "left\nSIDEX | x"}},
 		Runs: []RunResult{
-			{Label: "CG\rbase", Summary: &spec.Summary{Primal: 1}, Error: "bad\rTHINGX"},
+			{Label: "CG\rbase", Summary: &spec.Summary{Primal: 1, Status: "done\nSTATX | y"}, Error: "bad\rTHINGX"},
 			{Label: odd, Lazy: true, Summary: &spec.Summary{Primal: 1}, Versus: &Comparison{Baseline: "CG\rbase", Reached: true, Speedup: sp(2)}},
 		}}}}
 	for name, text := range map[string]string{"summary": SummaryTable(res), "report": ReportMarkdown(t.TempDir(), res)} {
@@ -296,10 +297,17 @@ func TestTablesOddLabels(t *testing.T) {
 			if strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "## ") && !strings.HasPrefix(l, "# ") {
 				t.Errorf("%s: heading %q", name, l)
 			}
-			if strings.Contains(l, "NEXTX") || strings.Contains(l, "HEREX") || strings.Contains(l, "THINGX") {
+			if strings.Contains(l, "NEXTX") || strings.Contains(l, "HEREX") || strings.Contains(l, "THINGX") ||
+				strings.Contains(l, "STATX") || strings.Contains(l, "SIDEX") {
 				if !strings.HasPrefix(l, "|") && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "- ") {
-					t.Errorf("%s: a label, title or error split a line: %q", name, l)
+					t.Errorf("%s: a label, title, status, side or error split a line: %q", name, l)
 				}
+			}
+			// A status or a side read from a summary.json is free text
+			// too: a '|' in it must not add a column.
+			if (strings.Contains(l, "STATX") && !strings.Contains(l, `STATX \| y`)) ||
+				(strings.Contains(l, "SIDEX") && !strings.Contains(l, `SIDEX \| x`)) {
+				t.Errorf("%s: a '|' of a status or side is not escaped: %q", name, l)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"math"
 	"os"
 	"strings"
@@ -105,7 +106,9 @@ func parsePoint(b []byte) (SavedPoint, error) {
 	if err := dec.Decode(&pj); err != nil {
 		return SavedPoint{}, fmt.Errorf("not a saved point: %w", err)
 	}
-	if dec.More() {
+	// dec.More is false before a stray ']' or '}': only the end of the
+	// input ends the file.
+	if _, err := dec.Token(); err != io.EOF {
 		return SavedPoint{}, errors.New("not a saved point: data after the point")
 	}
 	switch {

@@ -48,6 +48,8 @@ func TestParsePointErrors(t *testing.T) {
 		{"not JSON", `dim 3`, "not a saved point"},
 		{"unknown field", `{"dim": 2, "index": [], "value": [], "extra": 1}`, "unknown field"},
 		{"trailing data", `{"dim": 2, "index": [], "value": []} {}`, "data after"},
+		{"trailing bracket", `{"dim": 2, "index": [], "value": []}]`, "data after"},
+		{"trailing brace", `{"dim": 2, "index": [], "value": []} }`, "data after"},
 		{"no dimension", `{"index": [], "value": []}`, "dimension 0"},
 		{"huge dimension", `{"dim": 1e12, "index": [], "value": []}`, "not a saved point"},
 		{"dimension too large", `{"dim": 1000000000, "index": [], "value": []}`, "out of range"},

@@ -201,7 +201,7 @@ func SummaryTable(res *SuiteResult) string {
 			}
 			near, nearSpeed := fmtNear(r.Versus)
 			fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", er.Spec.Name,
-				mdEscape(r.Label), s.Status, s.Iterations, s.LMOCalls, hit, fmtFloat(s.Primal), dual,
+				mdEscape(r.Label), mdEscape(s.Status), s.Iterations, s.LMOCalls, hit, fmtFloat(s.Primal), dual,
 				fmtSeconds(s.TimeS), cmp, speed, near, nearSpeed, mdEscape(r.Error))
 		}
 	}
@@ -306,7 +306,7 @@ func writeGroup(b *strings.Builder, dir string, g *figureGroup) {
 	}
 	head := make([]string, len(g.exps))
 	for i, er := range g.exps {
-		head[i] = er.Spec.Paper.Side
+		head[i] = mdEscape(er.Spec.Paper.Side)
 		if head[i] == "" {
 			head[i] = er.Spec.Name
 		}

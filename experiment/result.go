@@ -121,7 +121,7 @@ type RunResult struct {
 func writeJSON(path string, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
-		return fmt.Errorf("experiment: %w", err)
+		return fmt.Errorf("experiment: writing %s: %w", path, err)
 	}
 	b = append(b, '\n')
 	if err := fileio.WriteAtomic(path, func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,4 +73,21 @@ func FuzzReadReport(f *testing.F) {
 		_ = SummaryTable(res)
 		_ = ReportMarkdown(dir, res)
 	})
+}
+
+// TestWriteJSONErrorNamesFile: a value JSON cannot hold (a non-finite
+// number) fails the write with an error that names the file, and leaves
+// no file behind.
+func TestWriteJSONErrorNamesFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "e", SummaryFile)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := writeJSON(path, &RunResult{Label: "x", Curvature: math.Inf(1)})
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.HasPrefix(err.Error(), "experiment: ") {
+		t.Fatalf("writeJSON of +Inf: %v, want an error naming %s", err, path)
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(path)); len(ents) != 0 {
+		t.Errorf("files left behind: %v", ents)
+	}
 }

@@ -243,6 +243,14 @@ func (e *Experiment) validate() error {
 	if !namePattern.MatchString(e.Name) || len(e.Name) > 100 {
 		return fmt.Errorf("name %q: use letters, digits, '.', '_' and '-' (at most 100)", e.Name)
 	}
+	for _, f := range []string{SummaryFile, SummaryTableFile, ReportFile} {
+		// The experiment's directory would take the name of the suite's
+		// file in the output directory (case-insensitive file systems
+		// included), which could then not be written.
+		if strings.EqualFold(e.Name, f) {
+			return fmt.Errorf("name %q: the runner writes a file of that name beside the experiments' directories", e.Name)
+		}
+	}
 	if e.Polytope == "" {
 		return errors.New("polytope is required")
 	}

@@ -186,6 +186,10 @@ func TestParseSuiteErrors(t *testing.T) {
 		{"duplicate experiment", "{\"experiments\": [\n{\"name\": \"a\", \"polytope\": \"p\", \"objective\": \"o\", \"time_limit\": 1, \"methods\": [\"cg\"]},\n" +
 			"{\"name\": \"A\", \"polytope\": \"p\", \"objective\": \"o\", \"time_limit\": 1, \"methods\": [\"cg\"]}]}",
 			[]string{"bad.json:3:10", "experiments[1].name", "bad.json:2:1"}},
+		{"output file name", "{\"experiments\": [{\"name\": \"report.md\", \"polytope\": \"p\", \"objective\": \"o\", \"time_limit\": 1, \"methods\": [\"cg\"]}]}",
+			[]string{"experiments[0]", "name \"report.md\"", "beside the experiments' directories"}},
+		{"output file name, other case", "{\"experiments\": [{\"name\": \"Summary.JSON\", \"polytope\": \"p\", \"objective\": \"o\", \"time_limit\": 1, \"methods\": [\"cg\"]}]}",
+			[]string{"experiments[0]", "name \"Summary.JSON\""}},
 		{"defaults unknown", "{\"defaults\": {\"name\": \"x\"}, \"experiments\": [1]}", []string{"defaults.name", "unknown field"}},
 		{"duplicate key", "{\"experiments\": [], \"experiments\": []}", []string{"bad.json:1:21", "given twice"}},
 	}

@@ -121,15 +121,21 @@ func ReadTrace(r io.Reader) (Trace, error) {
 			}
 		}
 		if err == nil && len(tr.Points) > 0 {
-			// The points are cumulative: a time or an iteration count that
-			// goes back is a damaged or edited file, which would draw a
-			// curve going back and break the times to a target.
+			// The points are cumulative: a time or a count that goes back
+			// is a damaged or edited file, which would draw a curve going
+			// back and break the times to a target.
 			prev := tr.Points[len(tr.Points)-1]
 			switch {
 			case p.Time < prev.Time:
 				err = fmt.Errorf("time_s %s is before the previous line's %g", rec[0], prev.Time.Seconds())
 			case p.Iteration < prev.Iteration:
 				err = fmt.Errorf("iteration %d is below the previous line's %d", p.Iteration, prev.Iteration)
+			case p.LMOCalls < prev.LMOCalls:
+				err = fmt.Errorf("lmo_calls %d is below the previous line's %d", p.LMOCalls, prev.LMOCalls)
+			case p.CacheHits < prev.CacheHits:
+				err = fmt.Errorf("cache_hits %d is below the previous line's %d", p.CacheHits, prev.CacheHits)
+			case withOracle && tr.OracleTime[len(tr.OracleTime)-1] < tr.OracleTime[len(tr.OracleTime)-2]:
+				err = fmt.Errorf("oracle_time_s %s is before the previous line's %g", rec[6], tr.OracleTime[len(tr.OracleTime)-2].Seconds())
 			}
 		}
 		if err != nil {

@@ -58,6 +58,9 @@ func TestReadTraceErrors(t *testing.T) {
 		{"short row", head + "1,2,0,0,1\n", "wrong number of fields"},
 		{"time goes back", head + "1,0,0,0,1,1\n2,1,1,1,1,1\n0.5,2,2,2,1,1\n", "line 4: time_s 0.5 is before"},
 		{"iteration goes back", head + "1,5,0,0,1,1\n2,4,1,1,1,1\n", "line 3: iteration 4 is below"},
+		{"lmo calls go back", head + "1,0,5,0,1,1\n2,1,3,0,1,1\n", "line 3: lmo_calls 3 is below"},
+		{"cache hits go back", head + "1,0,5,4,1,1\n2,1,6,2,1,1\n", "line 3: cache_hits 2 is below"},
+		{"oracle time goes back", strings.TrimSuffix(head, "\n") + ",oracle_time_s\n1,0,0,0,1,1,0.5\n2,1,1,1,1,1,0.25\n", "line 3: oracle_time_s 0.25 is before"},
 		{"oracle", strings.TrimSuffix(head, "\n") + ",oracle_time_s\n1,2,0,0,1,1,q\n", "line 2: oracle_time_s"},
 	}
 	for _, tc := range tests {
