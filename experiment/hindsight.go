@@ -57,7 +57,8 @@ type HindsightRow struct {
 	// solve (NaN where it found no point or no bound).
 	BeforeLower, BeforeUpper float64
 	Lower, Upper             float64
-	// Status and Time are the new solve's; Err its error, if any.
+	// Status and Time are the new solve's; Err its error, if any: the
+	// errors.Join of the solve's and those of the input (InputError).
 	Status lazycg.Status
 	Time   time.Duration
 	Err    error
@@ -65,6 +66,20 @@ type HindsightRow struct {
 	// (better than the solve's primal value), "" for the solve's own.
 	Point string
 }
+
+// InputError marks an error of Rehindsight's input rather than of a
+// solve: a saved point file that is damaged, missing or not its run's, a
+// summary whose run has no variant or whose losses can no longer be
+// rebuilt (fingerprint), polytope options the polytope does not take, or
+// an instance that cannot be read. A row's error may join several; a
+// command reports rows whose errors are all InputErrors as bad input.
+type InputError struct{ Err error }
+
+// Error returns the message of the wrapped error.
+func (e *InputError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the wrapped error.
+func (e *InputError) Unwrap() error { return e.Err }
 
 // Rehindsight solves again the hindsight problems min_P Σ_{t≤T} f_t of the
 // online runs recorded in the bench output directory dir, with a time
@@ -130,28 +145,31 @@ func rehindsightRun(ctx context.Context, er *ExperimentResult, rr *RunResult, op
 		}
 	}
 	if v == nil {
-		return fmt.Errorf("experiment: %s: no variant %q in the experiment's settings", er.Spec.Name, rr.Label)
+		return &InputError{fmt.Errorf("experiment: %s: no variant %q in the experiment's settings", er.Spec.Name, rr.Label)}
 	}
 	cfg := er.Spec.RunConfig(v)
 	cfg.DataDir, cfg.NoHindsight = opt.DataDir, true
 	if opt.PolytopeOptions != "" {
 		poly, err := spec.WithOptions(cfg.Polytope, opt.PolytopeOptions)
 		if err != nil {
-			return fmt.Errorf("experiment: %s/%s: %w", er.Spec.Name, rr.Label, err)
+			return &InputError{fmt.Errorf("experiment: %s/%s: %w", er.Spec.Name, rr.Label, err)}
 		}
 		cfg.Polytope = poly
 	}
 	p, err := cfg.PrepareContext(ctx)
 	if err != nil {
-		return err
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+			return err
+		}
+		return &InputError{err}
 	}
 	defer p.Close()
 	if p.Online.Losses == nil {
-		return fmt.Errorf("experiment: %s/%s: not an online run", er.Spec.Name, rr.Label)
+		return &InputError{fmt.Errorf("experiment: %s/%s: not an online run", er.Spec.Name, rr.Label)}
 	}
 	if fp := Fingerprint(p.Online.Losses.Loss(0), p.Online.X0); rr.Fingerprint != "" && fp != rr.Fingerprint {
-		return fmt.Errorf("experiment: %s/%s: the rebuilt losses and start point have fingerprint %s, the run's %s: the instance or its generator changed since the run",
-			er.Spec.Name, rr.Label, fp, rr.Fingerprint)
+		return &InputError{fmt.Errorf("experiment: %s/%s: the rebuilt losses and start point have fingerprint %s, the run's %s: the instance or its generator changed since the run",
+			er.Spec.Name, rr.Label, fp, rr.Fingerprint)}
 	}
 	h := &hindsighter{ctx: ctx, cfg: cfg, p: p, hind: map[hindsightKey]*lazycg.Result{}, er: &ExperimentResult{},
 		label: rr.Label, limit: limit, relax: opt.Relaxation}
@@ -180,9 +198,7 @@ func rehindsightRun(ctx context.Context, er *ExperimentResult, rr *RunResult, op
 	if !math.IsNaN(primal) && !math.IsInf(primal, 0) {
 		row.Lower = (row.TotalLoss - primal) / t
 	}
-	if err == nil {
-		err = perr
-	}
+	err = errors.Join(err, perr) // a solver's warning hides no damaged point file
 	if hr == nil {
 		if err == nil {
 			err = fmt.Errorf("experiment: %s/%s: the hindsight solve returned nothing", er.Spec.Name, rr.Label)
@@ -222,25 +238,25 @@ func savedPointsBound(er *ExperimentResult, rr *RunResult, expDir string, prob o
 			err = fmt.Errorf("experiment: %s: the point is %s's, not %s's (the file was replaced)", o.LastPoint, sp.Label, o.Label)
 		}
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, &InputError{err})
 			continue
 		}
 		if len(sp.X) == prob.Losses.Dim() {
 			// Where the polytope can say whether the point is in it: a
 			// point outside bounds nothing, whatever its loss.
 			if err := lazycg.CheckMember(prob.LMO, sp.X); err != nil {
-				errs = append(errs, fmt.Errorf("experiment: %s: not a point of the polytope (the file was damaged or edited); not used: %w", o.LastPoint, err))
+				errs = append(errs, &InputError{fmt.Errorf("experiment: %s: not a point of the polytope (the file was damaged or edited); not used: %w", o.LastPoint, err)})
 				continue
 			}
 		}
 		v, err := online.LossAt(prob, row.Rounds, sp.X)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("experiment: %s: %w", o.LastPoint, err))
+			errs = append(errs, &InputError{fmt.Errorf("experiment: %s: %w", o.LastPoint, err)})
 			continue
 		}
 		if v < floor-1e-9*math.Max(1, math.Abs(floor)) {
-			errs = append(errs, fmt.Errorf("experiment: %s: its loss over %d rounds, %g, is below the proven minimum %g over the polytope: not a point of the polytope (the file was damaged or edited); not used",
-				o.LastPoint, row.Rounds, v, floor))
+			errs = append(errs, &InputError{fmt.Errorf("experiment: %s: its loss over %d rounds, %g, is below the proven minimum %g over the polytope: not a point of the polytope (the file was damaged or edited); not used",
+				o.LastPoint, row.Rounds, v, floor)})
 			continue
 		}
 		if v < best {

@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"regexp"
+	"strings"
 
+	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/experiment"
 	"github.com/lazycg/lazycg/spec"
 )
@@ -65,6 +68,8 @@ func runHindsight(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fmt.Fprintln(stdout, "| experiment | run | rounds | average regret as recorded | average regret, new solve | both (intersection) | solve |")
 	fmt.Fprintln(stdout, "|---|---|---:|---|---|---|---|")
 	failed := 0
+	var damaged []string // the distinct input errors, in order
+	seen := map[string]bool{}
 	for _, r := range rows {
 		solve := fmt.Sprintf("%s, %.0f s", r.Status, r.Time.Seconds())
 		if r.Point != "" {
@@ -72,7 +77,16 @@ func runHindsight(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 		if r.Err != nil {
 			solve += ": " + r.Err.Error()
-			failed++
+			inputErrs, other := splitInputErrors(r.Err)
+			if other || r.Status == lazycg.Failure && len(inputErrs) == 0 {
+				failed++
+			}
+			for _, e := range inputErrs {
+				if msg := e.Error(); !seen[msg] {
+					seen[msg] = true
+					damaged = append(damaged, msg)
+				}
+			}
 		}
 		fmt.Fprintf(stdout, "| %s | %s | %d | %s | %s | %s | %s |\n", r.Experiment, r.Label, r.Rounds,
 			bracket(r.BeforeLower, r.BeforeUpper), bracket(r.Lower, r.Upper), bracket(r.Combined()), solve)
@@ -80,10 +94,46 @@ func runHindsight(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err // interrupted: the rows so far are printed
 	}
+	var solves string
 	if failed > 0 {
-		return fmt.Errorf("hindsight: %d of %d solves failed", failed, len(rows))
+		solves = fmt.Sprintf("%d of %d solves failed", failed, len(rows))
+	}
+	if len(damaged) > 0 {
+		// Bad input (exit 2), as it would have been had it been checked
+		// before the solves: the rows' other results stand.
+		if solves != "" {
+			solves = "; " + solves
+		}
+		return usageError(fmt.Errorf("hindsight: bad input, not used (%d): %s%s", len(damaged), strings.Join(damaged, "; "), solves))
+	}
+	if failed > 0 {
+		return fmt.Errorf("hindsight: %s", solves)
 	}
 	return nil
+}
+
+// splitInputErrors splits the error of a row of experiment.Rehindsight
+// (the errors.Join of its errors) into those of its input
+// (experiment.InputError: a damaged saved point file, a run that cannot be
+// rebuilt) — bad input — and reports whether any other error is left: a
+// failed solve.
+func splitInputErrors(err error) (input []error, other bool) {
+	var walk func(error)
+	walk = func(e error) {
+		var ie *experiment.InputError
+		switch j, ok := e.(interface{ Unwrap() []error }); {
+		case ok:
+			for _, e := range j.Unwrap() {
+				walk(e)
+			}
+		case errors.As(e, &ie):
+			input = append(input, ie)
+		default:
+			other = true
+		}
+	}
+	walk(err)
+	return input, other
 }
 
 // bracket formats [lo, hi] with "?" for unknown ends.
