@@ -119,19 +119,22 @@ func parsePoint(b []byte) (SavedPoint, error) {
 	case len(pj.Index) != len(pj.Value):
 		return SavedPoint{}, fmt.Errorf("%d indices but %d values", len(pj.Index), len(pj.Value))
 	}
-	x := make([]float64, pj.Dim)
 	for k, i := range pj.Index {
 		if i < 0 || i >= pj.Dim || (k > 0 && i <= pj.Index[k-1]) {
 			return SavedPoint{}, fmt.Errorf("index %d (entry %d): out of range [0, %d) or not increasing", i, k+1, pj.Dim)
 		}
-		v := pj.Value[k]
-		if math.IsNaN(v) || math.IsInf(v, 0) {
+		if v := pj.Value[k]; math.IsNaN(v) || math.IsInf(v, 0) {
 			return SavedPoint{}, fmt.Errorf("value of index %d is %g", i, v)
 		}
-		x[i] = v
 	}
+	// The checksum covers the dimension: a damaged one is refused before
+	// the point is allocated.
 	if pj.Sum != "" && pj.Sum != pointSum(pj.Dim, pj.Index, pj.Value) {
 		return SavedPoint{}, fmt.Errorf("the coordinates do not match the checksum %s: the file was damaged or edited", pj.Sum)
+	}
+	x := make([]float64, pj.Dim)
+	for k, i := range pj.Index {
+		x[i] = pj.Value[k]
 	}
 	return SavedPoint{Label: pj.Label, Fingerprint: pj.Fingerprint, Rounds: pj.Rounds, X: x}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -309,5 +310,22 @@ func TestBenchSavesLastPoints(t *testing.T) {
 		if lo := (row.TotalLoss - v) / float64(row.Rounds); row.Lower != lo {
 			t.Errorf("%s: lower end %g, want %g from %s's point", row.Label, row.Lower, lo, row.Point)
 		}
+	}
+}
+
+// TestParsePointDamagedDimAllocates: a point file whose dimension was
+// damaged (checksum mismatch) is refused before its point is allocated: a
+// file of 80 bytes made ReadPointFile allocate 2 GiB.
+func TestParsePointDamagedDimAllocates(t *testing.T) {
+	b := []byte(fmt.Sprintf(`{"dim": %d, "index": [], "value": [], "sum": "0123456789abcdef"}`, maxPointDim))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := parsePoint(b)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "checksum") {
+		t.Fatalf("damaged dimension: %v, want a checksum error", err)
+	}
+	if d := after.TotalAlloc - before.TotalAlloc; d > 1<<20 {
+		t.Errorf("refusing the file allocated %d bytes", d)
 	}
 }
