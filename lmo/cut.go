@@ -36,6 +36,16 @@ const cutSplit = 15
 // takes about 2^27 steps (a fraction of a second); MaxCutNodes bounds the
 // size.
 //
+// Exact means exact up to rounding at the scale of Σ_e |c_e|, not of the
+// answer's cost: the table sums pass a cost through the sums of cuts it
+// does not belong to. With costs (1+2^−52, 0, −1, 0, 1e300) on the edges
+// 12 13 02 01 24 of 5 nodes, the cut of cost −1 is lost in 1e300 − 1e300
+// and a cut of cost 2.2e−16 is returned as exact. That is the scale at
+// which the Wolfe gap c·(x − v) computed from these costs is rounded
+// anyway (a dual bound from them is no finer). The sums' error is below
+// about 1e−12·Σ_e |c_e| for every graph Cut accepts, so only cuts whose
+// costs differ by less than that can be taken for one another.
+//
 // Cut implements lazycg.EarlyStopper: MinimizeUntil stops at the first
 // block that found a cut below rule.Improve, and certifies at once when
 // the trivial bound Σ_e min(c_e, 0) reaches rule.Certify (infinite
