@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // WriteMPS writes m in free MPS format, readable by ReadMPS and by other
@@ -18,8 +19,9 @@ import (
 // so ReadMPS returns the same model, except that the lower bound of a
 // ranged row comes back as up − (up − lo) in floating point, which may
 // differ from lo in its last bits (7.469999999999999 for [7.47, 21.68]).
-// Names that are empty, contain white space or repeat are replaced by C<j>
-// and R<i>.
+// Names that are empty, contain white space or control characters (line
+// breaks), repeat, or name a row OBJ (the objective row's name) are
+// replaced by C<j> and R<i>.
 func WriteMPS(w io.Writer, m *Model) error {
 	if err := checkModel(m); err != nil {
 		return err
@@ -30,18 +32,13 @@ func WriteMPS(w io.Writer, m *Model) error {
 		c.Known = nil
 		m = &c
 	}
-	cols := mpsNames(m.ColNames, m.NumCols(), "C")
-	rows := mpsNames(m.RowNames, m.NumRows(), "R")
 	const obj = "OBJ"
-	for k, r := range rows {
-		if r == obj {
-			rows[k] = fmt.Sprintf("R%d", k)
-		}
-	}
+	cols := mpsNames(m.ColNames, m.NumCols(), "C", "")
+	rows := mpsNames(m.RowNames, m.NumRows(), "R", obj)
 	bw := bufio.NewWriter(w)
 	num := func(v float64) string { return strconv.FormatFloat(v, 'g', 17, 64) }
 	name := m.Name
-	if name == "" || strings.ContainsAny(name, " \t") {
+	if !mpsNameOK(name) {
 		name = "MODEL"
 	}
 	fmt.Fprintf(bw, "NAME %s\n", name)
@@ -142,16 +139,21 @@ func WriteMPS(w io.Writer, m *Model) error {
 }
 
 // mpsNames returns names usable in free MPS: the given ones where they are
-// non-empty, free of white space and unique, prefix<k> otherwise.
-func mpsNames(names []string, n int, prefix string) []string {
+// non-empty, free of white space and control characters (a line break in a
+// name would break its line), unique and not reserved, prefix<k> otherwise
+// (with underscores appended until it is unique and not reserved).
+func mpsNames(names []string, n int, prefix, reserved string) []string {
 	out := make([]string, n)
-	seen := make(map[string]bool, n)
+	seen := make(map[string]bool, n+1)
+	if reserved != "" {
+		seen[reserved] = true
+	}
 	for k := range out {
 		s := ""
 		if k < len(names) {
 			s = names[k]
 		}
-		if s == "" || strings.ContainsAny(s, " \t") || seen[s] || s[0] == '*' {
+		if !mpsNameOK(s) || seen[s] || s[0] == '*' {
 			s = fmt.Sprintf("%s%d", prefix, k)
 		}
 		for seen[s] {
@@ -161,4 +163,10 @@ func mpsNames(names []string, n int, prefix string) []string {
 		out[k] = s
 	}
 	return out
+}
+
+// mpsNameOK reports whether s can be written as a name in free MPS: it is
+// non-empty and has no white space or control characters.
+func mpsNameOK(s string) bool {
+	return s != "" && !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) })
 }

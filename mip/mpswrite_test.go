@@ -83,3 +83,37 @@ func TestWriteMPSNames(t *testing.T) {
 		t.Errorf("invalid model: %v", err)
 	}
 }
+
+// TestWriteMPSObjRowName: a row named OBJ is renamed to R<i>, which must
+// not be another row's name (the file had two rows R0: "duplicate row").
+func TestWriteMPSObjRowName(t *testing.T) {
+	b := NewBuilder("m")
+	b.AddCol("x", 0, 1, true)
+	b.AddRow("OBJ", 0, 1, []int{0}, []float64{1})
+	b.AddRow("R0", 0, 1, []int{0}, []float64{2})
+	back := mpsRoundTrip(t, b.Build())
+	if back.NumRows() != 2 || back.RowNames[0] == back.RowNames[1] || back.RowNames[0] == "OBJ" {
+		t.Errorf("rows %q", back.RowNames)
+	}
+}
+
+// TestWriteMPSLineBreakNames: names with line breaks or other control
+// characters are replaced (a model name "a\nb" wrote a line "b", read
+// back as an unknown section; a row name ending in \r lost it on reading).
+func TestWriteMPSLineBreakNames(t *testing.T) {
+	b := NewBuilder("a\nb")
+	b.AddCol("x\ny", 0, 1, true)
+	b.AddCol("z\r", 0, 1, true)
+	b.AddCol("v\x00", 0, 1, true)
+	b.AddRow("r\n1", 0, 1, []int{0, 1, 2}, []float64{1, 1, 1})
+	b.AddRow("q\r", math.Inf(-1), 1, []int{0, 1}, []float64{1, 1})
+	m := b.Build()
+	back := mpsRoundTrip(t, m)
+	mpsEqualStrings(t, "ColNames", back.ColNames, []string{"C0", "C1", "C2"})
+	mpsEqualStrings(t, "RowNames", back.RowNames, []string{"R0", "R1"})
+	if back.Name != "MODEL" {
+		t.Errorf("name %q", back.Name)
+	}
+	back.ColNames, back.RowNames, back.Name = m.ColNames, m.RowNames, m.Name
+	mpsEqualModels(t, m, back)
+}
