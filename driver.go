@@ -359,7 +359,8 @@ type Progress struct {
 	// proven Wolfe gap slightly negative, and no bound above a value f
 	// takes on P is a proof.
 	DualBound float64
-	Stats     Stats
+	// Stats are the counters so far (Iterations and Runtime included).
+	Stats Stats
 }
 
 // Result is the outcome of Minimize.
@@ -610,12 +611,6 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 		oracle.reportProofs(s.ReportGap)
 	}
 	res := &Result{DualBound: math.Inf(-1)}
-	finish := func(st Status, err error) (*Result, error) {
-		s.stopConcurrent()
-		res.Calls = oracle.callRecords()
-		res.Status, res.Err, res.Stats, res.DualBound = st, err, run.Finish(s.Iter), math.Min(s.dual, res.F)
-		return res, err
-	}
 	if p.X0 != nil {
 		copy(s.X, p.X0)
 	} else if err := startVertex(run, s); err != nil {
@@ -655,18 +650,26 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 			tr.recorded(s.Iter)
 		}
 	}
+	// finish ends the run: the concurrent calls in flight are stopped
+	// first, so that their work and their proofs are in the last trace
+	// point as in the result.
+	finish := func(st Status, err error) (*Result, error) {
+		s.stopConcurrent()
+		record(true)
+		res.Calls = oracle.callRecords()
+		res.Status, res.Err, res.Stats, res.DualBound = st, err, run.Finish(s.Iter), math.Min(s.dual, res.F)
+		return res, err
+	}
 	maxIter := settings.maxIterations()
 	runCtx := run.Context()
 	err = method.Init(runCtx, s)
 	if ferr := s.stepFailure(true); ferr != nil {
 		// The start point was checked: a value that is not finite came
 		// from a trial point, or from a point Init moved to.
-		record(true)
 		return finish(Failure, ferr)
 	}
 	if err != nil {
 		saveBest()
-		record(true)
 		if st, ok := run.Interrupted(); ok {
 			return finish(st, nil)
 		}
@@ -676,11 +679,9 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	record(true)
 	for {
 		if st, stop := checkStop(s, res, settings, stats, maxIter); stop {
-			record(true)
 			return finish(st, nil)
 		}
 		if st, ok := run.Interrupted(); ok {
-			record(true)
 			return finish(st, nil)
 		}
 		err := method.Step(runCtx, s)
@@ -688,11 +689,9 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 			// Whatever the method made of it (no step, a stall, an
 			// oracle's error on a NaN cost), the objective failed first;
 			// res.X is the iterate before the step.
-			record(true)
 			return finish(Failure, ferr)
 		}
 		if err != nil {
-			record(true)
 			if st, ok := run.Interrupted(); ok {
 				return finish(st, nil)
 			}
@@ -701,10 +700,14 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 		s.Iter++
 		saveBest()
 		record(false)
-		if settings.Callback != nil && !settings.Callback(Progress{Iteration: s.Iter, Time: run.Elapsed(),
-			F: s.F, Primal: res.F, DualBound: math.Min(s.dual, res.F), Stats: *stats}) {
-			record(true)
-			return finish(CallbackStop, nil)
+		if settings.Callback != nil {
+			// The callback's Stats are the counters so far, the
+			// iterations and the runtime included.
+			stats.Iterations, stats.Runtime = s.Iter, run.Elapsed()
+			if !settings.Callback(Progress{Iteration: s.Iter, Time: stats.Runtime,
+				F: s.F, Primal: res.F, DualBound: math.Min(s.dual, res.F), Stats: *stats}) {
+				return finish(CallbackStop, nil)
+			}
 		}
 	}
 }
