@@ -64,9 +64,28 @@ type PhiSchedule struct {
 	// binary search for Φ0 and the halving after a step without progress
 	// (Halve) stay halvings, and so does StaleAhead's question.
 	Factor float64
+	// Unit, if positive, is the magnitude below which values of f are
+	// compared absolutely: Φ is negligible at f when Φ ≤ 1e−13·max(Unit,
+	// |f|) (Floor). 0 means 1, PhiFloor's absolute floor, which for a
+	// problem whose values are all far below 1 (losses of scale 1e−20)
+	// calls every Φ negligible; online LOCG sets it from its losses'
+	// magnitude.
+	Unit float64
 
 	phi float64
 }
+
+// Floor is the largest Φ this schedule calls negligible at the value f:
+// 1e−13·max(Unit, |f|), PhiFloor(f) when Unit is 0.
+func (p *PhiSchedule) Floor(f float64) float64 {
+	if p.Unit > 0 {
+		return 1e-13 * math.Max(p.Unit, math.Abs(f))
+	}
+	return PhiFloor(f)
+}
+
+// Negligible is PhiNegligible with this schedule's Floor.
+func (p *PhiSchedule) Negligible(phi, f float64) bool { return !(phi > p.Floor(f)) }
 
 // Phi returns the current Φ.
 func (p *PhiSchedule) Phi() float64 { return p.phi }
@@ -189,7 +208,7 @@ func (p *PhiSchedule) search(s *State, separate func(phi float64) (Separation, e
 		}
 		asked := phi
 		phi /= 2
-		if PhiNegligible(phi, s.F) && (sep.Inexact || PhiNegligible(math.Min(asked, sep.GapBound), s.F)) {
+		if p.Negligible(phi, s.F) && (sep.Inexact || p.Negligible(math.Min(asked, sep.GapBound), s.F)) {
 			// The gap is certified below the resolution of f (unless
 			// the answer was Inexact). An answer that proved only a
 			// Φ above it is asked again at the negligible Φ.
@@ -218,7 +237,7 @@ func (p *PhiSchedule) Negative(sep Separation, f float64) bool {
 	} else {
 		p.phi *= theta
 	}
-	return PhiNegligible(p.phi, f)
+	return p.Negligible(p.phi, f)
 }
 
 // negativeAnswer is Negative at the run's point s.X, ending the run
@@ -235,11 +254,11 @@ func (p *PhiSchedule) negativeAnswer(s *State, sep Separation) {
 	if !p.Negative(sep, s.F) {
 		return
 	}
-	if sep.Inexact || PhiNegligible(math.Min(asked, sep.GapBound), s.F) {
+	if sep.Inexact || p.Negligible(math.Min(asked, sep.GapBound), s.F) {
 		s.settle(sep)
 		return
 	}
-	p.phi = math.Max(p.phi, PhiFloor(s.F))
+	p.phi = math.Max(p.phi, p.Floor(s.F))
 }
 
 // negativeAt is negativeAnswer for a concurrent call's negative answer
@@ -277,7 +296,7 @@ func (s *State) settle(sep Separation) {
 // then do better, and when Φ is negligible the method has stalled.
 func (p *PhiSchedule) Halve(f float64) bool {
 	p.phi /= 2
-	return PhiNegligible(p.phi, f)
+	return p.Negligible(p.phi, f)
 }
 
 // wolfeGap bounds max_z ∇f(x)(x − z) from above with one (counted) call

@@ -284,6 +284,9 @@ func (m *LOCG) ask8(ctx context.Context, s *State, h, phiBar, gamma float64, tig
 func (m *LOCG) updateFree(ctx context.Context, s *State) error {
 	c := &m.core
 	c.gradients(s)
+	if m.phi.Unit == 0 {
+		m.phi.Unit = lossUnit(c.g, s.X, c.cumScale(s, s.X))
+	}
 	gamma := c.p.gamma(float64(s.Round))
 	if m.live {
 		// Φ follows the scale of F_t = t·(F_t/t): Φ/t is kept, or Φ/t^α
@@ -366,13 +369,13 @@ func (m *LOCG) start(ctx context.Context, s *State) (move bool, bound float64, e
 	}
 	switch {
 	case res.Found:
-		if gap := gx - res.Value; !lazycg.PhiNegligible(gap/2, scale) {
+		if gap := gx - res.Value; !m.phi.Negligible(gap/2, scale) {
 			m.phi.SetPhi(gap / 2)
 			m.live, move = true, true
 			s.Oracle.Remember(c.v) // as the separator keeps the improving vertices it finds
 		}
 	case res.Reason == lazycg.StopCertified:
-		if !lazycg.PhiNegligible(bound/2, scale) && !math.IsInf(bound, 1) {
+		if !m.phi.Negligible(bound/2, scale) && !math.IsInf(bound, 1) {
 			m.phi.SetPhi(bound / 2)
 			m.live = true
 		}
@@ -565,6 +568,24 @@ func (m *LOCG) scale(s *State, gx float64) float64 {
 	return math.Max(math.Abs(m.core.cumScale(s, s.X)), math.Abs(gx))
 }
 
+// lossUnit is the unit of Φ's floor (lazycg.PhiSchedule.Unit) from the
+// first round: the larger of |F_1(x_1)| = f and Σ_i |∇F_1(x_1)_i·x_1,i|,
+// the magnitude of the terms of a Wolfe gap, capped at 1, so that only
+// losses far below 1 get a finer floor than lazycg.PhiFloor's absolute
+// 1e−13 (which called every Φ of losses of scale 1e−20 negligible: the
+// cache never answered and LOCG never moved).
+func lossUnit(g, x []float64, f float64) float64 {
+	u := 0.0
+	for i, gi := range g {
+		u += math.Abs(gi * x[i])
+	}
+	u = math.Max(u, math.Abs(f))
+	if !(u > 0) || u >= 1 { // NaN, 0 or at least 1: the absolute floor
+		return 1
+	}
+	return u
+}
+
 // fromCache decides a deferred round from the separator's cache alone:
 // with Φ initialized, a cached vertex v with ∇F_t(x_t)·(x_t − v) > Φ/K is
 // a positive answer; otherwise one whose gap is not negligible sets
@@ -578,7 +599,7 @@ func (m *LOCG) fromCache(s *State) bool {
 	if m.live {
 		target = gx - m.phi.Phi()/c.p.k
 	} else {
-		target = gx - 2*lazycg.PhiFloor(m.scale(s, gx))
+		target = gx - 2*m.phi.Floor(m.scale(s, gx))
 	}
 	val, ok := s.Oracle.Probe(c.v, c.g, target)
 	if !ok || !(val < target) {
