@@ -395,13 +395,17 @@ func (p *FlowPolytope) check(prefix string, x []float64, tol float64) error {
 // result is false.
 //
 // With integer costs (below 2^51/(n+1)) the search is exact. With other
-// costs labels are updated only on improvements above 1e-13·(n+1)·max|c|,
-// so cycles of cost above −(cycle length)·1e-13·(n+1)·max|c| are not
-// reported. x must lie in P
+// costs labels are updated only on improvements above 1e-13·(n+1)·max|c|;
+// when the search finds no cycle, the residual edges within that tolerance
+// are checked to lower the cost of x by at most the rounding of c·x
+// (with residual capacities large enough they could lower it by much
+// more); otherwise the search is repeated without tolerance, and when
+// that finds no improving cycle Minimize decides (an error when its
+// Bound, too, leaves x unproven; see augmentUntolerant). x must lie in P
 // within 1e-9 (see Check); an error is returned otherwise, for NaN or Inf
 // costs, and (wrapping ErrUnbounded) for a negative cycle of infinite
 // capacity.
-func (p *FlowPolytope) Augment(_ context.Context, dst, c, x []float64) (bool, error) {
+func (p *FlowPolytope) Augment(ctx context.Context, dst, c, x []float64) (bool, error) {
 	m := len(p.from)
 	cmax, err := basicCheckCostMax("flow", m, dst, c)
 	if err != nil {
@@ -417,8 +421,16 @@ func (p *FlowPolytope) Augment(_ context.Context, dst, c, x []float64) (bool, er
 	n1 := float64(p.net.Nodes + 1)
 	cs := basicScaled(&p.cs, c, basicCostScale(cmax, 4*n1*n1))
 	_, eps := graphTolerance(cs, p.net.Nodes+1, 1e-13)
-	if !p.negativeCycle(dst, cs, eps) {
-		return false, nil
+	if found, _ := p.negativeCycle(dst, cs, eps, 0); !found {
+		if eps == 0 || p.toleranceNegligible(x, cs) {
+			return false, nil
+		}
+		// Residual edges within the tolerance may still lower the cost
+		// by more than the rounding of c·x (|rc| < eps times a huge
+		// residual capacity: a cycle of cost −1e-14 per unit and
+		// capacity 2^50 was missed and x reported optimal although the
+		// saturated cycle is 11.25 cheaper).
+		return p.augmentUntolerant(ctx, dst, c, cs, x)
 	}
 	if err := p.pushCycle(dst, p.cyc); err != nil {
 		return false, err
@@ -432,6 +444,43 @@ func (p *FlowPolytope) Augment(_ context.Context, dst, c, x []float64) (bool, er
 		return false, fmt.Errorf("lmo: flow: augment: improving cycle lost to rounding")
 	}
 	return true, nil
+}
+
+// augmentUntolerant decides Augment when the tolerant cycle search found
+// no cycle but its tolerance is not negligible: it searches again without
+// tolerance (at most 4(n+1)(2m+1) label updates) and returns an improving
+// cycle's vertex, or true optimality when no label can be lowered;
+// otherwise (a cycle of rounding only, or too many updates) Minimize
+// decides: its flow when cheaper than x, false when it proves x optimal up
+// to the rounding of c·x, and an error when it cannot. dst holds a copy
+// of x on entry; cs are the costs of the search.
+func (p *FlowPolytope) augmentUntolerant(ctx context.Context, dst, c, cs, x []float64) (bool, error) {
+	limit := 4 * int64(p.net.Nodes+1) * int64(2*len(p.from)+1)
+	found, done := p.negativeCycle(dst, cs, 0, limit)
+	if done && !found {
+		return false, nil // every residual edge prices out exactly
+	}
+	cx := basicDot(c, x)
+	if found && p.pushCycle(dst, p.cyc) == nil && p.cancelFreeCycles(dst, c) == nil && basicDot(c, dst) < cx {
+		return true, nil
+	}
+	res, err := p.Minimize(ctx, dst, c)
+	if err != nil {
+		copy(dst, x)
+		return false, fmt.Errorf("lmo: flow: augment: deciding whether x is optimal: %w", err)
+	}
+	if basicDot(c, dst) < cx {
+		return true, nil
+	}
+	copy(dst, x)
+	mag := 0.0
+	for a, xa := range x {
+		mag += math.Abs(c[a] * xa)
+	}
+	if res.Optimal() || res.Bound >= cx-float64(len(p.from)+p.net.Nodes+2)*0x1p-52*mag {
+		return false, nil
+	}
+	return false, fmt.Errorf("lmo: flow: augment: x is not proven optimal: the pricing tolerance of non-integer costs leaves a gap of up to %g", cx-res.Bound)
 }
 
 // edgeTail returns the node where residual edge e starts.
@@ -467,9 +516,31 @@ func edgeCost(c []float64, e int32) float64 {
 	return -c[e>>1]
 }
 
+// toleranceNegligible reports whether, after a negative-cycle search with
+// a tolerance that found no cycle, the residual edges whose reduced cost
+// from the labels p.dist is negative (above −eps) can lower the cost of x
+// by at most the rounding of c·x: Σ rc_e·(residual of e) over them is at
+// least −(m+n+2)·2⁻⁵²·Σ|c_a·x_a|. Every feasible flow y differs from x by
+// a circulation of residual edges, so c·y − c·x ≥ that sum.
+func (p *FlowPolytope) toleranceNegligible(x, c []float64) bool {
+	hidden, mag := 0.0, 0.0
+	for a := range p.from {
+		mag += math.Abs(c[a] * x[a])
+		rc := c[a] + p.dist[p.from[a]] - p.dist[p.to[a]]
+		switch {
+		case rc < 0 && x[a] < p.capF[a]:
+			hidden += rc * (p.capF[a] - x[a]) // −Inf for an unbounded arc
+		case rc > 0 && x[a] > p.lowF[a]:
+			hidden -= rc * (x[a] - p.lowF[a])
+		}
+	}
+	return hidden >= -float64(len(p.from)+p.net.Nodes+2)*0x1p-52*mag
+}
+
 // negativeCycle runs the SPFA negative-cycle search on the residual graph
-// of y and, when it finds a cycle, stores its edges in p.cyc.
-func (p *FlowPolytope) negativeCycle(y, c []float64, eps float64) bool {
+// of y and, when it finds a cycle, stores its edges in p.cyc. With limit >
+// 0 it gives up after that many label updates (done false).
+func (p *FlowPolytope) negativeCycle(y, c []float64, eps float64, limit int64) (found, done bool) {
 	n := int32(p.net.Nodes)
 	for v := range n {
 		p.dist[v] = 0
@@ -479,6 +550,7 @@ func (p *FlowPolytope) negativeCycle(y, c []float64, eps float64) bool {
 	}
 	head, size := int32(0), n
 	updates := int32(0)
+	total := int64(0)
 	for size > 0 {
 		u := p.queue[head]
 		head++
@@ -508,6 +580,9 @@ func (p *FlowPolytope) negativeCycle(y, c []float64, eps float64) bool {
 				continue
 			}
 			p.dist[v], p.pred[v] = nd, e
+			if total++; limit > 0 && total > limit {
+				return false, false
+			}
 			updates++
 			if updates >= n {
 				updates = 0
@@ -521,7 +596,7 @@ func (p *FlowPolytope) negativeCycle(y, c []float64, eps float64) bool {
 							break
 						}
 					}
-					return true
+					return true, true
 				}
 			}
 			if !p.inQ[v] {
@@ -535,7 +610,7 @@ func (p *FlowPolytope) negativeCycle(y, c []float64, eps float64) bool {
 			}
 		}
 	}
-	return false
+	return false, true
 }
 
 // predCycle returns a node on a cycle of the predecessor graph, or −1.
