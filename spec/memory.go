@@ -194,6 +194,17 @@ func (a *memAccount) reserveMIP(s *Spec, rows, cols, nonzeros, dim float64) erro
 		float64(copies)*(mipBytesPerNonzero*nonzeros+mipBytesPerLine*(rows+cols))+runVectors*8*dim)
 }
 
+// leastSquaresBytes bounds the memory of a random least squares
+// objective ‖Ax − b‖² (objective.RandomLeastSquares) with a rows×cols
+// matrix A of about nnz nonzeros: A in CSR form with the generator's
+// spare capacity, and the CSC copy its first gradient builds (an index
+// and a value per nonzero in each), the row and column pointers, b (twice
+// while it is scaled), the residual and the working vectors over rows and
+// columns, and the rounding of its dozen large allocations to pages.
+func leastSquaresBytes(rows, cols, nnz float64) float64 {
+	return 16*(nnz+6*math.Sqrt(nnz)+16) + 16*nnz + 64*(rows+cols) + 1<<17
+}
+
 // reserveFile reserves the parsed form of an instance file: about
 // fileBytesFactor bytes per byte of its text, the size of a gzip file's
 // content read from its trailer (modulo 4 GiB, as gzip records it; at

@@ -60,7 +60,7 @@ func TestMemoryBudgetRefusesBeforeAllocating(t *testing.T) {
 		{"dag:40,1000", "distance", 100e6, `polytope "dag:40,1000" needs about`},
 		{"tsp:200", "distance", 10e6, `polytope "tsp:200" needs about`},
 		{"cut:300", "distance", 10e6, `polytope "cut:300" needs about`},
-		{"simplex:10000", "quadratic:density=1", 1e9, `objective "quadratic:density=1,seed=1" needs about 1.6 GB`},
+		{"simplex:10000", "quadratic:density=1", 1e9, `objective "quadratic:density=1,seed=1" needs about 3.2 GB`},
 		{"nuclear:3000,3000", "completion:rank=100", 1e9, "the whole run about"},
 	} {
 		c := Config{Polytope: tc.polytope, Objective: tc.objective, Method: "cg", MemoryBudget: tc.budget, Seed: 1}
@@ -197,7 +197,7 @@ func TestLossStreamMemory(t *testing.T) {
 	const n, m = 500, 100
 	density := DefaultDensity(n)
 	nnz := float64(n) * float64(n) * density
-	pool := float64(m) * (16*nnz + 32*float64(n))
+	pool := float64(m) * leastSquaresBytes(float64(n), float64(n), nnz)
 	work := objective.SumWorkBytes(n, m)
 	if !(work > 8*float64(n)*float64(n)) {
 		t.Fatalf("SumWorkBytes(%d, %d) = %g: below the Gram matrix alone", n, m, work)

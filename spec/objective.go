@@ -89,10 +89,8 @@ func ObjectiveWith(text string, in *Instance, opt Options) (lazycg.Objective, er
 		if nnz > 2e8 {
 			return nil, fmt.Errorf("spec: %q: about %.3g nonzeros is too many; lower density or rows", text, nnz)
 		}
-		// CSR: an index and a value per nonzero; b, the residual and a
-		// line-search buffer per row.
 		if err := in.mem.reserve(fmt.Sprintf("objective %q", text), fmt.Sprintf("%.3g nonzeros", nnz),
-			16*nnz+32*float64(rows)); err != nil {
+			leastSquaresBytes(float64(rows), float64(n), nnz)); err != nil {
 			return nil, err
 		}
 		var ls *objective.LeastSquares
@@ -263,6 +261,20 @@ func leastSquaresFiles(s *Spec, in *Instance, opt Options) (lazycg.Objective, er
 			return nil, err
 		}
 		paths[i] = p
+	}
+	// A is kept as read and, when sparse, in a column-major copy
+	// (objective.LeastSquares): a dense entry "0," of 2 bytes takes 8, a
+	// coordinate line "1 1 1" of 6 bytes 32, with the vectors over its
+	// rows and columns; b is read as a matrix and copied.
+	for i, factor := range [2]float64{2 * fileBytesFactor, fileBytesFactor} {
+		size, err := textSize(paths[i])
+		if err != nil {
+			return nil, fmt.Errorf("spec: %q: %w", s.Text, err)
+		}
+		if err := in.mem.reserve(fmt.Sprintf("objective %q", s.Text), fmt.Sprintf("%s: %s of text", paths[i], FormatBytes(size)),
+			factor*size); err != nil {
+			return nil, err
+		}
 	}
 	ls, err := objective.LeastSquaresFromFiles(paths[0], paths[1])
 	if err != nil {

@@ -204,7 +204,7 @@ func lossStream(text string, n int, seed uint64, mem *memAccount) (objective.Str
 		}
 		nnz := float64(n) * float64(n) * density
 		if err := mem.reserve(fmt.Sprintf("losses %q", text), fmt.Sprintf("%d functions of %.3g nonzeros", m, nnz),
-			float64(m)*(16*nnz+32*float64(n))); err != nil {
+			float64(m)*leastSquaresBytes(float64(n), float64(n), nnz)); err != nil {
 			return nil, err
 		}
 		// The cumulative loss's remembered vertex gradients and products.

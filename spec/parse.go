@@ -201,7 +201,31 @@ var solverKeys = map[string]bool{
 // size, a seed or a file, is an error, so that a solve over the result
 // answers questions about the original polytope. The result is not
 // checked further: building it reports options its kind does not know.
+// In a product spec the options are set in every factor.
 func WithOptions(text, opts string) (string, error) {
+	if kind, rest, found := strings.Cut(strings.TrimSpace(text), ":"); found && strings.EqualFold(strings.TrimSpace(kind), "product") {
+		extra, err := polytopeOptions(opts, text)
+		if err != nil {
+			return "", err
+		}
+		if len(extra.Opts) == 0 {
+			return text, nil
+		}
+		factors, err := splitFactors(text, rest)
+		if err != nil {
+			return "", err
+		}
+		var b strings.Builder
+		b.WriteString("product:")
+		for _, f := range factors {
+			g, err := WithOptions(f, opts)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString("[" + g + "]")
+		}
+		return b.String(), nil
+	}
 	base, err := Parse(text)
 	if err != nil {
 		return "", err

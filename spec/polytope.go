@@ -113,7 +113,20 @@ func PolytopeKinds() []string {
 // "l2:50,r=2", "hull:atoms.txt", "product:[simplex:10]*3[l1:5]" (see
 // polytope_norms.go for the norm balls, hulls and products).
 func Polytope(text string, opt Options) (*Instance, error) {
+	// One account for the whole run: a product's factors add to it, and
+	// the objective or the losses over the product too.
+	if opt.mem == nil {
+		mem, err := newMemAccount(opt.MemoryBudget)
+		if err != nil {
+			return nil, err
+		}
+		mem.copies = opt.SolverCopies
+		opt.mem = mem
+	}
 	if in, ok, err := productSpec(text, opt); ok {
+		if in != nil {
+			in.mem = opt.mem
+		}
 		return in, err
 	}
 	s, err := Parse(text)
@@ -123,12 +136,6 @@ func Polytope(text string, opt Options) (*Instance, error) {
 	b, ok := polytopeKinds[s.Kind]
 	if !ok {
 		return nil, fmt.Errorf("spec: unknown polytope kind %q in %q (known: %v)", s.Kind, text, PolytopeKinds())
-	}
-	if opt.mem == nil {
-		if opt.mem, err = newMemAccount(opt.MemoryBudget); err != nil {
-			return nil, err
-		}
-		opt.mem.copies = opt.SolverCopies
 	}
 	in, err := b(s, opt)
 	if err != nil {

@@ -1,7 +1,10 @@
 package spec
 
 import (
+	"encoding/json"
+	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/lazycg/lazycg"
 	"github.com/lazycg/lazycg/objective"
@@ -146,6 +149,94 @@ type OnlineSummary struct {
 	// fixed point's loss from above (empty: the solve's own value).
 	HindsightPoint string `json:"hindsight_point,omitempty"`
 }
+
+// MarshalJSON writes the summary as one JSON object. JSON has no number
+// for NaN and ±Inf: a Primal or TotalLoss that is not finite (a run whose
+// objective or losses overflowed) is written as the string "NaN", "Inf"
+// or "-Inf", which UnmarshalJSON reads back, instead of failing the
+// write of the whole record.
+func (s Summary) MarshalJSON() ([]byte, error) {
+	fields := (*summaryFields)(&s)
+	if isFinite(s.Primal) && (s.OnlineSummary == nil || isFinite(s.OnlineSummary.TotalLoss)) {
+		return json.Marshal(fields)
+	}
+	w := summaryJSON{summaryFields: fields, Primal: jsonFloat(s.Primal)}
+	if s.OnlineSummary != nil {
+		t := jsonFloat(s.OnlineSummary.TotalLoss)
+		w.TotalLoss = &t
+	}
+	return json.Marshal(&w)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (s *Summary) UnmarshalJSON(b []byte) error {
+	w := summaryJSON{summaryFields: (*summaryFields)(s), Primal: jsonFloat(s.Primal)}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	s.Primal = float64(w.Primal)
+	if w.TotalLoss != nil {
+		if s.OnlineSummary == nil {
+			s.OnlineSummary = &OnlineSummary{}
+		}
+		s.OnlineSummary.TotalLoss = float64(*w.TotalLoss)
+	}
+	return nil
+}
+
+// summaryFields is Summary without its JSON methods.
+type summaryFields Summary
+
+// summaryJSON is the JSON form of a Summary whose Primal or TotalLoss may
+// be NaN or infinite: its fields hide those of the same name in
+// summaryFields.
+type summaryJSON struct {
+	*summaryFields
+	Primal    jsonFloat  `json:"primal"`
+	TotalLoss *jsonFloat `json:"total_loss,omitempty"`
+}
+
+// jsonFloat is a float64 whose JSON form is a number, or the string
+// "NaN", "Inf" or "-Inf".
+type jsonFloat float64
+
+func (f jsonFloat) MarshalJSON() ([]byte, error) {
+	v := float64(f)
+	switch {
+	case math.IsNaN(v):
+		return []byte(`"NaN"`), nil
+	case math.IsInf(v, 1):
+		return []byte(`"Inf"`), nil
+	case math.IsInf(v, -1):
+		return []byte(`"-Inf"`), nil
+	}
+	return json.Marshal(v)
+}
+
+func (f *jsonFloat) UnmarshalJSON(b []byte) error {
+	switch string(b) {
+	case "null":
+		return nil
+	case `"NaN"`:
+		*f = jsonFloat(math.NaN())
+		return nil
+	case `"Inf"`, `"+Inf"`:
+		*f = jsonFloat(math.Inf(1))
+		return nil
+	case `"-Inf"`:
+		*f = jsonFloat(math.Inf(-1))
+		return nil
+	}
+	v, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return fmt.Errorf("spec: summary: want a number, \"NaN\", \"Inf\" or \"-Inf\", got %s", b)
+	}
+	*f = jsonFloat(v)
+	return nil
+}
+
+// isFinite reports whether v is neither NaN nor infinite.
+func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // finite returns a pointer to v, or nil when v is NaN or infinite.
 func finite(v float64) *float64 {
