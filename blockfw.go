@@ -500,10 +500,10 @@ func (m *LazyBlockFW) Init(ctx context.Context, s *State) error {
 // floor keeps Φ_k above the resolution of f and reports whether it had
 // to raise it.
 func (m *LazyBlockFW) floor(k int, f float64) bool {
-	if !PhiNegligible(m.phis[k].Phi(), f) {
+	if !m.phis[k].Negligible(m.phis[k].Phi(), f) {
 		return false
 	}
-	m.phis[k].SetPhi(2e-13 * math.Max(1, math.Abs(f)))
+	m.phis[k].SetPhi(2 * m.phis[k].Floor(f))
 	return true
 }
 

@@ -457,7 +457,7 @@ func (o *Oracle) ahead(ctx context.Context, sl, to *inflight) bool {
 	half := q.phi / 2
 	phi := sl.phi - half // Φ/2 − A, with A = Φ − Φ₊
 	t := q.t/2 - q.a2
-	if !(phi > 0 && t > 0 && t <= phi) || PhiNegligible(half, sl.f) {
+	if !(phi > 0 && t > 0 && t <= phi) || !(half > phiFloorAt(o.unit, sl.f)) {
 		return false
 	}
 	copy(to.c, sl.c)

@@ -49,9 +49,10 @@ type Settings struct {
 	GapTolerance float64
 	// RelGapTolerance stops the run once f(x) − dual ≤ RelGapTolerance·max(1, |f(x)|).
 	// Runs also stop, as GapConverged, once the proven gap is at the
-	// floating-point resolution of f (1e-13·max(1, |f(x)|), PhiFloor),
-	// where a Wolfe gap is rounding noise and no step makes measurable
-	// progress.
+	// floating-point resolution of f (1e-13·max(u, |f(x)|), u = 1 unless
+	// the problem's values at the start point lie below 1: then u is their
+	// magnitude, see PhiSchedule.Unit), where a Wolfe gap is rounding
+	// noise and no step makes measurable progress.
 	RelGapTolerance float64
 	// TargetPrimal, when HasTargetPrimal is set, stops the run with status
 	// TargetReached once the best value found is ≤ TargetPrimal.
@@ -142,8 +143,9 @@ const (
 	// NotTerminated: the run has not stopped.
 	NotTerminated Status = iota
 	// GapConverged: the proven gap f(x) − dual bound reached the tolerance,
-	// or the floating-point resolution of f (PhiFloor: 1e-13·max(1, |f|),
-	// the rule by which the lazy methods end Φ), or zero.
+	// or the floating-point resolution of f (1e-13·max(u, |f|), see
+	// Settings.RelGapTolerance; the rule by which the lazy methods end Φ),
+	// or zero.
 	GapConverged
 	// IterationLimit: the iteration limit was reached.
 	IterationLimit
@@ -419,11 +421,20 @@ type State struct {
 
 	stats *Stats
 	dual  float64
+	// unit is the magnitude of the problem's values at the start point,
+	// capped at 1 (runUnit): the floors of Φ and of the proven gap are
+	// relative to it below 1.
+	unit float64
 	// bad is the first value of f or ∇f that was not finite at a point
 	// other than the iterate (a line search's trial point): the driver
 	// ends the run with it after the step (nonFinite).
 	bad error
 }
+
+// negligible reports whether a bound Φ (or a gap) is below the
+// floating-point resolution of f: Φ ≤ 1e−13·max(u, |f|), u the run's unit
+// (PhiNegligible for a unit of 1).
+func (s *State) negligible(phi, f float64) bool { return !(phi > phiFloorAt(s.unit, f)) }
 
 // Eval recomputes F and Grad at X (counted).
 func (s *State) Eval() { s.F = funcGrad(s.stats, s.Obj, s.Grad, s.X) }
@@ -620,6 +631,8 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	if math.IsNaN(s.F) || math.IsInf(s.F, 0) || !CheckFinite(s.Grad) {
 		return nil, fmt.Errorf("lazycg: f or ∇f is not finite at the start point (f=%g)", s.F)
 	}
+	s.unit = runUnit(s.F, s.Grad, s.X)
+	oracle.unit = s.unit
 	// res.X is a copy: of the best iterate, and for monotone methods of
 	// the last one (which they take as the best up to rounding; an active
 	// set method's next run keeps its active set when its start point is
@@ -850,7 +863,7 @@ func startVertex(run *Run, s *State) error {
 func checkStop(s *State, res *Result, st *Settings, stats *Stats, maxIter int) (Status, bool) {
 	gap := res.F - s.dual
 	if s.Converged || gap <= 0 || gap <= st.GapTolerance ||
-		gap <= st.RelGapTolerance*math.Max(1, math.Abs(res.F)) || PhiNegligible(gap, res.F) {
+		gap <= st.RelGapTolerance*math.Max(1, math.Abs(res.F)) || s.negligible(gap, res.F) {
 		return GapConverged, true
 	}
 	if st.HasTargetPrimal && res.F <= st.TargetPrimal {

@@ -282,7 +282,7 @@ func (m *LLCG) Step(ctx context.Context, s *State) error {
 		// Without a valid S a local negative answer proves nothing about
 		// f − f*: a negligible Φ means the method stalled, not converged.
 		m.phi /= 2
-		if PhiNegligible(m.phi, s.F) {
+		if s.negligible(m.phi, s.F) {
 			s.Stalled = true
 		}
 	}

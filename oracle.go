@@ -14,6 +14,7 @@ import (
 // NegativeCalls, CacheHits when no LMO call was needed). Methods never
 // write the counters themselves and never look behind the separator.
 type Oracle struct {
+	unit  float64 // the run's unit (State.unit), for the floor of Φ
 	lmo   LMO
 	sep   WeakSeparator
 	store VertexStore  // nil when sep is not a VertexStore

@@ -44,7 +44,7 @@ type PhiSchedule struct {
 	// Phi0Rule selects how Φ0 is found when Phi0 is 0.
 	Phi0Rule Phi0Rule
 	// Phi0Start is the conservative start of the binary search (default
-	// 1e3·max(1, |f(x_1)|)).
+	// 1e3·max(u, |f(x_1)|), u the unit: see Unit).
 	Phi0Start float64
 	// ImprovedPhi applies Remark 4.3: after a negative answer whose LMO
 	// call gave the exact Wolfe gap g < Φ, set Φ = g/2 instead of Φ/2
@@ -66,22 +66,60 @@ type PhiSchedule struct {
 	Factor float64
 	// Unit, if positive, is the magnitude below which values of f are
 	// compared absolutely: Φ is negligible at f when Φ ≤ 1e−13·max(Unit,
-	// |f|) (Floor). 0 means 1, PhiFloor's absolute floor, which for a
-	// problem whose values are all far below 1 (losses of scale 1e−20)
-	// calls every Φ negligible; online LOCG sets it from its losses'
-	// magnitude.
+	// |f|) (Floor). 0 means the run's unit (State's, set by Minimize from
+	// the start point: min(1, max(|f(x_1)|, Σ|∇f(x_1)_i·x_1,i|))), or 1
+	// outside a run, PhiFloor's absolute floor, which for a problem whose
+	// values are all far below 1 calls every Φ negligible. Online LOCG
+	// sets it from its losses' magnitude.
 	Unit float64
 
-	phi float64
+	phi  float64
+	unit float64 // the run's unit, set by StartWith
 }
 
 // Floor is the largest Φ this schedule calls negligible at the value f:
-// 1e−13·max(Unit, |f|), PhiFloor(f) when Unit is 0.
+// 1e−13·max(u, |f|), u = Unit, else the run's unit, else 1 (PhiFloor).
 func (p *PhiSchedule) Floor(f float64) float64 {
-	if p.Unit > 0 {
-		return 1e-13 * math.Max(p.Unit, math.Abs(f))
+	return 1e-13 * math.Max(p.scaleUnit(), math.Abs(f))
+}
+
+// scaleUnit is Unit, else the run's unit, else 1.
+func (p *PhiSchedule) scaleUnit() float64 {
+	switch {
+	case p.Unit > 0:
+		return p.Unit
+	case p.unit > 0:
+		return p.unit
+	}
+	return 1
+}
+
+// phiFloorAt is 1e−13·max(unit, |f|), PhiFloor(f) for a unit that is not
+// positive.
+func phiFloorAt(unit, f float64) float64 {
+	if unit > 0 {
+		return 1e-13 * math.Max(unit, math.Abs(f))
 	}
 	return PhiFloor(f)
+}
+
+// runUnit is the unit of a run's floors (see PhiSchedule.Unit) from its
+// start point: the larger of |f(x_1)| and Σ_i |∇f(x_1)_i·x_1,i| (the
+// magnitude of the terms of a Wolfe gap), capped at 1 so that only
+// problems whose values lie far below 1 get a finer floor than PhiFloor's
+// absolute 1e−13 (a problem of scale 1e−20 was "converged" at once, with
+// a gap 10^7 times its values); 1 when that magnitude is 0 or not finite.
+func runUnit(f float64, g, x []float64) float64 {
+	u := math.Abs(f)
+	t := 0.0
+	for i, gi := range g {
+		t += math.Abs(gi * x[i])
+	}
+	u = math.Max(u, t)
+	if !(u > 0) || u >= 1 {
+		return 1
+	}
+	return u
 }
 
 // Negligible is PhiNegligible with this schedule's Floor.
@@ -132,6 +170,7 @@ func (p *PhiSchedule) StartWith(s *State, gap func(relax bool) (float64, error),
 	if err := p.check(); err != nil {
 		return err
 	}
+	p.unit = s.unit
 	switch {
 	case p.Phi0 > 0:
 		if math.IsInf(p.Phi0, 1) {
@@ -189,7 +228,7 @@ func (p *PhiSchedule) searchStart(f float64) float64 {
 	if p.Phi0Start > 0 {
 		return p.Phi0Start
 	}
-	return 1e3 * math.Max(1, math.Abs(f))
+	return 1e3 * math.Max(p.scaleUnit(), math.Abs(f))
 }
 
 // search halves Φ from a conservative value until the oracle answers
