@@ -422,7 +422,7 @@ type State struct {
 	stats *Stats
 	dual  float64
 	// unit is the magnitude of the problem's values at the start point,
-	// capped at 1 (runUnit): the floors of Φ and of the proven gap are
+	// capped at 1 (PhiUnit): the floors of Φ and of the proven gap are
 	// relative to it below 1.
 	unit float64
 	// bad is the first value of f or ∇f that was not finite at a point
@@ -631,7 +631,7 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	if math.IsNaN(s.F) || math.IsInf(s.F, 0) || !CheckFinite(s.Grad) {
 		return nil, fmt.Errorf("lazycg: f or ∇f is not finite at the start point (f=%g)", s.F)
 	}
-	s.unit = runUnit(s.F, s.Grad, s.X)
+	s.unit = PhiUnit(s.F, s.Grad, s.X)
 	oracle.unit = s.unit
 	// res.X is a copy: of the best iterate, and for monotone methods of
 	// the last one (which they take as the best up to rounding; an active

@@ -103,13 +103,13 @@ func phiFloorAt(unit, f float64) float64 {
 	return PhiFloor(f)
 }
 
-// runUnit is the unit of a run's floors (see PhiSchedule.Unit) from its
-// start point: the larger of |f(x_1)| and Σ_i |∇f(x_1)_i·x_1,i| (the
+// PhiUnit is the unit of a run's floors (see PhiSchedule.Unit) from its
+// start point x with f = f(x) and g = ∇f(x): the larger of |f(x_1)| and Σ_i |∇f(x_1)_i·x_1,i| (the
 // magnitude of the terms of a Wolfe gap), capped at 1 so that only
 // problems whose values lie far below 1 get a finer floor than PhiFloor's
 // absolute 1e−13 (a problem of scale 1e−20 was "converged" at once, with
 // a gap 10^7 times its values); 1 when that magnitude is 0 or not finite.
-func runUnit(f float64, g, x []float64) float64 {
+func PhiUnit(f float64, g, x []float64) float64 {
 	u := math.Abs(f)
 	t := 0.0
 	for i, gi := range g {

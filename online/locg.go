@@ -285,7 +285,10 @@ func (m *LOCG) updateFree(ctx context.Context, s *State) error {
 	c := &m.core
 	c.gradients(s)
 	if m.phi.Unit == 0 {
-		m.phi.Unit = lossUnit(c.g, s.X, c.cumScale(s, s.X))
+		// Round 1's losses set the unit of Φ's floor: with the
+		// absolute 1e−13 every gap of losses of scale 1e−20 was
+		// negligible, the cache never answered and LOCG never moved.
+		m.phi.Unit = lazycg.PhiUnit(c.cumScale(s, s.X), c.g, s.X)
 	}
 	gamma := c.p.gamma(float64(s.Round))
 	if m.live {
@@ -566,24 +569,6 @@ func backoff(streak, t int) int {
 // |∇F_t(x_t)·x_t| = gx, the rounding level of the gap's terms.
 func (m *LOCG) scale(s *State, gx float64) float64 {
 	return math.Max(math.Abs(m.core.cumScale(s, s.X)), math.Abs(gx))
-}
-
-// lossUnit is the unit of Φ's floor (lazycg.PhiSchedule.Unit) from the
-// first round: the larger of |F_1(x_1)| = f and Σ_i |∇F_1(x_1)_i·x_1,i|,
-// the magnitude of the terms of a Wolfe gap, capped at 1, so that only
-// losses far below 1 get a finer floor than lazycg.PhiFloor's absolute
-// 1e−13 (which called every Φ of losses of scale 1e−20 negligible: the
-// cache never answered and LOCG never moved).
-func lossUnit(g, x []float64, f float64) float64 {
-	u := 0.0
-	for i, gi := range g {
-		u += math.Abs(gi * x[i])
-	}
-	u = math.Max(u, math.Abs(f))
-	if !(u > 0) || u >= 1 { // NaN, 0 or at least 1: the absolute floor
-		return 1
-	}
-	return u
 }
 
 // fromCache decides a deferred round from the separator's cache alone:
