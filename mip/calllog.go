@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"time"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/jsonfloat"
 )
 
 // Call is one line of a call log (Options.CallLog): a question a Solver
@@ -86,40 +86,7 @@ type callJSON struct {
 
 // logFloat is a float64 whose JSON form is a number, or the string "Inf",
 // "-Inf" or "NaN".
-type logFloat float64
-
-func (f logFloat) MarshalJSON() ([]byte, error) {
-	v := float64(f)
-	switch {
-	case math.IsInf(v, 1):
-		return []byte(`"Inf"`), nil
-	case math.IsInf(v, -1):
-		return []byte(`"-Inf"`), nil
-	case math.IsNaN(v):
-		return []byte(`"NaN"`), nil
-	}
-	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
-}
-
-func (f *logFloat) UnmarshalJSON(b []byte) error {
-	switch string(b) {
-	case `"Inf"`, `"+Inf"`:
-		*f = logFloat(math.Inf(1))
-		return nil
-	case `"-Inf"`:
-		*f = logFloat(math.Inf(-1))
-		return nil
-	case `"NaN"`:
-		*f = logFloat(math.NaN())
-		return nil
-	}
-	v, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
-		return fmt.Errorf("not a number: %s", b)
-	}
-	*f = logFloat(v)
-	return nil
-}
+type logFloat = jsonfloat.Float
 
 func ptr(v float64) *logFloat { f := logFloat(v); return &f }
 

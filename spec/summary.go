@@ -2,11 +2,10 @@ package spec
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
-	"strconv"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/jsonfloat"
 	"github.com/lazycg/lazycg/objective"
 	"github.com/lazycg/lazycg/online"
 )
@@ -198,42 +197,7 @@ type summaryJSON struct {
 
 // jsonFloat is a float64 whose JSON form is a number, or the string
 // "NaN", "Inf" or "-Inf".
-type jsonFloat float64
-
-func (f jsonFloat) MarshalJSON() ([]byte, error) {
-	v := float64(f)
-	switch {
-	case math.IsNaN(v):
-		return []byte(`"NaN"`), nil
-	case math.IsInf(v, 1):
-		return []byte(`"Inf"`), nil
-	case math.IsInf(v, -1):
-		return []byte(`"-Inf"`), nil
-	}
-	return json.Marshal(v)
-}
-
-func (f *jsonFloat) UnmarshalJSON(b []byte) error {
-	switch string(b) {
-	case "null":
-		return nil
-	case `"NaN"`:
-		*f = jsonFloat(math.NaN())
-		return nil
-	case `"Inf"`, `"+Inf"`:
-		*f = jsonFloat(math.Inf(1))
-		return nil
-	case `"-Inf"`:
-		*f = jsonFloat(math.Inf(-1))
-		return nil
-	}
-	v, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
-		return fmt.Errorf("spec: summary: want a number, \"NaN\", \"Inf\" or \"-Inf\", got %s", b)
-	}
-	*f = jsonFloat(v)
-	return nil
-}
+type jsonFloat = jsonfloat.Float
 
 // isFinite reports whether v is neither NaN nor infinite.
 func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
