@@ -7,51 +7,30 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/lazycg/lazycg/internal/testutil"
 )
 
 // TestWriteAtomicNamedPipe: a named pipe (standing for a device such as
-// /dev/null or /dev/stdout, which a test must not risk) is written to
-// directly and stays a pipe; the rename used to replace it, and so, run as
-// root, /dev/null, by a regular file. Without a reader it is an error at
-// once, not a wait.
+// /dev/null or /dev/stdout) is written to directly and stays a pipe; the
+// rename used to replace it, and so, run as root, /dev/null, by a regular
+// file. Without a reader it is an error at once, not a wait.
 func TestWriteAtomicNamedPipe(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-	_, err := CreateAtomic(fifo)
-	if err == nil || !strings.Contains(err.Error(), "no process reads it") {
+	fifo := testutil.FIFO(t)
+	if _, err := CreateAtomic(fifo); err == nil || !strings.Contains(err.Error(), "no process reads it") {
 		t.Fatalf("a named pipe without reader: %v", err)
 	}
-	r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	// A writer of our own keeps the reader from seeing the end of the data
-	// before WriteAtomic opened the pipe.
-	hold, err := os.OpenFile(fifo, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := make(chan string, 1)
-	go func() {
-		b, _ := io.ReadAll(r)
-		got <- string(b)
-	}()
-	err = WriteAtomic(fifo, func(w io.Writer) error { _, err := io.WriteString(w, "through the pipe\n"); return err })
-	hold.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s := <-got; s != "through the pipe\n" {
+	wait := testutil.ReadFIFO(t, fifo)
+	err := WriteAtomic(fifo, func(w io.Writer) error { _, err := io.WriteString(w, "through the pipe\n"); return err })
+	if s := wait(); s != "through the pipe\n" {
 		t.Errorf("the reader got %q", s)
 	}
-	st, err := os.Lstat(fifo)
-	if err != nil || st.Mode()&os.ModeNamedPipe == 0 {
-		t.Fatalf("the named pipe was replaced: %v, %v", st.Mode(), err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !testutil.IsFIFO(fifo) {
+		t.Fatal("the named pipe was replaced")
 	}
 }
 
