@@ -153,22 +153,9 @@ func TestQuadraticMemoryEstimate(t *testing.T) {
 	x, g := make([]float64, n), make([]float64, n)
 	x[0] = 1
 	for _, obj := range []string{"quadratic:density=1", "quadratic:density=1,scale=1", "quadratic:density=0.1,rows=3000"} {
-		in, err := Polytope(fmt.Sprintf("simplex:%d", n), Options{MemoryBudget: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		before, heap := in.mem.used, liveHeap()
-		f, err := ObjectiveWith(obj, in, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.Func(x)
-		f.Grad(g, x)
-		live, est := liveHeap()-heap, in.mem.used-before
-		if est < live {
+		if _, est, live := objectiveMemory(t, n, obj); est < live {
 			t.Errorf("%s over simplex:%d: estimate %.4g bytes, below the %.4g bytes it holds", obj, n, est, live)
 		}
-		runtime.KeepAlive(f)
 	}
 	mem := &memAccount{budget: -1}
 	heap := liveHeap()
@@ -186,6 +173,29 @@ func TestQuadraticMemoryEstimate(t *testing.T) {
 		t.Errorf("4 quadratic losses of dimension %d: estimate %.10g bytes, below the %.10g bytes they hold", n, est, live)
 	}
 	runtime.KeepAlive(st)
+}
+
+// objectiveMemory builds the objective spec obj over simplex:n, evaluates
+// it once at a vertex, and returns the memory reserved for the polytope
+// and for the objective, and the live heap the objective holds.
+func objectiveMemory(t *testing.T, n int, obj string) (base, est, live float64) {
+	t.Helper()
+	x, g := make([]float64, n), make([]float64, n)
+	x[0] = 1
+	in, err := Polytope(fmt.Sprintf("simplex:%d", n), Options{MemoryBudget: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, heap := in.mem.used, liveHeap()
+	f, err := ObjectiveWith(obj, in, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Func(x)
+	f.Grad(g, x)
+	live, est = liveHeap()-heap, in.mem.used-base
+	runtime.KeepAlive(f)
+	return base, est, live
 }
 
 // TestLeastSquaresFilesMemory: the matrix and vector files of a
@@ -214,26 +224,12 @@ func TestLeastSquaresFilesMemory(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	x, g := make([]float64, n), make([]float64, n)
-	x[0] = 1
 	for _, a := range []string{"a.csv", "a.mtx"} {
 		spec := "leastsquares:" + filepath.Join(dir, a) + "," + filepath.Join(dir, "b.txt")
-		in, err := Polytope(fmt.Sprintf("simplex:%d", n), Options{MemoryBudget: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		before, heap := in.mem.used, liveHeap()
-		f, err := ObjectiveWith(spec, in, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.Func(x)
-		f.Grad(g, x)
-		live, est := liveHeap()-heap, in.mem.used-before
+		before, est, live := objectiveMemory(t, n, spec)
 		if est < live {
 			t.Errorf("%s: estimate %.4g bytes, below the %.4g bytes it holds", a, est, live)
 		}
-		runtime.KeepAlive(f)
 		// A budget the polytope fits and the objective does not.
 		c := Config{Polytope: fmt.Sprintf("simplex:%d", n), Objective: spec, Method: "cg", MemoryBudget: int64(before + live/2)}
 		p, err := c.Prepare()
