@@ -204,11 +204,16 @@ func (a *ActiveSet) Add(v []float64) int {
 }
 
 // remove deletes the k-th vertex (the last vertex takes its index).
+// Removing a vertex of positive weight, or leaving a single vertex, makes
+// the next Sync recompute x: a lone vertex v must be x exactly, with
+// weight 1 (the rounding left by the steps that emptied the other weights
+// would otherwise make x − v a direction of pure rounding error, along
+// which an away step's λ/(1−λ) bound, about 10^15, lets x leave P).
 func (a *ActiveSet) remove(k int) {
-	if a.w[k] != 0 {
+	last := len(a.verts) - 1
+	if a.w[k] != 0 || last == 1 {
 		a.dirty = true
 	}
-	last := len(a.verts) - 1
 	a.release(k)
 	a.verts[k] = a.verts[last]
 	a.verts[last] = cacheEntry{}

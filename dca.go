@@ -293,10 +293,11 @@ func (m *LazyPairwiseFW) activeCore() *activeCore  { return &m.core }
 // MinimizeDC returns. The method value is reused for every subproblem.
 //
 // It returns an error without a result for an invalid problem; when a
-// subproblem fails mid-run, or φ increases (G is not convex, or its
-// gradient is wrong), it returns the result so far (Status Failure, the
-// best point) and the error. A run stopped by its time limit or by ctx
-// returns the best point and the last proven gap bound.
+// subproblem fails mid-run, or φ increases or ends above the model's
+// value (G is not convex, or its gradient is wrong), it returns the
+// result so far (Status Failure, the best point) and the error. A run
+// stopped by its time limit or by ctx returns the best point and the last
+// proven gap bound.
 func MinimizeDC(ctx context.Context, p DCProblem, settings *DCSettings, method Method) (*DCResult, error) {
 	if settings == nil {
 		settings = &DCSettings{}
@@ -520,7 +521,12 @@ func MinimizeDC(ctx context.Context, p DCProblem, settings *DCSettings, method M
 		moved := phiNext < phiT
 		if phiNext > phiT+slack || phiNext > r.F+slack {
 			setModel(x)
-			return finish(Failure, fmt.Errorf("lazycg: dca: φ rose from %g to %g in iteration %d (the model's value %g): G is not convex or ∇G is wrong", phiT, phiNext, res.Iterations, r.F))
+			if phiNext > phiT+slack {
+				return finish(Failure, fmt.Errorf("lazycg: dca: φ rose from %g to %g in iteration %d (the model's value %g): G is not convex or ∇G is wrong", phiT, phiNext, res.Iterations, r.F))
+			}
+			// φ fell, but not to the model's value or below: the model is
+			// no majorant of φ, so the next step may raise φ.
+			return finish(Failure, fmt.Errorf("lazycg: dca: φ = %g in iteration %d (from %g) is above the model's value %g: the model does not majorize φ, G is not convex or ∇G is wrong", phiNext, res.Iterations, phiT, r.F))
 		}
 		if moved {
 			copy(x, next)
