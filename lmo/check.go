@@ -62,7 +62,17 @@ func checkNonnegative(name string, x []float64, tol float64) error {
 // sumTol is the tolerance of a sum of n terms each held to tol.
 func sumTol(tol float64, n int) float64 { return tol * math.Max(1, math.Sqrt(float64(n))) }
 
-// Check implements lazycg.MembershipChecker: x ≥ 0 and Σx = radius.
+// sumRound bounds the rounding error of a computed sum (or norm) of n
+// terms whose magnitudes add up to at most scale, 2(n+2)·u·scale. The
+// checks add it to the absolute tolerance tol instead of scaling tol by
+// the radius: tol is absolute (lazycg.MembershipChecker), and
+// lazycg.CheckMember already passes one that grows with max_i |x_i|, so
+// scaling it by the radius again accepted points far outside a large ball
+// (‖x‖₁ = 11r for r = 1e10).
+func sumRound(n int, scale float64) float64 { return 2 * float64(n+2) * unitRoundoff * scale }
+
+// Check implements lazycg.MembershipChecker: x ≥ 0 and Σx = radius
+// (within tol·√n and the rounding of the sum).
 func (s *ProbabilitySimplex) Check(x []float64, tol float64) error {
 	if err := checkLen("simplex", x, s.n); err != nil {
 		return err
@@ -70,13 +80,14 @@ func (s *ProbabilitySimplex) Check(x []float64, tol float64) error {
 	if err := checkNonnegative("simplex", x, tol); err != nil {
 		return err
 	}
-	if sum := basicSum(x); !(math.Abs(sum-s.r) <= sumTol(tol, s.n)*math.Max(1, s.r)) {
+	if sum := basicSum(x); !(math.Abs(sum-s.r) <= sumTol(tol, s.n)+sumRound(s.n, math.Max(math.Abs(sum), s.r))) {
 		return fmt.Errorf("lmo: simplex: the entries sum to %g, want %g", sum, s.r)
 	}
 	return nil
 }
 
-// Check implements lazycg.MembershipChecker: x ≥ 0 and Σx ≤ radius.
+// Check implements lazycg.MembershipChecker: x ≥ 0 and Σx ≤ radius
+// (within tol·√n and the rounding of the sum).
 func (s *UnitSimplex) Check(x []float64, tol float64) error {
 	if err := checkLen("unit simplex", x, s.n); err != nil {
 		return err
@@ -84,13 +95,14 @@ func (s *UnitSimplex) Check(x []float64, tol float64) error {
 	if err := checkNonnegative("unit simplex", x, tol); err != nil {
 		return err
 	}
-	if sum := basicSum(x); !(sum <= s.r+sumTol(tol, s.n)*math.Max(1, s.r)) {
+	if sum := basicSum(x); !(sum <= s.r+sumTol(tol, s.n)+sumRound(s.n, math.Max(math.Abs(sum), s.r))) {
 		return fmt.Errorf("lmo: unit simplex: the entries sum to %g > %g", sum, s.r)
 	}
 	return nil
 }
 
-// Check implements lazycg.MembershipChecker: ‖x‖₁ ≤ radius.
+// Check implements lazycg.MembershipChecker: ‖x‖₁ ≤ radius (within
+// tol·√n and the rounding of the sum).
 func (b *L1Ball) Check(x []float64, tol float64) error {
 	if err := checkLen("l1 ball", x, b.n); err != nil {
 		return err
@@ -99,7 +111,7 @@ func (b *L1Ball) Check(x []float64, tol float64) error {
 	for _, v := range x {
 		s += math.Abs(v)
 	}
-	if !(s <= b.r+sumTol(tol, b.n)*math.Max(1, b.r)) {
+	if !(s <= b.r+sumTol(tol, b.n)+sumRound(b.n, math.Max(s, b.r))) {
 		return fmt.Errorf("lmo: l1 ball: ‖x‖₁ = %g > %g", s, b.r)
 	}
 	return nil

@@ -186,7 +186,7 @@ func (f *Fantope) Check(x []float64, tol float64) error {
 }
 
 // Check implements lazycg.MembershipChecker: ‖X‖_* ≤ R, within
-// tol·√min(m, n)·max(1, R) and the rounding of the singular values. It is
+// tol·√min(m, n) and the rounding of the singular values. It is
 // exact when m·n·min(m, n) ≤ 2³¹ (a 1290×1290 matrix), where it sums the
 // singular values computed by gonum's SVD (O(m·n·min(m, n))). For larger
 // matrices it tests, in O(m·n), only the necessary condition
@@ -210,7 +210,7 @@ func (b *NuclearBall) check(x []float64, tol float64, dense bool) error {
 		return err
 	}
 	k := min(m, n)
-	slack := sumTol(tol, k) * math.Max(1, b.r)
+	slack := sumTol(tol, k)
 	if dense {
 		var svd mat.SVD
 		if svd.Factorize(mat.NewDense(m, n, x), mat.SVDNone) {
@@ -243,7 +243,7 @@ func (b *NuclearBall) check(x []float64, tol float64, dense bool) error {
 // semidefinite program, which Check does not solve. It uses instead that
 // for every m×n matrix C supported on Ω, ⟨C, Y⟩ = ⟨C, X⟩ ≤ ‖C‖₂·‖X‖_*,
 // where Y holds x on Ω and 0 elsewhere, and refuses x when
-// max_C ⟨C, Y⟩/‖C‖₂ > R (within tol·√min(m, n)·max(1, R) and rounding)
+// max_C ⟨C, Y⟩/‖C‖₂ > R (within tol·√min(m, n) and rounding)
 // over the candidates
 //
 //   - C = Y: ‖x‖₂²/σ₁(Y), with the upper bound min(‖Y‖_F, √(‖Y‖₁‖Y‖_∞)) on
@@ -320,7 +320,7 @@ func (b *NuclearBallOn) check(x []float64, tol float64, dense bool) error {
 			}
 		}
 	}
-	if !(lb <= b.r+sumTol(tol, k)*math.Max(1, b.r)+round*lb) {
+	if !(lb <= b.r+sumTol(tol, k)+round*lb) {
 		return fmt.Errorf("lmo: %s: every %d×%d matrix with these entries on Ω has nuclear norm ≥ %.12g > R = %g", name, m, n, lb, b.r)
 	}
 	return nil

@@ -17,7 +17,7 @@ func checkFinite(name string, x []float64) error {
 }
 
 // Check implements lazycg.MembershipChecker exactly: ‖x‖_p ≤ r, within
-// tol·√n·max(1, r) and the rounding of the norm (computed after scaling x
+// tol·√n and the rounding of the norm (computed after scaling x
 // by max|x_i|, so that it neither overflows nor underflows).
 func (b *LpBall) Check(x []float64, tol float64) error {
 	const name = "lp ball"
@@ -39,7 +39,7 @@ func (b *LpBall) Check(x []float64, tol float64) error {
 		s += math.Pow(math.Abs(v)/big, b.p)
 	}
 	nrm := big * math.Pow(s, 1/b.p)
-	slack := sumTol(tol, b.n)*math.Max(1, b.r) + float64(b.n+8)*unitRoundoff*b.r
+	slack := sumTol(tol, b.n) + float64(b.n+8)*unitRoundoff*b.r
 	if !(nrm <= b.r+slack) {
 		return fmt.Errorf("lmo: %s: ‖x‖_%g = %.12g > %g", name, b.p, nrm, b.r)
 	}
@@ -47,7 +47,7 @@ func (b *LpBall) Check(x []float64, tol float64) error {
 }
 
 // Check implements lazycg.MembershipChecker exactly: the sum of the K
-// largest |x_i| is at most τ (within tol·√K·max(1, τ)).
+// largest |x_i| is at most τ (within tol·√K and the rounding of the sum).
 func (b *KNormBall) Check(x []float64, tol float64) error {
 	const name = "k-norm ball"
 	if err := checkLen(name, x, b.n); err != nil {
@@ -67,14 +67,14 @@ func (b *KNormBall) Check(x []float64, tol float64) error {
 	for _, i := range idx[:k] {
 		s += key[i]
 	}
-	if !(s <= b.tau+sumTol(tol, k)*math.Max(1, b.tau)) {
+	if !(s <= b.tau+sumTol(tol, k)+sumRound(k, math.Max(s, b.tau))) {
 		return fmt.Errorf("lmo: %s: the %d largest |x_i| sum to %g > τ = %g", name, k, s, b.tau)
 	}
 	return nil
 }
 
 // Check implements lazycg.MembershipChecker exactly: |x_i| ≤ τ (within
-// tol) and ‖x‖₁ ≤ τk (within tol·√n·max(1, τk)).
+// tol) and ‖x‖₁ ≤ τk (within tol·√n and the rounding of the sum).
 func (s *KSparse) Check(x []float64, tol float64) error {
 	const name = "k-sparse"
 	if err := checkLen(name, x, s.n); err != nil {
@@ -87,15 +87,16 @@ func (s *KSparse) Check(x []float64, tol float64) error {
 		}
 		l1 += math.Abs(v)
 	}
-	if r := s.tau * float64(s.k); !(l1 <= r+sumTol(tol, s.n)*math.Max(1, r)) {
+	if r := s.tau * float64(s.k); !(l1 <= r+sumTol(tol, s.n)+sumRound(s.n, math.Max(l1, r))) {
 		return fmt.Errorf("lmo: %s: ‖x‖₁ = %g > τk = %g", name, l1, r)
 	}
 	return nil
 }
 
 // Check implements lazycg.MembershipChecker exactly: Σ_i w_i·|x|_[i] ≤ r,
-// within tol·√n·max(w_1, r) (the ℓ1 ball's tolerance when all weights are
-// equal). It allocates a sorted copy of |x|.
+// within tol·√n·w_1 (the change of the norm when every entry moves by tol;
+// the ℓ1 ball's tolerance when w_1 = 1) and the rounding of the norm. It
+// allocates a sorted copy of |x|.
 func (b *OWLBall) Check(x []float64, tol float64) error {
 	const name = "owl ball"
 	n := len(b.w)
@@ -105,7 +106,7 @@ func (b *OWLBall) Check(x []float64, tol float64) error {
 	if err := checkFinite(name, x); err != nil {
 		return err
 	}
-	if nrm := b.Norm(x); !(nrm <= b.r+sumTol(tol, n)*math.Max(b.w[0], b.r)) {
+	if nrm := b.Norm(x); !(nrm <= b.r+sumTol(tol, n)*b.w[0]+sumRound(n, math.Max(nrm, b.r))) {
 		return fmt.Errorf("lmo: %s: the OWL norm Σ w_i·|x|_[i] is %.12g > %g", name, nrm, b.r)
 	}
 	return nil

@@ -463,8 +463,11 @@ func (d *PathPolytope) Check(x []float64, tol float64) error {
 // appear in the same order on both, and between consecutive meeting points
 // it is not cheaper than x. dst is then a copy of x and the result is false.
 // With integer costs (below 2^51/(MaxPathArcs()+1)) the comparison is
-// exact; with other costs improvements below 1e-12·(MaxPathArcs()+1)·max|c|
-// are ignored.
+// exact; with other costs the local search ignores improvements below
+// 1e-12·(MaxPathArcs()+1)·max|c| at each node of x, and since such misses
+// add up along x, a search that finds none ends with a shortest path y (as
+// Minimize computes it), returned with true when c·y < c·x. So a false
+// answer means that x is a shortest path up to the rounding of the sums.
 //
 // x must be the indicator vector of a source–sink path (entries within
 // 1e-9 of 0 or 1); an error is returned otherwise, and for NaN or Inf costs.
@@ -477,6 +480,7 @@ func (d *PathPolytope) Augment(_ context.Context, dst, c, x []float64) (bool, er
 	if len(x) != m {
 		return false, fmt.Errorf("lmo: path: augment: point has length %d, want %d", len(x), m)
 	}
+	orig := c
 	c = d.scaled(c, cmax) // labels, prefix costs and tolerance in these units
 	if err := d.readPath(x, c); err != nil {
 		return false, err
@@ -517,6 +521,17 @@ func (d *PathPolytope) Augment(_ context.Context, dst, c, x []float64) (bool, er
 			}
 		}
 		return true, nil
+	}
+	if eps > 0 {
+		// Each node of x may hide an improvement below eps, and a path
+		// that leaves and rejoins x at every node collects them all (up to
+		// MaxPathArcs·eps): a shortest path decides.
+		d.shortest(c, nil)
+		d.writePath(dst)
+		if answerValue(orig, dst) < answerValue(orig, x) {
+			return true, nil
+		}
+		copy(dst, x)
 	}
 	return false, nil
 }

@@ -252,8 +252,8 @@ func (h *Hypersimplex) Augment(_ context.Context, dst, c, x []float64) (bool, er
 	return true, nil
 }
 
-// Check reports whether x lies in the polytope within tol (bounds and the
-// sum, the latter relative to k·r).
+// Check reports whether x lies in the polytope within tol (the bounds,
+// and the sum within tol·√n and its rounding).
 func (h *Hypersimplex) Check(x []float64, tol float64) error {
 	if len(x) != h.n {
 		return fmt.Errorf("lmo: %s: point has length %d, want %d", h.name(), len(x), h.n)
@@ -266,7 +266,7 @@ func (h *Hypersimplex) Check(x []float64, tol float64) error {
 		sum += v
 	}
 	want := float64(h.k) * h.r
-	slack := tol * max(1, want)
+	slack := sumTol(tol, h.n) + sumRound(h.n, max(math.Abs(sum), want))
 	if sum > want+slack || (!h.unit && sum < want-slack) {
 		return fmt.Errorf("lmo: %s: the entries sum to %v, want %s%v", h.name(), sum, h.atMost(), want)
 	}
