@@ -58,11 +58,16 @@ func (r *Run) Elapsed() time.Duration { return time.Since(r.start) }
 // seen while the run is interrupted is a consequence of the interruption,
 // not a failure.
 func (r *Run) Interrupted() (Status, bool) {
+	// The run's context first: the caller's cancellation is in its
+	// context before it reaches the run's, so a run's context canceled by
+	// it is always seen with the caller's canceled too. Read the other
+	// way round, a cancellation between the two reads was a time limit.
+	cerr := r.ctx.Err()
 	perr := r.parent.Err()
 	switch {
 	case perr != nil && !errors.Is(perr, context.DeadlineExceeded):
 		return Canceled, true
-	case perr != nil || r.ctx.Err() != nil || (r.limit > 0 && time.Since(r.start) >= r.limit):
+	case perr != nil || cerr != nil || (r.limit > 0 && time.Since(r.start) >= r.limit):
 		return TimeLimit, true
 	}
 	return NotTerminated, false
