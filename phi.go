@@ -79,9 +79,7 @@ type PhiSchedule struct {
 
 // Floor is the largest Φ this schedule calls negligible at the value f:
 // 1e−13·max(u, |f|), u = Unit, else the run's unit, else 1 (PhiFloor).
-func (p *PhiSchedule) Floor(f float64) float64 {
-	return 1e-13 * math.Max(p.scaleUnit(), math.Abs(f))
-}
+func (p *PhiSchedule) Floor(f float64) float64 { return phiFloorAt(p.scaleUnit(), f) }
 
 // scaleUnit is Unit, else the run's unit, else 1.
 func (p *PhiSchedule) scaleUnit() float64 {
@@ -94,18 +92,18 @@ func (p *PhiSchedule) scaleUnit() float64 {
 	return 1
 }
 
-// phiFloorAt is 1e−13·max(unit, |f|), PhiFloor(f) for a unit that is not
-// positive.
+// phiFloorAt is the one floor rule: 1e−13·max(unit, |f|), with 1 for a
+// unit that is not positive (PhiFloor).
 func phiFloorAt(unit, f float64) float64 {
-	if unit > 0 {
-		return 1e-13 * math.Max(unit, math.Abs(f))
+	if !(unit > 0) {
+		unit = 1
 	}
-	return PhiFloor(f)
+	return 1e-13 * math.Max(unit, math.Abs(f))
 }
 
 // PhiUnit is the unit of a run's floors (see PhiSchedule.Unit) from its
-// start point x with f = f(x) and g = ∇f(x): the larger of |f(x_1)| and Σ_i |∇f(x_1)_i·x_1,i| (the
-// magnitude of the terms of a Wolfe gap), capped at 1 so that only
+// start point x with f = f(x) and g = ∇f(x): the larger of |f| and
+// Σ_i |g_i·x_i| (the magnitude of the terms of a Wolfe gap), capped at 1 so that only
 // problems whose values lie far below 1 get a finer floor than PhiFloor's
 // absolute 1e−13 (a problem of scale 1e−20 was "converged" at once, with
 // a gap 10^7 times its values); 1 when that magnitude is 0 or not finite.
@@ -142,7 +140,7 @@ func PhiNegligible(phi, f float64) bool {
 
 // PhiFloor is the largest Φ that PhiNegligible calls negligible at the
 // objective value f: 1e-13·max(1, |f|).
-func PhiFloor(f float64) float64 { return 1e-13 * math.Max(1, math.Abs(f)) }
+func PhiFloor(f float64) float64 { return phiFloorAt(1, f) }
 
 // maxPhiHalvings bounds the binary search for Φ0 (more halvings than
 // float64 has exponents).
