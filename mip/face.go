@@ -111,8 +111,13 @@ func (s *Solver) faceFor(ctx context.Context, zero []bool) (*faceModel, error) {
 		}
 		newCol[j] = len(keep)
 		keep = append(keep, j)
-		if m.ColNames != nil {
-			sub.ColNames = append(sub.ColNames, m.ColNames[j])
+		if len(m.ColNames) > 0 {
+			// A model may name only its first columns (see colName).
+			name := ""
+			if j < len(m.ColNames) {
+				name = m.ColNames[j]
+			}
+			sub.ColNames = append(sub.ColNames, name)
 		}
 		sub.Obj = append(sub.Obj, 0)
 		sub.ColLo = append(sub.ColLo, m.ColLo[j])

@@ -328,14 +328,20 @@ func withPoolRows(m *Model) *Model {
 			next[j]++
 		}
 	}
+	// Name the pool rows only when the model names all its rows (a
+	// shorter list leaves the rest unnamed; see rowName).
+	named := len(c.RowNames) >= nr
+	if named {
+		c.RowNames = c.RowNames[:nr:nr]
+	}
 	for i := range p.NumRows() {
 		for k := p.Start[i]; k < p.Start[i+1]; k++ {
 			j := p.Index[k]
 			index[next[j]], value[next[j]] = nr+i, p.Value[k]
 			next[j]++
 		}
-		if len(c.RowNames) >= nr {
-			c.RowNames = append(c.RowNames[:nr], fmt.Sprintf("pool_%d", i))
+		if named {
+			c.RowNames = append(c.RowNames, fmt.Sprintf("pool_%d", i))
 		}
 	}
 	c.Start, c.Index, c.Value = start, index, value

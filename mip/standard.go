@@ -18,7 +18,8 @@ import "math"
 // Set partitioning (rows Σ_{j∈S_i} x_j = 1 over binary columns, each column
 // in some row) and assignment models qualify; any inequality row refuses
 // (p0033, stein27), as do extended formulations with hidden continuous
-// columns (the TSP flow and spanning-tree formulations).
+// columns (the TSP flow and spanning-tree formulations). Coordinates that
+// are not columns of m (out of range) make it report false.
 //
 // Why this keeps the pairwise step feasible: a step x + η(v⁺ − v⁻) between
 // points with Ax = b keeps Ax = b; the methods' ratio test keeps x ≥ 0;
@@ -45,6 +46,9 @@ func (m *Model) StandardForm(vars []int) bool {
 		}
 	}
 	for _, j := range vars {
+		if j < 0 || j >= nc {
+			return false // not a column: no polytope of m (NewSolver refuses such Vars)
+		}
 		isVar[j] = true
 	}
 	for i := range nr {
