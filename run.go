@@ -158,14 +158,28 @@ func CheckProblem(n int, lmo LMO, sep WeakSeparator, x0 []float64) error {
 }
 
 // CheckMember checks a point x of the right dimension against the
-// polytope of lmo when lmo is a MembershipChecker, within the relative
-// tolerance CheckProblem allows a start point (1e-9·max(1, max_i |x_i|)),
-// and returns the checker's error for a point outside; it returns nil
-// when lmo cannot check (x is then taken to lie in P). Saved points used
-// as bounds (experiment's hindsight) go through it too.
+// polytope of lmo when lmo is a MembershipChecker, within the tolerance
+// CheckProblem allows a start point, CheckMemberTol(lmo, x, 1e-9): an
+// absolute tolerance 1e-9·max(s, max_i |x_i|), s the polytope's own scale
+// when lmo is a ScaledChecker and 1 otherwise. It returns the checker's
+// error for a point outside, and nil when lmo cannot check (x is then
+// taken to lie in P). Saved points used as bounds (experiment's
+// hindsight) go through it too.
 func CheckMember(lmo LMO, x []float64) error {
-	if mc, ok := lmo.(MembershipChecker); ok {
-		return mc.Check(x, startTol*math.Max(1, maxAbs(x)))
+	return CheckMemberTol(lmo, x, startTol)
+}
+
+// CheckMemberTol checks x against the polytope of lmo with the relative
+// tolerance rel: by lmo's CheckScaled(x, rel) when lmo is a ScaledChecker,
+// by its Check(x, ScaledTol(rel, 1, x)) when it is only a
+// MembershipChecker, and not at all (nil) otherwise. Products check
+// their blocks with it, each at its own scale.
+func CheckMemberTol(lmo LMO, x []float64, rel float64) error {
+	switch mc := lmo.(type) {
+	case ScaledChecker:
+		return mc.CheckScaled(x, rel)
+	case MembershipChecker:
+		return mc.Check(x, ScaledTol(rel, 1, x))
 	}
 	return nil
 }
@@ -203,7 +217,7 @@ func CheckNotNil(what string, v any) error {
 const MaxDim = 1 << 40
 
 // startTol is the relative tolerance of the membership check of a start
-// point (MembershipChecker).
+// point (MembershipChecker, ScaledChecker).
 const startTol = 1e-9
 
 // MembershipChecker is an optional interface of LMOs that can check
@@ -212,12 +226,38 @@ const startTol = 1e-9
 // constraint), and nil when x is in P. A checker may test necessary
 // conditions only (a product whose factors cannot all check), and then
 // returns nil for some points outside P. CheckProblem (and so Minimize,
-// MinimizeDC and the online driver) refuses a start point with it;
-// without it a start point is taken to lie in P, which no method can check
-// from linear minimization alone, and the results (primal values, gaps)
-// hold only if it does.
+// MinimizeDC and the online driver) refuses a start point with it (see
+// CheckMember for the tolerance, and ScaledChecker for polytopes whose
+// scale is not 1); without it a start point is taken to lie in P, which
+// no method can check from linear minimization alone, and the results
+// (primal values, gaps) hold only if it does.
 type MembershipChecker interface {
 	Check(x []float64, tol float64) error
+}
+
+// ScaledChecker is an optional interface of MembershipCheckers whose
+// polytope has a scale s of its own (a radius, max |vertex entry|), so
+// that a relative tolerance rel is relative to s rather than to 1: for a
+// polytope of one scale, CheckScaled(x, rel) is Check(x, ScaledTol(rel,
+// s, x)), the rule that CheckMemberTol applies with s = 1 to a checker
+// without it (the 0/1 polytopes, flows with integer data); a product
+// checks each block by CheckMemberTol, at the block's own scale. With 1
+// in place of s, the floor 1e-9 of CheckMember's tolerance let a ball of
+// radius 1e-10 accept a start point 15 times its radius away from it; with
+// s it shrinks and grows with the polytope, so that the tolerance of a
+// point of P is 1e-9 relative to P's scale at every scale.
+type ScaledChecker interface {
+	MembershipChecker
+	CheckScaled(x []float64, rel float64) error
+}
+
+// ScaledTol returns the absolute tolerance rel·max(scale, max_i |x_i|) of
+// a membership check with relative tolerance rel of x against a polytope
+// of the given scale (ScaledChecker): relative to the polytope's scale
+// for its points, and to x's own entries (their rounding) for a point
+// with larger entries.
+func ScaledTol(rel, scale float64, x []float64) float64 {
+	return rel * math.Max(scale, maxAbs(x))
 }
 
 // maxAbs returns max |v_i| (0 for an empty v).

@@ -15,7 +15,9 @@ import (
 // necessary conditions only, as their Check says: Cut (membership is
 // NP-hard), NuclearBallOn (a semidefinite program), and Spectraplex and
 // NuclearBall above the size of a dense factorization (check_matrix.go).
-// ConvexHull has no Check: membership in conv{a_k} is a linear program.
+// ConvexHull has no exact Check: membership in conv{a_k} is a linear
+// program (check_hull.go). The oracles with a scale of their own (a
+// radius) also implement lazycg.ScaledChecker (check_scale.go).
 var (
 	_ lazycg.MembershipChecker = (*ProbabilitySimplex)(nil)
 	_ lazycg.MembershipChecker = (*UnitSimplex)(nil)
@@ -66,9 +68,9 @@ func sumTol(tol float64, n int) float64 { return tol * math.Max(1, math.Sqrt(flo
 // terms whose magnitudes add up to at most scale, 2(n+2)·u·scale. The
 // checks add it to the absolute tolerance tol instead of scaling tol by
 // the radius: tol is absolute (lazycg.MembershipChecker), and
-// lazycg.CheckMember already passes one that grows with max_i |x_i|, so
-// scaling it by the radius again accepted points far outside a large ball
-// (‖x‖₁ = 11r for r = 1e10).
+// lazycg.CheckMember already passes one that grows with the radius and
+// max_i |x_i| (lazycg.ScaledTol), so scaling it by the radius again
+// accepted points far outside a large ball (‖x‖₁ = 11r for r = 1e10).
 func sumRound(n int, scale float64) float64 { return 2 * float64(n+2) * unitRoundoff * scale }
 
 // Check implements lazycg.MembershipChecker: x ≥ 0 and Σx = radius

@@ -33,7 +33,7 @@ func (h *ConvexHull) Check(x []float64, tol float64) error {
 		return err
 	}
 	st := sumTol(tol, n)
-	scale := math.Max(1, maxAbsValue(x))
+	scale := maxAbsValue(x)
 	y := make([]float64, n)
 	v := make([]float64, n)
 	c := make([]float64, n)
