@@ -101,7 +101,8 @@ type AugmentingSeparator struct {
 }
 
 // NewAugmentingSeparator returns an augmenting separator over aug, which
-// must know its ℓ1-diameter (implement Diameter1).
+// must know its ℓ1-diameter (implement Diameter1) and be a 0/1 polytope
+// (IsZeroOne).
 func NewAugmentingSeparator(aug Augmenter) (*AugmentingSeparator, error) {
 	s := &AugmentingSeparator{Aug: aug}
 	if _, err := s.diameter(); err != nil {
@@ -152,6 +153,9 @@ func (s *AugmentingSeparator) diameter() (int, error) {
 	}
 	if err := CheckNotNil("augmenting separator: the decomposition", s.Decomposition); err != nil {
 		return 0, err
+	}
+	if !IsZeroOne(s.Aug) {
+		return 0, fmt.Errorf("lazycg: augmenting separator: the oracle's polytope (%T) is not a 0/1 polytope (its ZeroOne method says so); Algorithm 9 needs 0/1 vertices", s.Aug)
 	}
 	k := s.L1Diameter
 	if k == 0 {

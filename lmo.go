@@ -172,11 +172,38 @@ type Augmenter interface {
 	Augment(ctx context.Context, dst, c, x []float64) (bool, error)
 }
 
-// Diameter1 is an optional interface of 0/1 polytopes that know an upper
+// Diameter1 is an optional interface of polytopes that know an upper
 // bound k on their ℓ1-diameter max ‖y1 − y2‖₁ (used by augmenting weak
-// separation).
+// separation and by the online methods' default diameters). It is meant
+// for 0/1 polytopes; a polytope that is one only for some of its
+// parameters (a simplex of radius r, a flow polytope with capacities)
+// implements ZeroOner too, and says there when it is not (IsZeroOne).
 type Diameter1 interface {
 	L1Diameter() int
+}
+
+// ZeroOner is an optional interface of polytopes that are 0/1 polytopes
+// (every vertex a 0/1 vector) for some of their parameters only: ZeroOne
+// reports whether this one is. See IsZeroOne.
+type ZeroOner interface {
+	ZeroOne() bool
+}
+
+// IsZeroOne reports whether the polytope of p (an LMO or Augmenter) is
+// known to be a 0/1 polytope: by its ZeroOne method when it is a
+// ZeroOner, and otherwise when it is a Diameter1 or an Augmenter, the
+// interfaces documented for 0/1 polytopes. Anything else (a ball, a
+// simplex without the method) is not taken for one. Augmenting weak
+// separation needs a 0/1 polytope, and the diameter bounds √k in ℓ2 and 1
+// in ℓ∞ that the online methods derive from the ℓ1-diameter k hold only
+// for one.
+func IsZeroOne(p any) bool {
+	if z, ok := p.(ZeroOner); ok {
+		return z.ZeroOne()
+	}
+	_, d := p.(Diameter1)
+	_, a := p.(Augmenter)
+	return d || a
 }
 
 // ErrEmptyPolytope is wrapped by the errors of LMOs whose polytope has no

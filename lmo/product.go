@@ -317,12 +317,11 @@ func (d productDiam) L1Diameter() int {
 	return s
 }
 
-// ZeroOne reports whether every block is a 0/1 polytope (a block without
-// a ZeroOne method counts as one: every Augmenter of this package but the
-// flow polytope and the hypersimplex, which have the method, is 0/1).
-func (g productAug) ZeroOne() bool {
-	for _, b := range g.p.blocks {
-		if z, ok := b.LMO.(interface{ ZeroOne() bool }); ok && !z.ZeroOne() {
+// ZeroOne reports whether every block is a 0/1 polytope
+// (lazycg.IsZeroOne of each factor; see lazycg.ZeroOner).
+func (p *product) ZeroOne() bool {
+	for _, b := range p.blocks {
+		if !lazycg.IsZeroOne(b.LMO) {
 			return false
 		}
 	}

@@ -49,6 +49,10 @@ func (s *ProbabilitySimplex) Radius() float64 { return s.r }
 // See the type documentation: only radius 1 gives a 0/1 polytope.
 func (s *ProbabilitySimplex) L1Diameter() int { return basicCeilInt(2 * s.r) }
 
+// ZeroOne reports whether this is a 0/1 polytope (radius 1; see
+// lazycg.ZeroOner).
+func (s *ProbabilitySimplex) ZeroOne() bool { return s.r == 1 }
+
 // Vertex writes the vertex r·e_0 into dst.
 func (s *ProbabilitySimplex) Vertex(dst []float64) {
 	clear(dst[:s.n])
@@ -137,6 +141,10 @@ func (s *UnitSimplex) L1Diameter() int {
 	}
 	return basicCeilInt(2 * s.r)
 }
+
+// ZeroOne reports whether this is a 0/1 polytope (radius 1; see
+// lazycg.ZeroOner).
+func (s *UnitSimplex) ZeroOne() bool { return s.r == 1 }
 
 // Vertex writes the vertex 0 into dst.
 func (s *UnitSimplex) Vertex(dst []float64) { clear(dst[:s.n]) }

@@ -120,9 +120,11 @@ type Params struct {
 	// gradients). Required for Smoothing and TheoremBound only.
 	L float64
 	// D is the diameter of P in Norm. When 0 it is derived from the
-	// polytope's Diameter1 bound k, which that interface promises for 0/1
-	// polytopes: k for ℓ1, √k for ℓ2, 1 for ℓ∞. D may be +Inf (unknown)
-	// only when S > 0.
+	// polytope's ℓ1-diameter bound k (L1Diameter or Diameter1): k for ℓ1,
+	// and for 0/1 polytopes √k for ℓ2 and 1 for ℓ∞; a polytope that is
+	// not 0/1 (its ZeroOne method says so, or its Vertexer's vertex is not
+	// a 0/1 vector) gets k in every norm. D may be +Inf (unknown) only
+	// when S > 0.
 	D float64
 	// Norm is the norm of the analysis (default ℓ2).
 	Norm Norm
@@ -131,8 +133,8 @@ type Params struct {
 	// L-Lipschitz losses (L in ℓ2 required, Norm must be ℓ2), with gradient
 	// ∇f̃_t(x) = ∇f_t(x_t) + 4L t^{−1/4}(x − x_1)/√k: ∇f_t is evaluated
 	// only at the played points. It sets b = s = 1/4, S = L/√k (the
-	// paper's values), D = √k (the ℓ2-diameter bound of 0/1 polytopes,
-	// unless D is set) and the strongly convex steps. For C it uses the
+	// paper's values), D = √k (the ℓ2-diameter bound of 0/1 polytopes; k
+	// for other polytopes, see D; unless D is set) and the strongly convex steps. For C it uses the
 	// curvature 4L·D²/√k = 4L√k of f̃ (the paper states L√k, too small by a
 	// factor 4 for f̃ as defined); TheoremBound uses the Lipschitz constant
 	// L + 4L·D/√k = 5L of f̃ on P (the paper states 3L).
@@ -276,7 +278,7 @@ func (p Params) resolve(lmo lazycg.LMO, who string) (resolved, error) {
 		}
 		sk := math.Sqrt(k)
 		if r.d == 0 {
-			r.d = sk
+			r.d = diameterFromL1(lmo, k, NormL2)
 		}
 		// f̃_t is α_t-smooth quadratic plus linear, α_t = (4L/√k)·t^{−1/4}:
 		// curvature α_t·D² and ‖∇f̃_t‖ ≤ L + α_t·D on P.
@@ -295,14 +297,7 @@ func (p Params) resolve(lmo lazycg.LMO, who string) (resolved, error) {
 		return r, fmt.Errorf("online: %s: L must be ≥ 0, got %g", who, r.l)
 	}
 	if r.d == 0 && k > 0 {
-		switch r.norm {
-		case NormL1:
-			r.d = k
-		case NormL2:
-			r.d = math.Sqrt(k)
-		default:
-			r.d = 1
-		}
+		r.d = diameterFromL1(lmo, k, r.norm)
 	}
 	if math.IsNaN(r.d) || r.d < 0 {
 		return r, fmt.Errorf("online: %s: the diameter D must be ≥ 0, got %g", who, r.d)
@@ -339,6 +334,43 @@ func (p Params) resolve(lmo lazycg.LMO, who string) (resolved, error) {
 		return r, fmt.Errorf("online: %s: the stochastic steps need the diameter D of P", who)
 	}
 	return r, nil
+}
+
+// diameterFromL1 returns the diameter of P in norm nm derived from k, a
+// bound on its ℓ1-diameter: k in ℓ1; √k in ℓ2 and 1 in ℓ∞ when P is a 0/1
+// polytope (‖y − z‖₂² ≤ ‖y − z‖₁·‖y − z‖∞ and ‖y − z‖∞ ≤ 1), else k, since
+// ‖·‖∞ ≤ ‖·‖₂ ≤ ‖·‖₁ for every polytope (a simplex of radius 10 has
+// ℓ1-diameter 20 and ℓ2-diameter 10√2 > √20).
+func diameterFromL1(lmo lazycg.LMO, k float64, nm Norm) float64 {
+	if nm == NormL1 || !zeroOnePolytope(lmo) {
+		return k
+	}
+	if nm == NormL2 {
+		return math.Sqrt(k)
+	}
+	return 1
+}
+
+// zeroOnePolytope reports whether lmo's polytope may be taken for a 0/1
+// polytope: lazycg.IsZeroOne (not when its ZeroOne method says otherwise:
+// simplices and hypersimplices of radius ≠ 1, flow polytopes with
+// capacities above 1, MIPs with general integers), and, as a second
+// check on polytopes from elsewhere, the vertex it knows
+// (lazycg.Vertexer) is a 0/1 vector.
+func zeroOnePolytope(lmo lazycg.LMO) bool {
+	if !lazycg.IsZeroOne(lmo) {
+		return false
+	}
+	if v, ok := lmo.(lazycg.Vertexer); ok {
+		x := make([]float64, lmo.Dim())
+		v.Vertex(x)
+		for _, xi := range x {
+			if xi != 0 && xi != 1 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Check validates the parameters for the polytope of lmo (the errors

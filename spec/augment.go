@@ -18,7 +18,7 @@ func buildAugmenting(in *Instance, c *Config) (lazycg.WeakSeparator, error) {
 	if !ok {
 		return nil, fmt.Errorf("spec: -oracle aug: polytope %q has no augmentation oracle (use spanningtree, flow, dag, hypersimplex, unithypersimplex, cut:N,oracle=enum or a MIP polytope of binary variables)", in.Spec)
 	}
-	if z, ok := in.LMO.(interface{ ZeroOne() bool }); ok && !z.ZeroOne() {
+	if !lazycg.IsZeroOne(in.LMO) {
 		return nil, fmt.Errorf("spec: -oracle aug: polytope %q is not a 0/1 polytope: augmenting separation (Algorithm 9) needs vertices that are 0/1 vectors (binary MIP variables, unit arc capacities, radius 1)", in.Spec)
 	}
 	if !(c.K > 1) {
