@@ -48,7 +48,9 @@ type DCSettings struct {
 	// at most Tolerance (see DCResult.GapBound); RelTolerance once it is at
 	// most RelTolerance·max(1, |φ|). A run always stops once the gap is
 	// below the floating-point resolution of the subproblem's values,
-	// PhiFloor of the largest of |F|, |G| and |φ| at the iterate.
+	// 1e−13·max(u, s) for s the largest of |F|, |G| and |φ| at the iterate
+	// and u that largest value at the start point capped at 1 (PhiFloor
+	// when it is at least 1; see PhiSchedule.Unit).
 	Tolerance, RelTolerance float64
 	// Inner are the settings of each subproblem's Minimize run: its limits
 	// apply to each subproblem (the time limit and the LMO call limit are
@@ -356,8 +358,12 @@ func MinimizeDC(ctx context.Context, p DCProblem, settings *DCSettings, method M
 	// tolerance is the DCA gap that ends the run at φ: the settings', and
 	// at least the resolution of the subproblem's values, sums of terms as
 	// large as scale = max |F|, |G| at the iterate (PhiFloor).
+	// The floor's unit is that scale at the first model's point, capped
+	// at 1 (as PhiUnit for Minimize): a problem of values 1e−20 is not
+	// "converged" at a gap 10^7 times its values.
+	unit := 0.0
 	tolerance := func(phi, scale float64) float64 {
-		return math.Max(math.Max(settings.Tolerance, settings.RelTolerance*math.Max(1, math.Abs(phi))), PhiFloor(scale))
+		return math.Max(math.Max(settings.Tolerance, settings.RelTolerance*math.Max(1, math.Abs(phi))), phiFloorAt(unit, scale))
 	}
 	var modelScale, certScale float64 // max |F|, |G|, |φ| at the model's point and at the certified one
 	maxIter := settings.MaxIterations
@@ -389,6 +395,12 @@ func MinimizeDC(ctx context.Context, p DCProblem, settings *DCSettings, method M
 		base.c = dot(lin, x) - g
 		f := p.F.Func(x)
 		modelScale = math.Max(math.Max(math.Abs(f), math.Abs(g)), math.Abs(f-g))
+		if unit == 0 {
+			unit = math.Min(1, modelScale)
+			if !(unit > 0) {
+				unit = 1 // phiFloorAt's unit for 0 or NaN
+			}
+		}
 		return f - g
 	}
 

@@ -66,3 +66,56 @@ func TestTinyScaleRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestTinyScaleDC: DCA's stopping floor is relative to the problem's own
+// scale, as Minimize's is: φ = F − G scaled by 2^−66 runs DCA iteration
+// for iteration like the unscaled problem. With the floor 1e−13·max(1, s)
+// the scaled run was "converged" at its first certificate, at a gap 10^7
+// times its values.
+func TestTinyScaleDC(t *testing.T) {
+	poly, err := lmo.NewBirkhoff(5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := poly.Dim()
+	rng := rand.New(rand.NewPCG(5, 6))
+	b, c := make([]float64, n), make([]float64, n)
+	for i := range b {
+		b[i], c[i] = rng.Float64(), rng.Float64()
+	}
+	problem := func(scale float64) lazycg.DCProblem {
+		wf, wg := make([]float64, n), make([]float64, n)
+		for i := range wf {
+			wf[i], wg[i] = scale, 0.7*scale
+		}
+		f, err := objective.NewWeightedDistance(wf, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := objective.NewWeightedDistance(wg, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lazycg.DCProblem{F: f, G: g, LMO: poly}
+	}
+	st := func() *lazycg.DCSettings {
+		return &lazycg.DCSettings{MaxIterations: 30, Inner: lazycg.Settings{MaxIterations: 2000}}
+	}
+	one, err := lazycg.MinimizeDC(context.Background(), problem(1), st(), &lazycg.FrankWolfe{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	small, err := lazycg.MinimizeDC(context.Background(), problem(math.Ldexp(1, -66)), st(), &lazycg.FrankWolfe{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.Iterations < 3 {
+		t.Fatalf("unscaled DCA ended after %d iterations (%v): the test problem is too easy", one.Iterations, one.Status)
+	}
+	if small.Status != one.Status || small.Iterations != one.Iterations {
+		t.Errorf("×2^−66: %v after %d DCA iterations; unscaled %v after %d", small.Status, small.Iterations, one.Status, one.Iterations)
+	}
+	if r := math.Ldexp(small.GapBound, 66) / one.GapBound; !(math.Abs(r-1) <= 1e-6) {
+		t.Errorf("gap bound ×2^66 is %g of the unscaled run's (%g)", r, one.GapBound)
+	}
+}
