@@ -9,11 +9,19 @@
 # (go install golang.org/x/perf/cmd/benchstat@latest) it prints medians.
 #
 # Usage: scripts/bench-kernels.sh [COUNT] [OUTPUT-FILE]
+# OUTPUT-FILE (the raw go test output) defaults to bench-kernels.txt in the
+# checkout; a relative one is taken from the current directory.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-export PATH="$PATH:/usr/local/go/bin:$(go env GOPATH)/bin"
+usage() { echo "usage: scripts/bench-kernels.sh [COUNT] [OUTPUT-FILE]   (COUNT: runs of each benchmark, default 5)" >&2; exit 2; }
+[ $# -le 2 ] || usage
 count="${1:-5}"
-out="${2:-bench-kernels.txt}"
+case $count in '' | *[!0-9]* | 0) usage ;; esac
+out="${2:-}"
+case $out in '' | /*) ;; *) out=$PWD/$out ;; esac
+cd "$(dirname "$0")/.."
+out="${out:-bench-kernels.txt}"
+export PATH="$PATH:/usr/local/go/bin"
+PATH="$PATH:$(go env GOPATH)/bin"
 go test -run '^$' -count "$count" -timeout 60m \
 	-bench 'BenchmarkCGIteration|BenchmarkLazyCacheHitIteration|BenchmarkDenseKernels|BenchmarkSparseKernels' \
 	./objective/ | tee "$out"

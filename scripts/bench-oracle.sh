@@ -7,7 +7,8 @@
 # model); then early-terminated weak separation calls against exact calls.
 # lazycg's oracle runs in the configurations -configs names: "default",
 # "off" (no integer preprocessing), "pre" (preprocessing on every call) and
-# "search" (the search SearchAuto does not pick); all four by default.
+# "search" (the search SearchAuto does not pick); all four by default
+# ("default" runs whatever -configs says: the others are compared with it).
 # Both solvers run single-threaded; every call is capped at -cap
 # CPU seconds (the separation calls at -cap seconds of wall-clock time; an
 # exact call cut there makes the table's ratio an upper bound).
@@ -23,10 +24,15 @@
 # cbc the "Total time (CPU seconds)" it prints, which is CoinCpuTime, i.e.
 # user time only, minus that of the read run). Rows that take under 30 s are run -repeat times (default 3),
 # alternating lazycg and cbc, and the tables show the median. Results are
-# appended as JSON lines to OUT/lazycg.jsonl, OUT/lazycg-pre.jsonl,
-# OUT/cbc.jsonl and OUT/sep.jsonl (cbc logs in OUT/logs); -table prints the Markdown tables
-# of docs/ORACLE.md from them. The data directory comes from -data, else
-# $LAZYCG_DATA.
+# appended as JSON lines to OUT/lazycg.jsonl (the default configuration),
+# OUT/lazycg-off.jsonl, OUT/lazycg-pre.jsonl, OUT/lazycg-search.jsonl,
+# OUT/cbc.jsonl and OUT/sep.jsonl (cbc logs in OUT/logs); -table prints the
+# Markdown tables of docs/ORACLE.md from them. OUT defaults to bench-oracle
+# in the checkout; a relative -out or -data is taken from the current
+# directory. The data directory (needed for the MIPLIB names, not for cut:N)
+# comes from -data, else $LAZYCG_DATA, else ../shared/data beside the
+# checkout; every MIPLIB file is checked before anything runs. Installs the
+# cbc program (Debian coinor-cbc) and CBC's development files when missing.
 set -euo pipefail
 
 data=${LAZYCG_DATA:-}
@@ -39,24 +45,61 @@ sep=12
 configs="default off pre search"
 repeat=3
 table=0
+# usage prints this header.
+usage() { sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; }
+# bad MESSAGE: a usage error (exit 2).
+bad() { echo "bench-oracle.sh: $1 (see -h)" >&2; exit 2; }
+# abs PATH: PATH made absolute against the current directory.
+abs() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac; }
+outset=0
 while [ $# -gt 0 ]; do
 	case "$1" in
-	-data) data=$2; shift 2 ;;
-	-out) out=$2; shift 2 ;;
-	-cap) cap=$2; shift 2 ;;
-	-instances) instances=$2; shift 2 ;;
-	-costs) costs=$2; shift 2 ;;
-	-targets) targets=$2; shift 2 ;;
-	-sep) sep=$2; shift 2 ;;
-	-configs) configs=$2; shift 2 ;;
-	-repeat) repeat=$2; shift 2 ;;
+	-data | -out | -cap | -instances | -costs | -targets | -sep | -configs | -repeat)
+		[ $# -ge 2 ] || bad "$1 needs a value"
+		case "$1" in
+		-data) data=$2 ;;
+		-out) out=$2 outset=1 ;;
+		-cap) cap=$2 ;;
+		-instances) instances=$2 ;;
+		-costs) costs=$2 ;;
+		-targets) targets=$2 ;;
+		-sep) sep=$2 ;;
+		-configs) configs=$2 ;;
+		-repeat) repeat=$2 ;;
+		esac
+		shift 2 ;;
 	-table) table=1; shift ;;
-	-h | -help | --help) sed -n '2,27p' "$0"; exit 0 ;;
-	*) echo "bench-oracle.sh: unknown argument $1 (see -h)" >&2; exit 2 ;;
+	-h | -help | --help) usage; exit 0 ;;
+	*) bad "unknown argument $1" ;;
 	esac
 done
+# Paths given are the caller's; the defaults are the checkout's.
+if [ -n "$data" ]; then data=$(abs "$data"); fi
+if [ $outset = 1 ]; then out=$(abs "$out"); fi
+case $cap in '' | *[!0-9.]* | *.*.* | .) bad "-cap wants seconds, got '$cap'" ;; esac
+case $repeat in '' | *[!0-9]* | 0) bad "-repeat wants a count ≥ 1, got '$repeat'" ;; esac
+case $sep in '' | *[!0-9]*) bad "-sep wants a count, got '$sep'" ;; esac
+for c in $costs; do case $c in file | quadratic) ;; *) bad "-costs: unknown cost $c (file, quadratic)" ;; esac; done
+for t in $targets; do case $t in first | gap | optimal) ;; *) bad "-targets: unknown target $t (first, gap, optimal)" ;; esac; done
+for c in $configs; do case $c in default | off | pre | search) ;; *) bad "-configs: unknown configuration $c (default, off, pre, search)" ;; esac; done
 
 cd "$(dirname "$0")/.."
+if [ "$table" = 0 ]; then
+	# Every MIPLIB file must be at hand before anything runs.
+	if [ -z "$data" ] && [ -d ../shared/data ]; then data=$(cd ../shared/data && pwd); fi
+	for inst in $instances; do
+		case $inst in
+		cut:* | cut-tri:*) ;;
+		*)
+			if [ -z "$data" ]; then
+				echo "bench-oracle.sh: $inst needs the benchmark data directory: pass -data DIR or set LAZYCG_DATA (or put it at ../shared/data beside the checkout)" >&2
+				exit 2
+			fi
+			[ -f "$data/miplib/$inst.mps.gz" ] || { echo "bench-oracle.sh: missing $data/miplib/$inst.mps.gz" >&2; exit 2; } ;;
+		esac
+	done
+fi
+source scripts/setup.sh
 # The tool and the quadratic MPS copies go to a scratch directory, not
 # into OUT (which may be under docs/).
 tmp=$(mktemp -d)
@@ -66,15 +109,10 @@ if [ "$table" = 1 ]; then
 	"$tmp/oraclebench" -table "$out"
 	exit
 fi
-mkdir -p "$out/logs"
-if [ -z "$data" ]; then
-	echo "bench-oracle.sh: no data directory: set LAZYCG_DATA or pass -data DIR" >&2
-	exit 2
-fi
 if ! command -v cbc >/dev/null; then
-	echo "bench-oracle.sh: installing the cbc program (Debian coinor-cbc)" >&2
-	apt-get install -y coinor-cbc >&2
+	apt_install bench-oracle.sh coinor-cbc || exit 1
 fi
+mkdir -p "$out/logs"
 
 # cbc_cpu LOG prints the "Total time (CPU seconds)" of a cbc log.
 cbc_cpu() { sed -n 's/^Total time (CPU seconds): *\([0-9.]*\).*/\1/p' "$1" | tail -1; }

@@ -1,11 +1,21 @@
 #!/usr/bin/env bash
 # Runs lazycg's test suite (installs CBC first when missing).
 set -euo pipefail
+# A relative $LAZYCG_DATA is the caller's: the tests run elsewhere.
+if [ -n "${LAZYCG_DATA:-}" ]; then
+	case $LAZYCG_DATA in /*) ;; *) export LAZYCG_DATA="$PWD/$LAZYCG_DATA" ;; esac
+fi
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 export PATH="$PATH:/usr/local/go/bin"
 echo "== gofmt" >&2
-bad=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+# The module's Go files: tracked and new ones (not ignored); a tracked file
+# deleted in the work tree is left out.
+gofiles=()
+while IFS= read -r -d '' f; do
+	if [ -f "$f" ]; then gofiles+=("$f"); fi
+done < <(git ls-files -z -c -o --exclude-standard -- '*.go' 2>/dev/null || find . -name '*.go' -print0)
+bad=$(gofmt -l ${gofiles[@]+"${gofiles[@]}"} </dev/null)
 if [ -n "$bad" ]; then echo "gofmt would change: $bad" >&2; exit 1; fi
 echo "== go vet" >&2
 go vet ./...

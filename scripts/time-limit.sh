@@ -5,14 +5,18 @@
 # result with status time-limit (or say plainly that no point exists) and
 # exit 0 (1 without a point).
 #
-# Usage: scripts/time-limit.sh [-k] [SCENARIO...]   (-k: keep going after a failure)
+# Usage: scripts/time-limit.sh [-k] [SCENARIO...]   (-k: keep going after a failure;
+#        a SCENARIO that does not exist is an error, exit 2)
 # Environment: MARGIN (seconds, default 1, doubled on a machine loaded
-#              beyond 2 per core: lib-check.sh), LIMIT (seconds, default 5),
+#              beyond 2 per core: lib-check.sh), LIMIT (whole seconds, default 5),
 #              LAZYCG_DATA (the MIPLIB scenarios are skipped without it).
 set -uo pipefail
 MARGIN_SET=${MARGIN:+1}
 MARGIN=${MARGIN:-1}
 LIMIT=${LIMIT:-5}
+case $LIMIT in
+'' | *[!0-9]* | 0*) echo "time-limit.sh: LIMIT must be a positive whole number of seconds, got '$LIMIT'" >&2; exit 2 ;;
+esac
 source "$(dirname "$0")/lib-check.sh"
 worst=0
 
@@ -67,6 +71,8 @@ if [ -n "${LAZYCG_DATA:-}" ] && [ -d "${LAZYCG_DATA:-}/miplib" ]; then
 	check flow-12b -- solve -polytope flow:mcf/netgen_8_12b.min -objective quadratic -method lcg -progress 0
 else
 	echo "skip air04, lmo-air04, flow-12b: no benchmark data (set LAZYCG_DATA)" >&2
+	skipped air04 lmo-air04 flow-12b
 fi
+check_names
 echo "time-limit check: $ran runs, $fails failed, worst overrun ${worst}s (limit ${LIMIT}s, margin ${MARGIN}s)"
 [ $fails = 0 ]
