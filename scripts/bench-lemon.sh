@@ -57,13 +57,7 @@ cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin"
 if [ $help = 0 ]; then
 	if [ -z "$data" ]; then
-		# As lemonbench looks: shared/data beside the checkout or a parent.
-		d=$PWD
-		while :; do
-			if [ -d "$d/shared/data" ]; then data=$d/shared/data; break; fi
-			[ "$d" != / ] || break
-			d=$(dirname "$d")
-		done
+		data=$(find_data) # as lemonbench looks
 	fi
 	if [ -z "$data" ] || [ ! -d "$data" ]; then
 		if [ -n "$data" ]; then echo "bench-lemon.sh: the data directory $data does not exist" >&2; fi

@@ -86,7 +86,8 @@ for c in $configs; do case $c in default | off | pre | search) ;; *) bad "-confi
 cd "$(dirname "$0")/.."
 if [ "$table" = 0 ]; then
 	# Every MIPLIB file must be at hand before anything runs.
-	if [ -z "$data" ] && [ -d ../shared/data ]; then data=$(cd ../shared/data && pwd); fi
+	source scripts/setup.sh --functions-only
+	if [ -z "$data" ]; then data=$(find_data); fi
 	for inst in $instances; do
 		case $inst in
 		cut:* | cut-tri:*) ;;

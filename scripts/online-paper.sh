@@ -40,14 +40,7 @@ go build -o bin/lazycg ./cmd/lazycg
 # Check every row before the hours of runs: it must exist, and the data
 # must be at hand for the rows that read it.
 list=$(bin/lazycg bench paper -list)
-if [ -z "$data" ]; then
-	d=$PWD
-	while :; do
-		if [ -d "$d/shared/data" ]; then data=$d/shared/data; break; fi
-		[ "$d" != / ] || break
-		d=$(dirname "$d")
-	done
-fi
+if [ -z "$data" ]; then data=$(find_data); fi
 nodata=()
 for row in "${rows[@]}"; do
 	if [ "$row" != caching ] && ! grep -q "^online-$row-" <<<"$list"; then

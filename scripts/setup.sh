@@ -5,7 +5,7 @@
 # apt-get, only when missing; as root or through sudo). main-job.sh,
 # test.sh, online-paper.sh and bench-oracle.sh source it, lib-check.sh runs
 # it; it runs alone too. Sourced with --functions-only it only defines
-# apt_install (bench-lemon.sh).
+# apt_install and find_data.
 set -euo pipefail
 # apt_install WHO PACKAGE...: installs Debian packages through apt-get, as
 # root or through sudo, and says plainly why when it cannot: no apt-get,
@@ -36,6 +36,21 @@ apt_install() {
 		echo "$who: apt-get install $* failed" >&2
 		return 1
 	fi
+}
+# find_data: prints the benchmark data directory where lazycg looks for it
+# when neither -data nor $LAZYCG_DATA names one (internal/datadir.Find):
+# shared/data in the current directory or its nearest parent that has one,
+# as an absolute path; nothing when there is none.
+find_data() {
+	local d=$PWD
+	while :; do
+		if [ -d "$d/shared/data" ]; then
+			(cd "$d/shared/data" && pwd)
+			return 0
+		fi
+		[ "$d" != / ] || return 0
+		d=$(dirname "$d")
+	done
 }
 if [ "${1:-}" = --functions-only ]; then return 0 2>/dev/null || exit 0; fi
 need=()

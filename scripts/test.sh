@@ -29,7 +29,7 @@ go test -count=1 -timeout 60m -race -short ./...
 # benchmark data is at hand: $LAZYCG_DATA, else ../shared/data beside the
 # clone (as in CI); without it they are skipped with a message.
 data=${LAZYCG_DATA:-}
-if [ -z "$data" ] && [ -d ../shared/data/miplib ]; then data=$(cd ../shared/data && pwd); fi
+if [ -z "$data" ]; then data=$(find_data); fi
 echo "== signal test" >&2
 LAZYCG_DATA=$data bash scripts/signal-test.sh
 echo "== time-limit check" >&2
