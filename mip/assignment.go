@@ -12,13 +12,14 @@ import "fmt"
 // counterpart of lmo.Birkhoff, for testing the MIP oracles on a polytope
 // with a known structure.
 //
-// It returns an error if n < 1 or the n² columns exceed the solver's
-// 32-bit indices.
+// It returns an error if n < 1 or the n² columns or 2n² nonzeros exceed
+// the solver's 32-bit indices.
 func AssignmentPolytope(n int) (*Formulation, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("mip: assignment: need n ≥ 1, got %d", n)
 	}
-	if err := checkColumns("assignment", float64(n)*float64(n)); err != nil {
+	// n² columns, 2n rows of n nonzeros.
+	if err := checkSize("assignment", 2*float64(n), float64(n)*float64(n), 2*float64(n)*float64(n)); err != nil {
 		return nil, err
 	}
 	b := NewBuilder(fmt.Sprintf("assignment%d", n))

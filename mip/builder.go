@@ -176,11 +176,20 @@ func (b *Builder) Build() *Model {
 	return m
 }
 
-// checkColumns reports a formulation whose cols columns exceed the
-// solver's 32-bit indices (checkModel's limit), before it is built.
-func checkColumns(what string, cols float64) error {
+// checkSize reports a formulation whose rows, columns or nonzeros exceed
+// the solver's 32-bit indices (checkModel's limits), before it is built:
+// a model that NewSolver would refuse is not worth the memory of building
+// it (billions of nonzeros take tens of GiB). The sizes may be upper
+// bounds.
+func checkSize(what string, rows, cols, nonzeros float64) error {
 	if cols > math.MaxInt32-1 {
 		return fmt.Errorf("mip: %s: the formulation would have %.0f columns, more than the solver's limit of %d", what, cols, math.MaxInt32-1)
+	}
+	if rows > math.MaxInt32 {
+		return fmt.Errorf("mip: %s: the formulation would have %.0f rows, more than the solver's limit of %d", what, rows, math.MaxInt32)
+	}
+	if nonzeros > math.MaxInt32 {
+		return fmt.Errorf("mip: %s: the formulation would have %.0f nonzeros, more than the solver's limit of %d", what, nonzeros, math.MaxInt32)
 	}
 	return nil
 }

@@ -24,12 +24,15 @@ import (
 //
 // It returns an error if nodes < 2, edges is empty, an endpoint is out of
 // range, an edge is a self-loop or repeated, or the columns (one per edge
-// and one per node) exceed the solver's 32-bit indices.
+// and one per node), the rows or the nonzeros (with the triangle
+// inequalities, also those of triangle cuts) exceed the solver's 32-bit
+// indices, before building anything.
 func CutPolytope(nodes int, edges [][2]int, opt CutOptions) (*Formulation, error) {
 	if nodes < 2 {
 		return nil, fmt.Errorf("mip: cut: need at least 2 nodes, got %d", nodes)
 	}
-	if err := checkColumns("cut", float64(nodes)+float64(len(edges))); err != nil {
+	m := float64(len(edges))
+	if err := checkSize("cut", 4*m, float64(nodes)+m, 12*m); err != nil {
 		return nil, err
 	}
 	if len(edges) == 0 {
@@ -37,6 +40,18 @@ func CutPolytope(nodes int, edges [][2]int, opt CutOptions) (*Formulation, error
 	}
 	if err := checkSimpleGraph("cut", nodes, edges); err != nil {
 		return nil, err
+	}
+	if opt.Triangles || opt.TriangleCuts {
+		// Four rows (or pool rows) of three nonzeros per triangle: K_1100
+		// has 2.2·10⁸ triangles, 2.7·10⁹ nonzeros, tens of GiB to build
+		// before the solver would refuse them.
+		t := triangleBound(edges)
+		if 4*(m+t) > math.MaxInt32 || 12*(m+t) > math.MaxInt32 {
+			t = float64(Triangles(edges))
+		}
+		if err := checkSize("cut with triangle inequalities", 4*(m+t), float64(nodes)+m, 12*(m+t)); err != nil {
+			return nil, err
+		}
 	}
 	b := NewBuilder(fmt.Sprintf("cut%d-%d", nodes, len(edges)))
 	f := &Formulation{Vars: make([]int, len(edges)), Names: make([]string, len(edges))}
@@ -157,6 +172,21 @@ func Triangles(edges [][2]int) int {
 		for w++; w < words; w++ {
 			t += bits.OnesCount64(a[w] & b[w])
 		}
+	}
+	return t
+}
+
+// triangleBound returns an upper bound on the triangles of the simple
+// graph with the given edges, in time linear in the edges: the pairs of
+// higher neighbours Σ_i C(d⁺_i, 2), d⁺_i the neighbours j > i of i.
+func triangleBound(edges [][2]int) float64 {
+	up := make(map[int]float64, len(edges))
+	for _, e := range edges {
+		up[min(e[0], e[1])]++
+	}
+	t := 0.0
+	for _, d := range up {
+		t += d * (d - 1) / 2
 	}
 	return t
 }

@@ -240,9 +240,79 @@ func QUBOObjective(q *QUBO) []float64 {
 // graph has no such cycles, and for a nil q. q must be valid (as
 // BooleanQuadric checks): couplings out of range make it panic.
 func CycleCuts(q *QUBO) *CutPool {
+	p := &CutPool{Start: []int{0}}
 	if q == nil {
-		return &CutPool{Start: []int{0}}
+		return p
 	}
+	n := q.N
+	coef := make(map[int]float64, 8)
+	var idx []int
+	var val []float64
+	// The inequalities of the cycle through nodes (in order), edges[t]
+	// the coupling of nodes[t] and nodes[t+1 mod m].
+	forCycles(q, -1, func(nodes, edges []int) bool {
+		m := len(nodes)
+		for f := 1; f < 1<<m; f++ {
+			if bits.OnesCount(uint(f))%2 == 0 {
+				continue
+			}
+			clear(coef)
+			for t := range m {
+				i, j := nodes[t], nodes[(t+1)%m]
+				s := -1.0
+				if f>>t&1 == 1 {
+					s = 1
+				}
+				coef[i] += s
+				coef[j] += s
+				coef[n+edges[t]] -= 2 * s
+			}
+			idx, val = idx[:0], val[:0]
+			for col, v := range coef {
+				if v != 0 {
+					idx = append(idx, col)
+				}
+			}
+			slices.Sort(idx)
+			for _, col := range idx {
+				val = append(val, coef[col])
+			}
+			p.AddRow(math.Inf(-1), float64(bits.OnesCount(uint(f))-1), idx, val)
+		}
+		return true
+	})
+	return p
+}
+
+// CycleCutCount returns the number of inequalities of CycleCuts(q) and
+// an upper bound on their nonzeros (2m per inequality of an m-cycle)
+// without building them, so that callers can refuse a pool too large to
+// build: a complete bipartite coupling graph K_{120,120}, a file of 130 kB,
+// has 5·10⁷ chordless 4-cycles and 4·10⁸ inequalities. It stops with
+// ok = false, the counts so far, once the inequalities exceed maxRows or
+// the enumeration has taken more than maxSteps steps (a step is a pair
+// of neighbours or a candidate fourth node examined; a star of 10⁵
+// couplings takes 5·10⁹ steps and has no cycle). Negative limits are
+// none. q must be valid (as for CycleCuts).
+func CycleCutCount(q *QUBO, maxRows, maxSteps int) (rows, nonzeros int, ok bool) {
+	if q == nil {
+		return 0, 0, true
+	}
+	ok = forCycles(q, maxSteps, func(nodes, _ []int) bool {
+		m := len(nodes)
+		rows += 1 << (m - 1) // the odd subsets of the cycle's edges
+		nonzeros += (1 << (m - 1)) * 2 * m
+		return maxRows < 0 || rows <= maxRows
+	})
+	return rows, nonzeros, ok
+}
+
+// forCycles calls fn with the nodes of every triangle and every chordless
+// 4-cycle of q's coupling graph (with the smallest node first, each
+// once) and the couplings joining them in order. It returns false when
+// fn does, or when the enumeration exceeds maxSteps steps (pairs of
+// neighbours and candidate fourth nodes examined; negative: no limit).
+func forCycles(q *QUBO, maxSteps int, fn func(nodes, edges []int) bool) bool {
 	n := q.N
 	edge := make(map[[2]int]int, len(q.Couplings))
 	nb := make([][]int, n)
@@ -259,41 +329,16 @@ func CycleCuts(q *QUBO) *CutPool {
 		k, ok := edge[[2]int{min(i, j), max(i, j)}]
 		return k, ok
 	}
-	p := &CutPool{Start: []int{0}}
-	coef := make(map[int]float64, 8)
-	var idx []int
-	var val []float64
-	// cycle adds the inequalities of the cycle through nodes (in order).
-	cycle := func(nodes []int) {
-		m := len(nodes)
-		for f := 1; f < 1<<m; f++ {
-			if bits.OnesCount(uint(f))%2 == 0 {
-				continue
-			}
-			clear(coef)
-			for t := range m {
-				i, j := nodes[t], nodes[(t+1)%m]
-				k, _ := find(i, j)
-				s := -1.0
-				if f>>t&1 == 1 {
-					s = 1
-				}
-				coef[i] += s
-				coef[j] += s
-				coef[n+k] -= 2 * s
-			}
-			idx, val = idx[:0], val[:0]
-			for col, v := range coef {
-				if v != 0 {
-					idx = append(idx, col)
-				}
-			}
-			slices.Sort(idx)
-			for _, col := range idx {
-				val = append(val, coef[col])
-			}
-			p.AddRow(math.Inf(-1), float64(bits.OnesCount(uint(f))-1), idx, val)
+	steps := 0
+	nodes, edges := make([]int, 0, 4), make([]int, 0, 4)
+	// visit passes the cycle through cyc to fn.
+	visit := func(cyc ...int) bool {
+		nodes, edges = append(nodes[:0], cyc...), edges[:0]
+		for t := range cyc {
+			k, _ := find(cyc[t], cyc[(t+1)%len(cyc)])
+			edges = append(edges, k)
 		}
+		return fn(nodes, edges)
 	}
 	for u := range n {
 		for a, v := range nb[u] {
@@ -301,12 +346,15 @@ func CycleCuts(q *QUBO) *CutPool {
 				continue
 			}
 			for _, w := range nb[u][a+1:] {
+				if steps++; maxSteps >= 0 && steps > maxSteps {
+					return false
+				}
 				if w < u {
 					continue
 				}
 				if _, ok := find(v, w); ok {
-					if v < w { // the triangle u < v < w, once
-						cycle([]int{u, v, w})
+					if v < w && !visit(u, v, w) { // the triangle u < v < w, once
+						return false
 					}
 					continue // the 4-cycles through v and w have a chord
 				}
@@ -314,6 +362,9 @@ func CycleCuts(q *QUBO) *CutPool {
 				// common neighbour of v and w other than u, not adjacent
 				// to u (a chord).
 				for _, x := range nb[v] {
+					if steps++; maxSteps >= 0 && steps > maxSteps {
+						return false
+					}
 					if x <= u {
 						continue
 					}
@@ -323,10 +374,12 @@ func CycleCuts(q *QUBO) *CutPool {
 					if _, ok := find(u, x); ok {
 						continue
 					}
-					cycle([]int{u, v, x, w})
+					if !visit(u, v, x, w) {
+						return false
+					}
 				}
 			}
 		}
 	}
-	return p
+	return true
 }

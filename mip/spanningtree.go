@@ -30,8 +30,8 @@ import "fmt"
 // complete graphs), with its orientations towards every root.
 //
 // It returns an error if nodes < 2, an endpoint is out of range, an edge is a
-// self-loop or repeated, the graph is disconnected, or the columns exceed
-// the solver's 32-bit indices.
+// self-loop or repeated, the graph is disconnected, or the rows, columns
+// or nonzeros exceed the solver's 32-bit indices.
 func SpanningTreeExt(nodes int, edges [][2]int) (*Formulation, error) {
 	if nodes < 2 {
 		return nil, fmt.Errorf("mip: spanning tree: need at least 2 nodes, got %d", nodes)
@@ -40,7 +40,11 @@ func SpanningTreeExt(nodes int, edges [][2]int) (*Formulation, error) {
 		// Decided before the connectivity check allocates per node.
 		return nil, fmt.Errorf("mip: spanning tree: graph with %d nodes and %d edges is disconnected (a connected one has at least %d edges)", nodes, len(edges), nodes-1)
 	}
-	if err := checkColumns("spanning tree", float64(len(edges))+float64(nodes)*2*float64(len(edges))); err != nil {
+	// At most: an x column per edge and two z columns per root and edge;
+	// the cardinality row, a link row per root and edge (an x and two z)
+	// and a parent row per root and other node (the z leaving it).
+	nf, mf := float64(nodes), float64(len(edges))
+	if err := checkSize("spanning tree", 1+nf*mf+nf*nf, mf+2*nf*mf, mf+5*nf*mf); err != nil {
 		return nil, err
 	}
 	if err := checkSimpleGraph("spanning tree", nodes, edges); err != nil {

@@ -5,8 +5,9 @@ import (
 	"math"
 )
 
-// maxTSPNodes bounds the size of TSP formulations (they have about 2n² columns).
-const maxTSPNodes = 2000
+// MaxTSPNodes is the largest number of nodes of TSP and TSPUndirected
+// (their formulations have about 2n² columns).
+const MaxTSPNodes = 2000
 
 // TSPArcs returns the arcs (i, j), i ≠ j, of the complete directed graph on n
 // nodes in the coordinate order of TSP(n): by tail i, then by head j, both
@@ -122,8 +123,8 @@ func tspBuilder(name string, n int) (*Builder, error) {
 	if n < 3 {
 		return nil, fmt.Errorf("mip: %s: need at least 3 nodes for a Hamiltonian cycle, got %d", name, n)
 	}
-	if n > maxTSPNodes {
-		return nil, fmt.Errorf("mip: %s: %d nodes exceed the limit of %d", name, n, maxTSPNodes)
+	if n > MaxTSPNodes {
+		return nil, fmt.Errorf("mip: %s: %d nodes exceed the limit of %d", name, n, MaxTSPNodes)
 	}
 	b := NewBuilder(fmt.Sprintf("%s%d", name, n))
 	arcs := TSPArcs(n)

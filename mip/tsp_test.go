@@ -86,7 +86,7 @@ func TestTSPStructure(t *testing.T) {
 }
 
 func TestTSPErrors(t *testing.T) {
-	for _, n := range []int{-1, 0, 2, maxTSPNodes + 1} {
+	for _, n := range []int{-1, 0, 2, MaxTSPNodes + 1} {
 		if _, err := TSP(n); err == nil || !strings.HasPrefix(err.Error(), "mip: tsp: ") {
 			t.Errorf("TSP(%d): error %v", n, err)
 		}

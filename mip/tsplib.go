@@ -155,8 +155,24 @@ func RandomTSP(n int, seed uint64) *TSPInstance {
 
 // ReadTSPLIBFile reads a TSPLIB file with ReadTSPLIB; errors name the file.
 func ReadTSPLIBFile(path string) (*TSPInstance, error) {
-	return fileio.ReadPathBare(path, "mip: tsplib", func(r io.Reader) (*TSPInstance, error) {
-		t, err := readTSPLIB(r)
+	return ReadTSPLIBFileCheck(path, nil)
+}
+
+// ReadTSPLIBFileCheck is ReadTSPLIBFile that calls check (unless nil) with
+// the DIMENSION as soon as it is read, before any section: an error of
+// check ends the reading and is returned as is. Callers refuse there the
+// instances too large for what they will build (an explicit matrix is
+// stored in full, 8·N² bytes, besides the weights read), before reading
+// and storing a large file for nothing.
+func ReadTSPLIBFileCheck(path string, check func(n int) error) (*TSPInstance, error) {
+	var checkErr error
+	t, err := fileio.ReadPathBare(path, "mip: tsplib", func(r io.Reader) (*TSPInstance, error) {
+		t, err := readTSPLIB(r, func(n int) error {
+			if check != nil {
+				checkErr = check(n)
+			}
+			return checkErr
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -170,6 +186,10 @@ func ReadTSPLIBFile(path string) (*TSPInstance, error) {
 		}
 		return t, nil
 	})
+	if checkErr != nil {
+		return nil, checkErr
+	}
+	return t, err
 }
 
 // ReadTSPLIB reads a symmetric TSP instance in TSPLIB format: the keywords
@@ -182,7 +202,7 @@ func ReadTSPLIBFile(path string) (*TSPInstance, error) {
 // lines freely. Explicit weights must be integers; a FULL_MATRIX must be
 // symmetric. Errors give the line number.
 func ReadTSPLIB(r io.Reader) (*TSPInstance, error) {
-	t, err := readTSPLIB(r)
+	t, err := readTSPLIB(r, nil)
 	if err != nil {
 		return nil, fmt.Errorf("mip: tsplib: %w", err)
 	}
@@ -272,7 +292,9 @@ var weightFormats = map[string]string{
 	"LOWER_DIAG_COL": "UPPER_DIAG_ROW",
 }
 
-func readTSPLIB(r io.Reader) (*TSPInstance, error) {
+// readTSPLIB reads a TSPLIB instance (ReadTSPLIB), calling check (unless
+// nil) with the DIMENSION once it is read.
+func readTSPLIB(r io.Reader, check func(n int) error) (*TSPInstance, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<26)
 	s := &tspScanner{sc: sc}
@@ -338,6 +360,11 @@ func readTSPLIB(r io.Reader) (*TSPInstance, error) {
 				return nil, fmt.Errorf("line %d: DIMENSION %q: want an integer in 1..%d", s.line, val, maxTSPDim)
 			}
 			t.N = n
+			if check != nil {
+				if err := check(n); err != nil {
+					return nil, err
+				}
+			}
 		case "EDGE_WEIGHT_TYPE":
 			switch v := strings.ToUpper(val); v {
 			case "EUC_2D", "CEIL_2D", "GEO", "ATT", "EXPLICIT":

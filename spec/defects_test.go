@@ -106,7 +106,10 @@ func TestProductMemoryBudget(t *testing.T) {
 		want string
 	}{
 		{Config{Polytope: "product:[simplex:100000]*10", Objective: "distance", Method: "cg", MemoryBudget: 20e6},
-			`polytope "simplex:100000" needs about 8 MB of memory (dimension 1e+05: 10 vectors of 800 kB; the whole run about 24 MB)`},
+			// Refused after the first copy, the other nine counted ahead.
+			`product "product:[simplex:100000]*10" needs about 72 MB of memory (9 more factors like those built; the whole run about 80 MB)`},
+		{Config{Polytope: "product:[simplex:100000][l1:100000][simplex:100]", Objective: "distance", Method: "cg", MemoryBudget: 12e6},
+			`polytope "l1:100000" needs about 8 MB of memory (dimension 1e+05: 10 vectors of 800 kB; the whole run about 16 MB)`},
 		{Config{Polytope: "product:[simplex:500]*2", Objective: "quadratic:density=1", Method: "cg", MemoryBudget: 5e6},
 			`objective "quadratic:density=1,seed=1" needs about`},
 		{Config{Polytope: "product:[simplex:500]*40", Objective: "consensus:quadratic,density=1", Method: "cg", MemoryBudget: 5e6},

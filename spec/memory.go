@@ -174,6 +174,25 @@ func (a *memAccount) reserve(what, detail string, bytes float64) error {
 		what, FormatBytes(bytes), detail, FormatBytes(float64(a.budget)), a.source, MemoryEnvVar)
 }
 
+// usedBytes returns the bytes reserved so far (0 for a nil account).
+func (a *memAccount) usedBytes() float64 {
+	if a == nil {
+		return 0
+	}
+	return a.used
+}
+
+// fits fails as reserve would if bytes more were reserved, without
+// reserving them: a check ahead of building parts whose estimates are
+// known (the copies of a product's factor).
+func (a *memAccount) fits(what, detail string, bytes float64) error {
+	if a == nil || bytes <= 0 || a.budget < 0 || a.used+bytes <= float64(a.budget) {
+		return nil
+	}
+	b := *a
+	return b.reserve(what, detail, bytes)
+}
+
 // reserveDim reserves a polytope of dimension dim whose oracle keeps
 // about own bytes, plus the run's working vectors.
 func (a *memAccount) reserveDim(s *Spec, dim, own float64) error {
@@ -192,6 +211,19 @@ func (a *memAccount) reserveMIP(s *Spec, rows, cols, nonzeros, dim float64) erro
 	}
 	return a.reserve(fmt.Sprintf("polytope %q", s.Text), what,
 		float64(copies)*(mipBytesPerNonzero*nonzeros+mipBytesPerLine*(rows+cols))+runVectors*8*dim)
+}
+
+// lineCapacity returns how many more rows or columns of a MIP model the
+// budget can hold (at mipBytesPerLine each, per solver copy), a limit for
+// counts that may stop early: a model with more is refused whatever its
+// nonzeros. It returns −1 without a budget (a nil account or a negative
+// budget).
+func (a *memAccount) lineCapacity() int {
+	if a == nil || a.budget < 0 {
+		return -1
+	}
+	left := float64(a.budget) - a.used
+	return int(max(0, min(left/(mipBytesPerLine*float64(max(a.copies, 1))), math.MaxInt32)))
 }
 
 // leastSquaresBytes bounds the memory of a random least squares

@@ -30,6 +30,11 @@ type OwnObjective struct {
 	Name  string
 }
 
+// maxCycleSteps bounds the steps of the enumeration of a QUBO's short
+// cycles (qubo:FILE,cycles=1; mip.CycleCutCount), a few seconds (a
+// variable for tests).
+var maxCycleSteps = 100_000_000
+
 // maxThreads bounds the threads=N option of solver-backed specs.
 const maxThreads = 64
 
@@ -129,6 +134,17 @@ func buildTSP(s *Spec, opt Options) (*Instance, error) {
 	if err := s.NArgs(1, 1, "tsp:FILE.tsp or tsp:N[,seed=S]"); err != nil {
 		return nil, err
 	}
+	// The flow formulation (mip.TSP): n(n−1) arcs and as many flows,
+	// n(n−1) + 3n rows, 6n(n−1) nonzeros. A TSPLIB file is refused at its
+	// DIMENSION, before its sections are read (an explicit matrix of
+	// DIMENSION 20000 takes 5 GB to read, a file of 400 kB gzipped).
+	reserve := func(nodes int) error {
+		if nodes > mip.MaxTSPNodes {
+			return fmt.Errorf("spec: %q: the flow formulation takes at most %d nodes, the instance has %d", s.Text, mip.MaxTSPNodes, nodes)
+		}
+		n, arcs := float64(nodes), float64(nodes)*float64(nodes-1)
+		return opt.mem.reserveMIP(s, arcs+3*n, 2*arcs, 6*arcs, arcs)
+	}
 	var inst *mip.TSPInstance
 	if n, err := strconv.Atoi(s.Args[0]); err == nil {
 		if n < 3 || n > 200 {
@@ -136,6 +152,9 @@ func buildTSP(s *Spec, opt Options) (*Instance, error) {
 		}
 		seed, err := s.OptSeed(1)
 		if err != nil {
+			return nil, err
+		}
+		if err := reserve(n); err != nil {
 			return nil, err
 		}
 		inst = mip.RandomTSP(n, seed)
@@ -147,15 +166,9 @@ func buildTSP(s *Spec, opt Options) (*Instance, error) {
 		if err := opt.mem.reserveFile(s, path); err != nil {
 			return nil, err
 		}
-		if inst, err = mip.ReadTSPLIBFile(path); err != nil {
+		if inst, err = mip.ReadTSPLIBFileCheck(path, reserve); err != nil {
 			return nil, err
 		}
-	}
-	// The flow formulation (mip.TSP): n(n−1) arcs and as many flows,
-	// n(n−1) + 3n rows, 6n(n−1) nonzeros.
-	n, arcs := float64(inst.N), float64(inst.N)*float64(inst.N-1)
-	if err := opt.mem.reserveMIP(s, arcs+3*n, 2*arcs, 6*arcs, arcs); err != nil {
-		return nil, err
 	}
 	f, err := mip.TSP(inst.N)
 	if err != nil {
@@ -282,9 +295,23 @@ func buildQUBO(s *Spec, opt Options) (*Instance, error) {
 		return nil, err
 	}
 	// The standard linearization (mip.BooleanQuadric): a column and three
-	// rows of at most three nonzeros per coupling.
+	// rows of at most three nonzeros per coupling; with cycles=1 the cut
+	// pool's inequalities, counted as rows (the pool is held by the Go
+	// model, the solver's copy and CBC). Their number is not a function
+	// of the file's size (K_{120,120}, 130 kB, has 4·10⁸), so they are
+	// counted first, the count stopping once they exceed what the budget
+	// can hold or the enumeration takes too long.
 	c := float64(len(q.Couplings))
-	if err := opt.mem.reserveMIP(s, 3*c, float64(q.N)+c, 9*c, float64(q.N)+c); err != nil {
+	var poolRows, poolNonzeros float64
+	if cycles {
+		rows, nonzeros, ok := mip.CycleCutCount(q, opt.mem.lineCapacity(), maxCycleSteps)
+		poolRows, poolNonzeros = float64(rows), float64(nonzeros)
+		if !ok && (opt.mem.lineCapacity() < 0 || rows <= opt.mem.lineCapacity()) {
+			return nil, fmt.Errorf("spec: %s: cycles=1 enumerates the short cycles of the coupling graph (%d variables, %d couplings), which takes more than %.0g steps here (nodes of high degree); use cycles=0",
+				s.label, q.N, len(q.Couplings), float64(maxCycleSteps))
+		}
+	}
+	if err := opt.mem.reserveMIP(s, 3*c+poolRows, float64(q.N)+c, 9*c+poolNonzeros, float64(q.N)+c); err != nil {
 		return nil, err
 	}
 	f, err := mip.BooleanQuadric(q)

@@ -379,7 +379,13 @@ func productSpec(text string, opt Options) (in *Instance, ok bool, err error) {
 	}
 	lmos := make([]lazycg.LMO, 0, len(factors))
 	dim := 0
-	for _, f := range factors {
+	// The estimate of each factor built, by spec: copies still to build
+	// ([SPEC]*M) are counted ahead, so that a product the budget cannot
+	// hold is refused after its first copy instead of after building as
+	// many as the budget holds.
+	est := make(map[string]float64, len(factors))
+	for i, f := range factors {
+		before := opt.mem.usedBytes()
 		if k, _, _ := strings.Cut(f, ":"); strings.EqualFold(strings.TrimSpace(k), "product") {
 			closeAll()
 			return nil, true, fmt.Errorf("spec: %q: a factor cannot be a product (list its factors instead)", text)
@@ -390,6 +396,19 @@ func productSpec(text string, opt Options) (in *Instance, ok bool, err error) {
 			return nil, true, fmt.Errorf("spec: %q: factor %q: %w", text, f, err)
 		}
 		parts = append(parts, p)
+		est[f] = opt.mem.usedBytes() - before
+		var ahead float64
+		copies := 0
+		for _, g := range factors[i+1:] {
+			if e, ok := est[g]; ok {
+				ahead += e
+				copies++
+			}
+		}
+		if err := opt.mem.fits(fmt.Sprintf("product %q", text), fmt.Sprintf("%d more factors like those built", copies), ahead); err != nil {
+			closeAll()
+			return nil, true, err
+		}
 		if dim += p.Dim(); dim > maxDim {
 			closeAll()
 			return nil, true, fmt.Errorf("spec: %q: dimension above %d", text, maxDim)
