@@ -14,6 +14,10 @@ type testSimplex struct{ n int }
 
 func (s testSimplex) Dim() int { return s.n }
 
+// ZeroOne says the simplex is a 0/1 polytope (lazycg.ZeroOner), so that
+// the default diameters are √k and 1 as for lmo.ProbabilitySimplex.
+func (s testSimplex) ZeroOne() bool { return true }
+
 func (s testSimplex) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	return lazycg.Exact(testutil.SimplexVertex(dst, c)), nil
 }

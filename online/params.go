@@ -121,10 +121,10 @@ type Params struct {
 	L float64
 	// D is the diameter of P in Norm. When 0 it is derived from the
 	// polytope's ℓ1-diameter bound k (L1Diameter or Diameter1): k for ℓ1,
-	// and for 0/1 polytopes √k for ℓ2 and 1 for ℓ∞; a polytope that is
-	// not 0/1 (its ZeroOne method says so, or its Vertexer's vertex is not
-	// a 0/1 vector) gets k in every norm. D may be +Inf (unknown) only
-	// when S > 0.
+	// and for 0/1 polytopes √k for ℓ2 and 1 for ℓ∞; a polytope not known
+	// to be 0/1 (not lazycg.IsZeroOne, e.g. a ball given L1Diameter, or
+	// its Vertexer's vertex not a 0/1 vector) gets k in every norm. D may
+	// be +Inf (unknown) only when S > 0.
 	D float64
 	// Norm is the norm of the analysis (default ℓ2).
 	Norm Norm
