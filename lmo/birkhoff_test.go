@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/lazycg/lazycg/internal/testutil"
 )
 
 // basicPermutationMatrices lists the n! permutation matrices (row-major).
 func basicPermutationMatrices(n int) [][]float64 {
 	var vs [][]float64
-	basicPermutations(n, func(p []int) {
+	testutil.Permutations(n, func(p []int) {
 		v := make([]float64, n*n)
 		for i, j := range p {
 			v[i*n+j] = 1

@@ -100,29 +100,6 @@ func basicCombinations(n, k int, fn func([]int)) {
 	rec(0, 0)
 }
 
-// basicPermutations calls fn with every permutation of {0..n−1} (the slice
-// is reused).
-func basicPermutations(n int, fn func([]int)) {
-	p := make([]int, n)
-	used := make([]bool, n)
-	var rec func(pos int)
-	rec = func(pos int) {
-		if pos == n {
-			fn(p)
-			return
-		}
-		for v := 0; v < n; v++ {
-			if !used[v] {
-				used[v] = true
-				p[pos] = v
-				rec(pos + 1)
-				used[v] = false
-			}
-		}
-	}
-	rec(0)
-}
-
 // basicMaxL1Distance returns max ‖a − b‖₁ over pairs of vertices.
 func basicMaxL1Distance(vertices [][]float64) float64 {
 	best := 0.0

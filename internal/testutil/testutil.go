@@ -2,7 +2,8 @@
 // packages (the root package's tests cannot import a package that imports
 // lazycg, so nothing here does): exact oracles over the simplex and the
 // k-subset polytope, the Euclidean projection onto the simplex and seeded
-// random vectors, and a CSV reader for the tests of written files.
+// random vectors, every permutation of 0..n−1, and a CSV reader for the
+// tests of written files.
 package testutil
 
 import (
@@ -158,4 +159,27 @@ func ReadCSV(t testing.TB, path string) [][]string {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return rows
+}
+
+// Permutations calls fn with every permutation of 0..n−1 in lexicographic
+// order (the slice is reused: fn must copy what it keeps).
+func Permutations(n int, fn func([]int)) {
+	p := make([]int, n)
+	used := make([]bool, n)
+	var rec func(pos int)
+	rec = func(pos int) {
+		if pos == n {
+			fn(p)
+			return
+		}
+		for v := range n {
+			if !used[v] {
+				used[v] = true
+				p[pos] = v
+				rec(pos + 1)
+				used[v] = false
+			}
+		}
+	}
+	rec(0)
 }

@@ -7,11 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/testutil"
 	"github.com/lazycg/lazycg/mip"
+	"github.com/lazycg/lazycg/mip/internal/brute"
 )
 
 // Brute-force probes of the polytope builders: every vertex of the small
@@ -188,27 +191,6 @@ func errorsIsEmpty(err error) bool {
 	return err != nil && errors.Is(err, lazycg.ErrEmptyPolytope)
 }
 
-// permutations calls fn with every permutation of 0..n−1.
-func permutations(n int, fn func([]int)) {
-	p := make([]int, n)
-	for i := range p {
-		p[i] = i
-	}
-	var rec func(k int)
-	rec = func(k int) {
-		if k == n {
-			fn(p)
-			return
-		}
-		for i := k; i < n; i++ {
-			p[k], p[i] = p[i], p[k]
-			rec(k + 1)
-			p[k], p[i] = p[i], p[k]
-		}
-	}
-	rec(0)
-}
-
 func cutVertices(n int, edges [][2]int) [][]float64 {
 	var vs [][]float64
 	for mask := 0; mask < 1<<n; mask++ {
@@ -264,7 +246,7 @@ func TestProbeTSPBrute(t *testing.T) {
 		var dir, und [][]float64
 		arcs := mip.TSPArcs(n)
 		edges := mip.CompleteGraph(n)
-		permutations(n, func(p []int) {
+		testutil.Permutations(n, func(p []int) {
 			if p[0] != 0 {
 				return
 			}
@@ -295,51 +277,28 @@ func TestProbeTSPBrute(t *testing.T) {
 	}
 }
 
+// spanningTrees enumerates the spanning trees of the graph: the sets of
+// n−1 edges that connect its n nodes.
 func spanningTrees(n int, edges [][2]int) [][]float64 {
 	var vs [][]float64
 	m := len(edges)
 	for mask := 0; mask < 1<<m; mask++ {
-		if popcount(mask) != n-1 {
+		if bits.OnesCount(uint(mask)) != n-1 {
 			continue
 		}
-		comp := make([]int, n)
-		for i := range comp {
-			comp[i] = i
-		}
-		var find func(int) int
-		find = func(i int) int {
-			for comp[i] != i {
-				i = comp[i]
-			}
-			return i
-		}
-		ok := true
+		sub := make([][2]int, 0, n-1)
 		v := make([]float64, m)
 		for k, e := range edges {
-			if mask>>k&1 == 0 {
-				continue
+			if mask>>k&1 == 1 {
+				sub = append(sub, e)
+				v[k] = 1
 			}
-			v[k] = 1
-			a, b := find(e[0]), find(e[1])
-			if a == b {
-				ok = false
-				break
-			}
-			comp[a] = b
 		}
-		if ok {
+		if brute.Connected(n, sub) {
 			vs = append(vs, v)
 		}
 	}
 	return vs
-}
-
-func popcount(m int) int {
-	c := 0
-	for ; m != 0; m &= m - 1 {
-		c++
-	}
-	return c
 }
 
 func TestProbeSpanningTreeBrute(t *testing.T) {
@@ -405,7 +364,7 @@ func TestProbeBooleanQuadricBrute(t *testing.T) {
 func TestProbeAssignmentBrute(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 4} {
 		var vs [][]float64
-		permutations(n, func(p []int) {
+		testutil.Permutations(n, func(p []int) {
 			v := make([]float64, n*n)
 			for i, j := range p {
 				v[i*n+j] = 1
@@ -522,7 +481,7 @@ func TestProbeUntilBrute(t *testing.T) {
 	n := 5
 	var und [][]float64
 	edges := mip.CompleteGraph(n)
-	permutations(n, func(p []int) {
+	testutil.Permutations(n, func(p []int) {
 		y := make([]float64, len(edges))
 		for k := range n {
 			i, j := min(p[k], p[(k+1)%n]), max(p[k], p[(k+1)%n])
@@ -702,7 +661,7 @@ func TestProbeMixedCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	var av [][]float64
-	permutations(5, func(p []int) {
+	testutil.Permutations(5, func(p []int) {
 		v := make([]float64, 25)
 		for i, j := range p {
 			v[i*5+j] = 1
