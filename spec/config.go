@@ -445,7 +445,7 @@ var settings = []Setting{
 	{Flag: "cache-bytes", lazy: true, JSON: "cache_bytes", Kind: SettingBytes, lo: 0, hi: 1 << 50, Usage: "memory budget of the vertex cache: `SIZE` such as 512MiB, or bytes (0: 1 GiB)",
 		field: func(c *Config) any { return &c.CacheBytes }},
 	{Flag: "memory", JSON: "memory_budget", Kind: SettingBytes, lo: -1, hi: 1 << 60,
-		Usage: "memory budget of a run: `SIZE` such as 8GiB; larger specs are refused before allocating (0: $LAZYCG_MEMORY or half the machine's memory; -1: none)",
+		Usage: "memory budget of a run: `SIZE` such as 8GiB; larger specs are refused before allocating (0: $LAZYCG_MEMORY or half the memory the process may use: machine, cgroup limit, ulimit -v; -1: none)",
 		field: func(c *Config) any { return &c.MemoryBudget }},
 	{Flag: "hindsight-time", JSON: "hindsight_time", Kind: SettingDuration, Usage: "time limit of the hindsight solve of an online run (0: 1m)",
 		field: func(c *Config) any { return &c.HindsightTime }},

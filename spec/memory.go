@@ -7,6 +7,8 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -46,9 +48,34 @@ const (
 // its (uncompressed) text.
 const fileBytesFactor = 4
 
-// machineMemory reads MemTotal of /proc/meminfo once (0 when unknown).
-var machineMemory = sync.OnceValue(func() int64 {
-	f, err := os.Open("/proc/meminfo")
+// memoryLimit is the memory this process may use and what bounds it
+// (found once; 0 when unknown).
+var memoryLimit = sync.OnceValues(func() (int64, string) {
+	return findMemoryLimit("/", addressSpaceLimit())
+})
+
+// findMemoryLimit returns the smallest of the machine's memory (MemTotal
+// of root/proc/meminfo), the memory limit of the process's cgroup (v2
+// memory.max or v1 memory.limit_in_bytes, the smallest along the cgroup's
+// path and its ancestors under root/sys/fs/cgroup) and the address-space
+// limit as (ulimit -v; 0: none), with a description of where it comes
+// from. It returns 0 when none is known. root is "/" except in tests.
+func findMemoryLimit(root string, addressSpace int64) (int64, string) {
+	best, what := int64(0), ""
+	take := func(v int64, desc string) {
+		if v > 0 && (best == 0 || v < best) {
+			best, what = v, desc
+		}
+	}
+	take(memTotal(filepath.Join(root, "proc", "meminfo")), "the machine's")
+	take(cgroupLimit(root), "the cgroup memory limit")
+	take(addressSpace, "the address-space limit (ulimit -v)")
+	return best, what
+}
+
+// memTotal reads MemTotal of a meminfo file (0 when unknown).
+func memTotal(path string) int64 {
+	f, err := os.Open(path)
 	if err != nil {
 		return 0
 	}
@@ -58,21 +85,80 @@ var machineMemory = sync.OnceValue(func() int64 {
 		fields := strings.Fields(sc.Text())
 		if len(fields) >= 2 && fields[0] == "MemTotal:" {
 			kb, err := strconv.ParseInt(fields[1], 10, 64)
-			if err == nil && kb > 0 {
+			if err == nil && kb > 0 && kb < math.MaxInt64/1024 {
 				return kb * 1024
 			}
 		}
 	}
 	return 0
-})
+}
+
+// noCgroupLimit: cgroup v1 writes "no limit" as a number near 2^63.
+const noCgroupLimit = 1 << 62
+
+// cgroupLimit returns the smallest memory limit of the process's cgroups
+// (0 when none): for each line of root/proc/self/cgroup that names the
+// memory controller (v1) or the unified hierarchy (v2), the limit files
+// of the cgroup's directory and of every ancestor up to the hierarchy's
+// root. A directory that does not exist (a container sees its own cgroup
+// as the root) is skipped; the root's file still counts.
+func cgroupLimit(root string) int64 {
+	data, err := os.ReadFile(filepath.Join(root, "proc", "self", "cgroup"))
+	if err != nil {
+		return 0
+	}
+	best := int64(0)
+	for _, line := range strings.Split(string(data), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		var dir, file string
+		switch {
+		case parts[0] == "0" && parts[1] == "":
+			dir, file = filepath.Join(root, "sys", "fs", "cgroup"), "memory.max"
+		case slices.Contains(strings.Split(parts[1], ","), "memory"):
+			dir, file = filepath.Join(root, "sys", "fs", "cgroup", "memory"), "memory.limit_in_bytes"
+		default:
+			continue
+		}
+		rel := filepath.Clean("/" + parts[2])
+		for {
+			if v := readCgroupValue(filepath.Join(dir, rel, file)); v > 0 && (best == 0 || v < best) {
+				best = v
+			}
+			if rel == "/" {
+				break
+			}
+			rel = filepath.Dir(rel)
+		}
+	}
+	return best
+}
+
+// readCgroupValue reads a cgroup limit file: a number of bytes, or "max"
+// (v2) or a number ≥ 2^62 (v1) for none. It returns 0 for none or when
+// the file is missing or unreadable.
+func readCgroupValue(path string) int64 {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	v, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
+	if err != nil || v <= 0 || v >= noCgroupLimit {
+		return 0
+	}
+	return v
+}
 
 // fallbackBudget is the budget when the machine's memory is unknown.
 const fallbackBudget = 4 << 30
 
 // DefaultMemoryBudget returns the memory budget of runs that set none and
-// where it comes from: $LAZYCG_MEMORY when set, else half of the
-// machine's memory (MemTotal of /proc/meminfo), else 4 GiB. A negative
-// budget means none.
+// where it comes from: $LAZYCG_MEMORY when set, else half of the memory
+// the process may use: the smallest of the machine's memory (MemTotal of
+// /proc/meminfo), its cgroup's memory limit and its address-space limit
+// (ulimit -v); else 4 GiB. A negative budget means none.
 func DefaultMemoryBudget() (budget int64, source string, err error) {
 	if v := os.Getenv(MemoryEnvVar); v != "" {
 		b, err := ParseBytes(v)
@@ -81,8 +167,8 @@ func DefaultMemoryBudget() (budget int64, source string, err error) {
 		}
 		return b, "$" + MemoryEnvVar, nil
 	}
-	if m := machineMemory(); m > 0 {
-		return m / 2, "half of the machine's " + FormatBytes(float64(m)), nil
+	if m, what := memoryLimit(); m > 0 {
+		return m / 2, "half of " + what + " " + FormatBytes(float64(m)), nil
 	}
 	return fallbackBudget, "default", nil
 }

@@ -38,7 +38,7 @@ func runLMO(ctx context.Context, args []string, stdout, stderr io.Writer) (err e
 	poly := fs.String("polytope", "", "polytope `SPEC` with an objective of its own: mps:FILE, tsp:FILE.tsp, qubo:FILE")
 	limit := durationFlag(fs, "time", 0, "time limit from the start of the command, reading the file included (0: none)")
 	dataDir := fs.String("data", "", "benchmark data directory (default $LAZYCG_DATA or ../shared/data)")
-	memory := bytesFlag(fs, "memory", 0, "memory budget: `SIZE` such as 8GiB; larger instances are refused (0: $LAZYCG_MEMORY or half the machine's memory; -1: none)")
+	memory := bytesFlag(fs, "memory", 0, "memory budget: `SIZE` such as 8GiB; larger instances are refused (0: $LAZYCG_MEMORY or half the memory the process may use: machine, cgroup limit, ulimit -v; -1: none)")
 	asJSON := fs.Bool("json", false, "print a JSON summary on stdout (on failure: {\"error\", \"status\", \"exit_code\"})")
 	pos, err := parseFlags(fs, args, false, "lazycg lmo -polytope SPEC [-time D] [-json]", stderr)
 	if err != nil {
