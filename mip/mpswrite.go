@@ -21,9 +21,15 @@ import (
 // differ from lo in its last bits (7.469999999999999 for [7.47, 21.68]).
 // Names that are empty, contain white space or control characters (line
 // breaks), repeat, or name a row OBJ (the objective row's name) are
-// replaced by C<j> and R<i>.
+// replaced by C<j> and R<i>. A finite bound, right-hand side, range or
+// objective constant of magnitude 1e30 or more is an error (nothing is
+// written): MPS readers, ReadMPS and CBC's included, read such values as
+// infinite, so the file would describe another model.
 func WriteMPS(w io.Writer, m *Model) error {
 	if err := checkModel(m); err != nil {
+		return err
+	}
+	if err := mpsWritable(m); err != nil {
 		return err
 	}
 	if m.Known != nil {
@@ -136,6 +142,47 @@ func WriteMPS(w io.Writer, m *Model) error {
 	}
 	fmt.Fprintf(bw, "ENDATA\n")
 	return bw.Flush()
+}
+
+// mpsWritable returns an error when a finite bound, right-hand side,
+// range or objective constant of m would be read back as infinite.
+func mpsWritable(m *Model) error {
+	big := func(v float64) bool { return !math.IsInf(v, 0) && math.Abs(v) >= mpsInfinity }
+	name := func(names []string, k int, prefix string) string {
+		if k < len(names) && names[k] != "" {
+			return fmt.Sprintf("%q", names[k])
+		}
+		return fmt.Sprintf("%s%d", prefix, k)
+	}
+	const why = "has magnitude 1e30 or more, which MPS readers (ReadMPS and CBC's included) read as infinite"
+	if big(m.ObjConst) {
+		return fmt.Errorf("mip: WriteMPS: the objective constant %g %s", m.ObjConst, why)
+	}
+	for j := range m.NumCols() {
+		for _, b := range []struct {
+			what string
+			v    float64
+		}{{"lower bound", m.ColLo[j]}, {"upper bound", m.ColUp[j]}} {
+			if big(b.v) {
+				return fmt.Errorf("mip: WriteMPS: column %s: %s %g %s", name(m.ColNames, j, "C"), b.what, b.v, why)
+			}
+		}
+	}
+	for i := range m.NumRows() {
+		lo, up := m.RowLo[i], m.RowUp[i]
+		for _, b := range []struct {
+			what string
+			v    float64
+		}{{"lower bound", lo}, {"upper bound", up}} {
+			if big(b.v) {
+				return fmt.Errorf("mip: WriteMPS: row %s: %s %g %s", name(m.RowNames, i, "R"), b.what, b.v, why)
+			}
+		}
+		if r := up - lo; !math.IsInf(lo, 0) && !math.IsInf(up, 0) && lo != up && r >= mpsInfinity {
+			return fmt.Errorf("mip: WriteMPS: row %s: the range %g of [%g, %g] %s", name(m.RowNames, i, "R"), r, lo, up, why)
+		}
+	}
+	return nil
 }
 
 // mpsNames returns names usable in free MPS: the given ones where they are

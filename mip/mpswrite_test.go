@@ -117,3 +117,48 @@ func TestWriteMPSLineBreakNames(t *testing.T) {
 	back.ColNames, back.RowNames, back.Name = m.ColNames, m.RowNames, m.Name
 	mpsEqualModels(t, m, back)
 }
+
+// TestWriteMPSHugeFinite checks that finite values that MPS readers take
+// as infinite (magnitude ≥ 1e30) are refused before anything is written,
+// and that values just below round-trip.
+func TestWriteMPSHugeFinite(t *testing.T) {
+	inf := math.Inf(1)
+	build := func(colLo, colUp, rowLo, rowUp, objConst float64) *Model {
+		b := NewBuilder("huge")
+		b.AddCol("x", colLo, colUp, false)
+		b.AddCol("y", 0, 1, true)
+		b.AddRow("r", rowLo, rowUp, []int{0, 1}, []float64{1, 1e30})
+		b.SetObj(0, 1)
+		m := b.Build()
+		m.ObjConst = objConst
+		return m
+	}
+	for _, tc := range []struct {
+		name string
+		m    *Model
+		want string // in the error
+	}{
+		{"column upper", build(0, 2e30, -inf, 1, 0), `column "x": upper bound 2e+30`},
+		{"column lower", build(-1e30, 0, -inf, 1, 0), `column "x": lower bound -1e+30`},
+		{"fixed column", build(1e31, 1e31, -inf, 1, 0), `column "x": lower bound 1e+31`},
+		{"row rhs", build(0, 1, -inf, 5e30, 0), `row "r": upper bound 5e+30`},
+		{"row lower", build(0, 1, -3e30, inf, 0), `row "r": lower bound -3e+30`},
+		{"range", build(0, 1, -6e29, 6e29, 0), `row "r": the range 1.2e+30`},
+		{"objective constant", build(0, 1, -inf, 1, -1e30), "objective constant -1e+30"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			err := WriteMPS(&buf, tc.m)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "infinite") {
+				t.Fatalf("got %v, want an error naming %s", err, tc.want)
+			}
+			if buf.Len() != 0 {
+				t.Errorf("%d bytes written before the error", buf.Len())
+			}
+		})
+	}
+	// Just below 1e30 (and a coefficient of 1e30, which readers keep
+	// finite) the model comes back unchanged.
+	m := build(-9.99e29, 9.99e29, -4e29, 4e29, 9.99e29)
+	mpsEqualModels(t, m, mpsRoundTrip(t, m))
+}
