@@ -116,7 +116,28 @@ func (net *FlowNetwork) Costs() []float64 {
 // ReadDIMACSFile reads a DIMACS min-cost flow file (see ReadDIMACS). Gzip
 // files are recognized by their magic bytes (1f 8b), whatever their name.
 func ReadDIMACSFile(path string) (*FlowNetwork, error) {
-	return fileio.ReadPath(path, "lmo: dimacs", ReadDIMACS)
+	return ReadDIMACSFileCheck(path, nil)
+}
+
+// ReadDIMACSFileCheck is ReadDIMACSFile that calls check (unless nil) with
+// the NODES and ARCS of the problem line as soon as it is read, before
+// anything of that size is allocated: an error of check ends the reading
+// and is returned as is. Callers refuse there the networks too large for
+// their memory budget (a header alone asks for up to 2^24 nodes).
+func ReadDIMACSFileCheck(path string, check func(nodes, arcs int) error) (*FlowNetwork, error) {
+	var checkErr error
+	net, err := fileio.ReadPath(path, "lmo: dimacs", func(r io.Reader) (*FlowNetwork, error) {
+		return readDIMACS(r, func(nodes, arcs int) error {
+			if check != nil {
+				checkErr = check(nodes, arcs)
+			}
+			return checkErr
+		})
+	})
+	if checkErr != nil {
+		return nil, checkErr
+	}
+	return net, err
 }
 
 // ReadDIMACS reads a minimum-cost flow problem in the DIMACS format:
@@ -136,6 +157,12 @@ func ReadDIMACSFile(path string) (*FlowNetwork, error) {
 //
 // Errors name the offending line and say what was expected.
 func ReadDIMACS(r io.Reader) (*FlowNetwork, error) {
+	return readDIMACS(r, nil)
+}
+
+// readDIMACS is ReadDIMACS that calls check (unless nil) with NODES and
+// ARCS before allocating for them.
+func readDIMACS(r io.Reader, check func(nodes, arcs int) error) (*FlowNetwork, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	var (
@@ -177,6 +204,11 @@ func ReadDIMACS(r io.Reader) (*FlowNetwork, error) {
 			}
 			if arcs < 0 || arcs > MaxDIMACSArcs {
 				return nil, fmt.Errorf("lmo: dimacs: line %d: ARCS must be in [0, %d], got %d", lineNo, MaxDIMACSArcs, arcs)
+			}
+			if check != nil {
+				if err := check(int(nodes), int(arcs)); err != nil {
+					return nil, err
+				}
 			}
 			pLine, wantArcs = lineNo, int(arcs)
 			net = &FlowNetwork{

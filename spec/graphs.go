@@ -18,12 +18,12 @@ func buildFlow(s *Spec, opt Options) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	net, err := lmo.ReadDIMACSFile(path)
+	// The network simplex keeps about ten words per arc and per node;
+	// counted at the problem line, before the reader allocates for it.
+	net, err := lmo.ReadDIMACSFileCheck(path, func(nodes, arcs int) error {
+		return opt.mem.reserveDim(s, float64(arcs), 80*float64(arcs+nodes))
+	})
 	if err != nil {
-		return nil, err
-	}
-	// The network simplex keeps about ten words per arc and per node.
-	if err := opt.mem.reserveDim(s, float64(len(net.Arcs)), 80*float64(len(net.Arcs)+net.Nodes)); err != nil {
 		return nil, err
 	}
 	p, err := lmo.NewFlowPolytope(net)

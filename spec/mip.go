@@ -303,15 +303,21 @@ func buildQUBO(s *Spec, opt Options) (*Instance, error) {
 	// can hold or the enumeration takes too long.
 	c := float64(len(q.Couplings))
 	var poolRows, poolNonzeros float64
+	counted := true
 	if cycles {
 		rows, nonzeros, ok := mip.CycleCutCount(q, opt.mem.lineCapacity(), maxCycleSteps)
-		poolRows, poolNonzeros = float64(rows), float64(nonzeros)
+		poolRows, poolNonzeros, counted = float64(rows), float64(nonzeros), ok
 		if !ok && (opt.mem.lineCapacity() < 0 || rows <= opt.mem.lineCapacity()) {
 			return nil, fmt.Errorf("spec: %s: cycles=1 enumerates the short cycles of the coupling graph (%d variables, %d couplings), which takes more than %.0g steps here (nodes of high degree); use cycles=0",
 				s.label, q.N, len(q.Couplings), float64(maxCycleSteps))
 		}
 	}
 	if err := opt.mem.reserveMIP(s, 3*c+poolRows, float64(q.N)+c, 9*c+poolNonzeros, float64(q.N)+c); err != nil {
+		if !counted {
+			// The count stopped once over the budget: the estimate
+			// covers the inequalities counted so far, a lower bound.
+			return nil, fmt.Errorf("%w; that counts only the first %.0f cycle inequalities (cycles=1), where counting stopped: there are more; use cycles=0", err, poolRows)
+		}
 		return nil, err
 	}
 	f, err := mip.BooleanQuadric(q)

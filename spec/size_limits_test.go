@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -39,6 +40,12 @@ func TestQUBOCyclesMemory(t *testing.T) {
 	_, err := Polytope("qubo:"+path+",cycles=1", Options{MemoryBudget: 100 << 20})
 	if err == nil || !strings.Contains(err.Error(), "memory budget") || !strings.Contains(err.Error(), "2.9e+05 rows") { // 3·400 + 8·36100
 		t.Errorf("K_{20,20} with cycles=1 under 100 MiB: %v; want a refusal counting the pool (2.9e+05 rows)", err)
+	}
+	// Under a budget the count stops early: the refusal says its row
+	// count is a lower bound.
+	_, err = Polytope("qubo:"+path+",cycles=1", Options{MemoryBudget: 10 << 20})
+	if err == nil || !strings.Contains(err.Error(), "memory budget") || !strings.Contains(err.Error(), "there are more") {
+		t.Errorf("K_{20,20} with cycles=1 under 10 MiB: %v; want a refusal saying the count stopped", err)
 	}
 	// Without cycles the model is small.
 	if in, err := Polytope("qubo:"+path, Options{MemoryBudget: 100 << 20}); err != nil {
@@ -114,6 +121,38 @@ func TestProductCopiesAhead(t *testing.T) {
 	in, err := Polytope("product:[simplex:1000]*10", Options{MemoryBudget: 1 << 20})
 	if err != nil {
 		t.Fatalf("10 copies of simplex:1000 under 1 MiB: %v", err)
+	}
+	in.Close()
+}
+
+// TestDIMACSRefusedAtProblemLine: a DIMACS file whose problem line asks
+// for more nodes than the budget holds is refused there, before the
+// reader allocates for them (a 17-byte header asking for 2^24 nodes
+// allocated 150 MB before the refusal); a small network is read.
+func TestDIMACSRefusedAtProblemLine(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	huge := write("huge.min", "p min 16777216 0\n")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Polytope("flow:"+huge, Options{MemoryBudget: 64 << 20})
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "memory budget") {
+		t.Errorf("2^24 nodes under 64 MiB: %v; want the memory refusal", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 8<<20 {
+		t.Errorf("refusing the header allocated %d bytes", got)
+	}
+	small := write("small.min", "p min 2 1\nn 1 1\nn 2 -1\na 1 2 0 1 3\n")
+	in, err := Polytope("flow:"+small, Options{MemoryBudget: 64 << 20})
+	if err != nil {
+		t.Fatalf("a 2-node network under 64 MiB: %v", err)
 	}
 	in.Close()
 }
