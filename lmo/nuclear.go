@@ -2,6 +2,7 @@ package lmo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -36,8 +37,10 @@ import (
 // Algorithms, Thm. 10.3) proves σ₁(C)² ≤ t plus those errors. So Bound is
 // below Value by about Tol·σ₁ plus s²·2⁻⁵³·‖C‖_F²/σ₁, and a result is never
 // reported as exact (unless C = 0): Reason is lazycg.StopGap when the
-// residual test passed, lazycg.StopTimeLimit (an iteration limit) when
-// MaxIter ended the iteration. A Lanczos run that converged to a singular
+// residual test passed, lazycg.StopTimeLimit when MaxIter ended the
+// iteration or ctx's deadline passed after a restart cycle (the cycle's
+// pair is returned, no error; a canceled ctx, or a deadline passed before
+// the first cycle, is an error). A Lanczos run that converged to a singular
 // value other than the largest (possible only for a start vector almost
 // orthogonal to the top right singular vector) cannot produce a wrong
 // Bound: the certificate then fails at shifts near σ² and Bound comes from
@@ -172,7 +175,7 @@ func (b *NuclearBall) SetSupport(idx []int) error {
 // the matrix C held in c into dst; see the type documentation for the
 // meaning of the result. It returns an error for invalid input, invalid Tol
 // or MaxIter, a value c·dst beyond the range of float64, and when ctx is
-// canceled.
+// canceled (a deadline that passes mid-call gives a time-limited answer).
 func (b *NuclearBall) Minimize(ctx context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	return b.MinimizeUntil(ctx, dst, c, lazycg.StopRule{Improve: math.Inf(-1), Certify: math.Inf(1)})
 }
@@ -611,6 +614,11 @@ func (e *lanczosSVD) solve(ctx context.Context, name string, a *nuclearCost, tol
 	used := 0
 	for {
 		if err := ctx.Err(); err != nil {
+			if used > 0 && errors.Is(err, context.DeadlineExceeded) {
+				// The deadline passed after a restart cycle: its verified
+				// pair is the answer, time-limited (as MaxIter).
+				return unscale(sol), nil
+			}
 			return svdSolution{}, fmt.Errorf("lmo: %s: %w", name, err)
 		}
 		steps := min(e.kmax, max(1, maxIter-used-1))

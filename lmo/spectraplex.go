@@ -2,6 +2,7 @@ package lmo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -156,7 +157,9 @@ func (sp *Spectraplex) Vertex(dst []float64) {
 // held in c (the unit spectrahedron: 0 when v·vᵀ has no negative value);
 // see the type documentation for the meaning of the result. It
 // returns an error for invalid input, invalid Tol or MaxIter, when ctx
-// is canceled, and when c·dst lies beyond the range of float64. Costs
+// is canceled, and when c·dst lies beyond the range of float64; a
+// deadline of ctx that passes after a Lanczos restart cycle ends the call
+// with that cycle's vector and a proven bound (lazycg.StopTimeLimit). Costs
 // whose norm exceeds 2^1000 are scaled by a power of two for the
 // iteration and the certificate.
 func (sp *Spectraplex) Minimize(ctx context.Context, dst, c []float64) (lazycg.LinearResult, error) {
@@ -260,6 +263,11 @@ func (sp *Spectraplex) eigen(ctx context.Context, anorm float64) (theta, res flo
 	used := 0
 	for {
 		if err := ctx.Err(); err != nil {
+			if used > 0 && errors.Is(err, context.DeadlineExceeded) {
+				// The deadline passed after a restart cycle: its Ritz
+				// pair is the answer, time-limited (as MaxIter).
+				return theta, res, false, nil
+			}
 			return 0, 0, false, fmt.Errorf("lmo: %s: %w", sp.name(), err)
 		}
 		steps := min(sp.kmax, max(1, sp.MaxIter-used-1))
