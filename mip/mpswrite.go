@@ -147,39 +147,36 @@ func WriteMPS(w io.Writer, m *Model) error {
 // mpsWritable returns an error when a finite bound, right-hand side,
 // range or objective constant of m would be read back as infinite.
 func mpsWritable(m *Model) error {
-	big := func(v float64) bool { return !math.IsInf(v, 0) && math.Abs(v) >= mpsInfinity }
-	name := func(names []string, k int, prefix string) string {
-		if k < len(names) && names[k] != "" {
-			return fmt.Sprintf("%q", names[k])
-		}
-		return fmt.Sprintf("%s%d", prefix, k)
-	}
 	const why = "has magnitude 1e30 or more, which MPS readers (ReadMPS and CBC's included) read as infinite"
+	big := func(v float64) bool { return !math.IsInf(v, 0) && math.Abs(v) >= mpsInfinity }
+	// bounds checks the bounds [lo, up] of column or row k; ranged rows
+	// also their range up − lo.
+	bounds := func(kind string, names []string, k int, lo, up float64, ranged bool) error {
+		name := fmt.Sprintf("%s%d", strings.ToUpper(kind[:1]), k) // as mpsNames
+		if k < len(names) && names[k] != "" {
+			name = fmt.Sprintf("%q", names[k])
+		}
+		switch {
+		case big(lo):
+			return fmt.Errorf("mip: WriteMPS: %s %s: lower bound %g %s", kind, name, lo, why)
+		case big(up):
+			return fmt.Errorf("mip: WriteMPS: %s %s: upper bound %g %s", kind, name, up, why)
+		case ranged && lo != up && !math.IsInf(lo, 0) && !math.IsInf(up, 0) && up-lo >= mpsInfinity:
+			return fmt.Errorf("mip: WriteMPS: %s %s: the range %g of [%g, %g] %s", kind, name, up-lo, lo, up, why)
+		}
+		return nil
+	}
 	if big(m.ObjConst) {
 		return fmt.Errorf("mip: WriteMPS: the objective constant %g %s", m.ObjConst, why)
 	}
 	for j := range m.NumCols() {
-		for _, b := range []struct {
-			what string
-			v    float64
-		}{{"lower bound", m.ColLo[j]}, {"upper bound", m.ColUp[j]}} {
-			if big(b.v) {
-				return fmt.Errorf("mip: WriteMPS: column %s: %s %g %s", name(m.ColNames, j, "C"), b.what, b.v, why)
-			}
+		if err := bounds("column", m.ColNames, j, m.ColLo[j], m.ColUp[j], false); err != nil {
+			return err
 		}
 	}
 	for i := range m.NumRows() {
-		lo, up := m.RowLo[i], m.RowUp[i]
-		for _, b := range []struct {
-			what string
-			v    float64
-		}{{"lower bound", lo}, {"upper bound", up}} {
-			if big(b.v) {
-				return fmt.Errorf("mip: WriteMPS: row %s: %s %g %s", name(m.RowNames, i, "R"), b.what, b.v, why)
-			}
-		}
-		if r := up - lo; !math.IsInf(lo, 0) && !math.IsInf(up, 0) && lo != up && r >= mpsInfinity {
-			return fmt.Errorf("mip: WriteMPS: row %s: the range %g of [%g, %g] %s", name(m.RowNames, i, "R"), r, lo, up, why)
+		if err := bounds("row", m.RowNames, i, m.RowLo[i], m.RowUp[i], true); err != nil {
+			return err
 		}
 	}
 	return nil
