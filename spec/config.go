@@ -340,7 +340,7 @@ const (
 var settings = []Setting{
 	{Flag: "polytope", JSON: "polytope", Kind: SettingString, Usage: "polytope `SPEC`",
 		field: func(c *Config) any { return &c.Polytope }},
-	{Flag: "objective", JSON: "objective", Kind: SettingString, Usage: "objective `SPEC`: distance[:seed=S,weight=W,center=V], quadratic[:seed=S,density=D,rows=R], completion[:seed=S,rank=R,dense=1], leastsquares:A,B, consensus:KIND[,lambda=L] (over a product)",
+	{Flag: "objective", JSON: "objective", Kind: SettingString, Usage: "objective `SPEC`: distance[:seed=S,weight=W,center=V], quadratic[:seed=S,density=D,rows=R,scale=W], completion[:seed=S,rank=R,dense=1], leastsquares:A,B, consensus:KIND[,lambda=L] (over a product)",
 		field: func(c *Config) any { return &c.Objective }},
 	{Flag: "concave", JSON: "concave", Kind: SettingString, Usage: "minimize the objective minus the convex objective `SPEC` (e.g. distance:weight=2,center=0.5): a difference of convex functions, by DCA with the method solving its convex subproblems (solve's default method becomes lazy-bpcg); -iters, -gap then bound DCA iterations and the proven DCA gap",
 		field: func(c *Config) any { return &c.Concave }},
@@ -424,7 +424,7 @@ var settings = []Setting{
 		check: policyCheck(lazycg.ParseStalePolicy, "wait, restart, fork, race, race-copy or ahead"),
 		field: func(c *Config) any { return &c.Stale }},
 	{Flag: "idle", lazy: true, JSON: "idle", Kind: SettingString,
-		Usage: "with -concurrent: `POLICY` while a call is in flight and no cached vertex improves by Φ/(2K): auto (corrected for lcg while a correction costs at most a quarter of an LMO call, else hull; wait for lpcg), hull (pairwise steps over the hull of the iterate and the cached vertices; lcg, lpcg), corrected (hull steps with quadratic corrections; quadratic objectives) or wait (default auto)",
+		Usage: "with -concurrent: `POLICY` while a call is in flight and no cached vertex improves by Φ/(2K): auto (corrected for lcg with an exact line search while a correction costs at most a quarter of an LMO call, else hull; wait for lpcg), hull (pairwise steps over the hull of the iterate and the cached vertices; lcg, lpcg), corrected (hull steps with quadratic corrections; quadratic objectives) or wait (default auto)",
 		check: policyCheck(lazycg.ParseIdlePolicy, "auto, hull, wait or corrected"),
 		field: func(c *Config) any { return &c.Idle }},
 	{Flag: "dive", lazy: true, JSON: "dive", Aliases: []string{"no_dive"}, negFlag: true, negJSON: true, Kind: SettingBool,

@@ -22,7 +22,7 @@ func init() {
 
 // onlineSettings are the run settings online accepts as flags.
 var onlineSettings = []string{"polytope", "losses", "method", "K", "C", "S", "L", "D", "improved-phi", "smooth", "no-backoff", "phi-growth", "online-ls", "phi0-lmo",
-	"time", "iters", "seed", "oracle", "oracle-gap", "oracle-time", "lazy-gap", "max-inexact", "cache", "early", "prune", "best-fit", "concurrent",
+	"time", "iters", "seed", "oracle", "oracle-gap", "oracle-time", "lazy-gap", "max-inexact", "dive", "adaptive-dive", "cache", "early", "prune", "best-fit", "concurrent",
 	"cache-bytes", "memory", "hindsight-time", "no-hindsight", "params", "data"}
 
 // studyMethod is the pseudo-method of the caching study.

@@ -25,7 +25,7 @@ func init() {
 
 // solveSettings are the run settings solve accepts as flags.
 var solveSettings = []string{"polytope", "objective", "method", "K", "C", "phi0", "phi0-search", "phi0-lmo", "no-ls", "improved-phi", "phi-factor",
-	"concave", "gap", "time", "iters", "lmo-calls", "seed", "oracle", "oracle-gap", "oracle-time", "cache", "early", "concurrent", "stale", "idle", "dive", "call-budget", "lazy-gap", "max-inexact", "prune",
+	"concave", "gap", "time", "iters", "lmo-calls", "seed", "oracle", "oracle-gap", "oracle-time", "cache", "early", "concurrent", "stale", "idle", "dive", "adaptive-dive", "call-budget", "lazy-gap", "max-inexact", "prune",
 	"best-fit", "cache-bytes", "memory", "params", "data", "target", "line-search", "smoothness"}
 
 func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
@@ -35,7 +35,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	f.outputs("write the trace as CSV to `FILE`")
 	progress := durationFlag(f.fs, "progress", 2*time.Second, "progress table cadence on stderr (without -json; 0: none)")
 	solution := f.fs.String("solution", "", "write the final point x to `FILE`: a comment line, then one coordinate per line (also when the run stops early: its best point)")
-	calls := f.fs.String("calls", "", "write the LMO calls of concurrent weak separation (with -concurrent) as CSV to `FILE`: instance, role, start_s, end_s, f, phi, t, outcome, stale")
+	calls := f.fs.String("calls", "", "write the LMO calls of concurrent weak separation (with -concurrent) as CSV to `FILE`: instance, role, start_s, end_s, f, phi, t, outcome, stale, gap")
 	if err := f.parse(args); err != nil {
 		if err == errHelp {
 			return nil
