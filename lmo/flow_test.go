@@ -318,7 +318,9 @@ func TestFlowPolytopeAugmentErrors(t *testing.T) {
 	if !slices.Equal(x, []float64{1, 0}) {
 		t.Fatalf("Vertex %v", x)
 	}
-	if _, err := p.Minimize(ctx, y, net.Costs()); !errors.Is(err, ErrUnbounded) {
+	// The root package's kind too, so that drivers and the CLI report an
+	// unbounded polytope.
+	if _, err := p.Minimize(ctx, y, net.Costs()); !errors.Is(err, ErrUnbounded) || !errors.Is(err, lazycg.ErrUnbounded) {
 		t.Errorf("Minimize: %v", err)
 	}
 	if _, err := p.Augment(ctx, y, net.Costs(), x); !errors.Is(err, ErrUnbounded) {
@@ -339,8 +341,9 @@ func TestFlowPolytopeAugmentErrors(t *testing.T) {
 }
 
 func TestFlowPolytopeErrors(t *testing.T) {
-	if _, err := NewFlowPolytope(&FlowNetwork{Nodes: 2, Supply: []int64{1, -1}}); !errors.Is(err, ErrInfeasible) {
-		t.Errorf("infeasible network: %v", err)
+	_, err := NewFlowPolytope(&FlowNetwork{Nodes: 2, Supply: []int64{1, -1}})
+	if !errors.Is(err, ErrInfeasible) || !errors.Is(err, lazycg.ErrEmptyPolytope) || strings.Count(err.Error(), "infeasible") != 1 {
+		t.Errorf("infeasible network: %v; want ErrInfeasible, which is lazycg.ErrEmptyPolytope", err)
 	}
 	if _, err := NewFlowPolytope(&FlowNetwork{Nodes: 2, Supply: []int64{1, 0}}); err == nil {
 		t.Error("invalid network accepted")

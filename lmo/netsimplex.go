@@ -2,7 +2,6 @@ package lmo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 
@@ -11,13 +10,24 @@ import (
 
 // ErrInfeasible is wrapped by the errors of flow oracles when no flow
 // satisfies the supplies within the bounds (or, for a face, within the
-// bounds and the forced zeros).
-var ErrInfeasible = errors.New("lmo: infeasible flow problem")
+// bounds and the forced zeros). It wraps lazycg.ErrEmptyPolytope.
+var ErrInfeasible error = flowError{"lmo: infeasible flow problem", lazycg.ErrEmptyPolytope}
 
 // ErrUnbounded is wrapped by the errors of flow oracles when the cost can
 // be decreased without limit: a cycle of negative cost has infinite
-// capacity (arcs with Cap == InfCap).
-var ErrUnbounded = errors.New("lmo: unbounded flow problem")
+// capacity (arcs with Cap == InfCap). It wraps lazycg.ErrUnbounded.
+var ErrUnbounded error = flowError{"lmo: unbounded flow problem", lazycg.ErrUnbounded}
+
+// flowError is an error of the flow oracles that is also one of the
+// root package's kinds (so that drivers and the CLI classify it) without
+// repeating that kind's text.
+type flowError struct {
+	msg  string
+	kind error
+}
+
+func (e flowError) Error() string { return e.msg }
+func (e flowError) Unwrap() error { return e.kind }
 
 // Arc states of the network simplex. A tree arc and a nontree arc fixed at
 // zero by a face (forbidden) both have state nsTree: neither may enter the

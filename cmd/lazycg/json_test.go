@@ -67,6 +67,7 @@ func TestJSONErrorObject(t *testing.T) {
 		{"solve extra argument", []string{"solve", "-polytope", "simplex:5", "-json", "extra"}, 2, "bad-input", `unexpected argument "extra"`},
 		{"solve unknown polytope", []string{"solve", "-polytope", "sphere:3", "-json"}, 2, "bad-input", `unknown polytope kind "sphere"`},
 		{"solve infeasible", []string{"solve", "-polytope", mps("mps-infeasible.mps"), "-objective", "distance", "-json"}, 2, "infeasible", "the polytope is empty"},
+		{"solve infeasible flow", []string{"solve", "-polytope", "flow:" + filepath.Join(bad, "dimacs-infeasible.min"), "-json"}, 2, "infeasible", "infeasible flow problem"},
 		{"solve setup time limit", []string{"solve", "-polytope", mps("mps-good.mps"), "-time", "1ns", "-json"}, 1, "time-limit", "the time limit was reached during setup"},
 		{"solve contradictory flags", []string{"solve", "-polytope", "simplex:5", "-line-search", "golden", "-no-ls", "-json"}, 2, "bad-input", "choose one (-line-search, -no-ls)"},
 		{"online bad losses", []string{"online", "-polytope", "simplex:5", "-losses", "foo", "-json"}, 2, "bad-input", `unknown kind "foo"`},
