@@ -46,6 +46,10 @@ type Settings struct {
 	// context with the corresponding deadline.
 	TimeLimit time.Duration
 	// GapTolerance stops the run once f(x) − dual bound ≤ GapTolerance.
+	// Only a proven gap counts: before the first dual bound the gap is
+	// +Inf and no tolerance, +Inf included, is met (an infinite
+	// tolerance stops the run at its first proven bound). The same holds
+	// for RelGapTolerance.
 	GapTolerance float64
 	// RelGapTolerance stops the run once f(x) − dual ≤ RelGapTolerance·max(1, |f(x)|).
 	// Runs also stop, as GapConverged, once the proven gap is at the
@@ -862,8 +866,11 @@ func startVertex(run *Run, s *State) error {
 
 func checkStop(s *State, res *Result, st *Settings, stats *Stats, maxIter int) (Status, bool) {
 	gap := res.F - s.dual
-	if s.Converged || gap <= 0 || gap <= st.GapTolerance ||
-		gap <= st.RelGapTolerance*math.Max(1, math.Abs(res.F)) || s.negligible(gap, res.F) {
+	// A gap of +Inf (no dual bound yet) proves nothing, whatever the
+	// tolerance: an infinite tolerance stops at the first proven bound.
+	proven := gap < math.Inf(1)
+	if s.Converged || gap <= 0 || proven && (gap <= st.GapTolerance ||
+		gap <= st.RelGapTolerance*math.Max(1, math.Abs(res.F))) || s.negligible(gap, res.F) {
 		return GapConverged, true
 	}
 	if st.HasTargetPrimal && res.F <= st.TargetPrimal {

@@ -163,7 +163,9 @@ func (p *PhiSchedule) Start(ctx context.Context, s *State, v []float64, k float6
 // LMO's relaxation when relax is set (Oracle.LowerBound), and reports it
 // as a dual bound; separate answers the method's weak separation at x_1
 // for a given Φ (the search reports the answers' gap bounds as dual
-// bounds).
+// bounds). When the LMO call proves no bound (its Bound is −Inf, so the
+// gap is +Inf), Φ0 comes from the binary search, as with
+// Phi0BinarySearch.
 func (p *PhiSchedule) StartWith(s *State, gap func(relax bool) (float64, error), separate func(phi float64) (Separation, error)) error {
 	if err := p.check(); err != nil {
 		return err
@@ -185,6 +187,12 @@ func (p *PhiSchedule) StartWith(s *State, gap func(relax bool) (float64, error),
 	g, err := gap(relax)
 	if err != nil {
 		return err
+	}
+	if math.IsInf(g, 1) && !relax {
+		// The LMO's answer proved no bound (Bound −Inf, an inexact
+		// oracle's legal answer): half an infinite gap is no Φ0, so
+		// search for it with the method's weak separation instead.
+		return p.search(s, separate, p.searchStart(s.F))
 	}
 	if !(g > 0) {
 		s.Converged = true
@@ -367,6 +375,9 @@ func theoremPhi0(ctx context.Context, s *State, v []float64, phi0 float64, name 
 		if gap <= 0 {
 			s.Converged = true
 			return math.SmallestNonzeroFloat64, nil
+		}
+		if math.IsInf(gap, 1) {
+			return 0, fmt.Errorf("lazycg: %s: the LMO's answer at the start point proves no bound on its Wolfe gap (Bound −Inf), so Φ0 cannot be taken from it; set Phi0 ≥ f(x_1) − f*", name)
 		}
 		phi0 = gap
 	}

@@ -164,7 +164,8 @@ func CheckProblem(n int, lmo LMO, sep WeakSeparator, x0 []float64) error {
 // when lmo is a ScaledChecker and 1 otherwise. It returns the checker's
 // error for a point outside, and nil when lmo cannot check (x is then
 // taken to lie in P). Saved points used as bounds (experiment's
-// hindsight) go through it too.
+// hindsight) go through it too. A point with a NaN or infinite entry is
+// never in a polytope: it gets an error whatever lmo is.
 func CheckMember(lmo LMO, x []float64) error {
 	return CheckMemberTol(lmo, x, startTol)
 }
@@ -173,8 +174,17 @@ func CheckMember(lmo LMO, x []float64) error {
 // tolerance rel: by lmo's CheckScaled(x, rel) when lmo is a ScaledChecker,
 // by its Check(x, ScaledTol(rel, 1, x)) when it is only a
 // MembershipChecker, and not at all (nil) otherwise. Products check
-// their blocks with it, each at its own scale.
+// their blocks with it, each at its own scale. A point with a NaN or
+// infinite entry gets an error naming that entry, whatever lmo is: no
+// polytope holds it (and the tolerance scaled by such an entry was +Inf
+// or NaN, under which checkers accepted x = (+Inf, 0, …) as a point of
+// the simplex).
 func CheckMemberTol(lmo LMO, x []float64, rel float64) error {
+	for i, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("lazycg: entry %d of the point is %g, not a finite number", i, v)
+		}
+	}
 	switch mc := lmo.(type) {
 	case ScaledChecker:
 		return mc.CheckScaled(x, rel)
@@ -255,18 +265,17 @@ type ScaledChecker interface {
 // a membership check with relative tolerance rel of x against a polytope
 // of the given scale (ScaledChecker): relative to the polytope's scale
 // for its points, and to x's own entries (their rounding) for a point
-// with larger entries.
+// with larger entries. Entries that are NaN or infinite are left out of
+// the maximum, so that the tolerance stays finite and such a point fails
+// the check instead of passing it under an infinite (or NaN) tolerance.
 func ScaledTol(rel, scale float64, x []float64) float64 {
-	return rel * math.Max(scale, maxAbs(x))
-}
-
-// maxAbs returns max |v_i| (0 for an empty v).
-func maxAbs(v []float64) float64 {
 	m := 0.0
-	for _, x := range v {
-		m = math.Max(m, math.Abs(x))
+	for _, v := range x {
+		if a := math.Abs(v); a > m && !math.IsInf(a, 1) {
+			m = a
+		}
 	}
-	return m
+	return rel * math.Max(scale, m)
 }
 
 // CheckFinite reports whether every entry of v is finite (neither NaN nor
