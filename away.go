@@ -49,6 +49,24 @@ func (c *activeCore) init(s *State, recomputeEvery int, ls LineSearch, corr Corr
 	return c.corr.init(s, corr, name)
 }
 
+// checkActive reports active-set settings (line search, correction)
+// that cannot run on obj; activeCore.init makes the same checks.
+func checkActive(ls LineSearch, corr Correction, obj Objective, name string) error {
+	if err := checkLineSearch(ls, obj, name); err != nil {
+		return err
+	}
+	return checkCorrection(corr, obj, name)
+}
+
+// checkLazy reports lazy settings out of range: K and the Φ schedule's
+// fields (Init checks them through defaultK and PhiSchedule.Start).
+func checkLazy(k float64, p *PhiSchedule, name string) error {
+	if err := checkK(k, name); err != nil {
+		return err
+	}
+	return p.check()
+}
+
 // represents reports whether the active set of the previous run
 // represents x: Σ λ_k v_k = x up to rounding.
 func (c *activeCore) represents(x []float64) bool {
@@ -175,6 +193,11 @@ func (m *AwayFW) Init(ctx context.Context, s *State) error {
 	return m.core.init(s, m.RecomputeEvery, m.LineSearch, m.Correction, "afw")
 }
 
+// checkFields implements fieldChecker.
+func (m *AwayFW) checkFields(obj Objective) error {
+	return checkActive(m.LineSearch, m.Correction, obj, "afw")
+}
+
 // Step implements Method.
 func (m *AwayFW) Step(ctx context.Context, s *State) error {
 	c := &m.core
@@ -213,7 +236,7 @@ func (m *AwayFW) Step(ctx context.Context, s *State) error {
 // new vertex, a negative one proves the Wolfe gap is at most Φ and halves
 // Φ. All steps use line search. The start point must be a vertex.
 type LazyAwayFW struct {
-	// K ≥ 1 is the laziness factor (default 1).
+	// K ≥ 1 is the laziness factor (default DefaultK).
 	K float64
 	// PhiSchedule is Φ, as in LazyCG.
 	PhiSchedule
@@ -247,6 +270,14 @@ func (m *LazyAwayFW) Init(ctx context.Context, s *State) error {
 		return err
 	}
 	return m.Start(ctx, s, m.core.v, m.K)
+}
+
+// checkFields implements fieldChecker.
+func (m *LazyAwayFW) checkFields(obj Objective) error {
+	if err := checkLazy(m.K, &m.PhiSchedule, "lazy afw"); err != nil {
+		return err
+	}
+	return checkActive(m.LineSearch, m.Correction, obj, "lazy afw")
 }
 
 // Step implements Method.

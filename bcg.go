@@ -66,6 +66,14 @@ func (m *BlendedCG) Init(ctx context.Context, s *State) error {
 	return m.Start(ctx, s, m.core.v, m.K)
 }
 
+// checkFields implements fieldChecker.
+func (m *BlendedCG) checkFields(obj Objective) error {
+	if err := checkLazy(m.K, &m.PhiSchedule, "bcg"); err != nil {
+		return err
+	}
+	return checkActive(m.LineSearch, m.Correction, obj, "bcg")
+}
+
 // Step implements Method.
 func (m *BlendedCG) Step(ctx context.Context, s *State) error {
 	c := &m.core

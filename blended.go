@@ -33,6 +33,11 @@ func (m *BlendedPairwise) Init(ctx context.Context, s *State) error {
 	return m.core.init(s, m.RecomputeEvery, m.LineSearch, m.Correction, "bpcg")
 }
 
+// checkFields implements fieldChecker.
+func (m *BlendedPairwise) checkFields(obj Objective) error {
+	return checkActive(m.LineSearch, m.Correction, obj, "bpcg")
+}
+
 // Step implements Method.
 func (m *BlendedPairwise) Step(ctx context.Context, s *State) error {
 	c := &m.core
@@ -70,7 +75,7 @@ func (m *BlendedPairwise) Step(ctx context.Context, s *State) error {
 // Wolfe gap is at most Φ (and the local gap is at most Φ/K) and halves Φ.
 // The start point must be a vertex.
 type LazyBPCG struct {
-	// K ≥ 1 is the laziness factor (default 1).
+	// K ≥ 1 is the laziness factor (default DefaultK).
 	K float64
 	// PhiSchedule is Φ, as in LazyCG.
 	PhiSchedule
@@ -104,6 +109,14 @@ func (m *LazyBPCG) Init(ctx context.Context, s *State) error {
 		return err
 	}
 	return m.Start(ctx, s, m.core.v, m.K)
+}
+
+// checkFields implements fieldChecker.
+func (m *LazyBPCG) checkFields(obj Objective) error {
+	if err := checkLazy(m.K, &m.PhiSchedule, "lazy bpcg"); err != nil {
+		return err
+	}
+	return checkActive(m.LineSearch, m.Correction, obj, "lazy bpcg")
 }
 
 // Step implements Method.

@@ -144,8 +144,8 @@ func (c *blockCore) init(s *State, order BlockOrder, seed uint64, ls LineSearch,
 		return err
 	}
 	bl := s.Oracle.LMO().(BlockLMO)
-	if order != BlockCyclic && order != BlockRandom && order != BlockGap {
-		return fmt.Errorf("lazycg: %s: unknown block order %d", name, int(order))
+	if err := checkBlock(order, ls, s.Obj, name); err != nil {
+		return err
 	}
 	c.lmo, c.blocks, c.order = bl, bl.Blocks(), order
 	if len(c.blocks) == 0 {
@@ -164,6 +164,15 @@ func (c *blockCore) init(s *State, order BlockOrder, seed uint64, ls LineSearch,
 	}
 	c.gapOf = nil
 	return c.ls.init(s, ls, name)
+}
+
+// checkBlock reports an unknown block order and a line search that
+// cannot run on obj.
+func checkBlock(order BlockOrder, ls LineSearch, obj Objective, name string) error {
+	if order != BlockCyclic && order != BlockRandom && order != BlockGap {
+		return fmt.Errorf("lazycg: %s: unknown block order %d", name, int(order))
+	}
+	return checkLineSearch(ls, obj, name)
 }
 
 // next returns the block of the j-th update of a pass.
@@ -363,6 +372,11 @@ type BlockFW struct {
 // Monotone implements Monotone.
 func (m *BlockFW) Monotone() bool { return m.LineSearch.monotone() }
 
+// checkFields implements fieldChecker.
+func (m *BlockFW) checkFields(obj Objective) error {
+	return checkBlock(m.Order, m.LineSearch, obj, "block fw")
+}
+
 // Init implements Method.
 func (m *BlockFW) Init(ctx context.Context, s *State) error {
 	m.pass = 0
@@ -472,6 +486,14 @@ func (m *LazyBlockFW) BlockPhi(k int) float64 { return m.phis[k].Phi() }
 
 // Monotone implements Monotone.
 func (m *LazyBlockFW) Monotone() bool { return m.LineSearch.monotone() }
+
+// checkFields implements fieldChecker.
+func (m *LazyBlockFW) checkFields(obj Objective) error {
+	if err := checkLazy(m.K, &m.PhiSchedule, "lazy block fw"); err != nil {
+		return err
+	}
+	return checkBlock(m.Order, m.LineSearch, obj, "lazy block fw")
+}
 
 // Init implements Method.
 func (m *LazyBlockFW) Init(ctx context.Context, s *State) error {

@@ -756,7 +756,7 @@ func TestConcurrentRefused(t *testing.T) {
 		{"textbook", p, &lazycg.LazyTextbook{C: 1}, "does not support it"},
 		{"curvature-step", p, &lazycg.LazyCG{Rule: lazycg.StepCurvature, C: 4}, "line search only"},
 		{"short-step", p, &lazycg.LazyCG{LineSearch: lazycg.LineSearch{Rule: lazycg.LineSearchShortStep, L: 2}}, "monotonically"},
-		{"dyadic", p, &lazycg.LPCG{Rule: lazycg.PairwiseDyadic}, "rule only"},
+		{"dyadic", p, &lazycg.LPCG{Rule: lazycg.PairwiseDyadic, S: 1, C: 1, Alpha: 1}, "rule only"},
 		{"own-separator", own, &lazycg.LazyCG{}, "cannot run its LMO call apart"},
 		{"fork-without-forker", p, &lazycg.LazyCG{}, "Forker"},
 		{"unknown-policy", p, &lazycg.LazyCG{}, "unknown stale-call policy"},

@@ -89,17 +89,26 @@ type corrector struct {
 // init checks the correction against the run's objective.
 func (q *corrector) init(s *State, rule Correction, name string) error {
 	*q = corrector{rule: rule, lam0: q.lam0, lam: q.lam, p: q.p, sc: q.sc}
+	if err := checkCorrection(rule, s.Obj, name); err != nil {
+		return err
+	}
+	if rule == CorrectionQuadratic {
+		q.lm = s.Obj.(LineMinimizer)
+		n := len(s.X)
+		q.xc, q.gc, q.dir = make([]float64, n), make([]float64, n), make([]float64, n)
+	}
+	return nil
+}
+
+// checkCorrection reports a correction that cannot run on obj.
+func checkCorrection(rule Correction, obj Objective, name string) error {
 	switch rule {
 	case CorrectionNone:
 		return nil
 	case CorrectionQuadratic:
-		lm, ok := s.Obj.(LineMinimizer)
-		if !ok {
-			return fmt.Errorf("lazycg: %s: quadratic corrections need an objective with an exact line search (a LineMinimizer: the quadratics of package objective), got %T", name, s.Obj)
+		if _, ok := obj.(LineMinimizer); !ok {
+			return fmt.Errorf("lazycg: %s: quadratic corrections need an objective with an exact line search (a LineMinimizer: the quadratics of package objective), got %T", name, obj)
 		}
-		q.lm = lm
-		n := len(s.X)
-		q.xc, q.gc, q.dir = make([]float64, n), make([]float64, n), make([]float64, n)
 		return nil
 	}
 	return fmt.Errorf("lazycg: %s: unknown correction %d", name, int(rule))

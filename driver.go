@@ -732,7 +732,9 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 // Check reports, without running anything, why Minimize would refuse to
 // run method on p with settings (nil: it would run): an invalid problem
 // (CheckProblem, with the start point's membership where the LMO can
-// check it), limits and separator settings out of range, what the method
+// check it), limits and separator settings out of range, the method's
+// own fields out of range or unfit for the objective (K, step rules,
+// constants, Φ0, line search and correction settings), what the method
 // needs of the problem (a product of blocks, a finite sum), and
 // concurrent weak separation or a call budget for a method, step rule,
 // separator or LMO that cannot serve it. It calls no oracle and forks no
@@ -751,6 +753,16 @@ func Check(p Problem, settings *Settings, method Method) error {
 // than an objective and an LMO: needs says what is missing (nil: nothing).
 type problemNeeds interface {
 	needs(obj Objective, lmo LMO) error
+}
+
+// fieldChecker is implemented by methods whose fields (K, step rules,
+// constants, line search and correction settings) can be checked against
+// the objective before a run: checkFields reports one out of range or
+// one the objective cannot serve. Init makes the same checks through the
+// same functions, so Check refuses what Init would, and Minimize does so
+// before the start vertex's LMO call.
+type fieldChecker interface {
+	checkFields(obj Objective) error
 }
 
 // checkRun is Check for a non-nil settings; it also reports whether the
@@ -785,6 +797,11 @@ func checkRun(p Problem, settings *Settings, method Method) (monotone bool, err 
 			return false, settingsError{err}
 		}
 	}
+	if fc, ok := method.(fieldChecker); ok {
+		if err := fc.checkFields(p.Objective); err != nil {
+			return false, settingsError{err}
+		}
+	}
 	if settings.Concurrent {
 		if err := concurrentStatic(method, p.Objective, p.LMO, p.Separator, monotone, settings.Stale, settings.Idle); err != nil {
 			return false, err
@@ -802,6 +819,7 @@ func checkRun(p Problem, settings *Settings, method Method) (monotone bool, err 
 // before a run starts, because its settings do not fit the method or the
 // problem: a limit or tolerance out of range, a start point the LMO shows
 // to lie outside P (MembershipChecker), a separator setting out of range,
+// a method field out of range or unfit for the objective,
 // concurrent weak separation or
 // a call budget for a method, step rule, separator or LMO that cannot
 // serve it, an unknown idle or stale-call policy. They are errors of the

@@ -38,13 +38,7 @@ func (m *FrankWolfe) Monotone() bool {
 
 // Init implements Method.
 func (m *FrankWolfe) Init(ctx context.Context, s *State) error {
-	if m.Rule < StepLineSearch || m.Rule > StepMonotonic {
-		return fmt.Errorf("lazycg: frank-wolfe: unknown step rule %d", int(m.Rule))
-	}
-	if m.Rule == StepCurvature && !(m.L > 0 && !math.IsInf(m.L, 1)) {
-		return fmt.Errorf("lazycg: frank-wolfe: short step needs a finite L > 0, got %g", m.L)
-	}
-	if err := checkOpenLoop(m.OpenLoop, "frank-wolfe"); err != nil {
+	if err := m.checkFields(s.Obj); err != nil {
 		return err
 	}
 	n := len(s.X)
@@ -56,6 +50,20 @@ func (m *FrankWolfe) Init(ctx context.Context, s *State) error {
 	}
 	s.Oracle.Moved(0, 1, s.X)
 	return nil
+}
+
+// checkFields implements fieldChecker.
+func (m *FrankWolfe) checkFields(obj Objective) error {
+	if m.Rule < StepLineSearch || m.Rule > StepMonotonic {
+		return fmt.Errorf("lazycg: frank-wolfe: unknown step rule %d", int(m.Rule))
+	}
+	if m.Rule == StepCurvature && !(m.L > 0 && !math.IsInf(m.L, 1)) {
+		return fmt.Errorf("lazycg: frank-wolfe: short step needs a finite L > 0, got %g", m.L)
+	}
+	if err := checkOpenLoop(m.OpenLoop, "frank-wolfe"); err != nil {
+		return err
+	}
+	return checkLineSearch(m.LineSearch, obj, "frank-wolfe")
 }
 
 // Step implements Method.

@@ -13,7 +13,7 @@ import (
 // upper bound Φ0 ≥ f(x_1) − f(x*); when Phi0 is 0 it is computed with one
 // LMO call as the Wolfe gap at x_1. Theorem 3.1: f(x_t) − f(x*) ≤ Φ_{t−1}.
 type LazyTextbook struct {
-	// K ≥ 1 is the accuracy of the weak separation oracle (default 1).
+	// K ≥ 1 is the accuracy of the weak separation oracle (default DefaultK).
 	K float64
 	// C is the curvature constant of f over P (required).
 	C float64
@@ -33,17 +33,28 @@ func (m *LazyTextbook) Monotone() bool { return false }
 
 // Init implements Method.
 func (m *LazyTextbook) Init(ctx context.Context, s *State) error {
-	if err := defaultK(&m.K, "lazy textbook"); err != nil {
+	if err := m.checkFields(s.Obj); err != nil {
 		return err
 	}
-	if !(m.C > 0) || math.IsInf(m.C, 0) {
-		return fmt.Errorf("lazycg: lazy textbook: needs the curvature C > 0, got %g", m.C)
+	if err := defaultK(&m.K, "lazy textbook"); err != nil {
+		return err
 	}
 	m.v = make([]float64, len(s.X))
 	s.Oracle.Moved(0, 1, s.X)
 	var err error
 	m.phi, err = theoremPhi0(ctx, s, m.v, m.Phi0, "lazy textbook")
 	return err
+}
+
+// checkFields implements fieldChecker.
+func (m *LazyTextbook) checkFields(Objective) error {
+	if err := checkK(m.K, "lazy textbook"); err != nil {
+		return err
+	}
+	if !(m.C > 0) || math.IsInf(m.C, 0) {
+		return fmt.Errorf("lazycg: lazy textbook: needs the curvature C > 0, got %g", m.C)
+	}
+	return checkPhi0(m.Phi0, "lazy textbook")
 }
 
 // Step implements Method.
@@ -72,8 +83,8 @@ func (m *LazyTextbook) Step(ctx context.Context, s *State) error {
 // kept on positive ones (PhiSchedule). Corollary 4.2: at most
 // ⌈log2(Φ0/ε)⌉ + 1 negative answers until f(x_t) − f(x*) ≤ ε.
 type LazyCG struct {
-	// K ≥ 1 is the accuracy of the weak separation oracle (default 1; the
-	// paper used 1 and 1.1).
+	// K ≥ 1 is the accuracy of the weak separation oracle (default
+	// DefaultK = 1.1; the paper used 1 and 1.1).
 	K float64
 	// Rule is the step rule: line search (default), StepCurvature, which
 	// uses Remark 4.4's γ = min{1, Φ/(K C)} and needs C, or StepAgnostic,
@@ -161,27 +172,14 @@ func (m *LazyCG) concurrentReady() error {
 
 // Init implements Method.
 func (m *LazyCG) Init(ctx context.Context, s *State) error {
+	if err := m.checkFields(s.Obj); err != nil {
+		return err
+	}
 	if err := defaultK(&m.K, "lazy cg"); err != nil {
 		return err
 	}
-	if m.ShortStep && m.Rule != StepCurvature {
-		return errors.New("lazycg: lazy cg: ShortStep is a curvature step (set Rule to StepCurvature)")
-	}
-	if m.ShortStepMax && !m.ShortStep {
-		return errors.New("lazycg: lazy cg: ShortStepMax is a form of ShortStep (set ShortStep)")
-	}
 	if m.Rule == StepCurvature && m.ShortStep {
-		if m.l = smoothness(s.Obj, 0); !validSmoothness(m.l) {
-			return errors.New("lazycg: lazy cg: the short step needs an objective with a known smoothness L > 0 (a Smoother)")
-		}
-	} else if m.Rule == StepCurvature && !(m.C > 0) {
-		return fmt.Errorf("lazycg: lazy cg: the curvature step needs C > 0, got %g", m.C)
-	}
-	if m.Rule != StepLineSearch && m.Rule != StepCurvature && m.Rule != StepAgnostic && m.Rule != StepMonotonic {
-		return fmt.Errorf("lazycg: lazy cg: unknown step rule %v", m.Rule)
-	}
-	if err := checkOpenLoop(m.OpenLoop, "lazy cg"); err != nil {
-		return err
+		m.l = smoothness(s.Obj, 0)
 	}
 	m.k, m.cmax, m.mono = 0, 0, monotonicStep{}
 	n := len(s.X)
@@ -193,6 +191,33 @@ func (m *LazyCG) Init(ctx context.Context, s *State) error {
 	m.move = m.step
 	s.Oracle.Moved(0, 1, s.X)
 	return m.Start(ctx, s, m.v, m.K)
+}
+
+// checkFields implements fieldChecker.
+func (m *LazyCG) checkFields(obj Objective) error {
+	if err := checkLazy(m.K, &m.PhiSchedule, "lazy cg"); err != nil {
+		return err
+	}
+	if m.ShortStep && m.Rule != StepCurvature {
+		return errors.New("lazycg: lazy cg: ShortStep is a curvature step (set Rule to StepCurvature)")
+	}
+	if m.ShortStepMax && !m.ShortStep {
+		return errors.New("lazycg: lazy cg: ShortStepMax is a form of ShortStep (set ShortStep)")
+	}
+	if m.Rule == StepCurvature && m.ShortStep {
+		if !validSmoothness(smoothness(obj, 0)) {
+			return errors.New("lazycg: lazy cg: the short step needs an objective with a known smoothness L > 0 (a Smoother)")
+		}
+	} else if m.Rule == StepCurvature && !(m.C > 0 && !math.IsInf(m.C, 1)) {
+		return fmt.Errorf("lazycg: lazy cg: the curvature step needs a finite C > 0, got %g", m.C)
+	}
+	if m.Rule != StepLineSearch && m.Rule != StepCurvature && m.Rule != StepAgnostic && m.Rule != StepMonotonic {
+		return fmt.Errorf("lazycg: lazy cg: unknown step rule %v", m.Rule)
+	}
+	if err := checkOpenLoop(m.OpenLoop, "lazy cg"); err != nil {
+		return err
+	}
+	return checkLineSearch(m.LineSearch, obj, "lazy cg")
 }
 
 // Step implements Method.

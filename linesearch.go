@@ -213,11 +213,23 @@ type lineSearcher struct {
 // init prepares a line searcher for the run in s; name labels errors.
 func (ls *lineSearcher) init(s *State, cfg LineSearch, name string) error {
 	*ls = lineSearcher{cfg: cfg}
+	if err := checkLineSearch(cfg, s.Obj, name); err != nil {
+		return err
+	}
+	if cfg.Rule == LineSearchShortStep {
+		ls.L = smoothness(s.Obj, cfg.L)
+	}
+	return nil
+}
+
+// checkLineSearch reports a line search configuration that cannot run
+// on obj (an unknown rule, a short step without a smoothness L).
+func checkLineSearch(cfg LineSearch, obj Objective, name string) error {
 	switch cfg.Rule {
 	case LineSearchAuto, LineSearchAdaptive, LineSearchSecant, LineSearchGolden:
 	case LineSearchShortStep:
-		if ls.L = smoothness(s.Obj, cfg.L); !validSmoothness(ls.L) {
-			return fmt.Errorf("lazycg: %s: the short step needs the smoothness L > 0 (LineSearch.L, or an objective with Smoothness), got %g", name, ls.L)
+		if l := smoothness(obj, cfg.L); !validSmoothness(l) {
+			return fmt.Errorf("lazycg: %s: the short step needs the smoothness L > 0 (LineSearch.L, or an objective with Smoothness), got %g", name, l)
 		}
 	default:
 		return fmt.Errorf("lazycg: %s: unknown line search rule %d", name, int(cfg.Rule))

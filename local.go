@@ -134,8 +134,8 @@ type localParams struct {
 	alpha             float64
 }
 
-func resolveLocal(name string, s *State, given localParams, k, scale float64) (localParams, error) {
-	n := float64(len(s.X))
+func resolveLocal(name string, obj Objective, given localParams, k, scale float64) (localParams, error) {
+	n := float64(obj.Dim())
 	mu, diam, sc, beta := given.mu, given.diam, given.s, given.beta
 	if mu == 0 {
 		mu = 1
@@ -143,7 +143,7 @@ func resolveLocal(name string, s *State, given localParams, k, scale float64) (l
 	if diam == 0 {
 		diam = math.Sqrt(n)
 	}
-	beta = smoothness(s.Obj, beta)
+	beta = smoothness(obj, beta)
 	if scale == 0 {
 		scale = 1
 	}
@@ -183,7 +183,7 @@ func (l *localCore) ActiveSet() *ActiveSet { return l.core.as }
 // the theorem's Φ0 (h_0).
 func (l *localCore) init(ctx context.Context, s *State, name string, given localParams, k, scale float64,
 	recompute int, phi0 float64) (float64, error) {
-	p, err := resolveLocal(name, s, given, k, scale)
+	p, err := resolveLocal(name, s.Obj, given, k, scale)
 	if err != nil {
 		return 0, err
 	}
@@ -221,7 +221,7 @@ func (p localParams) quad(r float64) float64 {
 // Dual bounds come from the separation calls: GapBound of the call at
 // p₋/Δ bounds min_P ∇f·z. The start point must be a vertex.
 type LLCG struct {
-	// K ≥ 1 is the separation accuracy (default 1).
+	// K ≥ 1 is the separation accuracy (default DefaultK).
 	K float64
 	// Mu (default 1), D (default √n, valid for 0/1 polytopes), S and Beta
 	// (default: the objective's Smoothness() when it has one) are the
@@ -250,6 +250,23 @@ func (m *LLCG) Phi() float64 { return m.phi }
 
 // Monotone implements Monotone.
 func (m *LLCG) Monotone() bool { return m.LineSearch }
+
+// checkFields implements fieldChecker.
+func (m *LLCG) checkFields(obj Objective) error {
+	if err := checkK(m.K, "llcg"); err != nil {
+		return err
+	}
+	return checkLocal("llcg", obj, localParams{mu: m.Mu, diam: m.D, s: m.S, beta: m.Beta}, m.AlphaScale, m.Phi0)
+}
+
+// checkLocal reports constants of the local methods out of range
+// (resolveLocal's checks, which Init makes too, and Φ0's).
+func checkLocal(name string, obj Objective, given localParams, scale, phi0 float64) error {
+	if _, err := resolveLocal(name, obj, given, 1, scale); err != nil {
+		return err
+	}
+	return checkPhi0(phi0, name)
+}
 
 // Init implements Method.
 func (m *LLCG) Init(ctx context.Context, s *State) error {
@@ -335,6 +352,11 @@ func (m *LocalCG) Phi() float64 { return m.h }
 
 // Monotone implements Monotone.
 func (m *LocalCG) Monotone() bool { return m.LineSearch }
+
+// checkFields implements fieldChecker.
+func (m *LocalCG) checkFields(obj Objective) error {
+	return checkLocal("local cg", obj, localParams{mu: m.Mu, diam: m.D, s: m.S, beta: m.Beta}, m.AlphaScale, m.Phi0)
+}
 
 // Init implements Method.
 func (m *LocalCG) Init(ctx context.Context, s *State) error {

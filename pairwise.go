@@ -91,10 +91,41 @@ func (p *pairwiseCore) init(s *State, name string, assume bool, rule PairwiseRul
 	p.d = make([]float64, n)
 	p.zero = make([]bool, n)
 	p.bounder, _ = s.Oracle.LMO().(PairwiseStepBounder)
-	if rule != PairwiseLineSearch && cfg != (LineSearch{}) {
-		return fmt.Errorf("lazycg: %s: the %v steps take no line search (LineSearch is for the %v rule)", name, rule, PairwiseLineSearch)
+	if err := checkPairwiseStep(name, rule, cfg, s.Obj); err != nil {
+		return err
 	}
 	return p.ls.init(s, cfg, name)
+}
+
+// checkPairwiseStep reports an unknown step rule, a line search given to
+// the dyadic rule, and a line search that cannot run on obj.
+func checkPairwiseStep(name string, rule PairwiseRule, cfg LineSearch, obj Objective) error {
+	switch rule {
+	case PairwiseLineSearch:
+		return checkLineSearch(cfg, obj, name)
+	case PairwiseDyadic:
+		if cfg != (LineSearch{}) {
+			return fmt.Errorf("lazycg: %s: the %v steps take no line search (LineSearch is for the %v rule)", name, rule, PairwiseLineSearch)
+		}
+		return nil
+	}
+	return fmt.Errorf("lazycg: %s: unknown step rule %v", name, rule)
+}
+
+// checkPairwise reports pairwise settings out of range: the step rule
+// (checkPairwiseStep) and, for the dyadic rule, Theorem 3.2's constants
+// and Φ0 (which Init checks through newThm32 and theoremPhi0).
+func checkPairwise(name string, rule PairwiseRule, cfg LineSearch, obj Objective, s, c, alpha, phi0 float64) error {
+	if err := checkPairwiseStep(name, rule, cfg, obj); err != nil {
+		return err
+	}
+	if rule != PairwiseDyadic {
+		return nil
+	}
+	if _, err := newThm32(name, s, c, alpha, 1, 1); err != nil {
+		return err
+	}
+	return checkPhi0(phi0, name)
 }
 
 // pairwiseNeeds returns an error when the pairwise methods cannot run over
@@ -276,6 +307,11 @@ func (m *PCG) Phi() float64 { return m.phi }
 // Monotone implements Monotone.
 func (m *PCG) Monotone() bool { return m.Rule == PairwiseLineSearch && m.LineSearch.monotone() }
 
+// checkFields implements fieldChecker.
+func (m *PCG) checkFields(obj Objective) error {
+	return checkPairwise("pcg", m.Rule, m.LineSearch, obj, m.S, m.C, m.Alpha, m.Phi0)
+}
+
 // Init implements Method.
 func (m *PCG) Init(ctx context.Context, s *State) error {
 	if err := m.core.init(s, "pcg", m.AssumeStandardForm, m.Rule, m.LineSearch); err != nil {
@@ -376,7 +412,7 @@ func (m *PCG) Step(ctx context.Context, s *State) error {
 // Φ0 comes from one LMO call per component (half the pair gap at x_1) or
 // the binary search of section 7.
 type LPCG struct {
-	// K ≥ 1 is the accuracy of the weak separation (default 1).
+	// K ≥ 1 is the accuracy of the weak separation (default DefaultK).
 	K float64
 	// Rule selects the practical (line search) or the theoretical
 	// (dyadic) variant.
@@ -406,6 +442,14 @@ type LPCG struct {
 
 // Monotone implements Monotone.
 func (m *LPCG) Monotone() bool { return m.Rule == PairwiseLineSearch && m.LineSearch.monotone() }
+
+// checkFields implements fieldChecker.
+func (m *LPCG) checkFields(obj Objective) error {
+	if err := checkLazy(m.K, &m.PhiSchedule, "lpcg"); err != nil {
+		return err
+	}
+	return checkPairwise("lpcg", m.Rule, m.LineSearch, obj, m.S, m.C, m.Alpha, m.Phi0)
+}
 
 // Init implements Method.
 func (m *LPCG) Init(ctx context.Context, s *State) error {

@@ -39,6 +39,11 @@ func (m *PairwiseFW) Init(ctx context.Context, s *State) error {
 	return m.core.init(s, m.RecomputeEvery, m.LineSearch, m.Correction, "pfw")
 }
 
+// checkFields implements fieldChecker.
+func (m *PairwiseFW) checkFields(obj Objective) error {
+	return checkActive(m.LineSearch, m.Correction, obj, "pfw")
+}
+
 // Step implements Method.
 func (m *PairwiseFW) Step(ctx context.Context, s *State) error {
 	c := &m.core
@@ -127,6 +132,14 @@ func (m *LazyPairwiseFW) Init(ctx context.Context, s *State) error {
 	}
 	m.move = func(s *State) float64 { return m.core.pairwiseNew(s, m.ka) }
 	return m.Start(ctx, s, m.core.v, m.K)
+}
+
+// checkFields implements fieldChecker.
+func (m *LazyPairwiseFW) checkFields(obj Objective) error {
+	if err := checkLazy(m.K, &m.PhiSchedule, "lazy pfw"); err != nil {
+		return err
+	}
+	return checkActive(m.LineSearch, m.Correction, obj, "lazy pfw")
 }
 
 // Step implements Method.

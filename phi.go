@@ -362,6 +362,16 @@ func wolfeGap(ctx context.Context, s *State, v []float64, relax bool) (float64, 
 	return gap, nil
 }
 
+// checkPhi0 reports a Φ0 given to a method with the theorems' parameters
+// that is neither 0 (from the first LMO call, theoremPhi0) nor positive
+// and finite.
+func checkPhi0(phi0 float64, name string) error {
+	if !(phi0 >= 0) || math.IsInf(phi0, 1) {
+		return fmt.Errorf("lazycg: %s: Φ0 must be 0 (from the first LMO call) or positive and finite, got %g", name, phi0)
+	}
+	return nil
+}
+
 // theoremPhi0 returns the Φ0 ≥ f(x_1) − f* of the theorem-parameter
 // variants (Theorems 3.1, 3.2 and 3.6): phi0 when given (> 0), otherwise
 // the Wolfe gap at x_1 from one LMO call into v. A zero gap proves x_1

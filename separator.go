@@ -49,11 +49,20 @@ const DefaultK = 1.1
 // and checks that it is finite and ≥ 1 (the Init of every lazy method;
 // name labels the error).
 func defaultK(k *float64, name string) error {
+	if err := checkK(*k, name); err != nil {
+		return err
+	}
 	if *k == 0 {
 		*k = DefaultK
 	}
-	if !(*k >= 1) || math.IsInf(*k, 0) {
-		return fmt.Errorf("lazycg: %s: K must be ≥ 1 and finite, got %g", name, *k)
+	return nil
+}
+
+// checkK reports a weak separation accuracy K that is neither 0 (the
+// default) nor finite and ≥ 1.
+func checkK(k float64, name string) error {
+	if k != 0 && (!(k >= 1) || math.IsInf(k, 0)) {
+		return fmt.Errorf("lazycg: %s: K must be ≥ 1 and finite, got %g", name, k)
 	}
 	return nil
 }

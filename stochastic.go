@@ -78,11 +78,8 @@ func (c *sfwCore) init(s *State, schedule SFWSchedule, batch, epoch int, seed ui
 	}
 	fs := s.Obj.(FiniteSum)
 	nt := fs.Terms()
-	if schedule != SFWMomentum && schedule != SFWGrowingBatch {
-		return fmt.Errorf("lazycg: %s: unknown schedule %d", name, int(schedule))
-	}
-	if batch < 0 || epoch < 0 {
-		return fmt.Errorf("lazycg: %s: batch (%d) and epoch length (%d) must be ≥ 0", name, batch, epoch)
+	if err := checkSFW(schedule, batch, epoch, name); err != nil {
+		return err
 	}
 	if batch == 0 {
 		batch = max(1, int(math.Ceil(math.Sqrt(float64(nt)))))
@@ -95,6 +92,18 @@ func (c *sfwCore) init(s *State, schedule SFWSchedule, batch, epoch int, seed ui
 	*c = sfwCore{fs: fs, schedule: schedule, batch: batch, epoch: epoch,
 		rng: rand.New(rand.NewPCG(seed, 0x2545f4914f6cdd1d)), g: make([]float64, n), dir: make([]float64, n),
 		v: make([]float64, n)}
+	return nil
+}
+
+// checkSFW reports an unknown schedule and a negative batch or epoch
+// length.
+func checkSFW(schedule SFWSchedule, batch, epoch int, name string) error {
+	if schedule != SFWMomentum && schedule != SFWGrowingBatch {
+		return fmt.Errorf("lazycg: %s: unknown schedule %d", name, int(schedule))
+	}
+	if batch < 0 || epoch < 0 {
+		return fmt.Errorf("lazycg: %s: batch (%d) and epoch length (%d) must be ≥ 0", name, batch, epoch)
+	}
 	return nil
 }
 
@@ -182,6 +191,11 @@ type StochasticFW struct {
 // Monotone implements Monotone: stochastic steps may increase f.
 func (m *StochasticFW) Monotone() bool { return false }
 
+// checkFields implements fieldChecker.
+func (m *StochasticFW) checkFields(Objective) error {
+	return checkSFW(m.Schedule, m.Batch, m.EpochLength, "sfw")
+}
+
 // Init implements Method.
 func (m *StochasticFW) Init(ctx context.Context, s *State) error {
 	return m.core.init(s, m.Schedule, sfwBatch(m.Schedule, m.Batch), m.EpochLength, m.Seed, "sfw")
@@ -246,6 +260,14 @@ type LazyStochasticFW struct {
 
 // Monotone implements Monotone: stochastic steps may increase f.
 func (m *LazyStochasticFW) Monotone() bool { return false }
+
+// checkFields implements fieldChecker.
+func (m *LazyStochasticFW) checkFields(Objective) error {
+	if err := checkLazy(m.K, &m.PhiSchedule, "lazy sfw"); err != nil {
+		return err
+	}
+	return checkSFW(m.Schedule, m.Batch, m.EpochLength, "lazy sfw")
+}
 
 // Init implements Method.
 func (m *LazyStochasticFW) Init(ctx context.Context, s *State) error {

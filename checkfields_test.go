@@ -1,0 +1,108 @@
+package lazycg_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/lmo"
+	"github.com/lazycg/lazycg/objective"
+)
+
+// callCounter counts the calls of an LMO.
+type callCounter struct {
+	lazycg.LMO
+	calls int
+}
+
+func (c *callCounter) Minimize(ctx context.Context, dst, cost []float64) (lazycg.LinearResult, error) {
+	c.calls++
+	return c.LMO.Minimize(ctx, dst, cost)
+}
+
+// TestCheckMethodFields checks that Check refuses a method whose fields
+// are out of range (or that the objective cannot serve), with an error
+// matching ErrSettings, and that Minimize refuses it before any LMO call:
+// before, Check passed them all and Minimize made the start vertex's LMO
+// call (a full solve on a MIP oracle) and then failed in Init with an
+// error that did not match ErrSettings.
+func TestCheckMethodFields(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	simplex, _ := lmo.NewProbabilitySimplex(4, 1)
+	obj, _ := objective.NewDistance([]float64{0.1, 0.2, 0.3, 0.4})
+	for _, tc := range []struct {
+		m    lazycg.Method
+		want string
+	}{
+		{&lazycg.LazyCG{K: 0.5}, "K must be ≥ 1"},
+		{&lazycg.LazyCG{K: nan}, "K must be ≥ 1"},
+		{&lazycg.LazyCG{K: inf}, "K must be ≥ 1"},
+		{&lazycg.LazyCG{Rule: lazycg.StepCurvature}, "needs a finite C > 0"},
+		{&lazycg.LazyCG{ShortStep: true}, "ShortStep is a curvature step"},
+		{&lazycg.LazyCG{OpenLoop: 0.5}, "open-loop step"},
+		{&lazycg.LazyCG{Rule: 99}, "unknown step rule"},
+		{&lazycg.LazyCG{PhiSchedule: lazycg.PhiSchedule{Factor: 2}}, "Φ factor θ"},
+		{&lazycg.LazyCG{LineSearch: lazycg.LineSearch{Rule: 99}}, "unknown line search rule"},
+		{&lazycg.LazyTextbook{}, "needs the curvature C > 0"},
+		{&lazycg.LazyTextbook{C: 1, K: 0.9}, "K must be ≥ 1"},
+		{&lazycg.FrankWolfe{Rule: lazycg.StepCurvature}, "short step needs a finite L > 0"},
+		{&lazycg.FrankWolfe{OpenLoop: 0.5}, "open-loop step"},
+		{&lazycg.AwayFW{Correction: 99}, "unknown correction"},
+		{&lazycg.LazyAwayFW{K: -1}, "K must be ≥ 1"},
+		{&lazycg.PairwiseFW{LineSearch: lazycg.LineSearch{Rule: 99}}, "unknown line search rule"},
+		{&lazycg.LazyPairwiseFW{PhiSchedule: lazycg.PhiSchedule{Phi0: -1}}, "Φ0 must be"},
+		{&lazycg.BlendedPairwise{Correction: 99}, "unknown correction"},
+		{&lazycg.LazyBPCG{K: 0.5}, "K must be ≥ 1"},
+		{&lazycg.BlendedCG{K: 0.5}, "K must be ≥ 1"},
+		{&lazycg.LLCG{}, "strong convexity S > 0"},
+		{&lazycg.LLCG{S: 1, K: 0.5}, "K must be ≥ 1"},
+		{&lazycg.LocalCG{S: 1, AlphaScale: -1}, "α scale"},
+	} {
+		lc := &callCounter{LMO: simplex}
+		p := lazycg.Problem{Objective: obj, LMO: lc}
+		err := lazycg.Check(p, nil, tc.m)
+		if !errors.Is(err, lazycg.ErrSettings) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%T %+v: Check gave %v, want ErrSettings with %q", tc.m, tc.m, err, tc.want)
+			continue
+		}
+		if _, err := lazycg.Minimize(context.Background(), p, nil, tc.m); !errors.Is(err, lazycg.ErrSettings) || lc.calls != 0 {
+			t.Errorf("%T (%s): Minimize gave %v after %d LMO calls, want ErrSettings before any", tc.m, tc.want, err, lc.calls)
+		}
+	}
+	// Methods that need more of the problem: a product, a finite sum, a
+	// polytope in standard form.
+	prod, _ := lmo.NewProduct(simplex, simplex)
+	obj8, _ := objective.NewDistance(make([]float64, 8))
+	a, _ := objective.NewDense(2, 4, []float64{1, 0, 1, 0, 0, 1, 0, 1})
+	sum, _ := objective.NewLeastSquares(a, []float64{1, 2})
+	for _, tc := range []struct {
+		p    lazycg.Problem
+		m    lazycg.Method
+		want string
+	}{
+		{lazycg.Problem{Objective: obj8, LMO: prod}, &lazycg.BlockFW{Order: 99}, "unknown block order"},
+		{lazycg.Problem{Objective: obj8, LMO: prod}, &lazycg.LazyBlockFW{K: 0.5}, "K must be ≥ 1"},
+		{lazycg.Problem{Objective: sum, LMO: simplex}, &lazycg.StochasticFW{Batch: -1}, "must be ≥ 0"},
+		{lazycg.Problem{Objective: sum, LMO: simplex}, &lazycg.LazyStochasticFW{Schedule: 99}, "unknown schedule"},
+		{lazycg.Problem{Objective: obj, LMO: simplex}, &lazycg.PCG{Rule: lazycg.PairwiseDyadic}, "the dyadic rule needs S > 0"},
+		{lazycg.Problem{Objective: obj, LMO: simplex}, &lazycg.PCG{Rule: lazycg.PairwiseDyadic, S: 1, C: 1, Alpha: 1, LineSearch: lazycg.LineSearch{Rule: lazycg.LineSearchGolden}}, "take no line search"},
+		{lazycg.Problem{Objective: obj, LMO: simplex}, &lazycg.LPCG{K: 0.5}, "K must be ≥ 1"},
+		{lazycg.Problem{Objective: obj, LMO: simplex}, &lazycg.LPCG{Rule: 7}, "unknown step rule"},
+	} {
+		if err := lazycg.Check(tc.p, nil, tc.m); !errors.Is(err, lazycg.ErrSettings) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%T %+v: Check gave %v, want ErrSettings with %q", tc.m, tc.m, err, tc.want)
+		}
+	}
+	// The zero values and the usual settings pass.
+	for _, m := range []lazycg.Method{&lazycg.LazyCG{}, &lazycg.LazyTextbook{C: 2}, &lazycg.FrankWolfe{}, &lazycg.AwayFW{},
+		&lazycg.LazyAwayFW{}, &lazycg.PairwiseFW{}, &lazycg.LazyPairwiseFW{}, &lazycg.BlendedPairwise{}, &lazycg.LazyBPCG{},
+		&lazycg.BlendedCG{}, &lazycg.LLCG{S: 1}, &lazycg.LocalCG{S: 1}, &lazycg.LazyCG{K: 1, Rule: lazycg.StepCurvature, C: 3},
+		&lazycg.AwayFW{Correction: lazycg.CorrectionQuadratic}} {
+		if err := lazycg.Check(lazycg.Problem{Objective: obj, LMO: simplex}, nil, m); err != nil {
+			t.Errorf("%T: %v", m, err)
+		}
+	}
+}
