@@ -279,6 +279,12 @@ func (r *Result) SetHindsight(hr *lazycg.Result, err error) {
 	}
 }
 
+// paramsMethod is implemented by the methods with Params (OCG, LOCG),
+// which Minimize checks against the LMO before the run.
+type paramsMethod interface {
+	params() Params
+}
+
 // Method is an online learning algorithm run by Minimize. The driver plays
 // s.X, reveals f_t and calls Update, which replaces s.X by the next point.
 // The update after the last round is skipped (its point would never be
@@ -442,22 +448,29 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, m Method) (*Re
 		}
 	}
 	if settings.MaxRounds < 0 {
-		return nil, fmt.Errorf("online: MaxRounds %d is negative", settings.MaxRounds)
+		return nil, lazycg.SettingsError(fmt.Errorf("online: MaxRounds %d is negative", settings.MaxRounds))
 	}
 	if settings.TimeLimit < 0 {
-		return nil, fmt.Errorf("online: TimeLimit %v is negative", settings.TimeLimit)
+		return nil, lazycg.SettingsError(fmt.Errorf("online: TimeLimit %v is negative", settings.TimeLimit))
 	}
 	if settings.Hindsight != nil && !settings.NoHindsight {
 		if err := settings.Hindsight.Check(); err != nil {
-			return nil, fmt.Errorf("online: hindsight settings: %w", err)
+			return nil, lazycg.SettingsError(fmt.Errorf("online: hindsight settings: %w", err))
 		}
 	}
 	if r := settings.HindsightRelaxation; math.IsNaN(r) || r >= 1 {
-		return nil, fmt.Errorf("online: HindsightRelaxation %g must be below 1", r)
+		return nil, lazycg.SettingsError(fmt.Errorf("online: HindsightRelaxation %g must be below 1", r))
 	}
 	if p.Losses.Rounds() >= objective.MaxRounds && settings.MaxRounds == 0 && settings.TimeLimit == 0 &&
 		ctx.Done() == nil && settings.Callback == nil {
-		return nil, errors.New("online: the loss stream runs until a limit: set a time limit or MaxRounds")
+		return nil, lazycg.SettingsError(errors.New("online: the loss stream runs until a limit: set a time limit or MaxRounds"))
+	}
+	// The method's parameters, before the start vertex's LMO call (Init
+	// resolves them the same way).
+	if pm, ok := m.(paramsMethod); ok {
+		if err := pm.params().Check(p.LMO); err != nil {
+			return nil, lazycg.SettingsError(err)
+		}
 	}
 	cum, err := newCumulative(p.Losses)
 	if err != nil {

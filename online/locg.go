@@ -149,6 +149,9 @@ func (m *LOCG) Phi() float64 {
 	return m.phi.Phi()
 }
 
+// params implements paramsMethod.
+func (m *LOCG) params() Params { return m.Params }
+
 // Init implements Method.
 func (m *LOCG) Init(ctx context.Context, s *State) error {
 	m.phi, m.live, m.round = lazycg.PhiSchedule{ImprovedPhi: m.Params.TightenPhi}, false, 0

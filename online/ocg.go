@@ -94,6 +94,9 @@ type OCG struct {
 	core core
 }
 
+// params implements paramsMethod.
+func (m *OCG) params() Params { return m.Params }
+
 // Init implements Method.
 func (m *OCG) Init(ctx context.Context, s *State) error {
 	return m.core.init(s, m.Params, "ocg")

@@ -640,9 +640,9 @@ func TestOnlineErrors(t *testing.T) {
 		{K: 0.5, D: 1}, {D: 1, B: 1}, {D: 1, SExp: -0.1}, {D: 1, C: math.Inf(1)}, {}, // no D, no S
 		{D: 1, Steps: StepsStronglyConvex}, {D: 1, Norm: 7}, {D: 1, L: math.NaN()},
 	} {
-		res, err := Minimize(ctx, p, nil, &LOCG{Params: bad})
-		if err == nil || res.Status != lazycg.Failure {
-			t.Errorf("params %+v: want a failure, got %v", bad, err)
+		// Refused before the run (and its start vertex), as settings.
+		if res, err := Minimize(ctx, p, nil, &LOCG{Params: bad}); !errors.Is(err, lazycg.ErrSettings) || res != nil {
+			t.Errorf("params %+v: want a settings error and no result, got %v", bad, err)
 		}
 	}
 	res, err := Minimize(ctx, Problem{Losses: olNaNStream{stream}, LMO: testSimplex{5}}, nil, &LOCG{Params: params})

@@ -1,0 +1,52 @@
+package online
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/lazycg/lazycg"
+)
+
+// countingLMO counts the calls of an LMO (and hides its Vertexer, so that
+// the start vertex is an LMO call).
+type countingLMO struct {
+	lazycg.LMO
+	calls int
+}
+
+func (c *countingLMO) Minimize(ctx context.Context, dst, cost []float64) (lazycg.LinearResult, error) {
+	c.calls++
+	return c.LMO.Minimize(ctx, dst, cost)
+}
+
+// TestSettingsErrorsUpFront checks that Minimize's refusals of bad
+// settings match lazycg.ErrSettings and that a method's Params are
+// checked before the start vertex's LMO call: a negative MaxRounds gave
+// an unmarked error, and LOCG's certified variant without L made the LMO
+// call and then failed in Init.
+func TestSettingsErrorsUpFront(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		settings Settings
+		m        Method
+	}{
+		{"negative MaxRounds", Settings{MaxRounds: -1, NoHindsight: true}, &OCG{}},
+		{"negative TimeLimit", Settings{TimeLimit: -1, NoHindsight: true}, &OCG{}},
+		{"relaxation 1", Settings{HindsightRelaxation: 1}, &OCG{}},
+		{"certified without L", Settings{NoHindsight: true}, &LOCG{Params: Params{ParameterFree: true, Certified: true}}},
+		{"negative K", Settings{NoHindsight: true}, &LOCG{Params: Params{K: -2}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lmo := &countingLMO{LMO: testSimplex{4}}
+			st := tc.settings
+			_, err := Minimize(context.Background(), Problem{Losses: newOlLinearStream(4, 10, 1), LMO: lmo}, &st, tc.m)
+			if !errors.Is(err, lazycg.ErrSettings) {
+				t.Errorf("got %v, want an error matching ErrSettings", err)
+			}
+			if lmo.calls != 0 {
+				t.Errorf("%d LMO calls before the refusal", lmo.calls)
+			}
+		})
+	}
+}
