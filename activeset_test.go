@@ -3,6 +3,7 @@ package lazycg
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -253,3 +254,71 @@ func testActiveSetAllocs(t *testing.T, vc VertexCompactor) {
 type compactNoBatch struct{}
 
 func (compactNoBatch) Compact(v []float64) CompactVertex { return denseCompactor{}.Compact(v) }
+
+// TestRecycledStorageSparseDenseAllocs: the active set's free list and
+// LPCG's bounded face store recycle the storage of removed or evicted
+// vertices without allocating, also when a slot alternates between a
+// sparse vertex (index and value buffers) and a dense one (values only).
+func TestRecycledStorageSparseDenseAllocs(t *testing.T) {
+	const n = 30
+	// Distinct vertices, alternately sparse (2 nonzeros ≤ n/3) and dense
+	// (20 nonzeros > n/3).
+	pool := make([][]float64, 8)
+	for i := range pool {
+		v := make([]float64, n)
+		if i%2 == 0 {
+			v[i], v[i+10] = 1, 1
+		} else {
+			for j := range 20 {
+				v[(i+j)%n] = 1
+			}
+			v[i] = 2
+		}
+		pool[i] = v
+	}
+	base := make([]float64, n)
+	base[n-1] = 1
+
+	// Each run stores a sparse and a dense vertex in the recycled slot
+	// (testing.AllocsPerRun rounds its average down).
+	a := NewActiveSet(n)
+	a.Init(base)
+	i := 0
+	cycle := func() {
+		for range 2 {
+			i++
+			a.Add(pool[i%len(pool)]) // weight 0: removed by Purge, its storage freed
+			a.Purge()
+		}
+	}
+	for range 2 * len(pool) {
+		cycle()
+	}
+	if allocs := testing.AllocsPerRun(50, cycle); allocs != 0 {
+		t.Errorf("active set: an add and removal with recycled storage allocates %v times", allocs)
+	}
+
+	// A store of one vertex: every add evicts it.
+	fs := faceStore{n: n, maxSize: 1}
+	addNext := func() {
+		for range 2 {
+			i++
+			fs.add(pool[i%len(pool)])
+		}
+	}
+	for range 2 * len(pool) {
+		addNext()
+	}
+	if len(fs.entries) != 1 {
+		t.Fatalf("face store holds %d vertices, want 1", len(fs.entries))
+	}
+	if allocs := testing.AllocsPerRun(50, addNext); allocs != 0 {
+		t.Errorf("face store: an add evicting a vertex allocates %v times", allocs)
+	}
+	// The recycled entry holds the last vertex exactly.
+	got := make([]float64, n)
+	fs.vertex(got, 0)
+	if !slices.Equal(got, pool[i%len(pool)]) {
+		t.Errorf("face store entry %v, want %v", got, pool[i%len(pool)])
+	}
+}

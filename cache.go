@@ -88,6 +88,7 @@ type Cache struct {
 type cacheEntry struct {
 	idx     []int32       // nil for dense, binary and compact entries
 	val     []float64     // nonzero values (sparse) or the whole vector (dense)
+	spare   []int32       // a dense entry's index buffer from a sparse past, for storeEntry to reuse
 	bits    []uint64      // non-nil: a 0/1 vertex, bit i set where v_i = 1 (idx, val unused)
 	compact CompactVertex // non-nil: the vertex in compact form (idx, val unused)
 	hash    uint64
@@ -652,6 +653,10 @@ func storeEntry(e *cacheEntry, v []float64, h uint64, nnz int, binary bool) {
 	e.bits = nil
 	if nnz*3 <= len(v) {
 		if e.idx == nil {
+			// A recycled dense entry hands back the index buffer it kept.
+			e.idx, e.spare = e.spare, nil
+		}
+		if e.idx == nil {
 			e.idx = make([]int32, 0, nnz)
 		}
 		if e.val == nil {
@@ -666,6 +671,11 @@ func storeEntry(e *cacheEntry, v []float64, h uint64, nnz int, binary bool) {
 			}
 		}
 		return
+	}
+	if e.idx != nil {
+		// Keep the index buffer for a sparse vertex stored here later
+		// (the active set's free list and the face store recycle entries).
+		e.spare = e.idx[:0]
 	}
 	e.idx = nil
 	e.val = append(e.val[:0], v...)
