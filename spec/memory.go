@@ -58,8 +58,8 @@ var memoryLimit = sync.OnceValues(func() (int64, string) {
 // of root/proc/meminfo), the memory limit of the process's cgroup (v2
 // memory.max or v1 memory.limit_in_bytes, the smallest along the cgroup's
 // path and its ancestors under root/sys/fs/cgroup) and the address-space
-// limit as (ulimit -v; 0: none), with a description of where it comes
-// from. It returns 0 when none is known. root is "/" except in tests.
+// limit addressSpace (ulimit -v; 0: none), with a description of where it
+// comes from. It returns 0 when none is known. root is "/" except in tests.
 func findMemoryLimit(root string, addressSpace int64) (int64, string) {
 	best, what := int64(0), ""
 	take := func(v int64, desc string) {
