@@ -171,7 +171,9 @@ func (c *activeCore) separateThen(ctx context.Context, s *State, phi *PhiSchedul
 // must be a vertex.
 type AwayFW struct {
 	// RecomputeEvery is the active set's exact recomputation period
-	// (0: the ActiveSet default).
+	// (ActiveSet.RecomputeEvery: 0 recomputes x from the weights every
+	// 1000 weight updates; negative only after removals of positive
+	// weight and away steps with γ > 1).
 	RecomputeEvery int
 	// LineSearch is the line search of every step.
 	LineSearch LineSearch
@@ -240,7 +242,10 @@ type LazyAwayFW struct {
 	K float64
 	// PhiSchedule is Φ, as in LazyCG.
 	PhiSchedule
-	// RecomputeEvery is the active set's recomputation period.
+	// RecomputeEvery is the active set's exact recomputation period
+	// (ActiveSet.RecomputeEvery: 0 recomputes x from the weights every
+	// 1000 weight updates; negative only after removals of positive
+	// weight and away steps with γ > 1).
 	RecomputeEvery int
 	// LineSearch is the line search of every step.
 	LineSearch LineSearch

@@ -32,7 +32,10 @@ type BlendedCG struct {
 	K float64
 	// PhiSchedule is Φ (Φ0 = half the Wolfe gap at x_1, as in the paper).
 	PhiSchedule
-	// RecomputeEvery is the active set's recomputation period.
+	// RecomputeEvery is the active set's exact recomputation period
+	// (ActiveSet.RecomputeEvery: 0 recomputes x from the weights every
+	// 1000 weight updates; negative only after removals of positive
+	// weight and away steps with γ > 1).
 	RecomputeEvery int
 	// LineSearch is the line search of the FW steps and of the SiGD steps
 	// that do not reach y.

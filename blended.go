@@ -11,7 +11,10 @@ import "context"
 // classical pairwise FW it needs no swap steps. The dual bound uses the
 // proven bound of every LMO call. The start point must be a vertex.
 type BlendedPairwise struct {
-	// RecomputeEvery is the active set's recomputation period.
+	// RecomputeEvery is the active set's exact recomputation period
+	// (ActiveSet.RecomputeEvery: 0 recomputes x from the weights every
+	// 1000 weight updates; negative only after removals of positive
+	// weight and away steps with γ > 1).
 	RecomputeEvery int
 	// LineSearch is the line search of every step.
 	LineSearch LineSearch
@@ -79,7 +82,10 @@ type LazyBPCG struct {
 	K float64
 	// PhiSchedule is Φ, as in LazyCG.
 	PhiSchedule
-	// RecomputeEvery is the active set's recomputation period.
+	// RecomputeEvery is the active set's exact recomputation period
+	// (ActiveSet.RecomputeEvery: 0 recomputes x from the weights every
+	// 1000 weight updates; negative only after removals of positive
+	// weight and away steps with γ > 1).
 	RecomputeEvery int
 	// LineSearch is the line search of every step.
 	LineSearch LineSearch

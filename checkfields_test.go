@@ -60,6 +60,24 @@ func TestCheckMethodFields(t *testing.T) {
 		{&lazycg.LLCG{}, "strong convexity S > 0"},
 		{&lazycg.LLCG{S: 1, K: 0.5}, "K must be ≥ 1"},
 		{&lazycg.LocalCG{S: 1, AlphaScale: -1}, "α scale"},
+		// PhiSchedule.Unit: a negative or NaN unit was silently the run's,
+		// +Inf called every Φ negligible (converged at the first negative
+		// answer, far from the optimum).
+		{&lazycg.LazyCG{PhiSchedule: lazycg.PhiSchedule{Unit: -1}}, "unit of Φ's floor"},
+		{&lazycg.LazyCG{PhiSchedule: lazycg.PhiSchedule{Unit: nan}}, "unit of Φ's floor"},
+		{&lazycg.LazyAwayFW{PhiSchedule: lazycg.PhiSchedule{Unit: inf}}, "unit of Φ's floor"},
+		{&lazycg.LazyPairwiseFW{PhiSchedule: lazycg.PhiSchedule{Unit: nan}}, "unit of Φ's floor"},
+		{&lazycg.LazyBPCG{PhiSchedule: lazycg.PhiSchedule{Unit: -1}}, "unit of Φ's floor"},
+		{&lazycg.BlendedCG{PhiSchedule: lazycg.PhiSchedule{Unit: inf}}, "unit of Φ's floor"},
+		// Constants of other step rules, refused like OpenLoop when not
+		// 0 or positive and finite (they were ignored).
+		{&lazycg.FrankWolfe{L: -1}, "the smoothness L must be 0 or positive and finite"},
+		{&lazycg.FrankWolfe{Rule: lazycg.StepAgnostic, L: nan}, "the smoothness L must be 0 or positive and finite"},
+		{&lazycg.LazyCG{C: -1}, "the curvature C must be 0 or positive and finite"},
+		{&lazycg.LazyCG{Rule: lazycg.StepCurvature, ShortStep: true, C: inf}, "the curvature C must be 0 or positive and finite"},
+		{&lazycg.AwayFW{LineSearch: lazycg.LineSearch{L: -1}}, "line search's smoothness L"},
+		{&lazycg.FrankWolfe{LineSearch: lazycg.LineSearch{Rule: lazycg.LineSearchGolden, L: nan}}, "line search's smoothness L"},
+		{&lazycg.LazyCG{LineSearch: lazycg.LineSearch{Rule: lazycg.LineSearchSecant, L: inf}}, "line search's smoothness L"},
 	} {
 		lc := &callCounter{LMO: simplex}
 		p := lazycg.Problem{Objective: obj, LMO: lc}
@@ -91,6 +109,13 @@ func TestCheckMethodFields(t *testing.T) {
 		{lazycg.Problem{Objective: obj, LMO: simplex}, &lazycg.PCG{Rule: lazycg.PairwiseDyadic, S: 1, C: 1, Alpha: 1, LineSearch: lazycg.LineSearch{Rule: lazycg.LineSearchGolden}}, "take no line search"},
 		{lazycg.Problem{Objective: obj, LMO: simplex}, &lazycg.LPCG{K: 0.5}, "K must be ≥ 1"},
 		{lazycg.Problem{Objective: obj, LMO: simplex}, &lazycg.LPCG{Rule: 7}, "unknown step rule"},
+		// A negative FaceCache.MaxSize was an unbounded face cache.
+		{lazycg.Problem{Objective: obj, LMO: simplex}, &lazycg.LPCG{FaceCache: lazycg.CachePolicy{MaxSize: -1}}, "MaxSize must be ≥ 0"},
+		{lazycg.Problem{Objective: obj, LMO: simplex}, &lazycg.LPCG{PhiSchedule: lazycg.PhiSchedule{Unit: nan}}, "unit of Φ's floor"},
+		// +Inf made the first block's Φ_k infinite: the run failed mid-way.
+		{lazycg.Problem{Objective: obj8, LMO: prod}, &lazycg.LazyBlockFW{PhiSchedule: lazycg.PhiSchedule{Unit: inf}}, "unit of Φ's floor"},
+		{lazycg.Problem{Objective: obj8, LMO: prod}, &lazycg.BlockFW{LineSearch: lazycg.LineSearch{L: -2}}, "line search's smoothness L"},
+		{lazycg.Problem{Objective: sum, LMO: simplex}, &lazycg.LazyStochasticFW{PhiSchedule: lazycg.PhiSchedule{Unit: -1}}, "unit of Φ's floor"},
 	} {
 		if err := lazycg.Check(tc.p, nil, tc.m); !errors.Is(err, lazycg.ErrSettings) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%T %+v: Check gave %v, want ErrSettings with %q", tc.m, tc.m, err, tc.want)
@@ -100,7 +125,12 @@ func TestCheckMethodFields(t *testing.T) {
 	for _, m := range []lazycg.Method{&lazycg.LazyCG{}, &lazycg.LazyTextbook{C: 2}, &lazycg.FrankWolfe{}, &lazycg.AwayFW{},
 		&lazycg.LazyAwayFW{}, &lazycg.PairwiseFW{}, &lazycg.LazyPairwiseFW{}, &lazycg.BlendedPairwise{}, &lazycg.LazyBPCG{},
 		&lazycg.BlendedCG{}, &lazycg.LLCG{S: 1}, &lazycg.LocalCG{S: 1}, &lazycg.LazyCG{K: 1, Rule: lazycg.StepCurvature, C: 3},
-		&lazycg.AwayFW{Correction: lazycg.CorrectionQuadratic}} {
+		&lazycg.AwayFW{Correction: lazycg.CorrectionQuadratic},
+		// Documented meanings: a negative RecomputeEvery recomputes only
+		// on demand; constants a rule ignores may be given (0 or positive).
+		&lazycg.AwayFW{RecomputeEvery: -1}, &lazycg.FrankWolfe{L: 2}, &lazycg.LazyCG{C: 3},
+		&lazycg.LazyCG{PhiSchedule: lazycg.PhiSchedule{Unit: 1e-6}}, &lazycg.PairwiseFW{LineSearch: lazycg.LineSearch{L: 4}},
+		&lazycg.LPCG{FaceCache: lazycg.CachePolicy{MaxSize: 10}}, &lazycg.PCG{}} {
 		if err := lazycg.Check(lazycg.Problem{Objective: obj, LMO: simplex}, nil, m); err != nil {
 			t.Errorf("%T: %v", m, err)
 		}

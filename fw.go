@@ -17,7 +17,9 @@ type FrankWolfe struct {
 	// (StepAgnostic, StepCurvature and StepMonotonic are the others).
 	Rule StepRule
 	// L is the smoothness constant for StepCurvature (short step
-	// γ = min{1, gap/(L‖v−x‖²)}).
+	// γ = min{1, gap/(L‖v−x‖²)}), which needs a finite L > 0; the other
+	// rules ignore it but refuse an L that is neither 0 nor positive and
+	// finite.
 	L float64
 	// LineSearch is the line search of StepLineSearch.
 	LineSearch LineSearch
@@ -59,6 +61,9 @@ func (m *FrankWolfe) checkFields(obj Objective) error {
 	}
 	if m.Rule == StepCurvature && !(m.L > 0 && !math.IsInf(m.L, 1)) {
 		return fmt.Errorf("lazycg: frank-wolfe: short step needs a finite L > 0, got %g", m.L)
+	}
+	if err := checkOptional(m.L, "the smoothness L", "frank-wolfe"); err != nil {
+		return err
 	}
 	if err := checkOpenLoop(m.OpenLoop, "frank-wolfe"); err != nil {
 		return err

@@ -115,7 +115,9 @@ type LazyCG struct {
 	// and every phase of constant Φ still ends with a negative answer,
 	// since each step toward a positive answer is a descent step.
 	Rule StepRule
-	// C is the curvature estimate for StepCurvature.
+	// C is the curvature estimate for StepCurvature (a finite C > 0,
+	// unless ShortStep estimates it); elsewhere it is ignored, but a C
+	// that is neither 0 nor positive and finite is refused.
 	C float64
 	// OpenLoop is the ℓ of StepAgnostic's step ℓ/(k+ℓ) (0: ℓ = 2;
 	// otherwise ℓ ≥ 1). The bound above holds for every ℓ with
@@ -212,7 +214,10 @@ func (m *LazyCG) checkFields(obj Objective) error {
 		return fmt.Errorf("lazycg: lazy cg: the curvature step needs a finite C > 0, got %g", m.C)
 	}
 	if m.Rule != StepLineSearch && m.Rule != StepCurvature && m.Rule != StepAgnostic && m.Rule != StepMonotonic {
-		return fmt.Errorf("lazycg: lazy cg: unknown step rule %v", m.Rule)
+		return fmt.Errorf("lazycg: lazy cg: unknown step rule %d", int(m.Rule))
+	}
+	if err := checkOptional(m.C, "the curvature C", "lazy cg"); err != nil {
+		return err
 	}
 	if err := checkOpenLoop(m.OpenLoop, "lazy cg"); err != nil {
 		return err

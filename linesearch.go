@@ -73,6 +73,17 @@ func checkOpenLoop(ell float64, method string) error {
 	return nil
 }
 
+// checkOptional reports a constant that is neither 0 (not given, or
+// its default) nor positive and finite, whether or not the method's
+// rule uses it (as checkOpenLoop does): what names it, method labels the
+// error.
+func checkOptional(v float64, what, method string) error {
+	if v != 0 && !(v > 0 && !math.IsInf(v, 1)) {
+		return fmt.Errorf("lazycg: %s: %s must be 0 or positive and finite, got %g", method, what, v)
+	}
+	return nil
+}
+
 // monotonicStep runs StepMonotonic for one method run.
 type monotonicStep struct {
 	halvings int
@@ -192,7 +203,9 @@ type LineSearch struct {
 	// Rule selects the search.
 	Rule LineSearchRule
 	// L is the smoothness constant of LineSearchShortStep (∇f L-Lipschitz
-	// in ℓ2); 0 takes the objective's Smoothness (see Smoother).
+	// in ℓ2); 0 takes the objective's Smoothness (see Smoother). The
+	// other rules ignore it, but refuse an L that is neither 0 nor
+	// positive and finite, as the short step does.
 	L float64
 }
 
@@ -223,10 +236,12 @@ func (ls *lineSearcher) init(s *State, cfg LineSearch, name string) error {
 }
 
 // checkLineSearch reports a line search configuration that cannot run
-// on obj (an unknown rule, a short step without a smoothness L).
+// on obj (an unknown rule, a short step without a smoothness L) or whose
+// L is out of range (NaN, negative or infinite) for any rule.
 func checkLineSearch(cfg LineSearch, obj Objective, name string) error {
 	switch cfg.Rule {
 	case LineSearchAuto, LineSearchAdaptive, LineSearchSecant, LineSearchGolden:
+		return checkOptional(cfg.L, "the line search's smoothness L", name)
 	case LineSearchShortStep:
 		if l := smoothness(obj, cfg.L); !validSmoothness(l) {
 			return fmt.Errorf("lazycg: %s: the short step needs the smoothness L > 0 (LineSearch.L, or an objective with Smoothness), got %g", name, l)

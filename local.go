@@ -238,7 +238,10 @@ type LLCG struct {
 	// AdaptivePhi halves Φ on negative answers and keeps it otherwise,
 	// instead of Algorithm 5's schedule.
 	AdaptivePhi bool
-	// RecomputeEvery is the active set's recomputation period.
+	// RecomputeEvery is the active set's exact recomputation period
+	// (ActiveSet.RecomputeEvery: 0 recomputes x from the weights every
+	// 1000 weight updates; negative only after removals of positive
+	// weight and away steps with γ > 1).
 	RecomputeEvery int
 
 	localCore

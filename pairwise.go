@@ -109,7 +109,7 @@ func checkPairwiseStep(name string, rule PairwiseRule, cfg LineSearch, obj Objec
 		}
 		return nil
 	}
-	return fmt.Errorf("lazycg: %s: unknown step rule %v", name, rule)
+	return fmt.Errorf("lazycg: %s: unknown step rule %d", name, int(rule))
 }
 
 // checkPairwise reports pairwise settings out of range: the step rule
@@ -126,6 +126,15 @@ func checkPairwise(name string, rule PairwiseRule, cfg LineSearch, obj Objective
 		return err
 	}
 	return checkPhi0(phi0, name)
+}
+
+// checkFaceCache reports a face cache bound out of range: a negative
+// MaxSize (the cache's "MaxSize > 0" test once made it unbounded).
+func checkFaceCache(policy CachePolicy, name string) error {
+	if policy.MaxSize < 0 {
+		return fmt.Errorf("lazycg: %s: the face cache's MaxSize must be ≥ 0 (0: unbounded), got %d", name, policy.MaxSize)
+	}
+	return nil
 }
 
 // pairwiseNeeds returns an error when the pairwise methods cannot run over
@@ -285,7 +294,8 @@ type PCG struct {
 	Rule PairwiseRule
 	// S (strong convexity), C (curvature along pairwise directions), Alpha
 	// (≥ card(x*)) and Phi0 (≥ f(x_1) − f*, 0: the Wolfe gap at x_1)
-	// parameterize the dyadic rule.
+	// parameterize the dyadic rule, which checks them; the line search
+	// rule ignores them.
 	S, C, Alpha, Phi0 float64
 	// AssumeStandardForm accepts an LMO that does not declare StandardForm
 	// (the caller knows P = {x ≥ 0 : Ax = b}).
@@ -417,7 +427,8 @@ type LPCG struct {
 	// Rule selects the practical (line search) or the theoretical
 	// (dyadic) variant.
 	Rule PairwiseRule
-	// S, C and Alpha (≥ card(x*)) parameterize the dyadic rule.
+	// S, C and Alpha (≥ card(x*)) parameterize the dyadic rule, which
+	// checks them; the line search rule ignores them.
 	S, C, Alpha float64
 	// PhiSchedule is Φ of the practical variant: Φ0 from one LMO call per
 	// component (half the pair gap at x_1) or the binary search, halved on
@@ -427,8 +438,9 @@ type LPCG struct {
 	// Phi0, if positive, is an upper bound on f(x_1) − f* (0: the Wolfe gap
 	// at x_1).
 	PhiSchedule
-	// FaceCache bounds the cache of candidate away vertices (MaxSize; the
-	// other fields are ignored). The zero value is unbounded.
+	// FaceCache bounds the cache of candidate away vertices (MaxSize ≥ 0,
+	// 0: unbounded; a negative MaxSize is refused; the other fields are
+	// ignored). The zero value is unbounded.
 	FaceCache CachePolicy
 	// AssumeStandardForm is as in PCG.
 	AssumeStandardForm bool
@@ -448,12 +460,18 @@ func (m *LPCG) checkFields(obj Objective) error {
 	if err := checkLazy(m.K, &m.PhiSchedule, "lpcg"); err != nil {
 		return err
 	}
+	if err := checkFaceCache(m.FaceCache, "lpcg"); err != nil {
+		return err
+	}
 	return checkPairwise("lpcg", m.Rule, m.LineSearch, obj, m.S, m.C, m.Alpha, m.Phi0)
 }
 
 // Init implements Method.
 func (m *LPCG) Init(ctx context.Context, s *State) error {
 	if err := defaultK(&m.K, "lpcg"); err != nil {
+		return err
+	}
+	if err := checkFaceCache(m.FaceCache, "lpcg"); err != nil {
 		return err
 	}
 	if err := m.core.init(s, "lpcg", m.AssumeStandardForm, m.Rule, m.LineSearch); err != nil {
@@ -484,7 +502,7 @@ func (m *LPCG) Init(ctx context.Context, s *State) error {
 		return m.StartWith(s, func(relax bool) (float64, error) { return m.pairGap(ctx, s, relax) },
 			func(phi float64) (Separation, error) { return m.sep.separate(ctx, s, &m.core, phi, m.K) })
 	}
-	return fmt.Errorf("lazycg: lpcg: unknown step rule %v", m.Rule)
+	return fmt.Errorf("lazycg: lpcg: unknown step rule %d", int(m.Rule))
 }
 
 // pairGap bounds the pair gap max_{v⁻ ∈ face} ∇f·v⁻ − min_P ∇f·v⁺ from

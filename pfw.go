@@ -17,7 +17,10 @@ import "context"
 // Meshi (PCG), which needs no active set but a face oracle over
 // {x ≥ 0 : Ax = b}.
 type PairwiseFW struct {
-	// RecomputeEvery is the active set's exact recomputation period.
+	// RecomputeEvery is the active set's exact recomputation period
+	// (ActiveSet.RecomputeEvery: 0 recomputes x from the weights every
+	// 1000 weight updates; negative only after removals of positive
+	// weight and away steps with γ > 1).
 	RecomputeEvery int
 	// LineSearch is the line search of every step.
 	LineSearch LineSearch
@@ -103,7 +106,10 @@ type LazyPairwiseFW struct {
 	K float64
 	// PhiSchedule is Φ, as in LazyCG.
 	PhiSchedule
-	// RecomputeEvery is the active set's recomputation period.
+	// RecomputeEvery is the active set's exact recomputation period
+	// (ActiveSet.RecomputeEvery: 0 recomputes x from the weights every
+	// 1000 weight updates; negative only after removals of positive
+	// weight and away steps with γ > 1).
 	RecomputeEvery int
 	// LineSearch is the line search of every step.
 	LineSearch LineSearch

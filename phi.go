@@ -64,13 +64,16 @@ type PhiSchedule struct {
 	// binary search for Φ0 and the halving after a step without progress
 	// (Halve) stay halvings, and so does StaleAhead's question.
 	Factor float64
-	// Unit, if positive, is the magnitude below which values of f are
-	// compared absolutely: Φ is negligible at f when Φ ≤ 1e−13·max(Unit,
-	// |f|) (Floor). 0 means the run's unit (State's, set by Minimize from
-	// the start point: min(1, max(|f(x_1)|, Σ|∇f(x_1)_i·x_1,i|))), or 1
-	// outside a run, PhiFloor's absolute floor, which for a problem whose
-	// values are all far below 1 calls every Φ negligible. Online LOCG
-	// sets it from its losses' magnitude.
+	// Unit, if positive (and finite), is the magnitude below which values
+	// of f are compared absolutely: Φ is negligible at f when
+	// Φ ≤ 1e−13·max(Unit, |f|) (Floor). 0 means the run's unit (State's,
+	// set by Minimize from the start point: min(1, max(|f(x_1)|,
+	// Σ|∇f(x_1)_i·x_1,i|))), or 1 outside a run, PhiFloor's absolute
+	// floor, which for a problem whose values are all far below 1 calls
+	// every Φ negligible. Online LOCG sets it from its losses' magnitude.
+	// A negative or NaN Unit (once silently the run's unit) and +Inf
+	// (every Φ negligible: the run "converged" at its first negative
+	// answer) are refused.
 	Unit float64
 
 	phi  float64
@@ -212,8 +215,8 @@ func (p *PhiSchedule) StartWith(s *State, gap func(relax bool) (float64, error),
 	return p.search(s, separate, start)
 }
 
-// check returns an error unless Factor is 0 or in (0, 1), Phi0 and
-// Phi0Start are 0 or positive and finite, and Phi0Rule is known.
+// check returns an error unless Factor is 0 or in (0, 1), Phi0,
+// Phi0Start and Unit are 0 or positive and finite, and Phi0Rule is known.
 func (p *PhiSchedule) check() error {
 	switch {
 	case p.Factor != 0 && !(p.Factor > 0 && p.Factor < 1):
@@ -224,6 +227,8 @@ func (p *PhiSchedule) check() error {
 		return fmt.Errorf("lazycg: the start of Φ0's binary search must be 0 (default) or positive and finite, got %g", p.Phi0Start)
 	case p.Phi0Rule < Phi0Auto || p.Phi0Rule > Phi0BinarySearch:
 		return fmt.Errorf("lazycg: unknown Φ0 rule %d", int(p.Phi0Rule))
+	case !(p.Unit >= 0) || math.IsInf(p.Unit, 1):
+		return fmt.Errorf("lazycg: the unit of Φ's floor must be 0 (the run's) or positive and finite, got %g", p.Unit)
 	}
 	return nil
 }

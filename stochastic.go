@@ -178,9 +178,11 @@ type StochasticFW struct {
 	// Schedule selects the batch and step schedule (default SFWMomentum).
 	Schedule SFWSchedule
 	// Batch is the batch size of SFWMomentum (0: ⌈√N⌉) or the scale of
-	// SFWGrowingBatch's batches (0: 1); at most N.
+	// SFWGrowingBatch's batches (0: 1); a Batch above the number N of
+	// terms is taken as N. Negative values are refused.
 	Batch int
-	// EpochLength is the number of inner steps per iteration (0: ⌈N/Batch⌉).
+	// EpochLength is the number of inner steps per iteration (0: ⌈N/Batch⌉;
+	// negative values are refused).
 	EpochLength int
 	// Seed seeds the sampler.
 	Seed uint64

@@ -88,7 +88,9 @@ func (c *core) cumValue(s *State, x []float64) float64 {
 // search). It is the non-lazy baseline of LOCG: one LMO call per round, no
 // cache and no early termination.
 type OCG struct {
-	// Params are the step-size parameters (K is ignored).
+	// Params are the step-size parameters. K and the fields of LOCG
+	// only (TightenPhi, ParameterFree, Certified, Phi0LMO, NoBackoff,
+	// PhiGrowth) do not change OCG's steps, but are checked as for LOCG.
 	Params Params
 
 	core core

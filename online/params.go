@@ -116,8 +116,9 @@ type Params struct {
 	// (S = 0: not strongly convex, the stochastic case).
 	S    float64
 	SExp float64
-	// L is the Lipschitz constant of the f_t over P (dual norm of the
-	// gradients). Required for Smoothing and TheoremBound only.
+	// L ≥ 0 is the Lipschitz constant of the f_t over P (dual norm of the
+	// gradients), finite (0: unknown). Required for Smoothing, Certified
+	// and TheoremBound only.
 	L float64
 	// D is the diameter of P in Norm. When 0 it is derived from the
 	// polytope's ℓ1-diameter bound k (L1Diameter or Diameter1): k for ℓ1,
@@ -293,8 +294,8 @@ func (p Params) resolve(lmo lazycg.LMO, who string) (resolved, error) {
 		return r, fmt.Errorf("online: %s: need C ≥ 0, S ≥ 0 finite and b, s in [0, 1), got C=%g b=%g S=%g s=%g",
 			who, r.c, r.b, r.s, r.sExp)
 	}
-	if !(r.l >= 0) {
-		return r, fmt.Errorf("online: %s: L must be ≥ 0, got %g", who, r.l)
+	if !finiteNonNeg(r.l) {
+		return r, fmt.Errorf("online: %s: L must be finite and ≥ 0, got %g", who, r.l)
 	}
 	if r.d == 0 && k > 0 {
 		r.d = diameterFromL1(lmo, k, r.norm)

@@ -3,6 +3,7 @@ package online
 import (
 	"context"
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/lazycg/lazycg"
@@ -36,6 +37,10 @@ func TestSettingsErrorsUpFront(t *testing.T) {
 		{"relaxation 1", Settings{HindsightRelaxation: 1}, &OCG{}},
 		{"certified without L", Settings{NoHindsight: true}, &LOCG{Params: Params{ParameterFree: true, Certified: true}}},
 		{"negative K", Settings{NoHindsight: true}, &LOCG{Params: Params{K: -2}}},
+		// An infinite Lipschitz constant was accepted (TheoremBound then
+		// +Inf); D is given so that nothing else is missing.
+		{"infinite L", Settings{NoHindsight: true}, &OCG{Params: Params{D: 1, L: math.Inf(1)}}},
+		{"infinite L, parameter-free", Settings{NoHindsight: true}, &LOCG{Params: Params{ParameterFree: true, L: math.Inf(1)}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lmo := &countingLMO{LMO: testSimplex{4}}
