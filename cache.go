@@ -1,6 +1,7 @@
 package lazycg
 
 import (
+	"fmt"
 	"math"
 	"slices"
 )
@@ -35,6 +36,22 @@ type CachePolicy struct {
 	// it, least used vertices are evicted first. 0 means unbounded. Dense
 	// vertices of huge dimension (nuclear-norm balls) need it.
 	MaxBytes int64
+}
+
+// Check returns an error for a negative MaxSize, PruneEvery or PruneKeep
+// and an unknown Search mode (MaxBytes ≤ 0 means unbounded).
+// SeparatorConfig.Check calls it for its Cache; NewCache takes negative
+// counts as 0.
+func (p CachePolicy) Check() error {
+	switch {
+	case p.MaxSize < 0:
+		return fmt.Errorf("lazycg: the cache's MaxSize must be ≥ 0 (0: unbounded), got %d", p.MaxSize)
+	case p.PruneEvery < 0 || p.PruneKeep < 0:
+		return fmt.Errorf("lazycg: the cache's PruneEvery and PruneKeep must be ≥ 0 (PruneEvery 0: no pruning), got %d and %d", p.PruneEvery, p.PruneKeep)
+	case p.Search != FirstFit && p.Search != BestFit:
+		return fmt.Errorf("lazycg: unknown cache search mode %d", int(p.Search))
+	}
+	return nil
 }
 
 // PaperPruning is the pruning policy of the paper's experiments: every 100
@@ -146,8 +163,12 @@ type BatchDotter interface {
 // BatchDotSize is the block size of BatchDotter.
 const BatchDotSize = 4
 
-// NewCache returns an empty cache for vertices of dimension n.
+// NewCache returns an empty cache for vertices of dimension n (negative
+// counts of the policy are taken as 0; see CachePolicy.Check).
 func NewCache(n int, policy CachePolicy) *Cache {
+	policy.MaxSize = max(0, policy.MaxSize)
+	policy.PruneEvery = max(0, policy.PruneEvery)
+	policy.PruneKeep = max(0, policy.PruneKeep)
 	return &Cache{n: n, policy: policy}
 }
 

@@ -136,3 +136,35 @@ func TestCheckMethodFields(t *testing.T) {
 		}
 	}
 }
+
+// TestCachePolicyChecked checks that a cache policy with a negative count
+// or an unknown search mode is refused as a setting, and that NewCache
+// takes negative counts as 0: PruneEvery > 0 with PruneKeep < 0 passed
+// Check and then panicked mid-run in Cache.Tick (slice bounds out of
+// range), a negative MaxSize was silently unbounded.
+func TestCachePolicyChecked(t *testing.T) {
+	simplex, _ := lmo.NewProbabilitySimplex(4, 1)
+	obj, _ := objective.NewDistance([]float64{0.1, 0.2, 0.3, 0.4})
+	for _, pol := range []lazycg.CachePolicy{
+		{PruneEvery: 2, PruneKeep: -1},
+		{PruneEvery: -1},
+		{MaxSize: -3},
+		{Search: 7},
+	} {
+		st := &lazycg.Settings{MaxIterations: 50, SeparatorConfig: lazycg.SeparatorConfig{Cache: pol}}
+		p := lazycg.Problem{Objective: obj, LMO: simplex}
+		if err := lazycg.Check(p, st, &lazycg.LazyCG{}); !errors.Is(err, lazycg.ErrSettings) || !strings.Contains(err.Error(), "cache") {
+			t.Errorf("%+v: Check gave %v, want a settings error about the cache", pol, err)
+		}
+		if _, err := lazycg.Minimize(context.Background(), p, st, &lazycg.LazyCG{}); !errors.Is(err, lazycg.ErrSettings) {
+			t.Errorf("%+v: Minimize gave %v, want a settings error", pol, err)
+		}
+	}
+	c := lazycg.NewCache(2, lazycg.CachePolicy{PruneEvery: 1, PruneKeep: -1, MaxSize: -2})
+	c.Add([]float64{1, 0})
+	c.Add([]float64{0, 1})
+	c.Tick() // panicked with PruneKeep −1
+	if p := c.Policy(); p.PruneKeep != 0 || p.MaxSize != 0 {
+		t.Errorf("NewCache kept the policy %+v, want negative counts as 0", p)
+	}
+}

@@ -311,7 +311,7 @@ func (c SeparatorConfig) Check() error {
 	if c.MaxInexact < 0 {
 		return fmt.Errorf("lazycg: the bound on inexact answers must be ≥ 0, got %d", c.MaxInexact)
 	}
-	return nil
+	return c.Cache.Check()
 }
 
 // StalePolicy is what concurrent weak separation does with an LMO call
