@@ -334,10 +334,29 @@ func checkBlocks(name string, blocks []Block, n int) error {
 }
 
 // needs implements problemNeeds.
-func (m *BlockFW) needs(_ Objective, lmo LMO) error { return needBlocks("block fw", lmo) }
+func (m *BlockFW) needs(_ Objective, lmo LMO, _ WeakSeparator) error {
+	return needBlocks("block fw", lmo)
+}
 
 // needs implements problemNeeds.
-func (m *LazyBlockFW) needs(_ Objective, lmo LMO) error { return needBlocks("lazy block fw", lmo) }
+func (m *LazyBlockFW) needs(_ Objective, lmo LMO, sep WeakSeparator) error {
+	if err := needBlocks("lazy block fw", lmo); err != nil {
+		return err
+	}
+	if sep != nil {
+		return needBlockSeparator(sep)
+	}
+	return nil // the default separator over a BlockLMO separates per block
+}
+
+// needBlockSeparator returns an error unless sep separates per block
+// (lazy block FW's separator).
+func needBlockSeparator(sep WeakSeparator) error {
+	if _, ok := sep.(BlockSeparator); !ok {
+		return fmt.Errorf("lazycg: lazy block fw: the separator (%T) cannot separate per block (it must be a BlockSeparator, as the default CachedSeparator over a BlockLMO is)", sep)
+	}
+	return nil
+}
 
 // BlockFW is the block-coordinate Frank–Wolfe method over a product
 // P_1 × … × P_m given by a BlockLMO (Lacoste-Julien, Jaggi, Schmidt and
@@ -504,7 +523,7 @@ func (m *LazyBlockFW) Init(ctx context.Context, s *State) error {
 		return err
 	}
 	if !s.Oracle.SeparatesBlocks() {
-		return fmt.Errorf("lazycg: lazy block fw: the separator (%T) cannot separate per block (it must be a BlockSeparator, as the default CachedSeparator over a BlockLMO is)", s.Oracle.Separator())
+		return needBlockSeparator(s.Oracle.Separator())
 	}
 	if err := m.Start(ctx, s, m.core.v, m.K); err != nil {
 		return err

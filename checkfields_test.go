@@ -168,3 +168,27 @@ func TestCachePolicyChecked(t *testing.T) {
 		t.Errorf("NewCache kept the policy %+v, want negative counts as 0", p)
 	}
 }
+
+// plainSeparator is a weak separator that cannot separate per block.
+type plainSeparator struct{ lazycg.WeakSeparator }
+
+// TestLazyBlockFWSeparatorChecked checks that lazy block FW with a
+// separator that cannot separate per block is refused by Check, before
+// any LMO call (Init refused it, after the start vertex's call).
+func TestLazyBlockFWSeparatorChecked(t *testing.T) {
+	s1, _ := lmo.NewProbabilitySimplex(3, 1)
+	s2, _ := lmo.NewProbabilitySimplex(3, 1)
+	prod, _ := lmo.NewProduct(s1, s2)
+	obj, _ := objective.NewDistance(make([]float64, 6))
+	sep := plainSeparator{lazycg.NewSeparator(prod, lazycg.SeparatorConfig{})}
+	p := lazycg.Problem{Objective: obj, LMO: prod, Separator: sep}
+	if err := lazycg.Check(p, nil, &lazycg.LazyBlockFW{}); !errors.Is(err, lazycg.ErrSettings) || !strings.Contains(err.Error(), "cannot separate per block") {
+		t.Errorf("Check gave %v, want a settings error about the separator", err)
+	}
+	// The default separator and a block separator pass.
+	for _, sep := range []lazycg.WeakSeparator{nil, lazycg.NewSeparator(prod, lazycg.SeparatorConfig{})} {
+		if err := lazycg.Check(lazycg.Problem{Objective: obj, LMO: prod, Separator: sep}, nil, &lazycg.LazyBlockFW{}); err != nil {
+			t.Errorf("separator %T: %v", sep, err)
+		}
+	}
+}

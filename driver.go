@@ -750,9 +750,10 @@ func Check(p Problem, settings *Settings, method Method) error {
 }
 
 // problemNeeds is implemented by methods that need more of the problem
-// than an objective and an LMO: needs says what is missing (nil: nothing).
+// than an objective and an LMO: needs says what is missing (nil:
+// nothing); sep is the problem's separator (nil: the default one).
 type problemNeeds interface {
-	needs(obj Objective, lmo LMO) error
+	needs(obj Objective, lmo LMO, sep WeakSeparator) error
 }
 
 // fieldChecker is implemented by methods whose fields (K, step rules,
@@ -793,7 +794,7 @@ func checkRun(p Problem, settings *Settings, method Method) (monotone bool, err 
 		return false, settingsError{err}
 	}
 	if pn, ok := method.(problemNeeds); ok {
-		if err := pn.needs(p.Objective, p.LMO); err != nil {
+		if err := pn.needs(p.Objective, p.LMO, p.Separator); err != nil {
 			return false, settingsError{err}
 		}
 	}

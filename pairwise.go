@@ -154,10 +154,14 @@ func pairwiseNeeds(name string, assume bool, l LMO) error {
 }
 
 // needs implements problemNeeds.
-func (m *PCG) needs(_ Objective, l LMO) error { return pairwiseNeeds("pcg", m.AssumeStandardForm, l) }
+func (m *PCG) needs(_ Objective, l LMO, _ WeakSeparator) error {
+	return pairwiseNeeds("pcg", m.AssumeStandardForm, l)
+}
 
 // needs implements problemNeeds.
-func (m *LPCG) needs(_ Objective, l LMO) error { return pairwiseNeeds("lpcg", m.AssumeStandardForm, l) }
+func (m *LPCG) needs(_ Objective, l LMO, _ WeakSeparator) error {
+	return pairwiseNeeds("lpcg", m.AssumeStandardForm, l)
+}
 
 // minimizeAway stores in vMinus a vertex maximizing ∇f·v over the face
 // {v : v_i = 0 where x_i = 0} (one counted LMO call) and returns the call's

@@ -157,10 +157,14 @@ func needFiniteSum(name string, obj Objective) error {
 }
 
 // needs implements problemNeeds.
-func (m *StochasticFW) needs(obj Objective, _ LMO) error { return needFiniteSum("sfw", obj) }
+func (m *StochasticFW) needs(obj Objective, _ LMO, _ WeakSeparator) error {
+	return needFiniteSum("sfw", obj)
+}
 
 // needs implements problemNeeds.
-func (m *LazyStochasticFW) needs(obj Objective, _ LMO) error { return needFiniteSum("lazy sfw", obj) }
+func (m *LazyStochasticFW) needs(obj Objective, _ LMO, _ WeakSeparator) error {
+	return needFiniteSum("lazy sfw", obj)
+}
 
 // StochasticFW is stochastic Frank–Wolfe for finite sums (FiniteSum):
 // each inner step estimates the gradient from a mini-batch of terms drawn
