@@ -8,20 +8,10 @@ import (
 	"testing"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/lmotest"
 	"github.com/lazycg/lazycg/lmo"
 	"github.com/lazycg/lazycg/objective"
 )
-
-// callCounter counts the calls of an LMO.
-type callCounter struct {
-	lazycg.LMO
-	calls int
-}
-
-func (c *callCounter) Minimize(ctx context.Context, dst, cost []float64) (lazycg.LinearResult, error) {
-	c.calls++
-	return c.LMO.Minimize(ctx, dst, cost)
-}
 
 // TestCheckMethodFields checks that Check refuses a method whose fields
 // are out of range (or that the objective cannot serve), with an error
@@ -79,15 +69,15 @@ func TestCheckMethodFields(t *testing.T) {
 		{&lazycg.FrankWolfe{LineSearch: lazycg.LineSearch{Rule: lazycg.LineSearchGolden, L: nan}}, "line search's smoothness L"},
 		{&lazycg.LazyCG{LineSearch: lazycg.LineSearch{Rule: lazycg.LineSearchSecant, L: inf}}, "line search's smoothness L"},
 	} {
-		lc := &callCounter{LMO: simplex}
+		lc := &lmotest.Counting{LMO: simplex}
 		p := lazycg.Problem{Objective: obj, LMO: lc}
 		err := lazycg.Check(p, nil, tc.m)
 		if !errors.Is(err, lazycg.ErrSettings) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%T %+v: Check gave %v, want ErrSettings with %q", tc.m, tc.m, err, tc.want)
 			continue
 		}
-		if _, err := lazycg.Minimize(context.Background(), p, nil, tc.m); !errors.Is(err, lazycg.ErrSettings) || lc.calls != 0 {
-			t.Errorf("%T (%s): Minimize gave %v after %d LMO calls, want ErrSettings before any", tc.m, tc.want, err, lc.calls)
+		if _, err := lazycg.Minimize(context.Background(), p, nil, tc.m); !errors.Is(err, lazycg.ErrSettings) || lc.Calls != 0 {
+			t.Errorf("%T (%s): Minimize gave %v after %d LMO calls, want ErrSettings before any", tc.m, tc.want, err, lc.Calls)
 		}
 	}
 	// Methods that need more of the problem: a product, a finite sum, a

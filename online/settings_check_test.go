@@ -7,19 +7,8 @@ import (
 	"testing"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/lmotest"
 )
-
-// countingLMO counts the calls of an LMO (and hides its Vertexer, so that
-// the start vertex is an LMO call).
-type countingLMO struct {
-	lazycg.LMO
-	calls int
-}
-
-func (c *countingLMO) Minimize(ctx context.Context, dst, cost []float64) (lazycg.LinearResult, error) {
-	c.calls++
-	return c.LMO.Minimize(ctx, dst, cost)
-}
 
 // TestSettingsErrorsUpFront checks that Minimize's refusals of bad
 // settings match lazycg.ErrSettings and that a method's Params are
@@ -43,14 +32,14 @@ func TestSettingsErrorsUpFront(t *testing.T) {
 		{"infinite L, parameter-free", Settings{NoHindsight: true}, &LOCG{Params: Params{ParameterFree: true, L: math.Inf(1)}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			lmo := &countingLMO{LMO: testSimplex{4}}
+			lmo := &lmotest.Counting{LMO: testSimplex{4}}
 			st := tc.settings
 			_, err := Minimize(context.Background(), Problem{Losses: newOlLinearStream(4, 10, 1), LMO: lmo}, &st, tc.m)
 			if !errors.Is(err, lazycg.ErrSettings) {
 				t.Errorf("got %v, want an error matching ErrSettings", err)
 			}
-			if lmo.calls != 0 {
-				t.Errorf("%d LMO calls before the refusal", lmo.calls)
+			if lmo.Calls != 0 {
+				t.Errorf("%d LMO calls before the refusal", lmo.Calls)
 			}
 		})
 	}
