@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/lazycg/lazycg/internal/testutil"
 )
 
 // pwRandomVertex returns a 0/1 vector: sparse (a few ones) or dense.
@@ -221,6 +223,9 @@ func testActiveSetAllocs(t *testing.T, vc VertexCompactor) {
 		c[i] = rng.NormFloat64()
 	}
 	i := 0
+	// TODO(exact): 2 mallocs in 200 runs (nil compactor) from storeEntry (cache.go:681 make
+	// of the index buffer, cache.go:690 append growth) via ActiveSet.Add (activeset.go:191)
+	// when the free list hands back an entry whose sparse buffers are missing or too small.
 	allocs := testing.AllocsPerRun(200, func() {
 		i++
 		a.ArgMin(c)
@@ -280,7 +285,7 @@ func TestRecycledStorageSparseDenseAllocs(t *testing.T) {
 	base[n-1] = 1
 
 	// Each run stores a sparse and a dense vertex in the recycled slot
-	// (testing.AllocsPerRun rounds its average down).
+	// (counted exactly: testing.AllocsPerRun rounds its average down).
 	a := NewActiveSet(n)
 	a.Init(base)
 	i := 0
@@ -294,8 +299,8 @@ func TestRecycledStorageSparseDenseAllocs(t *testing.T) {
 	for range 2 * len(pool) {
 		cycle()
 	}
-	if allocs := testing.AllocsPerRun(50, cycle); allocs != 0 {
-		t.Errorf("active set: an add and removal with recycled storage allocates %v times", allocs)
+	if allocs := testutil.Mallocs(50, cycle); allocs != 0 {
+		t.Errorf("active set: adds and removals with recycled storage allocate %d times in 50 runs", allocs)
 	}
 
 	// A store of one vertex: every add evicts it.
@@ -312,8 +317,8 @@ func TestRecycledStorageSparseDenseAllocs(t *testing.T) {
 	if len(fs.entries) != 1 {
 		t.Fatalf("face store holds %d vertices, want 1", len(fs.entries))
 	}
-	if allocs := testing.AllocsPerRun(50, addNext); allocs != 0 {
-		t.Errorf("face store: an add evicting a vertex allocates %v times", allocs)
+	if allocs := testutil.Mallocs(50, addNext); allocs != 0 {
+		t.Errorf("face store: adds evicting a vertex allocate %d times in 50 runs", allocs)
 	}
 	// The recycled entry holds the last vertex exactly.
 	got := make([]float64, n)

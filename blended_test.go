@@ -33,6 +33,8 @@ func TestPwLazyBPCGCacheHitAllocs(t *testing.T) {
 	m.SetPhi(1e-30)
 	hits, local, calls := stats.CacheHits, stats.LocalHits, stats.LMOCalls
 	const runs = 100
+	// TODO(exact): 1 malloc in 100 runs in 6 of 40 processes from the f.(FuncGrader)
+	// assertion in funcGrad (run.go:93, via activeCore.finish, away.go:91): runtime.typeAssert building its per-call-site cache (random, ~1 in 1024 uncached calls; Go runtime, not lazycg).
 	allocs := testing.AllocsPerRun(runs, func() {
 		if err := m.Step(ctx, s); err != nil {
 			t.Fatal(err)

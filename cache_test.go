@@ -153,6 +153,8 @@ func TestLazyCacheHitIterationAllocs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// TODO(exact): 1 malloc in 200 runs in 9 of 40 processes from the f.(FuncGrader)
+	// assertion in funcGrad (run.go:93, via State.Eval, lazy.go:260): runtime.typeAssert building its per-call-site cache (random, ~1 in 1024 uncached calls; Go runtime, not lazycg).
 	allocs := testing.AllocsPerRun(200, func() {
 		if err := m.Step(context.Background(), s); err != nil {
 			t.Fatal(err)

@@ -148,6 +148,8 @@ func TestCorrectionAllocs(t *testing.T) {
 	b := testutil.RandomVector(n, 5, 1)
 	s, c := correctionState(t, n, w, b)
 	c.correct(s)
+	// TODO(exact): 1 malloc in 50 runs in 6 of 40 processes from the s.Obj.(LineMinimizer)
+	// assertion in lineSearcher.find (linesearch.go:303): runtime.typeAssert building its per-call-site cache (random, ~1 in 1024 uncached calls; Go runtime, not lazycg).
 	allocs := testing.AllocsPerRun(50, func() {
 		// Move x back into the middle of the face, then correct again.
 		for k := range c.as.Len() {

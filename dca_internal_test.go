@@ -131,6 +131,8 @@ func TestDCModelAllocs(t *testing.T) {
 	x, d, g := []float64{0.2, 0.3, 0.5}, []float64{0.4, -0.1, -0.3}, make([]float64, 3)
 	lm := m.(LineMinimizer)
 	fg := m.(FuncGrader)
+	// TODO(exact): 1 malloc in 100 runs in 7 of 40 processes from the m.f.(FuncGrader)
+	// assertion in dcModel.FuncGrad (dca.go:169): runtime.typeAssert building its per-call-site cache (random, ~1 in 1024 uncached calls; Go runtime, not lazycg).
 	if a := testing.AllocsPerRun(100, func() {
 		_ = m.Func(x)
 		fg.FuncGrad(g, x)

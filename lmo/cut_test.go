@@ -287,6 +287,9 @@ func TestCutAllocs(t *testing.T) {
 		c[e] = math.Sin(float64(e))
 	}
 	ctx := context.Background()
+	// TODO(exact): 1 malloc in 5 runs in 1 of 120 processes, source not captured (no
+	// failure under -memprofilerate 1 in 80 tries); likely runtime.typeAssert's per-call-site
+	// cache as in the other exact-count flakes.
 	if n := testing.AllocsPerRun(5, func() { cut.Minimize(ctx, x, c) }); n != 0 {
 		t.Errorf("%v allocations per call", n)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/testutil"
 	"github.com/lazycg/lazycg/lmo"
 )
 
@@ -452,12 +453,12 @@ func TestPathPolytopeAllocs(t *testing.T) {
 		"MinimizeFace": func() error { _, err := d.MinimizeFace(ctx, y, c, zero); return err },
 		"Augment":      func() error { _, err := d.Augment(ctx, y, c, x); return err },
 	} {
-		if a := testing.AllocsPerRun(20, func() {
+		if a := testutil.Mallocs(20, func() {
 			if err := f(); err != nil {
 				t.Fatal(err)
 			}
 		}); a != 0 {
-			t.Errorf("%s allocates %v times per call", name, a)
+			t.Errorf("%s allocates %d times in 20 calls", name, a)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/testutil"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -310,8 +311,8 @@ func TestFantopeAllocs(t *testing.T) {
 	dst := make([]float64, n*n)
 	c := basicRandCost(basicRNG(27), n*n, 0)
 	ctx := context.Background()
-	if a := testing.AllocsPerRun(20, func() { _, _ = f.Minimize(ctx, dst, c) }); a != 0 {
-		t.Fatalf("Minimize allocates %v times per call", a)
+	if a := testutil.Mallocs(20, func() { _, _ = f.Minimize(ctx, dst, c) }); a != 0 {
+		t.Fatalf("Minimize allocates %d times in 20 calls", a)
 	}
 }
 

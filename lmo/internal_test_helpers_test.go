@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/testutil"
 )
 
 // basicRNG returns a deterministic generator for the given seed.
@@ -179,21 +180,21 @@ func basicCheckAllocs(t *testing.T, o lazycg.LMO, seed uint64) {
 	rng := basicRNG(seed)
 	c := basicRandCost(rng, o.Dim(), 0)
 	dst := make([]float64, o.Dim())
-	if a := testing.AllocsPerRun(20, func() {
+	if a := testutil.Mallocs(20, func() {
 		if _, err := o.Minimize(ctx, dst, c); err != nil {
 			t.Fatal(err)
 		}
 	}); a != 0 {
-		t.Errorf("%T: Minimize allocates %v times per call", o, a)
+		t.Errorf("%T: Minimize allocates %d times in 20 calls", o, a)
 	}
 	if f, ok := o.(lazycg.FaceMinimizer); ok {
 		zero := make([]bool, o.Dim())
-		if a := testing.AllocsPerRun(20, func() {
+		if a := testutil.Mallocs(20, func() {
 			if _, err := f.MinimizeFace(ctx, dst, c, zero); err != nil {
 				t.Fatal(err)
 			}
 		}); a != 0 {
-			t.Errorf("%T: MinimizeFace allocates %v times per call", o, a)
+			t.Errorf("%T: MinimizeFace allocates %d times in 20 calls", o, a)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/testutil"
 	"github.com/lazycg/lazycg/objective"
 )
 
@@ -115,8 +116,8 @@ func TestNuclearBallAutoSupport(t *testing.T) {
 	if auto.cost.dense != nil {
 		t.Fatal("a cost with 10% nonzeros was treated as dense")
 	}
-	if allocs := testing.AllocsPerRun(20, func() { auto.Minimize(context.Background(), da, cd) }); allocs != 0 {
-		t.Errorf("Minimize with a learned support allocates %v times per call", allocs)
+	if allocs := testutil.Mallocs(20, func() { auto.Minimize(context.Background(), da, cd) }); allocs != 0 {
+		t.Errorf("Minimize with a learned support allocates %d times in 20 calls", allocs)
 	}
 }
 
@@ -155,11 +156,11 @@ func TestNuclearBallOnCompact(t *testing.T) {
 		if b.Compact(got) != nil {
 			t.Error("a perturbed vertex has a compact form")
 		}
-		if allocs := testing.AllocsPerRun(20, func() { cv.CopyTo(got); _ = cv.Dot(c) }); allocs != 0 {
-			t.Errorf("CopyTo and Dot allocate %v times", allocs)
+		if allocs := testutil.Mallocs(20, func() { cv.CopyTo(got); _ = cv.Dot(c) }); allocs != 0 {
+			t.Errorf("CopyTo and Dot allocate %d times in 20 runs", allocs)
 		}
-		if allocs := testing.AllocsPerRun(10, func() { b.Minimize(context.Background(), dst, c) }); allocs != 0 {
-			t.Errorf("repeated Minimize allocates %v times per call", allocs)
+		if allocs := testutil.Mallocs(10, func() { b.Minimize(context.Background(), dst, c) }); allocs != 0 {
+			t.Errorf("repeated Minimize allocates %d times in 10 calls", allocs)
 		}
 	}
 }
@@ -200,8 +201,8 @@ func TestNuclearBallOnDotBatch(t *testing.T) {
 			}
 		}
 	}
-	if allocs := testing.AllocsPerRun(20, func() { b.DotBatch(got, atoms[:4], c) }); allocs != 0 {
-		t.Errorf("DotBatch allocates %v times", allocs)
+	if allocs := testutil.Mallocs(20, func() { b.DotBatch(got, atoms[:4], c) }); allocs != 0 {
+		t.Errorf("DotBatch allocates %d times in 20 calls", allocs)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/testutil"
 	"github.com/lazycg/lazycg/lmo"
 	"github.com/lazycg/lazycg/objective"
 )
@@ -181,11 +182,11 @@ func TestConsensusAllocs(t *testing.T) {
 	d := []float64{0.3, -0.2, 0.1, -1, 0.5, 0.2, 0, 0.4, -0.6}
 	g := make([]float64, 9)
 	lm := obj.(lazycg.LineMinimizer)
-	if a := testing.AllocsPerRun(100, func() {
+	if a := testutil.Mallocs(100, func() {
 		_ = obj.Func(x)
 		obj.Grad(g, x)
 		_ = lm.LineMinimize(x, d, g, 1)
 	}); a != 0 {
-		t.Errorf("%g allocations per evaluation", a)
+		t.Errorf("%d allocations in 100 evaluations", a)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/testutil"
 	"github.com/lazycg/lazycg/lmo"
 )
 
@@ -478,15 +479,15 @@ func TestIterationAllocs(t *testing.T) {
 		{"dense-l1", newCGRun(t, gaussianLeastSquares(t, 50, 300, 5, 7), ball)},
 		{"csr-birkhoff", newCGRun(t, sparse, birk)},
 	} {
-		if a := testing.AllocsPerRun(100, tc.c.step); a != 0 {
-			t.Errorf("%s: a CG iteration allocates %v times", tc.name, a)
+		if a := testutil.Mallocs(100, tc.c.step); a != 0 {
+			t.Errorf("%s: CG iterations allocate %d times in 100 runs", tc.name, a)
 		}
 	}
 	lz := newLazyRun(t, 20, 0.05, 20)
 	lz.step()
 	lz.hits = 0
-	if a := testing.AllocsPerRun(100, lz.step); a != 0 {
-		t.Errorf("a lazy cache-hit iteration allocates %v times", a)
+	if a := testutil.Mallocs(100, lz.step); a != 0 {
+		t.Errorf("lazy cache-hit iterations allocate %d times in 100 runs", a)
 	}
 	if lz.hits < 50 {
 		t.Errorf("only %d of 101 lazy iterations hit the cache", lz.hits)

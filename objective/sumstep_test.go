@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/testutil"
 )
 
 // sparseVertex returns a 0/1 vector of dimension n with k ones at random
@@ -313,8 +314,8 @@ func TestSumStepTowardAllocs(t *testing.T) {
 	for range 50 {
 		round()
 	}
-	if a := testing.AllocsPerRun(100, round); a != 0 {
-		t.Errorf("a round allocates %g times", a)
+	if a := testutil.Mallocs(100, round); a != 0 {
+		t.Errorf("rounds allocate %d times in 100 runs", a)
 	}
 }
 
@@ -443,8 +444,8 @@ func TestSumStepSearch(t *testing.T) {
 	for range 20 {
 		round()
 	}
-	if a := testing.AllocsPerRun(50, round); a != 0 {
-		t.Errorf("a round allocates %g times", a)
+	if a := testutil.Mallocs(50, round); a != 0 {
+		t.Errorf("rounds allocate %d times in 50 runs", a)
 	}
 }
 
