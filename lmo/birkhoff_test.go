@@ -9,19 +9,6 @@ import (
 	"github.com/lazycg/lazycg/internal/testutil"
 )
 
-// basicPermutationMatrices lists the n! permutation matrices (row-major).
-func basicPermutationMatrices(n int) [][]float64 {
-	var vs [][]float64
-	testutil.Permutations(n, func(p []int) {
-		v := make([]float64, n*n)
-		for i, j := range p {
-			v[i*n+j] = 1
-		}
-		vs = append(vs, v)
-	})
-	return vs
-}
-
 func TestBirkhoffBruteForce(t *testing.T) {
 	ctx := context.Background()
 	for n := 1; n <= 6; n++ {
@@ -29,7 +16,7 @@ func TestBirkhoffBruteForce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		vs := basicPermutationMatrices(n)
+		vs := testutil.PermutationMatrices(n)
 		if d := basicMaxL1Distance(vs); d > float64(b.L1Diameter()) || (n > 1 && d != float64(b.L1Diameter())) {
 			t.Errorf("n=%d: L1Diameter %d, true diameter %v", n, b.L1Diameter(), d)
 		}
@@ -70,7 +57,7 @@ func TestBirkhoffRandomFaces(t *testing.T) {
 	empty := 0
 	for n := 2; n <= 5; n++ {
 		b, _ := NewBirkhoff(n)
-		vs := basicPermutationMatrices(n)
+		vs := testutil.PermutationMatrices(n)
 		dst := make([]float64, n*n)
 		for trial := 0; trial < 40; trial++ {
 			c := basicRandCost(rng, n*n, trial)
@@ -100,7 +87,7 @@ func TestBirkhoffRandomFaces(t *testing.T) {
 	}
 	c := []float64{5, 1, 9, 2, 8, 7, 3, 6, 4}
 	res, err := b.Minimize(ctx, dst, c)
-	basicCheckAgainst(t, "after failure", res, err, dst, c, basicPermutationMatrices(3))
+	basicCheckAgainst(t, "after failure", res, err, dst, c, testutil.PermutationMatrices(3))
 }
 
 // TestBirkhoffDualCertificate checks optimality on larger random instances
@@ -203,7 +190,7 @@ func FuzzBirkhoff(f *testing.F) {
 			}
 		}
 		b, _ := NewBirkhoff(n)
-		vs := basicPermutationMatrices(n)
+		vs := testutil.PermutationMatrices(n)
 		dst := make([]float64, n*n)
 		res, err := b.Minimize(context.Background(), dst, c)
 		basicCheckAgainst(t, "fuzz", res, err, dst, c, vs)

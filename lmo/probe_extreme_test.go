@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lazycg/lazycg"
+	"github.com/lazycg/lazycg/internal/testutil"
 )
 
 func probeCost(rng *rand.Rand, n, mode int) []float64 {
@@ -77,7 +78,7 @@ func TestProbeBruteForceExtreme(t *testing.T) {
 	}
 	for n := 1; n <= 4; n++ {
 		b, _ := NewBirkhoff(n)
-		insts = append(insts, inst{fmt.Sprintf("birkhoff %d", n), b, basicPermutationMatrices(n)})
+		insts = append(insts, inst{fmt.Sprintf("birkhoff %d", n), b, testutil.PermutationMatrices(n)})
 	}
 	for _, gc := range basicGraphCases(t) {
 		st, err := NewSpanningTree(gc.nodes, gc.edges)

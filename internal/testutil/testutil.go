@@ -185,6 +185,21 @@ func Permutations(n int, fn func([]int)) {
 	rec(0)
 }
 
+// PermutationMatrices lists the n! permutation matrices of size n×n
+// (row-major), the vertices of the Birkhoff polytope, in the order of
+// Permutations.
+func PermutationMatrices(n int) [][]float64 {
+	var vs [][]float64
+	Permutations(n, func(p []int) {
+		v := make([]float64, n*n)
+		for i, j := range p {
+			v[i*n+j] = 1
+		}
+		vs = append(vs, v)
+	})
+	return vs
+}
+
 // Mallocs returns the exact total number of heap allocations made by runs
 // calls of f, after one warm-up call that is not counted: the smallest
 // total of up to three batches of runs calls (it stops at a batch with

@@ -363,14 +363,7 @@ func TestProbeBooleanQuadricBrute(t *testing.T) {
 
 func TestProbeAssignmentBrute(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 4} {
-		var vs [][]float64
-		testutil.Permutations(n, func(p []int) {
-			v := make([]float64, n*n)
-			for i, j := range p {
-				v[i*n+j] = 1
-			}
-			vs = append(vs, v)
-		})
+		vs := testutil.PermutationMatrices(n)
 		f, err := mip.AssignmentPolytope(n)
 		if err != nil {
 			t.Fatal(err)
