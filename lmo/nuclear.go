@@ -38,13 +38,16 @@ import (
 // below Value by about Tol·σ₁ plus s²·2⁻⁵³·‖C‖_F²/σ₁, and a result is never
 // reported as exact (unless C = 0): Reason is lazycg.StopGap when the
 // residual test passed, lazycg.StopTimeLimit when MaxIter ended the
-// iteration or ctx's deadline passed after a restart cycle (the cycle's
-// pair is returned, no error; a canceled ctx, or a deadline passed before
-// the first cycle, is an error). A Lanczos run that converged to a singular
-// value other than the largest (possible only for a start vector almost
-// orthogonal to the top right singular vector) cannot produce a wrong
-// Bound: the certificate then fails at shifts near σ² and Bound comes from
-// a bisection of t up to ‖C‖_F², which shows as a large gap Value − Bound.
+// iteration or ctx's deadline passed (no error: a deadline seen after a
+// restart cycle returns the cycle's pair; one already passed when the
+// first cycle would start returns the vertex −R·sign(c_ij)·e_i·e_jᵀ of an
+// entry c_ij of C of largest magnitude, with the norm bound below and no
+// certificate; a canceled ctx is an error). A Lanczos run that converged
+// to a singular value other than the largest (possible only for a start
+// vector almost orthogonal to the top right singular vector) cannot
+// produce a wrong Bound: the certificate then fails at shifts near σ² and
+// Bound comes from a bisection of t up to ‖C‖_F², which shows as a large
+// gap Value − Bound.
 // The certificate costs O(s³/3) for the factorization (usually one) plus
 // the Gram matrix, O(s²·max(m, n)) for a dense C and the sum of the squared
 // numbers of nonzeros per row or column for a sparse one; s×s buffers are
@@ -59,8 +62,9 @@ import (
 // random start, Kuczyński and Woźniakowski's bound makes a miss by a factor
 // 1 − ε after k steps less likely than 1.65·√n·e^{−√ε·(2k−1)}). Such bounds
 // are numerically certified, not proven in the sense of the other oracles
-// of this package. When MaxIter steps do not reach the tolerance, or
-// MinimizeUntil stops early, Bound is at least the rigorous but weaker
+// of this package. When MaxIter steps do not reach the tolerance,
+// MinimizeUntil stops early, or the deadline passed before the first
+// cycle, Bound is at least the rigorous but weaker
 // −R·min(‖C‖_F, √(‖C‖₁‖C‖_∞)), using σ₁ ≤ ‖C‖_F and σ₁ ≤ √(‖C‖₁‖C‖_∞)
 // (maximum absolute column and row sums), rounded up by a bound on the
 // rounding error of their computation (nuclearRoundUp).
@@ -175,7 +179,8 @@ func (b *NuclearBall) SetSupport(idx []int) error {
 // the matrix C held in c into dst; see the type documentation for the
 // meaning of the result. It returns an error for invalid input, invalid Tol
 // or MaxIter, a value c·dst beyond the range of float64, and when ctx is
-// canceled (a deadline that passes mid-call gives a time-limited answer).
+// canceled (a deadline that has passed, before or during the call, gives a
+// time-limited answer).
 func (b *NuclearBall) Minimize(ctx context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	return b.MinimizeUntil(ctx, dst, c, lazycg.StopRule{Improve: math.Inf(-1), Certify: math.Inf(1)})
 }
@@ -526,6 +531,10 @@ type svdSolution struct {
 	converged bool    // the residual test passed
 	early     bool    // stopped because sigma > the improvement target
 	checked   bool    // a Cholesky certificate was tried (certify)
+	// fallback: the deadline passed before the first cycle, and the pair
+	// is that of C's largest entry (largestEntry), with no Lanczos run
+	// behind it: certify skips it, and Bound is the norm bound.
+	fallback bool
 }
 
 // result describes the vertex −R·u·vᵀ (or the fallback vertex when sigma
@@ -557,7 +566,7 @@ func (e *lanczosSVD) certify(a *nuclearCost, sol svdSolution, maxSide int) svdSo
 	if maxSide == 0 {
 		maxSide = nuclearCertSide
 	}
-	if sol.early || sol.upper == 0 || maxSide < 0 || min(e.m, e.n) > maxSide {
+	if sol.early || sol.fallback || sol.upper == 0 || maxSide < 0 || min(e.m, e.n) > maxSide {
 		return sol
 	}
 	sol.checked = true
@@ -614,12 +623,19 @@ func (e *lanczosSVD) solve(ctx context.Context, name string, a *nuclearCost, tol
 	used := 0
 	for {
 		if err := ctx.Err(); err != nil {
-			if used > 0 && errors.Is(err, context.DeadlineExceeded) {
-				// The deadline passed after a restart cycle: its verified
-				// pair is the answer, time-limited (as MaxIter).
-				return unscale(sol), nil
+			if !errors.Is(err, context.DeadlineExceeded) {
+				return svdSolution{}, fmt.Errorf("lmo: %s: %w", name, err)
 			}
-			return svdSolution{}, fmt.Errorf("lmo: %s: %w", name, err)
+			if used == 0 {
+				// The deadline passed before the first cycle: the
+				// rank-one pair of C's largest entry is the answer,
+				// time-limited with the norm bound sol.upper, as a MIP
+				// oracle returns its incumbent at its time limit.
+				e.largestEntry(a, &sol)
+			}
+			// Otherwise the deadline passed after a restart cycle: its
+			// verified pair is the answer, time-limited (as MaxIter).
+			return unscale(sol), nil
 		}
 		steps := min(e.kmax, max(1, maxIter-used-1))
 		k, early := e.lanczos(a, steps, breakTol, target)
@@ -655,6 +671,38 @@ func (e *lanczosSVD) solve(ctx context.Context, name string, a *nuclearCost, tol
 		copy(v0, e.w)
 		nuclearDivide(v0, basicNorm(v0))
 	}
+}
+
+// largestEntry leaves the pair (u, v) = (sign(c_ij)·e_i, e_j) of an entry
+// c_ij of a (C ≠ 0) of largest magnitude in e.u, e.v, and its uᵀCv = |c_ij|
+// in sol.sigma, marking sol as such a fallback: −R·u·vᵀ is a vertex of the
+// ball of value −R·|c_ij|, found in one pass over the stored entries
+// without any product with C.
+func (e *lanczosSVD) largestEntry(a *nuclearCost, sol *svdSolution) {
+	best, bi, bj, bx := -1.0, 0, 0, 0.0
+	if a.dense != nil {
+		for f, x := range a.dense {
+			if ax := math.Abs(x); ax > best {
+				best, bi, bj, bx = ax, f/a.n, f%a.n, x
+			}
+		}
+	} else {
+		for i := 0; i < a.m; i++ {
+			for k := a.rowPtr[i]; k < a.rowPtr[i+1]; k++ {
+				if ax := math.Abs(a.val[k]); ax > best {
+					best, bi, bj, bx = ax, i, int(a.col[k]), a.val[k]
+				}
+			}
+		}
+	}
+	clear(e.u)
+	clear(e.v)
+	e.u[bi] = 1
+	if bx < 0 {
+		e.u[bi] = -1
+	}
+	e.v[bj] = 1
+	sol.sigma, sol.res, sol.fallback = math.Abs(bx), 0, true
 }
 
 // lanczos runs at most steps Golub–Kahan steps from the unit vector in the

@@ -45,7 +45,10 @@ import (
 // Memory: O(|Ω| + m + n) for the oracle, plus m + n numbers per distinct
 // vertex returned and three numbers per recorded move; NoRecord keeps
 // neither (Materialize then fails). Minimize allocates the factors of each
-// new vertex and nothing else.
+// new vertex and nothing else; with NoRecord only those of a new vertex
+// after one whose compact form Compact handed out (a vertex cache keeps
+// it, so its factors must stay), otherwise the new vertex reuses the
+// factors of the last one, and steady-state calls allocate nothing.
 type NuclearBallOn struct {
 	// Tol and MaxIter are the Lanczos tolerance and step limit, as in
 	// NuclearBall (defaults 1e-9 and 1000).
@@ -74,6 +77,10 @@ type NuclearBallOn struct {
 	atoms []*nuclearAtom // the distinct vertices returned (unless NoRecord)
 	index map[uint64][]int32
 	moves []atomMove
+
+	// lastOut: Compact has handed b.last out (a vertex cache may keep it),
+	// so that NoRecord's emit must not overwrite its factors.
+	lastOut bool
 }
 
 // nuclearAtom is a vertex P_Ω(ur·vᵀ) of a NuclearBallOn in factored form;
@@ -173,7 +180,8 @@ func (b *NuclearBallOn) Vertex(dst []float64) {
 // Minimize writes P_Ω(−R·u·vᵀ) for an (approximate) top singular pair
 // (u, v) of the m×n matrix holding c on Ω into dst; see NuclearBall for
 // the meaning of the result. It returns an error for invalid input,
-// invalid Tol or MaxIter, and when ctx is canceled.
+// invalid Tol or MaxIter, and when ctx is canceled (a passed deadline
+// gives a time-limited answer, as in NuclearBall).
 func (b *NuclearBallOn) Minimize(ctx context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	return b.MinimizeUntil(ctx, dst, c, lazycg.StopRule{Improve: math.Inf(-1), Certify: math.Inf(1)})
 }
@@ -253,7 +261,17 @@ func (b *NuclearBallOn) emit(dst []float64) {
 		}
 	} else if l := b.last; l != nil && l.phi == phi && sameFactors(l, b.ur, b.svd.v) {
 		return
+	} else if l != nil && l.id < 0 && !b.lastOut {
+		// Unrecorded and never handed out: nobody else holds the atom,
+		// so the new vertex takes over its factors (no allocation).
+		copy(l.ur, b.ur)
+		copy(l.v, b.svd.v)
+		l.phi = phi
+		return
 	}
+	// A new atom: recorded, or b.last may be held by a vertex cache, whose
+	// compact vertices must keep their coordinates.
+	b.lastOut = false
 	at := &nuclearAtom{ball: b, ur: append([]float64(nil), b.ur...), v: append([]float64(nil), b.svd.v...), phi: phi, id: -1}
 	if !b.NoRecord {
 		at.id = int32(len(b.atoms))
@@ -317,6 +335,9 @@ func (b *NuclearBallOn) Compact(v []float64) lazycg.CompactVertex {
 	}
 	if at == nil {
 		return nil
+	}
+	if at == b.last {
+		b.lastOut = true
 	}
 	return at
 }

@@ -414,3 +414,62 @@ func TestMaterializeRefuses(t *testing.T) {
 		t.Error("Materialize with NoRecord succeeded")
 	}
 }
+
+// TestNuclearBallOnNoRecordReuse: with NoRecord, a new vertex reuses the
+// factors of the last one (steady-state calls that alternate between
+// vertices allocate nothing; before, each new vertex allocated its atom
+// and factors), unless Compact handed the last one out: a compact vertex
+// that a cache keeps still reproduces its coordinates after later calls.
+// The vertices written are those of a recording oracle, bit for bit.
+func TestNuclearBallOnNoRecordReuse(t *testing.T) {
+	rng := basicRNG(12)
+	omega, c1 := basicOmega(rng, 20, 30, 0.3)
+	_, c2 := basicOmega(rng, 1, len(omega), 1)
+	_, c3 := basicOmega(rng, 1, len(omega), 1)
+	b, _ := NewNuclearBallOn(20, 30, 5, omega)
+	b.NoRecord = true
+	rec, _ := NewNuclearBallOn(20, 30, 5, omega)
+	ctx := context.Background()
+	dst, want := make([]float64, len(omega)), make([]float64, len(omega))
+	for k, c := range [][]float64{c1, c2, c3, c1, c2, c1} {
+		if _, err := b.Minimize(ctx, dst, c); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := rec.Minimize(ctx, want, c); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(dst, want) {
+			t.Fatalf("call %d: the vertex differs from the recording oracle's", k)
+		}
+		cv := b.Compact(dst)
+		if cv == nil {
+			t.Fatalf("call %d: no compact form for the vertex just returned", k)
+		}
+		got := make([]float64, len(dst))
+		cv.CopyTo(got)
+		if !slices.Equal(got, dst) {
+			t.Fatalf("call %d: CopyTo differs from the vertex", k)
+		}
+	}
+
+	// A compact vertex handed out survives later new vertices.
+	d1 := make([]float64, len(omega))
+	b.Minimize(ctx, d1, c1)
+	held := b.Compact(d1)
+	dot1 := held.Dot(c3)
+	for _, c := range [][]float64{c2, c3, c2} {
+		b.Minimize(ctx, dst, c)
+	}
+	got := make([]float64, len(omega))
+	held.CopyTo(got)
+	if !slices.Equal(got, d1) || held.Dot(c3) != dot1 {
+		t.Fatal("a compact vertex changed after later Minimize calls")
+	}
+
+	if allocs := testutil.Mallocs(10, func() {
+		b.Minimize(ctx, dst, c1)
+		b.Minimize(ctx, dst, c2)
+	}); allocs != 0 {
+		t.Errorf("NoRecord Minimize alternating between two vertices allocates %d times in 10 rounds", allocs)
+	}
+}

@@ -44,12 +44,17 @@ import (
 // So Bound is proven but slightly below Value even when the eigenvector is
 // accurate (by about Tol·‖S‖ plus n²·2⁻⁵³·‖S‖), and the result is never
 // reported as exact: Reason is lazycg.StopGap when the residual test
-// passed and lazycg.StopTimeLimit (an iteration limit) when MaxIter ended
-// the iteration. A Lanczos run that converged to an eigenvalue other than
-// the smallest (possible only for a start vector almost orthogonal to the
-// bottom eigenvector) cannot produce a wrong Bound: the certificate then
-// fails at the high shifts and Bound falls back to a lower shift or to
-// Gershgorin's bound, which shows as a large gap Value − Bound.
+// passed and lazycg.StopTimeLimit (an iteration or time limit) when
+// MaxIter ended the iteration or ctx's deadline passed: a deadline seen
+// after a restart cycle returns that cycle's vector; one already passed
+// when the first cycle would start returns e_i·e_iᵀ for a smallest
+// diagonal entry S_ii, without a Lanczos run or a certificate, with Bound
+// the larger of Gershgorin's bound and −‖S‖_F (rounded down). A Lanczos
+// run that converged to an eigenvalue other than the smallest (possible
+// only for a start vector almost orthogonal to the bottom eigenvector)
+// cannot produce a wrong Bound: the certificate then fails at the high
+// shifts and Bound falls back to a lower shift or to Gershgorin's bound,
+// which shows as a large gap Value − Bound.
 //
 // Costs per call: O(n²) per Lanczos step and O(n³/3) for each Cholesky
 // factorization of the certificate (usually one), so the certificate
@@ -158,8 +163,9 @@ func (sp *Spectraplex) Vertex(dst []float64) {
 // see the type documentation for the meaning of the result. It
 // returns an error for invalid input, invalid Tol or MaxIter, when ctx
 // is canceled, and when c·dst lies beyond the range of float64; a
-// deadline of ctx that passes after a Lanczos restart cycle ends the call
-// with that cycle's vector and a proven bound (lazycg.StopTimeLimit). Costs
+// deadline of ctx that has passed ends the call with a vertex and a proven
+// bound (lazycg.StopTimeLimit): the vector of the last Lanczos restart
+// cycle, or e_i·e_iᵀ for a smallest S_ii when no cycle ran. Costs
 // whose norm exceeds 2^1000 are scaled by a power of two for the
 // iteration and the certificate.
 func (sp *Spectraplex) Minimize(ctx context.Context, dst, c []float64) (lazycg.LinearResult, error) {
@@ -208,7 +214,7 @@ func (sp *Spectraplex) Minimize(ctx context.Context, dst, c []float64) (lazycg.L
 			gersh = math.Nextafter(gersh-float64(n)*0x1p-1074, math.Inf(-1))
 		}
 	}
-	theta, res, converged, err := sp.eigen(ctx, anorm)
+	theta, res, converged, fallback, err := sp.eigenOrFallback(ctx, anorm)
 	if err != nil {
 		return lazycg.LinearResult{}, err
 	}
@@ -223,7 +229,17 @@ func (sp *Spectraplex) Minimize(ctx context.Context, dst, c []float64) (lazycg.L
 		return lazycg.LinearResult{}, err
 	}
 	bound := gersh
-	if !sp.SkipCertificate {
+	switch {
+	case fallback:
+		// No Lanczos pair to certify, and no time for a factorization:
+		// λ_min(S) ≥ −‖S‖₂ ≥ −‖S‖_F, where ‖S‖_F is fro rounded up (see
+		// spectraplexFroBound); Gershgorin's bound may be tighter.
+		fb := spectraplexFroBound(fro, n)
+		if lossy {
+			fb = math.Nextafter(fb-float64(n)*0x1p-1074, math.Inf(-1))
+		}
+		bound = max(bound, fb)
+	case !sp.SkipCertificate:
 		cert := sp.certify(theta, res, fro, anorm, gersh)
 		if lossy {
 			cert = math.Nextafter(cert-float64(n)*0x1p-1074, math.Inf(-1))
@@ -249,26 +265,62 @@ func (sp *Spectraplex) Minimize(ctx context.Context, dst, c []float64) (lazycg.L
 	return lazycg.LinearResult{Found: true, Value: val, Bound: min(bound, val), Reason: reason}, nil
 }
 
+// spectraplexFroBound returns a proven lower bound −F on λ_min of the
+// exact (C + Cᵀ)/2 from the Frobenius norm fro of its rounded form S that
+// symmetrizeInto computed (n×n, rounded to nearest): fro = big·√Σ(S_ij/big)²
+// has a relative error below (n² + 6)·u, which nuclearRoundUp(fro, n² + 1)
+// (a factor 1 + 8(n² + 3)·u and two ulps up) covers with room to spare
+// for the rounding of S itself (|S − (C + Cᵀ)/2| ≤ u/(1 − u)·|S|
+// entrywise, moving λ_min by at most u/(1 − u)·‖S‖_F); so
+// λ_min((C + Cᵀ)/2) ≥ −‖S‖₂ − u/(1 − u)·‖S‖_F ≥ −F. As elsewhere in
+// Spectraplex, underflow in forming S is not accounted for.
+func spectraplexFroBound(fro float64, n int) float64 {
+	return -nuclearRoundUp(fro, n*n+1)
+}
+
 // unitRoundoff is the unit roundoff 2⁻⁵³ of float64.
 const unitRoundoff = 0x1p-53
 
 // eigen runs the restarted Lanczos iteration for the smallest eigenvalue of
 // S, leaves the unit Ritz vector in sp.v and returns the Ritz value θ (the
 // Rayleigh quotient of v), the residual ‖Sv − θv‖ and whether the residual
-// test passed.
+// test passed. A deadline of ctx that had passed before the first cycle
+// leaves e_i·e_iᵀ's vector in sp.v (see eigenOrFallback), with θ = S_ii.
 func (sp *Spectraplex) eigen(ctx context.Context, anorm float64) (theta, res float64, converged bool, err error) {
+	theta, res, converged, _, err = sp.eigenOrFallback(ctx, anorm)
+	return theta, res, converged, err
+}
+
+// eigenOrFallback is eigen, also reporting fallback: ctx's deadline had
+// passed before the first cycle, so sp.v holds e_i for a smallest diagonal
+// entry S_ii, without a Lanczos run, θ = S_ii and res = 0 (not a residual).
+func (sp *Spectraplex) eigenOrFallback(ctx context.Context, anorm float64) (theta, res float64, converged, fallback bool, err error) {
 	n := sp.n
 	sp.startVector()
 	breakTol := 1e-13 * anorm
 	used := 0
 	for {
 		if err := ctx.Err(); err != nil {
-			if used > 0 && errors.Is(err, context.DeadlineExceeded) {
-				// The deadline passed after a restart cycle: its Ritz
-				// pair is the answer, time-limited (as MaxIter).
-				return theta, res, false, nil
+			if !errors.Is(err, context.DeadlineExceeded) {
+				return 0, 0, false, false, fmt.Errorf("lmo: %s: %w", sp.name(), err)
 			}
-			return 0, 0, false, fmt.Errorf("lmo: %s: %w", sp.name(), err)
+			if used == 0 {
+				// The deadline passed before the first cycle: e_i·e_iᵀ
+				// for the smallest S_ii is the answer, time-limited, as a
+				// MIP oracle returns its incumbent at its time limit.
+				i := 0
+				for k := 1; k < n; k++ {
+					if sp.s[k*n+k] < sp.s[i*n+i] {
+						i = k
+					}
+				}
+				clear(sp.v)
+				sp.v[i] = 1
+				return sp.s[i*n+i], 0, false, true, nil
+			}
+			// The deadline passed after a restart cycle: its Ritz pair is
+			// the answer, time-limited (as MaxIter).
+			return theta, res, false, false, nil
 		}
 		steps := min(sp.kmax, max(1, sp.MaxIter-used-1))
 		k := sp.lanczos(steps, breakTol)
@@ -278,10 +330,10 @@ func (sp *Spectraplex) eigen(ctx context.Context, anorm float64) (theta, res flo
 		theta = basicDot(sp.v, sp.w)
 		res = basicResidualNorm(sp.w, theta, sp.v)
 		if res <= sp.Tol*anorm {
-			return theta, res, true, nil
+			return theta, res, true, false, nil
 		}
 		if used >= sp.MaxIter {
-			return theta, res, false, nil
+			return theta, res, false, false, nil
 		}
 		copy(sp.basis[:n], sp.v) // restart from the unit Ritz vector
 	}
