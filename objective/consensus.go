@@ -46,12 +46,18 @@ var _ lazycg.Objective = (*Consensus)(nil)
 type quadConsensus struct {
 	*Consensus
 	q QuadraticLine
-	d []float64 // scratch: the mean block of a direction
+	// sl is q as a scaledLine (nil when it is not one), asserted once
+	// here rather than per line search (an interface assertion can
+	// allocate its call site's cache).
+	sl scaledLine
+	d  []float64 // scratch: the mean block of a direction
 }
 
 // NewConsensus returns F over blocks ≥ 2 copies of f's domain with weight
 // λ > 0 on f. The result is a *Consensus, with an exact line search when f
-// is a QuadraticLine (use AsConsensus to reach the *Consensus).
+// is a QuadraticLine (use AsConsensus to reach the *Consensus). It fails
+// on a nil f, blocks < 2, λ not positive and finite, or a dimension N·n
+// not in [1, lazycg.MaxDim].
 func NewConsensus(f lazycg.Objective, blocks int, lambda float64) (lazycg.Objective, error) {
 	if f == nil {
 		return nil, fmt.Errorf("objective: consensus: no objective")
@@ -66,12 +72,13 @@ func NewConsensus(f lazycg.Objective, blocks int, lambda float64) (lazycg.Object
 		return nil, fmt.Errorf("objective: consensus: λ must be positive and finite, got %g", lambda)
 	}
 	n := f.Dim()
-	if n < 1 || n > math.MaxInt/blocks {
-		return nil, fmt.Errorf("objective: consensus: %d blocks of dimension %d", blocks, n)
+	if n < 1 || n > lazycg.MaxDim/blocks {
+		return nil, fmt.Errorf("objective: consensus: %d blocks of dimension %d: the dimension N·n must be in [1, %d]", blocks, n, lazycg.MaxDim)
 	}
 	c := &Consensus{f: f, blocks: blocks, n: n, lambda: lambda, mean: make([]float64, n), g: make([]float64, n)}
 	if q, ok := f.(QuadraticLine); ok {
-		return &quadConsensus{Consensus: c, q: q, d: make([]float64, n)}, nil
+		sl, _ := q.(scaledLine)
+		return &quadConsensus{Consensus: c, q: q, sl: sl, d: make([]float64, n)}, nil
 	}
 	return c, nil
 }
@@ -201,8 +208,8 @@ func (c *quadConsensus) LineMinimize(x, d, grad []float64, gmax float64) float64
 // scaled coefficients and the disagreement's sums scaled by powers of
 // two; ok is false when f has no scaled coefficients.
 func (c *quadConsensus) scaledLineCoeffs(x, d []float64) (slope, curv xf, ok bool) {
-	q, ok := c.q.(scaledLine)
-	if !ok {
+	q := c.sl
+	if q == nil {
 		return xf{}, xf{}, false
 	}
 	for i := range c.blocks {

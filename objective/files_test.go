@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -151,6 +152,17 @@ func TestMatrixMarketRoundTrip(t *testing.T) {
 	}
 	if err := WriteMatrixMarket(&bytes.Buffer{}, &CSR{Rows: 1, Cols: 1, RowPtr: []int{0, 2}}); err == nil {
 		t.Fatal("invalid CSR written")
+	}
+	// Empty matrices are valid but have no Matrix Market form (ROWS and
+	// COLS are at least 1): they were written with a size line the reader
+	// rejects.
+	var nilCSR *CSR
+	for _, a := range []Matrix{&Dense{}, &Dense{Rows: 3}, &Dense{Cols: 2}, &CSR{Cols: 3, RowPtr: []int{0}}, &CSR{Rows: 2, RowPtr: []int{0, 0, 0}}, nilCSR} {
+		var buf bytes.Buffer
+		err := WriteMatrixMarket(&buf, a)
+		if err == nil || !strings.HasPrefix(err.Error(), "objective: matrix market: ") || buf.Len() != 0 {
+			t.Errorf("%T %v: error %v, %d bytes written; want an error and nothing written", a, a, err, buf.Len())
+		}
 	}
 }
 
@@ -482,4 +494,149 @@ func TestCompressedHugeDimension(t *testing.T) {
 	if _, err := NewLeastSquares(csr, []float64{0, 0}); err == nil || !strings.HasPrefix(err.Error(), "objective: least squares:") {
 		t.Errorf("NewLeastSquares of a 2×2⁶² matrix: error %v", err)
 	}
+}
+
+// lineNumRe matches the line numbers that parse errors name.
+var lineNumRe = regexp.MustCompile(`\bline (\d+)\b`)
+
+// FuzzReadMatrix checks that ReadMatrix never panics, that its errors carry
+// the package prefix and name a line of the input (unless they are about
+// the whole input), and that every matrix it accepts is well formed, has
+// finite entries, agrees with the format's own reader and survives a
+// WriteMatrixMarket round trip.
+func FuzzReadMatrix(f *testing.F) {
+	withSmallFileDim(f)
+	for _, s := range []string{
+		// Text: comma and white-space separated, comments, BOM, CRLF.
+		"1,2,3\n4, 5 ,\t6\n",
+		"# header\n 1 2\n\n3\t4  \r\n",
+		"\ufeff1,2\n",
+		"1\n-2\n0x1p-3\n",
+		"7",
+		"-0, 1e-320, 1.7976931348623157e308\n",
+		// Matrix Market: every format, field and symmetry.
+		"%%MatrixMarket matrix coordinate real general\n% c\n\n2 3 3\n1 1 1.5\n2 3 -2\n1 3 4e1\n",
+		"%%matrixmarket MATRIX Coordinate Integer General\r\n2 2 1\r\n2 1 -7\r\n",
+		"%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n1 1 2\n3 1 5\n3 2 -1\n",
+		"%%MatrixMarket matrix coordinate integer skew-symmetric\n2 2 1\n2 1 3\n",
+		"%%MatrixMarket matrix coordinate pattern symmetric\n2 2 2\n1 1\n2 1\n",
+		"%%MatrixMarket matrix coordinate real general\n1 4 0\n",
+		"%%MatrixMarket matrix array real general\n2 3\n1\n2\n3\n4\n5\n6\n",
+		"%%MatrixMarket matrix array integer symmetric\n2 2\n1\n2\n3\n",
+		"%%MatrixMarket matrix array real skew-symmetric\n3 3\n1\n2\n3\n",
+		"\ufeff%%MatrixMarket matrix array real general\n1 1\n5\n",
+		// Malformed.
+		"",
+		"# only a comment\n",
+		"x,y\n1,2\n",
+		"1,,2\n",
+		"1,2\n3\n",
+		"1 2\r3 4\n",
+		"1,NaN\n",
+		"1 Inf\n",
+		"%%MatrixMarket matrix coordinate real general\n",
+		"%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n1 1 2\n",
+		"%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1\n",
+		"%%MatrixMarket matrix coordinate real general\n0 2 0\n",
+		"%%MatrixMarket matrix coordinate real general\n99999999 2 0\n",
+		"%%MatrixMarket matrix array real general\n1 2\n1\n",
+		"%%MatrixMarket matrix array real general\n1 1\nnan\n",
+		"%%MatrixMarket matrix coordinate complex hermitian\n1 1 1\n1 1 1 0\n",
+		"%%MatrixMarketX matrix array real general\n1 1\n1\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		m, err := ReadMatrix(strings.NewReader(in))
+		if err != nil {
+			if m != nil {
+				t.Fatalf("matrix %T returned together with the error %v", m, err)
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "objective: ") {
+				t.Fatalf("error without the package prefix: %v", err)
+			}
+			// Errors about the whole input need no line; every other one
+			// names a line of the input (or the one after its last line).
+			if strings.HasSuffix(msg, ": no data lines") {
+				return
+			}
+			sub := lineNumRe.FindAllStringSubmatch(msg, -1)
+			if sub == nil {
+				t.Fatalf("error does not name a line: %v", err)
+			}
+			nLines := strings.Count(in, "\n") + 1
+			for _, s := range sub {
+				if n, _ := strconv.Atoi(s[1]); n < 1 || n > nLines {
+					t.Fatalf("error names line %d of a %d-line input: %v", n, nLines, err)
+				}
+			}
+			return
+		}
+		rows, cols := m.Dims()
+		if rows < 1 || cols < 1 || rows > maxFileDim || cols > maxFileDim {
+			t.Fatalf("accepted a %d×%d matrix", rows, cols)
+		}
+		switch a := m.(type) {
+		case *Dense:
+			if err := a.Validate(); err != nil {
+				t.Fatalf("accepted an invalid dense matrix: %v", err)
+			}
+		case *CSR:
+			if err := a.Validate(); err != nil {
+				t.Fatalf("accepted an invalid CSR matrix: %v", err)
+			}
+			if !slices.IsSorted(a.RowPtr) {
+				t.Fatal("RowPtr not sorted")
+			}
+			for i := 0; i < a.Rows; i++ {
+				if !slices.IsSorted(a.ColIdx[a.RowPtr[i]:a.RowPtr[i+1]]) {
+					t.Fatalf("row %d: column indices not sorted", i)
+				}
+			}
+		default:
+			t.Fatalf("unexpected matrix type %T", m)
+		}
+		data := denseData(t, m)
+		if len(data) != rows*cols {
+			t.Fatalf("%d entries for a %d×%d matrix", len(data), rows, cols)
+		}
+		for k, v := range data {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("entry %d is %v", k, v)
+			}
+		}
+		// The format's own reader, chosen by the banner, gives the same
+		// matrix.
+		var direct Matrix
+		if s := strings.TrimPrefix(in, "\ufeff"); len(s) >= len(mmBanner) && strings.EqualFold(s[:len(mmBanner)], mmBanner) {
+			direct, err = ReadMatrixMarket(strings.NewReader(in))
+		} else {
+			direct, err = ReadCSV(strings.NewReader(in))
+		}
+		if err != nil {
+			t.Fatalf("ReadMatrix accepted what the format's reader rejects: %v", err)
+		}
+		if fmt.Sprintf("%T", direct) != fmt.Sprintf("%T", m) || !slices.Equal(denseData(t, direct), data) {
+			t.Fatal("ReadMatrix and the format's own reader disagree")
+		}
+		// Round trip through WriteMatrixMarket, bit for bit.
+		var buf bytes.Buffer
+		if err := WriteMatrixMarket(&buf, m); err != nil {
+			t.Fatalf("accepted matrix cannot be written: %v", err)
+		}
+		m2, err := ReadMatrix(&buf)
+		if err != nil {
+			t.Fatalf("written matrix does not read back: %v", err)
+		}
+		r2, c2 := m2.Dims()
+		if fmt.Sprintf("%T", m2) != fmt.Sprintf("%T", m) || r2 != rows || c2 != cols {
+			t.Fatalf("round trip turned a %d×%d %T into a %d×%d %T", rows, cols, m, r2, c2, m2)
+		}
+		for k, v := range denseData(t, m2) {
+			if math.Float64bits(v) != math.Float64bits(data[k]) {
+				t.Fatalf("round trip changed entry %d from %v to %v", k, data[k], v)
+			}
+		}
+	})
 }

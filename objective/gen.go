@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/lazycg/lazycg"
 )
 
 // SeedMix is the constant of the generators' PCG seeding: a generator with
@@ -34,8 +36,8 @@ func newRand(seed uint64) *rand.Rand {
 // O(rows·n); it handles n = 500000 with tiny densities. Draw order: the
 // gap and then the value of each nonzero, then w_0, …, w_{n−1}.
 //
-// It fails when n ≤ 0, rows < 0, density is not in (0, 1], or the expected
-// number of nonzeros exceeds 2^28.
+// It fails when n ≤ 0, rows < 0, rows or n exceeds lazycg.MaxDim, density
+// is not in (0, 1], or the expected number of nonzeros exceeds 2^28.
 func RandomLeastSquares(rows, n int, density float64, seed uint64) (*LeastSquares, error) {
 	if rows == 0 {
 		rows = n
@@ -89,6 +91,11 @@ func checkLeastSquaresParams(rows, n int, density float64) error {
 	if n <= 0 || rows <= 0 {
 		return fmt.Errorf("dimensions %d×%d must be positive", rows, n)
 	}
+	if rows > lazycg.MaxDim || n > lazycg.MaxDim {
+		// A tiny density passes the bound on the nonzeros, but b, w and
+		// the row pointers have rows and n entries.
+		return fmt.Errorf("dimensions %d×%d exceed the dimension limit %d", rows, n, lazycg.MaxDim)
+	}
 	if !(density > 0 && density <= 1) {
 		return fmt.Errorf("density %v not in (0, 1]", density)
 	}
@@ -102,10 +109,10 @@ func checkLeastSquaresParams(rows, n int, density float64) error {
 }
 
 // RandomDistance returns f(x) = ‖x − b‖² with b uniform in [0, 1)^n, drawn
-// in order b_0, …, b_{n−1}. It fails when n ≤ 0.
+// in order b_0, …, b_{n−1}. It fails when n ≤ 0 or n > lazycg.MaxDim.
 func RandomDistance(n int, seed uint64) (*Distance, error) {
-	if n <= 0 {
-		return nil, fmt.Errorf("objective: random distance: dimension %d must be positive", n)
+	if n <= 0 || n > lazycg.MaxDim {
+		return nil, fmt.Errorf("objective: random distance: dimension %d not in [1, %d]", n, lazycg.MaxDim)
 	}
 	rng := newRand(seed)
 	b := make([]float64, n)

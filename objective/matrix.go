@@ -82,7 +82,7 @@ func validateCompressed(l compressedLayout, rows, cols int, ptr, idx []int, val 
 		nMajor, nMinor = cols, rows
 	}
 	if len(ptr) != nMajor+1 {
-		return fmt.Errorf("objective: %s: len(%s) = %d, want %s+1 = %d", l.format, l.ptr, len(ptr), l.majors, nMajor+1)
+		return fmt.Errorf("objective: %s: len(%s) = %d, want %s+1 = %d", l.format, l.ptr, len(ptr), l.majors, uint(nMajor)+1) // no overflow for MaxInt
 	}
 	if len(idx) != len(val) {
 		return fmt.Errorf("objective: %s: len(%s) = %d differs from len(Val) = %d", l.format, l.idx, len(idx), len(val))

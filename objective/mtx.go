@@ -389,7 +389,8 @@ func mmReadArray(lines *fileio.Lines, h mmHeader) (*Dense, error) {
 // WriteMatrixMarket writes a *CSR matrix in the coordinate format and a
 // *Dense matrix in the array format (both "real general"), with numbers in
 // the shortest form that reads back exactly. Other matrix types are
-// rejected. The matrix is validated first.
+// rejected. The matrix is validated first, and an empty matrix (no rows or
+// no columns) is rejected too: ReadMatrixMarket could not read it back.
 func WriteMatrixMarket(w io.Writer, m Matrix) error {
 	bw := bufio.NewWriter(w)
 	buf := make([]byte, 0, 64)
@@ -397,6 +398,9 @@ func WriteMatrixMarket(w io.Writer, m Matrix) error {
 	case *CSR:
 		if err := a.Validate(); err != nil {
 			return fmt.Errorf("objective: matrix market: %w", err)
+		}
+		if a.Rows == 0 || a.Cols == 0 {
+			return mmEmptyErr(a.Rows, a.Cols)
 		}
 		fmt.Fprintf(bw, "%%%%MatrixMarket matrix coordinate real general\n%d %d %d\n", a.Rows, a.Cols, a.NNZ())
 		for i := 0; i < a.Rows; i++ {
@@ -414,6 +418,9 @@ func WriteMatrixMarket(w io.Writer, m Matrix) error {
 		if err := a.Validate(); err != nil {
 			return fmt.Errorf("objective: matrix market: %w", err)
 		}
+		if a.Rows == 0 || a.Cols == 0 {
+			return mmEmptyErr(a.Rows, a.Cols)
+		}
 		fmt.Fprintf(bw, "%%%%MatrixMarket matrix array real general\n%d %d\n", a.Rows, a.Cols)
 		for j := 0; j < a.Cols; j++ {
 			for i := 0; i < a.Rows; i++ {
@@ -429,4 +436,10 @@ func WriteMatrixMarket(w io.Writer, m Matrix) error {
 		return fmt.Errorf("objective: matrix market: write: %w", err)
 	}
 	return nil
+}
+
+// mmEmptyErr is the error of writing an empty rows×cols matrix, whose size
+// line ReadMatrixMarket would reject.
+func mmEmptyErr(rows, cols int) error {
+	return fmt.Errorf("objective: matrix market: cannot write the empty %d×%d matrix: the format needs at least one row and one column", rows, cols)
 }

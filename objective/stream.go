@@ -87,6 +87,11 @@ func roundSeed(s uint64, t int) uint64 {
 	return z ^ (z >> 31)
 }
 
+// maxStreamRounds bounds the rounds of the streams that keep a slot for
+// every round (LinearLosses, QuadraticLosses), so that a huge count is an
+// error rather than a makeslice panic.
+const maxStreamRounds = 1 << 40
+
 // lazyStream caches the losses of a stream, generating round t on first
 // request from its own seed, so the losses do not depend on the order of
 // the requests. It is safe for concurrent use.
@@ -123,10 +128,18 @@ var _ Stream = (*LinearStream)(nil)
 // R^n with c_t uniform in [−1, 1)^n and b_t uniform in [0, 1) (section 7 of
 // the paper, "Online Results"). Round t draws c_t then b_t from a PCG seeded
 // with a seed derived from (seed, t), so losses are generated lazily, in any
-// order, with identical results. It fails when n ≤ 0 or rounds ≤ 0.
+// order, with identical results. It fails when n is not in [1,
+// lazycg.MaxDim] or rounds not in [1, 2^40] (the stream keeps a slot for
+// every round; Repeat plays a pool for more rounds).
 func LinearLosses(n, rounds int, seed uint64) (*LinearStream, error) {
 	if n <= 0 || rounds <= 0 {
 		return nil, fmt.Errorf("objective: linear losses: dimension %d and rounds %d must be positive", n, rounds)
+	}
+	if n > lazycg.MaxDim {
+		return nil, fmt.Errorf("objective: linear losses: dimension %d exceeds the dimension limit %d", n, lazycg.MaxDim)
+	}
+	if rounds > maxStreamRounds {
+		return nil, fmt.Errorf("objective: linear losses: rounds %d exceed the limit %d", rounds, maxStreamRounds)
 	}
 	s := &LinearStream{lazy: lazyStream[*Linear]{n: n, losses: make([]*Linear, rounds), made: make([]bool, rounds)}}
 	s.lazy.gen = func(t int) *Linear {
@@ -165,13 +178,13 @@ var _ Stream = (*QuadraticStream)(nil)
 // s_t derived from (seed, t). The n×n matrices are stored in CSR, so a
 // round takes O(n²·density) memory; rounds are generated lazily on first
 // request. It fails on the conditions of RandomLeastSquares or when
-// rounds ≤ 0.
+// rounds is not in [1, 2^40] (the stream keeps a slot for every round).
 func QuadraticLosses(n, rounds int, density float64, seed uint64) (*QuadraticStream, error) {
 	if err := checkLeastSquaresParams(n, n, density); err != nil {
 		return nil, fmt.Errorf("objective: quadratic losses: %w", err)
 	}
-	if rounds <= 0 {
-		return nil, fmt.Errorf("objective: quadratic losses: rounds %d must be positive", rounds)
+	if rounds <= 0 || rounds > maxStreamRounds {
+		return nil, fmt.Errorf("objective: quadratic losses: rounds %d not in [1, %d]", rounds, maxStreamRounds)
 	}
 	s := &QuadraticStream{lazy: lazyStream[*LeastSquares]{n: n, losses: make([]*LeastSquares, rounds), made: make([]bool, rounds)}}
 	s.lazy.gen = func(t int) *LeastSquares {

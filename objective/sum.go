@@ -29,7 +29,14 @@ type Sum struct {
 	lin     []float64 // accumulated coefficients of linear terms, nil if none
 	linB    float64
 	terms   []lazycg.Objective
-	weights []float64                // multiplicity of terms[i]
+	weights []float64 // multiplicity of terms[i]
+	// The interfaces of terms[i], asserted once when it is added (nil
+	// when it has none), so that evaluations make no interface type
+	// assertion: since Go 1.22 one builds its call site's cache now and
+	// then, an allocation at random.
+	fgs     []lazycg.FuncGrader
+	quads   []QuadraticLine          // nil for a *Sum (see lineCoeffs)
+	scaled  []scaledLine             // the fallback of scaledStep
 	index   map[lazycg.Objective]int // position of comparable terms
 	general bool                     // some term is not known to be quadratic along lines
 	scratch []float64                // gradient of one term
@@ -122,6 +129,15 @@ func (s *Sum) AddTimes(f lazycg.Objective, k int) {
 	s.lastTerm = len(s.terms)
 	s.terms = append(s.terms, f)
 	s.weights = append(s.weights, w)
+	fg, _ := f.(lazycg.FuncGrader)
+	s.fgs = append(s.fgs, fg)
+	var q QuadraticLine
+	if _, sub := f.(*Sum); !sub {
+		q, _ = f.(QuadraticLine)
+	}
+	s.quads = append(s.quads, q)
+	sl, _ := f.(scaledLine)
+	s.scaled = append(s.scaled, sl)
 	s.general = s.general || !isQuadratic(f)
 }
 
@@ -202,7 +218,7 @@ func (s *Sum) FuncGrad(dst, x []float64) float64 {
 	}
 	for i, f := range s.terms {
 		w := s.weights[i]
-		if fg, ok := f.(lazycg.FuncGrader); ok {
+		if fg := s.fgs[i]; fg != nil {
 			v += w * fg.FuncGrad(s.scratch, x)
 		} else {
 			v += w * f.Func(x)
@@ -367,7 +383,7 @@ func (s *Sum) lineCoeffs(x, d []float64) (slope, curv float64) {
 		if t, ok := f.(*Sum); ok {
 			a, c = t.lineCoeffs(x, d)
 		} else {
-			a, c = f.(QuadraticLine).LineCoeffs(x, d)
+			a, c = s.quads[i].LineCoeffs(x, d)
 		}
 		slope += s.weights[i] * a
 		curv += s.weights[i] * c
@@ -426,9 +442,8 @@ func (s *Sum) scaledLineCoeffs(x, d []float64) (slope, curv xf, ok bool) {
 			return xf{}, xf{}, false
 		}
 	}
-	for i, f := range s.terms {
-		t, ok := f.(scaledLine)
-		if !ok {
+	for i, t := range s.scaled {
+		if t == nil {
 			return xf{}, xf{}, false
 		}
 		a, c, ok := t.scaledLineCoeffs(x, d)
