@@ -511,25 +511,71 @@ func (c *Cache) Add(v []float64) bool {
 	if c.compactor != nil {
 		cv = c.compactor.Compact(v)
 	}
-	e := cacheEntry{compact: cv, hash: h, norm: norm2(v)}
-	if cv == nil {
-		storeEntry(&e, v, h, nnz, true)
+	kind := storeCompact
+	var size int64
+	if cv != nil {
+		size = cv.Bytes()
+	} else {
+		kind = storeKind(v, nnz, true)
+		size = kindSize(kind, len(v), nnz)
 	}
-	size := e.size()
 	if c.policy.MaxBytes > 0 && size > c.policy.MaxBytes {
 		return false // refused before anything is evicted for it
 	}
+	// The new vertex is stored in the buffers of an evicted one when they
+	// fit it (see reusable), so that adding to a full cache allocates
+	// nothing in steady state. Nothing else refers to a Cache's buffers:
+	// Search, Best and Vertex copy out of them.
+	var e cacheEntry
 	if c.policy.MaxSize > 0 && len(c.entries) >= c.policy.MaxSize {
-		c.evictLeastUsed()
+		old := c.evictLeastUsed()
+		e.reuse(&old, kind, len(v), nnz)
 	}
 	if c.policy.MaxBytes > 0 {
 		for len(c.entries) > 0 && c.bytes+size > c.policy.MaxBytes {
-			c.evictLeastUsed()
+			old := c.evictLeastUsed()
+			if e.idx == nil && e.val == nil && e.bits == nil {
+				e.reuse(&old, kind, len(v), nnz)
+			}
 		}
+	}
+	e.compact, e.norm = cv, norm2(v)
+	if cv == nil {
+		storeEntryAs(&e, v, h, nnz, kind)
+		e.spare = nil // a Cache keeps only the storage size counts
+	} else {
+		e.hash = h
 	}
 	c.bytes += size
 	c.entries = append(c.entries, e)
 	return true
+}
+
+// reuse gives the empty entry e those of old's buffers that can hold v
+// (dimension n, nnz nonzeros) stored as kind: large enough, and at most
+// twice the size needed, so that a Cache's memory stays within twice what
+// its byte count says. A dense buffer thus only ever holds dense vertices
+// (a sparse vertex has at most n/3 nonzeros), a sparse one sparse vertices
+// with at least half its nonzeros.
+func (e *cacheEntry) reuse(old *cacheEntry, kind storage, n, nnz int) {
+	fits := func(c, need int) bool { return c >= need && c <= 2*need }
+	switch kind {
+	case storeBits:
+		if fits(cap(old.bits), (n+63)/64) {
+			e.bits = old.bits
+		}
+	case storeSparse:
+		if old.idx != nil && fits(cap(old.idx), nnz) {
+			e.idx = old.idx
+		}
+		if old.idx != nil && fits(cap(old.val), nnz) {
+			e.val = old.val
+		}
+	case storeDense:
+		if old.idx == nil && fits(cap(old.val), n) {
+			e.val = old.val
+		}
+	}
 }
 
 // equal reports whether entry e holds v; compact entries are compared
@@ -579,7 +625,9 @@ func (e *cacheEntry) equal(v []float64) bool {
 	return k == len(e.idx)
 }
 
-func (c *Cache) evictLeastUsed() {
+// evictLeastUsed removes the least used vertex (the first of them) and
+// returns its entry, whose buffers no one else refers to.
+func (c *Cache) evictLeastUsed() cacheEntry {
 	worst := 0
 	for k := range c.entries {
 		if c.entries[k].uses < c.entries[worst].uses {
@@ -587,11 +635,13 @@ func (c *Cache) evictLeastUsed() {
 		}
 	}
 	last := len(c.entries) - 1
-	c.bytes -= c.entries[worst].size()
+	old := c.entries[worst]
+	c.bytes -= old.size()
 	c.entries[worst] = c.entries[last]
 	c.entries[last] = cacheEntry{}
 	c.entries = c.entries[:last]
 	c.next = 0
+	return old
 }
 
 // Tick records one algorithm step and applies the pruning policy.
@@ -664,15 +714,54 @@ func hashVector(v []float64) (uint64, int) {
 // eighth of a dense entry's memory or less). Only a Cache sets binary: the
 // active set's AddScaledTo and the face store's inFace read idx/val.
 func storeEntry(e *cacheEntry, v []float64, h uint64, nnz int, binary bool) {
+	storeEntryAs(e, v, h, nnz, storeKind(v, nnz, binary))
+}
+
+// storage is the form in which an entry holds its vertex.
+type storage int
+
+const (
+	storeDense   storage = iota // val: the n coordinates
+	storeSparse                 // idx, val: the nonzeros
+	storeBits                   // bits: the ones of a 0/1 vertex
+	storeCompact                // compact: a VertexCompactor's form
+)
+
+// storeKind returns the storage storeEntry chooses for v (nnz nonzeros;
+// binary: bit sets allowed).
+func storeKind(v []float64, nnz int, binary bool) storage {
+	switch {
+	case binary && nnz*64 >= len(v) && isBinary(v):
+		return storeBits
+	case nnz*3 <= len(v):
+		return storeSparse
+	}
+	return storeDense
+}
+
+// kindSize is the size (cacheEntry.size) of an entry holding a vertex of
+// dimension n with nnz nonzeros in storage kind (not compact).
+func kindSize(kind storage, n, nnz int) int64 {
+	switch kind {
+	case storeBits:
+		return int64(8 * ((n + 63) / 64))
+	case storeSparse:
+		return int64(12 * nnz)
+	}
+	return int64(8 * n)
+}
+
+// storeEntryAs is storeEntry with the storage chosen (by storeKind).
+func storeEntryAs(e *cacheEntry, v []float64, h uint64, nnz int, kind storage) {
 	e.hash = h
 	e.uses = 0
-	if binary && nnz*64 >= len(v) && isBinary(v) {
+	if kind == storeBits {
 		e.idx, e.val = nil, nil
 		e.bits = bitsOf(e.bits, v)
 		return
 	}
 	e.bits = nil
-	if nnz*3 <= len(v) {
+	if kind == storeSparse {
 		if e.idx == nil {
 			// A recycled dense entry hands back the index buffer it kept.
 			e.idx, e.spare = e.spare, nil
