@@ -98,6 +98,9 @@ type AugmentingSeparator struct {
 	yc      []float64 // objective during a Decomposition scan
 	ytarget float64
 	yfound  bool
+	// Aug as a ZeroOner and as a Diameter1 (diameter, on every call).
+	zeroOner resolved[ZeroOner]
+	diam1    resolved[Diameter1]
 }
 
 // NewAugmentingSeparator returns an augmenting separator over aug, which
@@ -154,12 +157,13 @@ func (s *AugmentingSeparator) diameter() (int, error) {
 	if err := CheckNotNil("augmenting separator: the decomposition", s.Decomposition); err != nil {
 		return 0, err
 	}
-	if !IsZeroOne(s.Aug) {
+	// IsZeroOne(s.Aug), an Augmenter: its ZeroOne method, or true.
+	if z, ok := s.zeroOner.get(s.Aug); ok && !z.ZeroOne() {
 		return 0, fmt.Errorf("lazycg: augmenting separator: the oracle's polytope (%T) is not a 0/1 polytope (its ZeroOne method says so); Algorithm 9 needs 0/1 vertices", s.Aug)
 	}
 	k := s.L1Diameter
 	if k == 0 {
-		d, ok := s.Aug.(Diameter1)
+		d, ok := s.diam1.get(s.Aug)
 		if !ok {
 			return 0, fmt.Errorf("lazycg: augmenting separator: the oracle (%T) has no ℓ1-diameter bound; set L1Diameter", s.Aug)
 		}

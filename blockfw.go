@@ -46,7 +46,7 @@ type BlockSeparator interface {
 // the policy of s.Cache whose MaxBytes is split evenly between the factors
 // (no caches when s.Cache is nil). They are built on the first call.
 func (s *CachedSeparator) SeparateBlock(ctx context.Context, k int, dst, c, x []float64, phi, K float64) (Separation, error) {
-	bl, ok := s.LMO.(BlockLMO)
+	bl, ok := s.st.blockLM.get(s.LMO)
 	if !ok {
 		return Separation{}, fmt.Errorf("lazycg: separate block: the LMO (%T) is not a BlockLMO", s.LMO)
 	}

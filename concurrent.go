@@ -57,7 +57,7 @@ type splitSeparator interface {
 	WeakSeparator
 	VertexStore
 	fromCache(dst, c, x []float64, phi, k float64) (Separation, bool, error)
-	solve(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k, relGap float64, dive bool) (Separation, bool, error)
+	solve(ctx context.Context, lmo LMO, es EarlyStopper, dst, c, x []float64, phi, k, relGap float64, dive bool) (Separation, bool, error)
 	relGap() float64
 	dive(other bool) bool
 	keep(dst []float64, sep Separation, found bool)
@@ -80,6 +80,7 @@ type concurrentMethod interface {
 // call's goroutine owns c, x, v and the instance.
 type inflight struct {
 	lmo       LMO
+	es        resolved[EarlyStopper] // lmo as an EarlyStopper (launch)
 	busy      bool
 	done      chan inflightResult
 	cancel    context.CancelFunc
@@ -410,6 +411,7 @@ func (a *concurrency) launch(ctx context.Context, sl *inflight) {
 	sl.cancel, sl.busy = cancel, true
 	a.record(sl)
 	split, lmo, v, ac, ax, done, relGap := a.sep, sl.lmo, sl.v, sl.c, sl.x, sl.done, a.sep.relGap()
+	es, _ := sl.es.get(lmo)
 	phi, k := sl.phi, sl.k
 	other := sl.other
 	if a.policy == StaleRaceCopy {
@@ -428,7 +430,7 @@ func (a *concurrency) launch(ctx context.Context, sl *inflight) {
 			}
 			done <- r
 		}()
-		r.sep, r.found, r.err = split.solve(cctx, lmo, v, ac, ax, phi, k, relGap, dive)
+		r.sep, r.found, r.err = split.solve(cctx, lmo, es, v, ac, ax, phi, k, relGap, dive)
 	}()
 }
 

@@ -150,6 +150,7 @@ type DCResult struct {
 // lin = ∇G(x_t) and c = −G(x_t) + lin·x_t, so that m(x_t) = φ(x_t).
 type dcModel struct {
 	f   Objective
+	fg  FuncGrader // f's, nil when it has none
 	lin []float64
 	c   float64
 }
@@ -166,8 +167,8 @@ func (m *dcModel) Grad(dst, x []float64) {
 // FuncGrad implements FuncGrader.
 func (m *dcModel) FuncGrad(dst, x []float64) float64 {
 	var f float64
-	if fg, ok := m.f.(FuncGrader); ok {
-		f = fg.FuncGrad(dst, x)
+	if m.fg != nil {
+		f = m.fg.FuncGrad(dst, x)
 	} else {
 		f = m.f.Func(x)
 		m.f.Grad(dst, x)
@@ -216,6 +217,7 @@ func (m dcSum) BatchGrad(dst, x []float64, batch []int) {
 // exact line search and finite-sum structure when F has them.
 func newDCModel(f Objective, lin []float64) (Objective, *dcModel) {
 	base := &dcModel{f: f, lin: lin}
+	base.fg, _ = f.(FuncGrader)
 	q, quad := f.(quadraticLine)
 	fs, sum := f.(FiniteSum)
 	switch {

@@ -433,6 +433,9 @@ type State struct {
 	// other than the iterate (a line search's trial point): the driver
 	// ends the run with it after the step (nonFinite).
 	bad error
+	// Obj as a FuncGrader and as a LineMinimizer (Eval, the line search).
+	fg resolved[FuncGrader]
+	lm resolved[LineMinimizer]
 }
 
 // negligible reports whether a bound Φ (or a gap) is below the
@@ -441,7 +444,7 @@ type State struct {
 func (s *State) negligible(phi, f float64) bool { return !(phi > phiFloorAt(s.unit, f)) }
 
 // Eval recomputes F and Grad at X (counted).
-func (s *State) Eval() { s.F = funcGrad(s.stats, s.Obj, s.Grad, s.X) }
+func (s *State) Eval() { s.F = funcGrad(s.stats, &s.fg, s.Obj, s.Grad, s.X) }
 
 // Func evaluates f at y (counted). A value that is not finite (NaN or
 // ±Inf: an Objective is a function on R^n) ends the run after the

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/lazycg/lazycg/internal/testutil"
 )
 
 // hullFixture is a distance objective over [0, 1]^n with m random 0/1
@@ -207,10 +209,8 @@ func TestHullStepsAllocs(t *testing.T) {
 	s.X[0] = (s.X[0] + 1) / 2 // an outside move: the next steps start over
 	s.Eval()
 	h.step(s, 0, cache.Best)
-	// TODO(exact): 1 malloc in 50 runs in 1 of 40 processes from the f.(FuncGrader)
-	// assertion in funcGrad (run.go:93): runtime.typeAssert building its per-call-site cache (random, ~1 in 1024 uncached calls; Go runtime, not lazycg).
-	if a := testing.AllocsPerRun(50, func() { h.step(s, 0, cache.Best) }); a != 0 {
-		t.Errorf("%v allocations per corrected hull step", a)
+	if a := testutil.Mallocs(50, func() { h.step(s, 0, cache.Best) }); a != 0 {
+		t.Errorf("%d allocations in 50 corrected hull steps", a)
 	}
 }
 

@@ -300,7 +300,7 @@ func (ls *lineSearcher) find(s *State, d []float64, gmax float64) float64 {
 	}
 	rule := ls.cfg.Rule
 	if rule == LineSearchAuto {
-		if lm, ok := s.Obj.(LineMinimizer); ok {
+		if lm, ok := s.lm.get(s.Obj); ok {
 			g := lm.LineMinimize(s.X, d, s.Grad, gmax)
 			if math.IsNaN(g) || math.IsInf(g, 0) {
 				s.nonFinite(nonFiniteError{what: "LineMinimize step", v: g, entry: -1, where: "the line search from the iterate", gamma: math.NaN()})

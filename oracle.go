@@ -17,8 +17,9 @@ type Oracle struct {
 	unit  float64 // the run's unit (State.unit), for the floor of Φ
 	lmo   LMO
 	sep   WeakSeparator
-	store VertexStore  // nil when sep is not a VertexStore
-	rec   MoveRecorder // nil when lmo is not a MoveRecorder
+	store VertexStore    // nil when sep is not a VertexStore
+	rec   MoveRecorder   // nil when lmo is not a MoveRecorder
+	bsep  BlockSeparator // nil when sep is not a BlockSeparator
 	stats *Stats
 	async *concurrency // concurrent weak separation (concurrent.go); nil when off
 }
@@ -29,6 +30,7 @@ func NewOracle(lmo LMO, sep WeakSeparator, stats *Stats) *Oracle {
 	o := &Oracle{lmo: lmo, sep: sep, stats: stats}
 	o.store, _ = sep.(VertexStore)
 	o.rec, _ = lmo.(MoveRecorder)
+	o.bsep, _ = sep.(BlockSeparator)
 	return o
 }
 
@@ -184,17 +186,16 @@ func (o *Oracle) MinimizeBlock(ctx context.Context, k int, dst, c []float64) (Li
 // SeparatesBlocks reports whether the separator can separate over one
 // factor of a product (a BlockSeparator over a BlockLMO).
 func (o *Oracle) SeparatesBlocks() bool {
-	_, sepOK := o.sep.(BlockSeparator)
 	_, lmoOK := o.lmo.(BlockLMO)
-	return sepOK && lmoOK
+	return o.bsep != nil && lmoOK
 }
 
 // SeparateBlock calls the weak separation oracle over factor k of a
 // product (see BlockSeparator) and counts its work and its answer like
 // Separate.
 func (o *Oracle) SeparateBlock(ctx context.Context, k int, dst, c, x []float64, phi, K float64) (Separation, error) {
-	bs, ok := o.sep.(BlockSeparator)
-	if !ok {
+	bs := o.bsep
+	if bs == nil {
 		return Separation{}, fmt.Errorf("lazycg: the separator (%T) cannot separate per block", o.sep)
 	}
 	o.idle()

@@ -7,6 +7,7 @@ import (
 	"math"
 	"reflect"
 	"time"
+	"unsafe"
 )
 
 // Run is the clock and the counters of one run. Minimize and the online
@@ -30,6 +31,41 @@ type Run struct {
 	parent context.Context
 	ctx    context.Context
 	cancel context.CancelFunc
+	fg     resolved[FuncGrader] // FuncGrad's objective as a FuncGrader
+}
+
+// resolved holds the result of the assertion of an interface value to
+// the interface I, and asserts again only when the value changes. The
+// value (an objective, an LMO) is mostly fixed for a whole run, and a
+// hot path that asserts it on every call would pay a type assertion per
+// call, whose call-site cache the Go runtime builds at random moments
+// (an allocation now and then, which allocation tests catch).
+type resolved[I any] struct {
+	of any // the value asserted (nil: none yet)
+	as I
+	ok bool
+}
+
+// get returns v.(I) and whether v is an I, asserting only when v is not
+// the value of the previous call (see identical).
+func (r *resolved[I]) get(v any) (I, bool) {
+	if r.of == nil || !identical(r.of, v) {
+		r.of = v
+		r.as, r.ok = v.(I)
+	}
+	return r.as, r.ok
+}
+
+// identical reports whether a and b are the same interface value word for
+// word: the same dynamic type and the same data word (the pointer, or the
+// box holding a value of another type). Unlike a == b it never panics (on
+// dynamic types that are not comparable) and reads no value: equal values
+// in two boxes are not identical. Identical values assert to any
+// interface with the same result, so that a result can be kept (resolved)
+// while the value stays; the keeper holds the value, so its box cannot be
+// reused for another one meanwhile.
+func identical(a, b any) bool {
+	return *(*[2]unsafe.Pointer)(unsafe.Pointer(&a)) == *(*[2]unsafe.Pointer)(unsafe.Pointer(&b))
 }
 
 // StartRun starts the clock of a run under ctx with the given time limit
@@ -83,14 +119,17 @@ func (r *Run) Finish(iterations int) Stats {
 
 // FuncGrad evaluates f and ∇f at x (grad receives the gradient), through
 // the FuncGrader fast path when f has one, and counts one evaluation.
-func (r *Run) FuncGrad(f Objective, grad, x []float64) float64 { return funcGrad(&r.Stats, f, grad, x) }
+func (r *Run) FuncGrad(f Objective, grad, x []float64) float64 {
+	return funcGrad(&r.Stats, &r.fg, f, grad, x)
+}
 
-// funcGrad is the counted evaluation of f and ∇f shared by Run and State.
-func funcGrad(stats *Stats, f Objective, grad, x []float64) float64 {
+// funcGrad is the counted evaluation of f and ∇f shared by Run and State;
+// fg holds f's FuncGrader assertion (see resolved).
+func funcGrad(stats *Stats, fg *resolved[FuncGrader], f Objective, grad, x []float64) float64 {
 	stats.FuncGradEvals++
 	start := time.Now()
 	var v float64
-	if fg, ok := f.(FuncGrader); ok {
+	if fg, ok := fg.get(f); ok {
 		v = fg.FuncGrad(grad, x)
 	} else {
 		v = f.Func(x)

@@ -156,6 +156,11 @@ type separatorState struct {
 	lastNegative bool
 
 	blocks []*CachedSeparator // per-factor separators of a BlockLMO (SeparateBlock)
+
+	// The LMO of separateWith as an EarlyStopper (solve), and LMO as a
+	// BlockLMO (SeparateBlock), kept between calls.
+	es      resolved[EarlyStopper]
+	blockLM resolved[BlockLMO]
 }
 
 // derive returns a separator over lmo with every setting of s (all
@@ -529,7 +534,8 @@ func (s *CachedSeparator) separateWith(ctx context.Context, lmo LMO, dst, c, x [
 	if sep, ok, err := s.fromCache(dst, c, x, phi, k); err != nil || ok {
 		return sep, err
 	}
-	sep, found, err := s.solve(ctx, lmo, dst, c, x, phi, k, s.relGap(), s.dive(false))
+	es, _ := s.st.es.get(lmo)
+	sep, found, err := s.solve(ctx, lmo, es, dst, c, x, phi, k, s.relGap(), s.dive(false))
 	s.keep(dst, sep, found)
 	s.note(sep, err)
 	return sep, err
@@ -593,18 +599,19 @@ func (s *CachedSeparator) fromCache(dst, c, x []float64, phi, k float64) (Separa
 }
 
 // solve is the second half of Separate: one call of lmo (s.LMO or a fork
-// of it), early terminated when it is an EarlyStopper, decides the answer.
+// of it), early terminated when it is an EarlyStopper (es: lmo as one,
+// nil when it is not; callers keep the assertion), decides the answer.
 // It touches lmo and dst, never the cache, so it may run in a goroutine of its own while
 // the caller scans the cache (see concurrent.go); found reports that dst
 // holds a vertex of P, to be kept by keep on the caller's goroutine.
-func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k, relGap float64, dive bool) (sep Separation, found bool, err error) {
+func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, es EarlyStopper, dst, c, x []float64, phi, k, relGap float64, dive bool) (sep Separation, found bool, err error) {
 	cx := dot(c, x)
 	improve := cx - phi/k
 	// dive: StopRule.Dive, from s.dive on the caller's goroutine.
 	rule := StopRule{Improve: improve, Certify: certifyBelow(cx, phi, improve, relGap), Dive: dive}
 	var res LinearResult
 	start := time.Now()
-	es, canStop := lmo.(EarlyStopper)
+	canStop := es != nil
 	sep = Separation{LMOCalls: 1, GapBound: math.Inf(1)}
 	budget := false
 	if canStop && !s.NoEarlyStop && s.CallBudget > 0 {
