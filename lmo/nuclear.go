@@ -189,7 +189,11 @@ func (b *NuclearBall) Minimize(ctx context.Context, dst, c []float64) (lazycg.Li
 // stops as soon as its current Ritz vector gives a vertex with
 // c·dst < rule.Improve (Reason lazycg.StopImproving, with the rigorous
 // norm bound as Bound). Certification is not early: a negative answer
-// needs the converged pair (see the type documentation).
+// needs the converged pair (see the type documentation). When the Ritz
+// value passed the target but the rounded c·dst did not pass Improve, the
+// iteration is run to its end; the call then returns the better of the two
+// vertices it found (the first one when a deadline cut the second run
+// short) and the better of their bounds, and claims no improvement.
 func (b *NuclearBall) MinimizeUntil(ctx context.Context, dst, c []float64, rule lazycg.StopRule) (lazycg.LinearResult, error) {
 	const name = "nuclear ball"
 	dim := b.m * b.n
@@ -206,24 +210,25 @@ func (b *NuclearBall) MinimizeUntil(ctx context.Context, dst, c []float64, rule 
 	if err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	b.write(dst, sol)
-	val, err := b.value(c, dst)
+	emit := func(sol svdSolution) (float64, error) {
+		b.write(dst, sol)
+		return b.value(c, dst)
+	}
+	val, err := emit(sol)
 	if err != nil {
 		return lazycg.LinearResult{}, err
 	}
 	if sol.early && !(val < rule.Improve) {
 		// σ passed the target but c·dst, rounded, did not pass Improve
 		// (Improve within rounding of −R·σ): no improvement to claim, so
-		// finish the solve.
-		if sol, err = b.svd.solve(ctx, name, &b.cost, b.Tol, b.MaxIter, math.Inf(1)); err != nil {
+		// finish the solve, keeping the better of the two vertices.
+		sol, val, err = b.svd.finish(ctx, name, &b.cost, b.Tol, b.MaxIter, b.CertifyMaxSide, sol, val, emit)
+		if err != nil {
 			return lazycg.LinearResult{}, err
 		}
-		b.write(dst, sol)
-		if val, err = b.value(c, dst); err != nil {
-			return lazycg.LinearResult{}, err
-		}
+	} else {
+		sol = b.svd.certify(&b.cost, sol, b.CertifyMaxSide)
 	}
-	sol = b.svd.certify(&b.cost, sol, b.CertifyMaxSide)
 	return sol.result(val, b.r), nil
 }
 
@@ -504,6 +509,8 @@ type lanczosSVD struct {
 	y, scratch []float64 // eigenvector of BᵀB and scratch (length kmax)
 	v, w       []float64 // length n: Ritz vector and Cᵀu
 	u          []float64 // length m: left Ritz vector
+	keptU      []float64 // length m: u of a first solve (finish)
+	keptV      []float64 // length n: v of a first solve (finish)
 	rowAbs     []float64 // length m: absolute row sums
 	colAbs     []float64 // length n: absolute column sums
 	cert       nuclearCert
@@ -518,6 +525,7 @@ func (e *lanczosSVD) init(m, n int) {
 		alpha: make([]float64, k), beta: make([]float64, k),
 		tdiag: make([]float64, k), toff: make([]float64, k), y: make([]float64, k), scratch: make([]float64, k),
 		v: make([]float64, n), w: make([]float64, n), u: make([]float64, m),
+		keptU: make([]float64, m), keptV: make([]float64, n),
 		rowAbs: make([]float64, m), colAbs: make([]float64, n)}
 }
 
@@ -574,6 +582,43 @@ func (e *lanczosSVD) certify(a *nuclearCost, sol svdSolution, maxSide int) svdSo
 		sol.upper = min(sol.upper, u)
 	}
 	return sol
+}
+
+// finish completes a call whose first solve, first, stopped early (σ
+// above the target) while the value firstVal of its vertex, rounded, did
+// not pass Improve: it runs a solve without target, emit writing its
+// vertex into the destination and returning its value, and certifies it.
+// The call keeps the better of the two vertices: when the second one's
+// value is above firstVal (always so, but for rounding, when a deadline
+// that passed in between made it the fallback of C's largest entry), the
+// first pair, which finish saved, is restored and written again, with the
+// second solve's status (convergence, certificate) and the lower of the two
+// upper bounds on σ₁, both proven. The early flag is never returned: no
+// improvement is claimed.
+func (e *lanczosSVD) finish(ctx context.Context, name string, a *nuclearCost, tol float64, maxIter, maxSide int,
+	first svdSolution, firstVal float64, emit func(svdSolution) (float64, error)) (svdSolution, float64, error) {
+	copy(e.keptU, e.u)
+	copy(e.keptV, e.v)
+	sol, err := e.solve(ctx, name, a, tol, maxIter, math.Inf(1))
+	if err != nil {
+		return svdSolution{}, 0, err
+	}
+	val, err := emit(sol)
+	if err != nil {
+		return svdSolution{}, 0, err
+	}
+	sol = e.certify(a, sol, maxSide)
+	sol.upper = min(sol.upper, first.upper)
+	if val <= firstVal {
+		return sol, val, nil
+	}
+	copy(e.u, e.keptU)
+	copy(e.v, e.keptV)
+	sol.sigma, sol.fallback = first.sigma, false
+	if val, err = emit(sol); err != nil {
+		return svdSolution{}, 0, err
+	}
+	return sol, val, nil
 }
 
 // solve runs the iteration on a (Tol tol, at most maxIter steps) and

@@ -204,22 +204,24 @@ func (b *NuclearBallOn) MinimizeUntil(ctx context.Context, dst, c []float64, rul
 	if err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	b.write(dst, sol)
-	val, err := basicValue(name, c, dst)
+	emit := func(sol svdSolution) (float64, error) {
+		b.write(dst, sol)
+		return basicValue(name, c, dst)
+	}
+	val, err := emit(sol)
 	if err != nil {
 		return lazycg.LinearResult{}, err
 	}
 	if sol.early && !(val < rule.Improve) {
-		// As in NuclearBall: σ passed the target, the rounded value did not.
-		if sol, err = b.svd.solve(ctx, name, &b.cost, b.Tol, b.MaxIter, math.Inf(1)); err != nil {
+		// As in NuclearBall: σ passed the target, the rounded value did
+		// not; finish the solve, keeping the better vertex.
+		sol, val, err = b.svd.finish(ctx, name, &b.cost, b.Tol, b.MaxIter, b.CertifyMaxSide, sol, val, emit)
+		if err != nil {
 			return lazycg.LinearResult{}, err
 		}
-		b.write(dst, sol)
-		if val, err = basicValue(name, c, dst); err != nil {
-			return lazycg.LinearResult{}, err
-		}
+	} else {
+		sol = b.svd.certify(&b.cost, sol, b.CertifyMaxSide)
 	}
-	sol = b.svd.certify(&b.cost, sol, b.CertifyMaxSide)
 	return sol.result(val, b.r), nil
 }
 
