@@ -93,7 +93,17 @@ func ReadCSV(r io.Reader) (*Dense, error) {
 			v, err := fileio.ParseFinite(f)
 			if err != nil {
 				hint := ""
-				if rows == 0 {
+				switch {
+				case rows == 0 && k == 0 && len(f) >= len(mmBanner) && strings.EqualFold(f[:len(mmBanner)], mmBanner):
+					// A Matrix Market banner: ReadCSV called on such a
+					// file, or (ReadMatrix) a banner after the first line,
+					// which ReadMatrix does not recognize.
+					if ln == 1 {
+						hint = " (Matrix Market input: read it with ReadMatrix or ReadMatrixMarket)"
+					} else {
+						hint = " (a Matrix Market banner must be the first line of the input)"
+					}
+				case rows == 0:
 					hint = " (header lines are not detected: delete the header or start it with '#')"
 				}
 				return nil, fmt.Errorf("objective: csv: line %d, field %d: %v%s", ln, k+1, err, hint)

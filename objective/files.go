@@ -13,17 +13,33 @@ import (
 const mmBanner = "%%MatrixMarket"
 
 // isMatrixMarket reports whether the buffered input starts with the Matrix
-// Market banner (case-insensitive, after an optional byte order mark).
+// Market banner (case-insensitive, after an optional byte order mark and
+// spaces or tabs, which ReadMatrixMarket accepts too). It peeks at the
+// input byte by byte through the leading blanks, never beyond the banner.
 func isMatrixMarket(br *bufio.Reader) bool {
-	b, _ := br.Peek(len(mmBanner) + 3)
-	s := strings.TrimPrefix(string(b), "\ufeff")
-	return len(s) >= len(mmBanner) && strings.EqualFold(s[:len(mmBanner)], mmBanner)
+	k := 0
+	if b, _ := br.Peek(3); string(b) == "\ufeff" {
+		k = 3
+	}
+	for {
+		if k+len(mmBanner) > br.Size() {
+			return false // more blanks than the buffer holds
+		}
+		b, _ := br.Peek(k + 1)
+		if len(b) <= k || (b[k] != ' ' && b[k] != '\t') {
+			break
+		}
+		k++
+	}
+	b, _ := br.Peek(k + len(mmBanner))
+	return len(b) == k+len(mmBanner) && strings.EqualFold(string(b[k:]), mmBanner)
 }
 
 // ReadMatrix reads a matrix in the Matrix Market format (recognized by its
-// "%%MatrixMarket" banner, see ReadMatrixMarket; a *CSR for the coordinate
-// format, a *Dense for the array format) or else as CSV or white-space
-// separated text (see ReadCSV; a *Dense).
+// "%%MatrixMarket" banner at the start of the first line, after optional
+// spaces or tabs, see ReadMatrixMarket; a *CSR for the coordinate format, a
+// *Dense for the array format) or else as CSV or white-space separated
+// text (see ReadCSV; a *Dense).
 func ReadMatrix(r io.Reader) (Matrix, error) {
 	br := bufio.NewReader(r)
 	if isMatrixMarket(br) {

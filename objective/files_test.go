@@ -52,6 +52,12 @@ func TestReadMatrixMarket(t *testing.T) {
 			false, 2, 2, []float64{1, 2, 2, 3}},
 		{"array skew", "%%MatrixMarket matrix array real skew-symmetric\n3 3\n1\n2\n3\n",
 			false, 3, 3, []float64{0, -1, -2, 1, 0, -3, 2, 3, 0}},
+		{"coordinate skew, full strict lower triangle", "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 3\n2 1 1\n3 1 2\n3 2 3\n",
+			true, 3, 3, []float64{0, -1, -2, 1, 0, -3, 2, 3, 0}},
+		{"coordinate skew 1×1", "%%MatrixMarket matrix coordinate real skew-symmetric\n1 1 0\n",
+			true, 1, 1, []float64{0}},
+		{"blanks before the banner", " \t %%MatrixMarket matrix array real general\n1 1\n5\n",
+			false, 1, 1, []float64{5}},
 	} {
 		m, err := ReadMatrixMarket(strings.NewReader(tc.in))
 		if err != nil {
@@ -93,6 +99,11 @@ func TestReadMatrixMarketErrors(t *testing.T) {
 		{gen + "2 2 5\n", "line 2: NNZ must be an integer in [0, 4]"},
 		{"%%MatrixMarket matrix coordinate real symmetric\n2 3 1\n", "must be square, got 2×3"},
 		{"%%MatrixMarket matrix coordinate real symmetric\n2 2 4\n", "NNZ must be an integer in [0, 3]"},
+		// A skew-symmetric matrix lists at most its strict lower triangle,
+		// n(n−1)/2 entries (the bound was n(n+1)/2, as for symmetric).
+		{"%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 2\n", "line 2: NNZ must be an integer in [0, 1] (a skew-symmetric 2×2 matrix lists only its strict lower triangle, n(n−1)/2 entries: its diagonal is zero), got \"2\""},
+		{"%%MatrixMarket matrix coordinate real skew-symmetric\n1 1 1\n1 1 0\n", "line 2: NNZ must be an integer in [0, 0] (a skew-symmetric 1×1 matrix"},
+		{"%%MatrixMarket matrix coordinate real symmetric\n2 2 4\n", "line 2: NNZ must be an integer in [0, 3] (a symmetric 2×2 matrix lists only its lower triangle, n(n+1)/2 entries), got \"4\""},
 		{gen + "2 2 1\n1 1\n", "line 3: expected \"I J VALUE\", got 2 fields"},
 		{gen + "2 2 1\n3 1 1\n", "line 3: I must be an integer in [1, 2], got \"3\""},
 		{gen + "2 2 1\n1 0 1\n", "line 3: J must be an integer in [1, 2], got \"0\""},
@@ -525,6 +536,8 @@ func FuzzReadMatrix(f *testing.F) {
 		"%%MatrixMarket matrix array integer symmetric\n2 2\n1\n2\n3\n",
 		"%%MatrixMarket matrix array real skew-symmetric\n3 3\n1\n2\n3\n",
 		"\ufeff%%MatrixMarket matrix array real general\n1 1\n5\n",
+		"  \t%%MatrixMarket matrix array real general\n1 1\n5\n",
+		"\ufeff %%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 5\n",
 		// Malformed.
 		"",
 		"# only a comment\n",
@@ -543,6 +556,8 @@ func FuzzReadMatrix(f *testing.F) {
 		"%%MatrixMarket matrix array real general\n1 1\nnan\n",
 		"%%MatrixMarket matrix coordinate complex hermitian\n1 1 1\n1 1 1 0\n",
 		"%%MatrixMarketX matrix array real general\n1 1\n1\n",
+		"\n%%MatrixMarket matrix array real general\n1 1\n5\n",
+		"%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 2\n2 1 1\n",
 	} {
 		f.Add(s)
 	}
@@ -609,7 +624,7 @@ func FuzzReadMatrix(f *testing.F) {
 		// The format's own reader, chosen by the banner, gives the same
 		// matrix.
 		var direct Matrix
-		if s := strings.TrimPrefix(in, "\ufeff"); len(s) >= len(mmBanner) && strings.EqualFold(s[:len(mmBanner)], mmBanner) {
+		if s := strings.TrimLeft(strings.TrimPrefix(in, "\ufeff"), " \t"); len(s) >= len(mmBanner) && strings.EqualFold(s[:len(mmBanner)], mmBanner) {
 			direct, err = ReadMatrixMarket(strings.NewReader(in))
 		} else {
 			direct, err = ReadCSV(strings.NewReader(in))

@@ -124,7 +124,7 @@ func NewLeastSquares(a Matrix, b []float64) (*LeastSquares, error) {
 	}
 	if v, ok := a.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {
-			return nil, fmt.Errorf("objective: least squares: %w", err)
+			return nil, fmt.Errorf("objective: least squares: %w", inner(err))
 		}
 	}
 	rows, cols := a.Dims()

@@ -60,8 +60,9 @@ func ReadMatrixMarketFile(path string) (Matrix, error) {
 // lower triangle (I ≥ J; I > J for skew-symmetric, whose diagonal is zero);
 // the reader mirrors the entries. Coordinate indices are 1-based; each
 // entry may appear once and exactly NNZ entry lines must follow. ROWS and
-// COLS must be in [1, MaxFileDim]. Values must be finite. Blank lines and
-// lines starting with '%' after the banner are ignored.
+// COLS must be in [1, MaxFileDim]. Values must be finite. The banner must
+// be the first line (white space before it is allowed); blank lines and
+// lines starting with '%' after it are ignored.
 //
 // Errors start with "objective: matrix market:" and name the line.
 func ReadMatrixMarket(r io.Reader) (Matrix, error) {
@@ -196,14 +197,21 @@ func mmReadHeader(lines *fileio.Lines) (mmHeader, error) {
 	}
 	if h.coordinate {
 		nnz, err := strconv.ParseInt(size[2], 10, 64)
-		// The lower triangle of a square matrix has at most rows·(rows+1)/2
-		// entries, the whole matrix rows·cols; both fit in an int64.
-		limit := int64(h.rows) * int64(h.cols)
-		if h.symmetry != "general" {
-			limit = int64(h.rows) * int64(h.rows+1) / 2
+		// The entries that may be listed: the whole matrix (rows·cols), the
+		// lower triangle of a symmetric one (n(n+1)/2) or the strict lower
+		// triangle of a skew-symmetric one (n(n−1)/2, its diagonal is
+		// zero); all fit in an int64.
+		limit, what := int64(h.rows)*int64(h.cols), ""
+		switch n := int64(h.rows); h.symmetry {
+		case "symmetric":
+			limit = n * (n + 1) / 2
+			what = fmt.Sprintf(" (a symmetric %d×%d matrix lists only its lower triangle, n(n+1)/2 entries)", n, n)
+		case "skew-symmetric":
+			limit = n * (n - 1) / 2
+			what = fmt.Sprintf(" (a skew-symmetric %d×%d matrix lists only its strict lower triangle, n(n−1)/2 entries: its diagonal is zero)", n, n)
 		}
 		if err != nil || nnz < 0 || nnz > limit {
-			return h, mmErr(ln, "NNZ must be an integer in [0, %d], got %q", limit, size[2])
+			return h, mmErr(ln, "NNZ must be an integer in [0, %d]%s, got %q", limit, what, size[2])
 		}
 		h.nnz = int(nnz)
 	}
@@ -397,7 +405,7 @@ func WriteMatrixMarket(w io.Writer, m Matrix) error {
 	switch a := m.(type) {
 	case *CSR:
 		if err := a.Validate(); err != nil {
-			return fmt.Errorf("objective: matrix market: %w", err)
+			return fmt.Errorf("objective: matrix market: %w", inner(err))
 		}
 		if a.Rows == 0 || a.Cols == 0 {
 			return mmEmptyErr(a.Rows, a.Cols)
@@ -416,7 +424,7 @@ func WriteMatrixMarket(w io.Writer, m Matrix) error {
 		}
 	case *Dense:
 		if err := a.Validate(); err != nil {
-			return fmt.Errorf("objective: matrix market: %w", err)
+			return fmt.Errorf("objective: matrix market: %w", inner(err))
 		}
 		if a.Rows == 0 || a.Cols == 0 {
 			return mmEmptyErr(a.Rows, a.Cols)
