@@ -206,30 +206,38 @@ func (b *NuclearBall) MinimizeUntil(ctx context.Context, dst, c []float64, rule 
 	if err := b.load(c); err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	sol, err := b.svd.solve(ctx, name, &b.cost, b.Tol, b.MaxIter, improveSigma(rule.Improve, b.r))
-	if err != nil {
-		return lazycg.LinearResult{}, err
-	}
-	emit := func(sol svdSolution) (float64, error) {
+	return b.svd.minimizeUntil(ctx, name, &b.cost, b.Tol, b.MaxIter, b.CertifyMaxSide, b.r, rule, func(sol svdSolution) (float64, error) {
 		b.write(dst, sol)
 		return b.value(c, dst)
+	})
+}
+
+// minimizeUntil is the MinimizeUntil of NuclearBall and NuclearBallOn on
+// the loaded cost a, after their input checks: it solves for the top pair
+// with rule.Improve's target, emit writing the vertex −R·u·vᵀ (r = R) of a
+// pair into the destination and returning its value. When σ passed the
+// target but the value, rounded, did not pass Improve (Improve within
+// rounding of −R·σ), there is no improvement to claim, and the solve is
+// finished (see finish); otherwise the pair is certified.
+func (e *lanczosSVD) minimizeUntil(ctx context.Context, name string, a *nuclearCost, tol float64, maxIter, maxSide int, r float64,
+	rule lazycg.StopRule, emit func(svdSolution) (float64, error)) (lazycg.LinearResult, error) {
+	sol, err := e.solve(ctx, name, a, tol, maxIter, improveSigma(rule.Improve, r))
+	if err != nil {
+		return lazycg.LinearResult{}, err
 	}
 	val, err := emit(sol)
 	if err != nil {
 		return lazycg.LinearResult{}, err
 	}
 	if sol.early && !(val < rule.Improve) {
-		// σ passed the target but c·dst, rounded, did not pass Improve
-		// (Improve within rounding of −R·σ): no improvement to claim, so
-		// finish the solve, keeping the better of the two vertices.
-		sol, val, err = b.svd.finish(ctx, name, &b.cost, b.Tol, b.MaxIter, b.CertifyMaxSide, sol, val, emit)
+		sol, val, err = e.finish(ctx, name, a, tol, maxIter, maxSide, sol, val, emit)
 		if err != nil {
 			return lazycg.LinearResult{}, err
 		}
 	} else {
-		sol = b.svd.certify(&b.cost, sol, b.CertifyMaxSide)
+		sol = e.certify(a, sol, maxSide)
 	}
-	return sol.result(val, b.r), nil
+	return sol.result(val, r), nil
 }
 
 // write writes the vertex −R·u·vᵀ of the pair that solve left in b.svd

@@ -200,29 +200,10 @@ func (b *NuclearBallOn) MinimizeUntil(ctx context.Context, dst, c []float64, rul
 	if err := b.cost.check(name); err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	sol, err := b.svd.solve(ctx, name, &b.cost, b.Tol, b.MaxIter, improveSigma(rule.Improve, b.r))
-	if err != nil {
-		return lazycg.LinearResult{}, err
-	}
-	emit := func(sol svdSolution) (float64, error) {
+	return b.svd.minimizeUntil(ctx, name, &b.cost, b.Tol, b.MaxIter, b.CertifyMaxSide, b.r, rule, func(sol svdSolution) (float64, error) {
 		b.write(dst, sol)
 		return basicValue(name, c, dst)
-	}
-	val, err := emit(sol)
-	if err != nil {
-		return lazycg.LinearResult{}, err
-	}
-	if sol.early && !(val < rule.Improve) {
-		// As in NuclearBall: σ passed the target, the rounded value did
-		// not; finish the solve, keeping the better vertex.
-		sol, val, err = b.svd.finish(ctx, name, &b.cost, b.Tol, b.MaxIter, b.CertifyMaxSide, sol, val, emit)
-		if err != nil {
-			return lazycg.LinearResult{}, err
-		}
-	} else {
-		sol = b.svd.certify(&b.cost, sol, b.CertifyMaxSide)
-	}
-	return sol.result(val, b.r), nil
+	})
 }
 
 // write emits the vertex P_Ω(−R·u·vᵀ) of the pair that solve left in b.svd
