@@ -184,7 +184,7 @@ func TestEigenDeadlineBeforeFirstCycle(t *testing.T) {
 			name  string
 			c     []float64
 			scale float64 // the cost is c·scale
-			opt   float64 // −R·σ₁ of c, nil: from the SVD
+			opt   float64 // −R·σ₁ of c, 0: from the SVD
 		}{
 			{"flat", flat, 1, -radius * 6 * 0.75},
 			{"random", random, 1, 0},
