@@ -20,7 +20,8 @@ type Decomposer interface {
 // AugmentationBound returns N = ⌈log(1−1/K)/log(1−1/k)⌉, the maximum number
 // of augmentation calls of Algorithm 9 for accuracy K > 1 over a 0/1
 // polytope of ℓ1-diameter at most k (at least 1; k ≤ 1 gives N = 1). K = 1
-// would need N = ∞ and is an error.
+// would need N = ∞ and is an error, and so is an N above 2^31 − 1 (K too
+// close to 1, or k too large: N grows like k·log(K/(K−1))).
 func AugmentationBound(K float64, k int) (int, error) {
 	if !(K > 1) {
 		return 0, fmt.Errorf("lazycg: augmenting separator: accuracy K must be > 1 (K = 1 needs infinitely many augmentations), got %g", K)
@@ -33,7 +34,7 @@ func AugmentationBound(K float64, k int) (int, error) {
 		return 1, nil
 	}
 	if n > math.MaxInt32 {
-		return 0, fmt.Errorf("lazycg: augmenting separator: K = %g is too close to 1 (N = %g augmentations)", K, n)
+		return 0, fmt.Errorf("lazycg: augmenting separator: K = %g with ℓ1-diameter k = %d needs N = %g augmentations, more than the limit %d (K too close to 1 or k too large)", K, k, n, math.MaxInt32)
 	}
 	return int(n), nil
 }
@@ -104,8 +105,9 @@ type AugmentingSeparator struct {
 }
 
 // NewAugmentingSeparator returns an augmenting separator over aug, which
-// must know its ℓ1-diameter (implement Diameter1) and be a 0/1 polytope
-// (IsZeroOne).
+// must know its ℓ1-diameter (implement Diameter1), be a 0/1 polytope
+// (IsZeroOne) and have a dimension in [1, MaxDim] (the separator
+// allocates its working vectors here).
 func NewAugmentingSeparator(aug Augmenter) (*AugmentingSeparator, error) {
 	s := &AugmentingSeparator{Aug: aug}
 	if _, err := s.diameter(); err != nil {
@@ -157,6 +159,9 @@ func (s *AugmentingSeparator) diameter() (int, error) {
 	if err := CheckNotNil("augmenting separator: the decomposition", s.Decomposition); err != nil {
 		return 0, err
 	}
+	if n := s.Aug.Dim(); n < 1 || n > MaxDim {
+		return 0, fmt.Errorf("lazycg: augmenting separator: the oracle's dimension %d is not in [1, %d] (MaxDim)", n, MaxDim)
+	}
 	// IsZeroOne(s.Aug), an Augmenter: its ZeroOne method, or true.
 	if z, ok := s.zeroOner.get(s.Aug); ok && !z.ZeroOne() {
 		return 0, fmt.Errorf("lazycg: augmenting separator: the oracle's polytope (%T) is not a 0/1 polytope (its ZeroOne method says so); Algorithm 9 needs 0/1 vertices", s.Aug)
@@ -177,7 +182,12 @@ func (s *AugmentingSeparator) diameter() (int, error) {
 
 func (s *AugmentingSeparator) ensure() {
 	n := s.Aug.Dim()
-	if len(s.cur) == n {
+	if n < 0 || n > MaxDim {
+		// Refused by diameter (Separate, NewAugmentingSeparator); Remember
+		// allocates nothing for it and stores nothing.
+		n = 0
+	}
+	if s.hist != nil && len(s.cur) == n {
 		return
 	}
 	s.cur = make([]float64, n)

@@ -601,11 +601,12 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	if settings == nil {
 		settings = &Settings{}
 	}
-	monotone, err := checkRun(p, settings, method)
+	// n is the dimension checked: an objective whose Dim changed after
+	// the check (to 1<<62, say) made the allocations below panic.
+	n, monotone, err := checkRun(p, settings, method)
 	if err != nil {
 		return nil, err
 	}
-	n := p.Objective.Dim()
 	run := StartRun(ctx, settings.TimeLimit)
 	defer run.Stop()
 	oracle := run.NewOracle(p.LMO, p.Separator, settings.separatorConfig())
@@ -748,7 +749,7 @@ func Check(p Problem, settings *Settings, method Method) error {
 	if settings == nil {
 		settings = &Settings{}
 	}
-	_, err := checkRun(p, settings, method)
+	_, _, err := checkRun(p, settings, method)
 	return err
 }
 
@@ -769,54 +770,56 @@ type fieldChecker interface {
 	checkFields(obj Objective) error
 }
 
-// checkRun is Check for a non-nil settings; it also reports whether the
+// checkRun is Check for a non-nil settings; it also returns the problem's
+// dimension as checked (the objective's Dim, read once) and whether the
 // method is monotone (Monotone).
-func checkRun(p Problem, settings *Settings, method Method) (monotone bool, err error) {
+func checkRun(p Problem, settings *Settings, method Method) (n int, monotone bool, err error) {
 	if p.Objective == nil {
-		return false, errors.New("lazycg: problem needs an Objective and an LMO")
+		return 0, false, errors.New("lazycg: problem needs an Objective and an LMO")
 	}
 	if err := CheckNotNil("the objective", p.Objective); err != nil {
-		return false, err
+		return 0, false, err
 	}
-	if err := CheckProblem(p.Objective.Dim(), p.LMO, p.Separator, p.X0); err != nil {
-		return false, err
+	n = p.Objective.Dim()
+	if err := CheckProblem(n, p.LMO, p.Separator, p.X0); err != nil {
+		return 0, false, err
 	}
 	if method == nil {
-		return false, errors.New("lazycg: no method")
+		return 0, false, errors.New("lazycg: no method")
 	}
 	if err := CheckNotNil("the method", method); err != nil {
-		return false, err
+		return 0, false, err
 	}
 	if mo, ok := method.(Monotone); ok {
 		monotone = mo.Monotone()
 	}
 	if err := settings.check(); err != nil {
-		return false, settingsError{err}
+		return 0, false, settingsError{err}
 	}
 	if err := settings.SeparatorConfig.Check(); err != nil {
-		return false, settingsError{err}
+		return 0, false, settingsError{err}
 	}
 	if pn, ok := method.(problemNeeds); ok {
 		if err := pn.needs(p.Objective, p.LMO, p.Separator); err != nil {
-			return false, settingsError{err}
+			return 0, false, settingsError{err}
 		}
 	}
 	if fc, ok := method.(fieldChecker); ok {
 		if err := fc.checkFields(p.Objective); err != nil {
-			return false, settingsError{err}
+			return 0, false, settingsError{err}
 		}
 	}
 	if settings.Concurrent {
 		if err := concurrentStatic(method, p.Objective, p.LMO, p.Separator, monotone, settings.Stale, settings.Idle); err != nil {
-			return false, err
+			return 0, false, err
 		}
 	}
 	if settings.CallBudget > 0 {
 		if err := checkCallBudget(method, monotone, settings.Concurrent); err != nil {
-			return false, settingsError{err}
+			return 0, false, settingsError{err}
 		}
 	}
-	return monotone, nil
+	return n, monotone, nil
 }
 
 // ErrSettings is matched (errors.Is) by the errors Minimize returns,

@@ -152,8 +152,10 @@ func (r *Run) NewOracle(lmo LMO, sep WeakSeparator, cfg SeparatorConfig) *Oracle
 // CheckProblem checks what the offline and the online problem over R^n
 // have in common: lmo must be set and of dimension n, sep (when set) of
 // dimension n, neither a typed nil (a nil pointer in the interface: see
-// CheckNotNil), and the start point x0 (when set: nil lets the driver
-// choose) must have n finite entries.
+// CheckNotNil), an AugmentingSeparator fit to run (an oracle that is set,
+// not a typed nil, of a 0/1 polytope with an ℓ1-diameter bound and a
+// dimension in [1, MaxDim]), and the start point x0 (when set: nil lets
+// the driver choose) must have n finite entries.
 func CheckProblem(n int, lmo LMO, sep WeakSeparator, x0 []float64) error {
 	if lmo == nil {
 		return errors.New("lazycg: problem needs an LMO")
@@ -169,6 +171,13 @@ func CheckProblem(n int, lmo LMO, sep WeakSeparator, x0 []float64) error {
 			return errors.New("lazycg: the separator (a CachedSeparator) has no LMO")
 		}
 		if err := CheckNotNil("the separator's LMO", cs.LMO); err != nil {
+			return err
+		}
+	}
+	if as, ok := sep.(*AugmentingSeparator); ok {
+		// Its Dim is its oracle's: a missing or typed-nil oracle panicked
+		// in the dimension check below.
+		if _, err := as.diameter(); err != nil {
 			return err
 		}
 	}

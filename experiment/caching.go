@@ -24,8 +24,11 @@ type CacheStudyRun struct {
 // given parameters (params.ParameterFree runs the parameter-free LOCG in
 // both lazy variants). The losses are generated (Loss called for every
 // round) before the first run so that lazily generated streams time
-// fairly. The hindsight solve is done once per distinct number of rounds
-// played and shared. On an error it returns the runs so far.
+// fairly; with settings.MaxRounds only the rounds played are generated,
+// and a stream meant to run until a limit (objective.MaxRounds rounds, not
+// a Repeated one, whose pool is generated) needs MaxRounds. The hindsight
+// solve is done once per distinct number of rounds played and shared. On
+// an error it returns the runs so far.
 func CachingStudy(ctx context.Context, p online.Problem, settings *online.Settings, params online.Params) ([]CacheStudyRun, error) {
 	if p.Separator != nil {
 		return nil, errors.New("experiment: caching study: uses the default separator; p.Separator must be nil")
@@ -47,7 +50,9 @@ func CachingStudy(ctx context.Context, p online.Problem, settings *online.Settin
 	if _, err := p.Validate(); err != nil {
 		return nil, err
 	}
-	objective.Generate(p.Losses)
+	if err := generateAhead(p.Losses, settings.MaxRounds); err != nil {
+		return nil, err
+	}
 	var runs []CacheStudyRun
 	hind := map[int]*lazycg.Result{}
 	for _, v := range variants {
@@ -78,4 +83,26 @@ func CachingStudy(ctx context.Context, p online.Problem, settings *online.Settin
 		res.SetHindsight(hr, herr)
 	}
 	return runs, nil
+}
+
+// generateAhead makes the losses of the rounds a caching study plays
+// (objective.Generate for the first maxRounds rounds; all when maxRounds
+// is 0). A Repeated stream's pool is generated whole. Generating every
+// round of a long lazily generated stream made objective.Generate call
+// Loss 2^40 times (or 2^52, never ending) for a study of ten rounds.
+func generateAhead(s objective.Stream, maxRounds int) error {
+	if _, ok := s.(*objective.Repeated); ok {
+		objective.Generate(s)
+		return nil
+	}
+	rounds := s.Rounds()
+	if maxRounds > 0 {
+		rounds = min(rounds, maxRounds)
+	} else if rounds >= objective.MaxRounds {
+		return fmt.Errorf("experiment: caching study: the loss stream runs until a limit (%d rounds), and its losses are generated ahead: set MaxRounds", rounds)
+	}
+	for t := range rounds {
+		s.Loss(t)
+	}
+	return nil
 }

@@ -21,7 +21,8 @@ import (
 type Runner struct {
 	// Out is the output directory (created if needed).
 	Out string
-	// TimeScale multiplies every time limit (0 means 1).
+	// TimeScale multiplies every time limit (0 means 1; Run refuses a
+	// negative, infinite or NaN scale).
 	TimeScale float64
 	// DataDir is the benchmark data directory ("" = $LAZYCG_DATA or
 	// ../shared/data).
@@ -75,6 +76,10 @@ func (r *Runner) Run(ctx context.Context, s *Suite) (*SuiteResult, error) {
 	}
 	if r.Out == "" {
 		return nil, fmt.Errorf("experiment: no output directory")
+	}
+	if ts := r.TimeScale; ts != 0 && !(ts > 0 && !math.IsInf(ts, 0)) {
+		// scale() reads it as 1: a run at the wrong scale, recorded as 1.
+		return nil, fmt.Errorf("experiment: the runner's TimeScale must be a positive number (0: 1), got %g", ts)
 	}
 	for i := range s.Experiments {
 		if _, err := ScaledLimit(s.Experiments[i].TimeLimit, r.scale()); err != nil {

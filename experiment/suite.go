@@ -218,7 +218,8 @@ func Pair(baseline, lazy string) []Variant {
 var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // Validate checks the suite's structure: names, limits, variants and
-// labels. Polytope kinds and methods are checked when the experiment runs,
+// labels (a variant's K, LazyGap, PhiFactor and PhiGrowth must be 0 or
+// positive). Polytope kinds and methods are checked when the experiment runs,
 // so that a suite with a not-yet-available kind still runs its other
 // experiments.
 func (s *Suite) Validate() error {
@@ -274,6 +275,16 @@ func (e *Experiment) validate() error {
 		v := &e.Variants[i]
 		if v.Method == "" {
 			return fmt.Errorf("methods[%d]: method is required", i)
+		}
+		// The overrides apply when positive (0: the experiment's); a
+		// negative or NaN one was ignored without a word.
+		for _, o := range []struct {
+			name string
+			v    float64
+		}{{"k", v.K}, {"lazy_gap", v.LazyGap}, {"phi_factor", v.PhiFactor}, {"phi_growth", v.PhiGrowth}} {
+			if !(o.v >= 0) {
+				return fmt.Errorf("methods[%d]: %s %g: a variant's override must be positive (0: the experiment's)", i, o.name, o.v)
+			}
 		}
 		info, err := spec.Method(v.Method)
 		if err != nil {

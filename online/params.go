@@ -237,6 +237,14 @@ func (p Params) resolve(lmo lazycg.LMO, who string) (resolved, error) {
 		// Its Diameter1 method would dereference the nil pointer.
 		return r, fmt.Errorf("online: %s: %w", who, err)
 	}
+	if lmo != nil {
+		// The default diameter reads the polytope's vertex into a vector
+		// of its dimension (zeroOnePolytope): a dimension of −1 or 1<<62
+		// panicked in make.
+		if n := lmo.Dim(); n < 1 || n > lazycg.MaxDim {
+			return r, fmt.Errorf("online: %s: the LMO's dimension %d is not in [1, %d] (lazycg.MaxDim)", who, n, lazycg.MaxDim)
+		}
+	}
 	if p.LineSearch && p.Smoothing {
 		return r, fmt.Errorf("online: %s: the line search minimizes the cumulative loss, which smoothing replaces by a surrogate; use one of them", who)
 	}
@@ -375,7 +383,9 @@ func zeroOnePolytope(lmo lazycg.LMO) bool {
 }
 
 // Check validates the parameters for the polytope of lmo (the errors
-// OCG and LOCG would report from Init).
+// OCG and LOCG would report from Init), whose dimension must be in [1,
+// lazycg.MaxDim]; lmo may be nil when the parameters need nothing from
+// it.
 func (p Params) Check(lmo lazycg.LMO) error {
 	_, err := p.resolve(lmo, "online parameters")
 	return err
