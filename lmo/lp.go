@@ -62,10 +62,13 @@ func NewL2Ball(n int, radius float64) (*LpBall, error) { return NewLpBall(n, 2, 
 
 // NewLInfBall returns the ℓ∞-ball {x ∈ R^n : ‖x‖∞ ≤ radius} = [−r, r]^n as
 // a Box, whose Minimize writes −r·sign(c_i) (−r where c_i = 0). n must be
-// ≥ 1 and radius finite and > 0.
+// in [1, lazycg.MaxDim] (the box stores its bounds: 2n floats) and radius
+// finite and > 0.
 func NewLInfBall(n int, radius float64) (*Box, error) {
-	if n < 1 {
-		return nil, fmt.Errorf("lmo: linf ball: dimension must be ≥ 1, got %d", n)
+	if n < 1 || n > lazycg.MaxDim {
+		// Beyond MaxDim no cost vector fits, and make panicked
+		// (makeslice: len out of range) for n above 2^45.
+		return nil, fmt.Errorf("lmo: linf ball: dimension must be in [1, %d] (the dimension limit lazycg.MaxDim), got %d", lazycg.MaxDim, n)
 	}
 	if err := basicCheckRadius("linf ball", "radius", radius); err != nil {
 		return nil, err

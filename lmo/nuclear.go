@@ -115,10 +115,17 @@ var (
 )
 
 // NewNuclearBall returns the nuclear-norm ball of radius R in the space of
-// m×n matrices. m, n must be ≥ 1 and radius finite and > 0.
+// m×n matrices. m, n must be ≥ 1 with the dimension m·n at most
+// lazycg.MaxDim, and radius finite and > 0.
 func NewNuclearBall(m, n int, radius float64) (*NuclearBall, error) {
 	if err := checkNuclearSize("nuclear ball", m, n, radius); err != nil {
 		return nil, err
+	}
+	if m*n > lazycg.MaxDim {
+		// No cost vector of m·n entries fits; the Lanczos buffers
+		// (2·32·(m + n) floats) were allocated first, and 2^31−1 square
+		// crashed the process (fatal out of memory) instead of an error.
+		return nil, fmt.Errorf("lmo: nuclear ball: matrix size %d×%d: the dimension m·n exceeds the dimension limit lazycg.MaxDim = %d", m, n, lazycg.MaxDim)
 	}
 	b := &NuclearBall{Tol: 1e-9, MaxIter: 1000, m: m, n: n, r: radius}
 	b.cost = nuclearCost{m: m, n: n, rowPtr: make([]int, m+1)}

@@ -46,7 +46,8 @@ func NewOWLBall(w []float64, r float64) (*OWLBall, error) {
 	if err := basicCheckRadius("owl ball", "radius", r); err != nil {
 		return nil, err
 	}
-	b := &OWLBall{r: r, w: slices.Clone(w), cum: make([]float64, n), idx: make([]int32, n), key: make([]float64, n)}
+	// Validate the weights before the buffers (28 bytes per weight) are
+	// allocated.
 	sum := 0.0
 	for i, wi := range w {
 		switch {
@@ -56,7 +57,6 @@ func NewOWLBall(w []float64, r float64) (*OWLBall, error) {
 			return nil, fmt.Errorf("lmo: owl ball: weights must not increase, but w[%d] = %v > w[%d] = %v", i, wi, i-1, w[i-1])
 		}
 		sum += wi
-		b.cum[i] = sum
 	}
 	if !(w[0] > 0) {
 		return nil, fmt.Errorf("lmo: owl ball: the first weight must be positive (else not a norm), got %v", w[0])
@@ -70,12 +70,21 @@ func NewOWLBall(w []float64, r float64) (*OWLBall, error) {
 	if math.IsInf(r/w[0], 0) {
 		return nil, fmt.Errorf("lmo: owl ball: the ball is too large for float64: its vertex entry r/w_1 = %g/%g overflows", r, w[0])
 	}
+	b := &OWLBall{r: r, w: slices.Clone(w), cum: make([]float64, n), idx: make([]int32, n), key: make([]float64, n)}
+	sum = 0
+	for i, wi := range w {
+		sum += wi
+		b.cum[i] = sum
+	}
 	return b, nil
 }
 
 // NewOSCARBall returns the OWL-norm ball of radius r with OSCAR's weights
-// w_i = λ₁ + λ₂·(n − i), i = 1 … n (Bondell and Reich): λ₁, λ₂ ≥ 0 finite
-// with λ₁ + λ₂·(n − 1) > 0. λ₂ = 0 gives the ℓ1-ball of radius r/λ₁.
+// w_i = λ₁ + λ₂·(n − i), i = 1 … n (Bondell and Reich): n in [1, 2³¹−1],
+// λ₁, λ₂ ≥ 0 finite with λ₁ + λ₂·(n − 1) finite and > 0, and r finite and
+// > 0 (all checked before the n weights are allocated; NewOWLBall's
+// conditions apply to the weights). λ₂ = 0 gives the ℓ1-ball of radius
+// r/λ₁.
 func NewOSCARBall(n int, lambda1, lambda2, r float64) (*OWLBall, error) {
 	if n < 1 || n > math.MaxInt32 {
 		return nil, fmt.Errorf("lmo: oscar ball: dimension must be in [1, %d], got %d", math.MaxInt32, n)
@@ -84,6 +93,15 @@ func NewOSCARBall(n int, lambda1, lambda2, r float64) (*OWLBall, error) {
 		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
 			return nil, fmt.Errorf("lmo: oscar ball: λ₁ and λ₂ must be finite numbers ≥ 0, got %v and %v", lambda1, lambda2)
 		}
+	}
+	// Checked before the n weights are allocated (8 bytes each, 28 more in
+	// NewOWLBall): 2^31−1 weights took about 70 GB to be refused for a
+	// NaN radius or λ₁ = λ₂ = 0.
+	if err := basicCheckRadius("oscar ball", "radius", r); err != nil {
+		return nil, err
+	}
+	if w1 := lambda1 + lambda2*float64(n-1); !(w1 > 0) || math.IsInf(w1, 0) {
+		return nil, fmt.Errorf("lmo: oscar ball: the first weight λ₁ + λ₂·(n − 1) = %v + %v·%d must be a finite number > 0", lambda1, lambda2, n-1)
 	}
 	w := make([]float64, n)
 	for i := range w {

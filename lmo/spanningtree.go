@@ -46,14 +46,20 @@ var (
 
 // NewSpanningTree returns the spanning tree polytope of the graph on nodes
 // 0…nodes−1 with the given edges (parallel edges allowed). It returns an
-// error for nodes < 1, endpoints out of range, self-loops and disconnected
-// graphs. The edge list is copied.
+// error for nodes outside [1, 2³¹−1], endpoints out of range, self-loops
+// and disconnected graphs (fewer than nodes − 1 edges are refused before
+// anything is allocated). The edge list is copied.
 func NewSpanningTree(nodes int, edges [][2]int) (*SpanningTree, error) {
 	if nodes < 1 || nodes > math.MaxInt32 {
 		return nil, fmt.Errorf("lmo: spanning tree: number of nodes must be in [1, %d], got %d", math.MaxInt32, nodes)
 	}
 	if len(edges) > math.MaxInt32 {
 		return nil, fmt.Errorf("lmo: spanning tree: too many edges (%d)", len(edges))
+	}
+	if len(edges) < nodes-1 {
+		// Refused before the O(nodes) buffers are allocated: 2^31−1 nodes
+		// with one edge took about 70 GB to find the graph disconnected.
+		return nil, fmt.Errorf("lmo: spanning tree: graph with %d nodes and %d edges is disconnected (a connected one has at least %d edges)", nodes, len(edges), nodes-1)
 	}
 	m := len(edges)
 	t := &SpanningTree{
