@@ -3,6 +3,8 @@ package mip
 import (
 	"fmt"
 	"math"
+
+	"github.com/lazycg/lazycg"
 )
 
 // Formulation is a mixed-integer model whose feasible points, projected onto
@@ -46,11 +48,12 @@ type Builder struct {
 // NewBuilder returns an empty Builder for a model named name.
 func NewBuilder(name string) *Builder { return &Builder{name: name} }
 
-// AddCol adds a column with bounds lo ≤ x ≤ up (±Inf allowed) and objective
-// coefficient 0, and returns its index. It panics if lo > up or a bound is
-// NaN.
+// AddCol adds a column with bounds lo ≤ x ≤ up (lo = −Inf and up = +Inf
+// allowed) and objective coefficient 0, and returns its index. It panics if
+// lo > up, a bound is NaN, lo = +Inf or up = −Inf (bounds that NewSolver
+// would refuse).
 func (b *Builder) AddCol(name string, lo, up float64, integer bool) int {
-	if math.IsNaN(lo) || math.IsNaN(up) || lo > up {
+	if badBounds(lo, up) {
 		panic(fmt.Sprintf("mip: builder: column %q has bounds [%v, %v]", name, lo, up))
 	}
 	b.colNames = append(b.colNames, name)
@@ -71,15 +74,16 @@ func (b *Builder) SetObj(j int, c float64) {
 	b.obj[j] = c
 }
 
-// AddRow adds the constraint lo ≤ Σ_k val[k]·x[idx[k]] ≤ up (±Inf allowed)
-// and returns its index. Repeated column indices are summed; zero
-// coefficients are dropped. It panics on a length mismatch, an unknown
-// column, a non-finite coefficient or lo > up.
+// AddRow adds the constraint lo ≤ Σ_k val[k]·x[idx[k]] ≤ up (lo = −Inf and
+// up = +Inf allowed) and returns its index. Repeated column indices are
+// summed; zero coefficients are dropped. It panics on a length mismatch, an
+// unknown column, a non-finite coefficient, lo > up, a NaN bound, lo = +Inf
+// or up = −Inf.
 func (b *Builder) AddRow(name string, lo, up float64, idx []int, val []float64) int {
 	if len(idx) != len(val) {
 		panic(fmt.Sprintf("mip: builder: row %q has %d indices and %d values", name, len(idx), len(val)))
 	}
-	if math.IsNaN(lo) || math.IsNaN(up) || lo > up {
+	if badBounds(lo, up) {
 		panic(fmt.Sprintf("mip: builder: row %q has bounds [%v, %v]", name, lo, up))
 	}
 	r := len(b.rowLo)
@@ -102,6 +106,12 @@ func (b *Builder) AddRow(name string, lo, up float64, idx []int, val []float64) 
 	b.rowLo = append(b.rowLo, lo)
 	b.rowUp = append(b.rowUp, up)
 	return r
+}
+
+// badBounds reports bounds [lo, up] that checkModel refuses: NaN, crossed,
+// a lower bound of +Inf or an upper bound of −Inf (no finite point).
+func badBounds(lo, up float64) bool {
+	return math.IsNaN(lo) || math.IsNaN(up) || lo > up || math.IsInf(lo, 1) || math.IsInf(up, -1)
 }
 
 // NumCols returns the number of columns added so far.
@@ -218,17 +228,34 @@ func checkSimpleGraph(what string, nodes int, edges [][2]int) error {
 
 // CompleteGraph returns the edges {i, j}, i < j, of the complete graph on n
 // nodes in lexicographic order: (0,1), (0,2), …, (0,n−1), (1,2), …. It
-// panics if n < 0 (a programmer's error: the callers, spec's polytopes
-// included, check their node counts first).
+// panics if n < 0 or the n(n−1)/2 edges exceed lazycg.MaxDim (n above
+// about 1.48·10⁶), a programmer's error: the callers, spec's polytopes
+// included, check their node counts first.
 func CompleteGraph(n int) [][2]int {
 	if n < 0 {
 		panic("mip: CompleteGraph: negative node count")
 	}
-	edges := make([][2]int, 0, n*(n-1)/2)
+	edges := make([][2]int, 0, pairCount("CompleteGraph", n, 2))
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
 			edges = append(edges, [2]int{i, j})
 		}
 	}
 	return edges
+}
+
+// pairCount returns n(n−1)/div, the number of edges (div = 2) or arcs
+// (div = 1) of the complete graph on n ≥ 0 nodes. It panics, naming what,
+// when that count exceeds lazycg.MaxDim, the dimension limit (n(n−1) would
+// overflow an int for n ≥ 2^32, and sizes far below that cannot be
+// allocated).
+func pairCount(what string, n, div int) int {
+	if n > 1 && n-1 > div*lazycg.MaxDim/n {
+		kind := "edges"
+		if div == 1 {
+			kind = "arcs"
+		}
+		panic(fmt.Sprintf("mip: %s: %d nodes have more than %d %s (lazycg.MaxDim)", what, n, lazycg.MaxDim, kind))
+	}
+	return n * (n - 1) / div
 }

@@ -89,11 +89,13 @@ func CutPolytope(nodes int, edges [][2]int, opt CutOptions) (*Formulation, error
 // RandomGraph returns the edges of an Erdős–Rényi graph G(n, p): each pair
 // {i, j}, i < j, is an edge independently with probability p, drawn from a
 // PCG generator seeded with seed. Edges are listed in lexicographic order.
-// It panics if n < 0 or p is not in [0, 1].
+// It panics if n < 0, p is not in [0, 1] or the n(n−1)/2 pairs exceed
+// lazycg.MaxDim (n above about 1.48·10⁶; it would draw for every pair).
 func RandomGraph(n int, p float64, seed uint64) [][2]int {
 	if n < 0 || math.IsNaN(p) || p < 0 || p > 1 {
 		panic(fmt.Sprintf("mip: RandomGraph(%d, %v): want n ≥ 0 and p in [0, 1]", n, p))
 	}
+	pairCount("RandomGraph", n, 2)
 	rng := rand.New(rand.NewPCG(seed, 0x6772617068))
 	var edges [][2]int
 	for i := range n {

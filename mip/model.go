@@ -159,9 +159,30 @@ func (m *Model) NumRows() int { return len(m.RowLo) }
 // NumNonzeros returns the number of nonzeros of the constraint matrix.
 func (m *Model) NumNonzeros() int { return len(m.Index) }
 
+// Validate returns an error unless m is a well-formed model, the checks
+// NewSolver makes before loading it: arrays of matching lengths, column
+// starts rising from 0 to the number of nonzeros, row indices in range,
+// bounds, coefficients and objective finite (bounds may be infinite on the
+// side they bound), a known point of the right length, sizes within 32-bit
+// solver indices, and a well-formed cut pool.
+func (m *Model) Validate() error {
+	if err := checkModel(m); err != nil {
+		return err
+	}
+	if m.Cuts != nil {
+		if err := m.Cuts.validate(len(m.ColLo)); err != nil {
+			return fmt.Errorf("mip: model %s: %v", m.Name, err)
+		}
+	}
+	return nil
+}
+
 // Binary reports whether every column is an integer variable with bounds
-// within [0, 1].
+// within [0, 1]. A model whose column arrays differ in length is not.
 func (m *Model) Binary() bool {
+	if len(m.Integer) != len(m.ColLo) || len(m.ColUp) != len(m.ColLo) {
+		return false
+	}
 	for j := range m.ColLo {
 		if !m.Integer[j] || m.ColLo[j] < 0 || m.ColUp[j] > 1 {
 			return false
@@ -177,18 +198,31 @@ var inf = math.Inf(1)
 // within tolerance tol, else an error naming the first violation. A bound
 // may be violated by tol·max(1, |x_j|), an integer column may be tol away
 // from an integer, and a row activity may leave its range by tol·max(1,
-// Σ_j |a_ij x_j|). Check panics if len(x) != m.NumCols().
+// Σ_j |a_ij x_j|); an infinite or NaN value is a violation. A malformed
+// model (one NewSolver refuses: arrays that disagree, indices out of
+// range, NaN) is reported as an error. Check panics if len(x) !=
+// m.NumCols().
 func (m *Model) Check(x []float64, tol float64) error {
 	if len(x) != m.NumCols() {
 		panic(fmt.Sprintf("mip: Model.Check: %d values for %d columns", len(x), m.NumCols()))
 	}
-	return m.check(x, tol, make([]float64, 2*m.NumRows()), true)
+	if err := checkModel(m); err != nil {
+		return err
+	}
+	if err := m.check(x, tol, make([]float64, 2*m.NumRows()), true); err != nil {
+		return fmt.Errorf("mip: %w", err)
+	}
+	return nil
 }
 
 // check is Check with a buffer of 2·NumRows values; integrality is checked
 // when integral is set (otherwise x is checked against the LP relaxation).
 func (m *Model) check(x []float64, tol float64, buf []float64, integral bool) error {
 	for j, v := range x {
+		if math.IsInf(v, 0) {
+			// Within any tolerance of an infinite bound, else.
+			return fmt.Errorf("column %s = %g is not finite", colName(m, j), v)
+		}
 		t := tol * math.Max(1, math.Abs(v))
 		if !(v >= m.ColLo[j]-t && v <= m.ColUp[j]+t) {
 			return fmt.Errorf("column %s = %g violates its bounds [%g, %g]", colName(m, j), v, m.ColLo[j], m.ColUp[j])

@@ -238,12 +238,15 @@ func QUBOObjective(q *QUBO) []float64 {
 // them. A Chimera graph has no triangles and 36 4-cycles in each complete
 // unit cell K_{4,4}. The result has no rows (but is not nil) when the
 // graph has no such cycles, and for a nil q. q must be valid (as
-// BooleanQuadric checks): couplings out of range make it panic.
+// BooleanQuadric checks): an invalid q (N < 1 or not len(Linear),
+// couplings out of range, repeated or not finite) makes it panic with
+// BooleanQuadric's error, before anything is allocated for its N.
 func CycleCuts(q *QUBO) *CutPool {
 	p := &CutPool{Start: []int{0}}
 	if q == nil {
 		return p
 	}
+	mustValidate("CycleCuts", q)
 	n := q.N
 	coef := make(map[int]float64, 8)
 	var idx []int
@@ -293,11 +296,12 @@ func CycleCuts(q *QUBO) *CutPool {
 // the enumeration has taken more than maxSteps steps (a step is a pair
 // of neighbours or a candidate fourth node examined; a star of 10⁵
 // couplings takes 5·10⁹ steps and has no cycle). Negative limits are
-// none. q must be valid (as for CycleCuts).
+// none. q must be valid (as for CycleCuts, which panics otherwise).
 func CycleCutCount(q *QUBO, maxRows, maxSteps int) (rows, nonzeros int, ok bool) {
 	if q == nil {
 		return 0, 0, true
 	}
+	mustValidate("CycleCutCount", q)
 	ok = forCycles(q, maxSteps, func(nodes, _ []int) bool {
 		m := len(nodes)
 		rows += 1 << (m - 1) // the odd subsets of the cycle's edges
@@ -305,6 +309,14 @@ func CycleCutCount(q *QUBO, maxRows, maxSteps int) (rows, nonzeros int, ok bool)
 		return maxRows < 0 || rows <= maxRows
 	})
 	return rows, nonzeros, ok
+}
+
+// mustValidate panics with q's validation error, naming the function, when
+// q is invalid: forCycles allocates per variable and indexes by coupling.
+func mustValidate(what string, q *QUBO) {
+	if err := q.validate(); err != nil {
+		panic(fmt.Sprintf("mip: %s: %s", what, strings.TrimPrefix(err.Error(), "mip: ")))
+	}
 }
 
 // forCycles calls fn with the nodes of every triangle and every chordless

@@ -470,7 +470,7 @@ func (s *Solver) Dim() int { return len(s.vars) }
 // all of the model's columns, the rows (the LP relaxation contains P). A
 // point of the relaxation may still lie outside P (the convex hull of the
 // integer points), and with hidden columns (an extended formulation) only
-// the bounds are checked.
+// the bounds are checked. An infinite or NaN value is a violation.
 func (s *Solver) Check(x []float64, tol float64) error {
 	if len(x) != len(s.vars) {
 		return fmt.Errorf("mip: point has length %d, dimension is %d", len(x), len(s.vars))
@@ -479,7 +479,7 @@ func (s *Solver) Check(x []float64, tol float64) error {
 	if len(s.vars) < m.NumCols() {
 		for i, j := range s.vars {
 			t := tol * math.Max(1, math.Abs(x[i]))
-			if !(x[i] >= m.ColLo[j]-t && x[i] <= m.ColUp[j]+t) {
+			if math.IsInf(x[i], 0) || !(x[i] >= m.ColLo[j]-t && x[i] <= m.ColUp[j]+t) {
 				return fmt.Errorf("mip: column %s = %g violates its bounds [%g, %g]", colName(m, j), x[i], m.ColLo[j], m.ColUp[j])
 			}
 		}
@@ -714,10 +714,14 @@ func checkModel(m *Model) error {
 	if uint64(len(m.Index)) > math.MaxInt32 || nc > math.MaxInt32-1 || nr > math.MaxInt32 {
 		return errors.New("mip: model too large for 32-bit solver indices")
 	}
+	// All starts first: a start beyond the nonzeros that later ones
+	// come back from would index past them.
 	for j := 0; j < nc; j++ {
 		if m.Start[j+1] < m.Start[j] {
 			return fmt.Errorf("mip: column starts decrease at column %s", colName(m, j))
 		}
+	}
+	for j := 0; j < nc; j++ {
 		lo, up := m.ColLo[j], m.ColUp[j]
 		if math.IsNaN(lo) || math.IsNaN(up) || math.IsInf(lo, 1) || math.IsInf(up, -1) || lo > up {
 			return fmt.Errorf("mip: column %s has invalid bounds [%g, %g]", colName(m, j), lo, up)

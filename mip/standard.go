@@ -19,7 +19,8 @@ import "math"
 // in some row) and assignment models qualify; any inequality row refuses
 // (p0033, stein27), as do extended formulations with hidden continuous
 // columns (the TSP flow and spanning-tree formulations). Coordinates that
-// are not columns of m (out of range) make it report false.
+// are not columns of m (out of range) make it report false, as does a
+// malformed model (one NewSolver refuses).
 //
 // Why this keeps the pairwise step feasible: a step x + η(v⁺ − v⁻) between
 // points with Ax = b keeps Ax = b; the methods' ratio test keeps x ≥ 0;
@@ -37,6 +38,9 @@ import "math"
 // and f(x) + min_{v∈P} ∇f(x)·(v − x) ≤ min_P f for every x), but a primal
 // value is then attained at a point of Q, not necessarily of P.
 func (m *Model) StandardForm(vars []int) bool {
+	if checkModel(m) != nil {
+		return false
+	}
 	nc, nr := m.NumCols(), m.NumRows()
 	fixed := func(j int) bool { return m.ColLo[j] == m.ColUp[j] }
 	isVar := make([]bool, nc)

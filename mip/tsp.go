@@ -11,12 +11,13 @@ const MaxTSPNodes = 2000
 
 // TSPArcs returns the arcs (i, j), i ≠ j, of the complete directed graph on n
 // nodes in the coordinate order of TSP(n): by tail i, then by head j, both
-// ascending. Arc (i, j) has index TSPArcIndex(n, i, j).
+// ascending. Arc (i, j) has index TSPArcIndex(n, i, j). It panics if n < 0
+// or the n(n−1) arcs exceed lazycg.MaxDim (n > 2^20).
 func TSPArcs(n int) [][2]int {
 	if n < 0 {
 		panic("mip: TSPArcs: negative node count")
 	}
-	arcs := make([][2]int, 0, n*(n-1))
+	arcs := make([][2]int, 0, pairCount("TSPArcs", n, 1))
 	for i := range n {
 		for j := range n {
 			if i != j {
@@ -28,11 +29,14 @@ func TSPArcs(n int) [][2]int {
 }
 
 // TSPArcIndex returns the coordinate of arc (i, j) in TSP(n):
-// i·(n−1) + j − [j > i]. It panics if i == j or a node is out of range.
+// i·(n−1) + j − [j > i]. It panics if i == j, a node is out of range or
+// the n(n−1) arcs exceed lazycg.MaxDim (n > 2^20, where the index could
+// overflow an int).
 func TSPArcIndex(n, i, j int) int {
 	if i == j || i < 0 || j < 0 || i >= n || j >= n {
 		panic(fmt.Sprintf("mip: TSPArcIndex(%d, %d, %d): no such arc", n, i, j))
 	}
+	pairCount("TSPArcIndex", n, 1)
 	if j > i {
 		j--
 	}
@@ -183,10 +187,14 @@ func tspBuilder(name string, n int) (*Builder, error) {
 }
 
 // ArcCosts returns the objective of the tour length over the coordinates of
-// TSP(t.N): entry TSPArcIndex(n, i, j) is Dist(i, j).
+// TSP(t.N): entry TSPArcIndex(n, i, j) is Dist(i, j). It panics if t.N < 0
+// or its t.N(t.N−1) arcs exceed lazycg.MaxDim.
 func (t *TSPInstance) ArcCosts() []float64 {
 	n := t.N
-	c := make([]float64, 0, n*(n-1))
+	if n < 0 {
+		panic(fmt.Sprintf("mip: TSPInstance.ArcCosts: negative node count %d", n))
+	}
+	c := make([]float64, 0, pairCount("TSPInstance.ArcCosts", n, 1))
 	for i := range n {
 		for j := range n {
 			if i != j {
@@ -199,9 +207,13 @@ func (t *TSPInstance) ArcCosts() []float64 {
 
 // EdgeCosts returns the objective of the tour length over the coordinates of
 // TSPUndirected(t.N): one entry Dist(i, j) per edge in CompleteGraph order.
+// It panics if t.N < 0 or its t.N(t.N−1)/2 edges exceed lazycg.MaxDim.
 func (t *TSPInstance) EdgeCosts() []float64 {
 	n := t.N
-	c := make([]float64, 0, n*(n-1)/2)
+	if n < 0 {
+		panic(fmt.Sprintf("mip: TSPInstance.EdgeCosts: negative node count %d", n))
+	}
+	c := make([]float64, 0, pairCount("TSPInstance.EdgeCosts", n, 2))
 	for i := range n {
 		for j := i + 1; j < n; j++ {
 			c = append(c, float64(t.Dist(i, j)))

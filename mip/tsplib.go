@@ -133,10 +133,14 @@ func (t *TSPInstance) TourLength(tour []int) (int, error) {
 
 // RandomTSP returns an EUC_2D instance with n nodes at independent uniformly
 // random integer points of [0, 1000]², drawn from a PCG generator seeded with
-// seed. It panics if n < 0.
+// seed. It panics if n < 0 or n exceeds 10⁷, the largest DIMENSION
+// ReadTSPLIB accepts.
 func RandomTSP(n int, seed uint64) *TSPInstance {
 	if n < 0 {
 		panic("mip: RandomTSP: negative node count")
+	}
+	if n > maxTSPDim {
+		panic(fmt.Sprintf("mip: RandomTSP: %d nodes exceed the limit of %d (ReadTSPLIB's largest DIMENSION)", n, maxTSPDim))
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x7473706c6962))
 	t := &TSPInstance{

@@ -48,8 +48,14 @@ type engine struct {
 	cancelFn func()
 }
 
-// Load implements mip.Backend: it copies m into CBC.
+// Load implements mip.Backend: it copies m into CBC. mip.NewSolver calls
+// it with a validated model; called directly, it returns m.Validate's
+// error for a nil or malformed model (one CBC would read out of bounds,
+// or one with NaN entries or crossed bounds).
 func (Backend) Load(ctx context.Context, m *mip.Model) (mip.Engine, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
 	nc, nr := m.NumCols(), m.NumRows()
 	if nc == 0 {
 		return nil, errors.New("mip: cbc: model has no columns")
@@ -131,12 +137,13 @@ func (e *engine) light(s mip.Search) bool {
 
 // Resolve returns the search a call with search s runs on m: s itself,
 // or for mip.SearchAuto the light search on models with fewer than 20,000
-// constraint nonzeros and the standard one on larger models.
+// constraint nonzeros (a nil m has none) and the standard one on larger
+// models.
 func Resolve(m *mip.Model, s mip.Search) mip.Search {
 	if s != mip.SearchAuto {
 		return s
 	}
-	if m.NumNonzeros() < lightNonzeros {
+	if m == nil || m.NumNonzeros() < lightNonzeros {
 		return mip.SearchLight
 	}
 	return mip.SearchStandard
