@@ -137,7 +137,9 @@ type CutOptions struct {
 // given edges, the number of groups of four rows CutOptions.Triangles adds.
 // Endpoints are node labels: any ints, negative or far apart (the graph is
 // counted on its nodes renumbered 0, 1, … when they are not already
-// within 0..2·len(edges)).
+// within 0..2·len(edges)). It panics if the graph is not simple (a
+// self-loop, or an edge given twice in either orientation), which
+// CutPolytope reports as an error before counting.
 //
 // It counts with adjacency bitsets: each edge ij adds the common
 // neighbours k > j of i and j, 64 at a time, so that the memory estimate
@@ -145,22 +147,41 @@ type CutOptions struct {
 // milliseconds instead of the seconds of enumerating them one by one.
 func Triangles(edges [][2]int) int {
 	lo, hi := 0, -1
-	for _, e := range edges {
+	for k, e := range edges {
+		if e[0] == e[1] {
+			panic(fmt.Sprintf("mip: Triangles: edge %d is a self-loop at node %d", k, e[0]))
+		}
 		lo, hi = min(lo, e[0], e[1]), max(hi, e[0], e[1])
 	}
+	orig := edges
 	n := hi + 1
 	if lo < 0 || hi >= 2*len(edges) {
 		edges, n = renumber(edges)
 	}
 	if n > maxBitsetNodes {
+		// forTriangles builds a map of the pairs anyway; this one
+		// finds repeats at the same cost.
+		seen := make(map[[2]int]int, len(edges))
+		for k, e := range edges {
+			key := [2]int{min(e[0], e[1]), max(e[0], e[1])}
+			if p, dup := seen[key]; dup {
+				panic(repeatedEdge(orig, p, k))
+			}
+			seen[key] = k
+		}
 		t := 0
 		forTriangles(edges, func(int, int, int) { t++ })
 		return t
 	}
 	words := (n + 63) / 64
 	adj := make([]uint64, n*words)
-	for _, e := range edges {
+	for k, e := range edges {
 		i, j := e[0], e[1]
+		if adj[i*words+j/64]&(1<<(j%64)) != 0 {
+			panic(repeatedEdge(orig, slices.IndexFunc(orig, func(f [2]int) bool {
+				return f == orig[k] || f == [2]int{orig[k][1], orig[k][0]}
+			}), k))
+		}
 		adj[i*words+j/64] |= 1 << (j % 64)
 		adj[j*words+i/64] |= 1 << (i % 64)
 	}
@@ -176,6 +197,12 @@ func Triangles(edges [][2]int) int {
 		}
 	}
 	return t
+}
+
+// repeatedEdge is Triangles' panic message for edges p < k joining the same
+// nodes.
+func repeatedEdge(edges [][2]int, p, k int) string {
+	return fmt.Sprintf("mip: Triangles: edges %d and %d both join nodes %d and %d (the graph must be simple)", p, k, edges[k][0], edges[k][1])
 }
 
 // triangleBound returns an upper bound on the triangles of the simple

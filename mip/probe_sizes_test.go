@@ -157,3 +157,74 @@ func TestProbeSizesInfinitePoint(t *testing.T) {
 		t.Errorf("Solver.Check(7): %v", err)
 	}
 }
+
+// TestProbeSizesInconsistent: hand-built TSP instances and QUBOs whose
+// fields disagree, and graphs that are not simple, are refused with a
+// panic naming the function. Without the checks Dist, ArcCosts and
+// EdgeCosts indexed X, Y or the (absent) explicit matrix out of range,
+// QUBO.Value skipped the linear terms beyond len(Linear) (or indexed out
+// of range), and Triangles counted a self-loop beside a triangle as 3
+// triangles and a triangle with a repeated edge as 2.
+func TestProbeSizesInconsistent(t *testing.T) {
+	shortY := &TSPInstance{N: 3, WeightType: "EUC_2D", X: []float64{0, 3, 0}, Y: []float64{0}}
+	explicit := &TSPInstance{N: 2, WeightType: "EXPLICIT"}
+	untyped := &TSPInstance{N: 2}
+	var path [][2]int // 5001 nodes: past maxBitsetNodes, counted by enumeration
+	for i := range 5000 {
+		path = append(path, [2]int{i, i + 1})
+	}
+	path = append(path, [2]int{4000, 3999})
+	for _, tc := range []struct {
+		name string
+		f    func()
+		want string
+	}{
+		{"Dist short Y", func() { shortY.Dist(0, 2) }, `mip: TSPInstance.Dist: instance "" of 3 nodes has 3 X and 1 Y coordinates`},
+		{"Dist nil X", func() { (&TSPInstance{N: 2, WeightType: "GEO"}).Dist(0, 1) }, "mip: TSPInstance.Dist: instance \"\" of 2 nodes has 0 X"},
+		{"Dist EXPLICIT without matrix", func() { explicit.Dist(0, 1) }, "mip: TSPInstance.Dist: EXPLICIT instance \"\" of 2 nodes has no weight matrix"},
+		{"Dist no weight type", func() { untyped.Dist(0, 1) }, `mip: TSPInstance.Dist: instance "" has unknown weight type ""`},
+		{"ArcCosts short Y", func() { shortY.ArcCosts() }, "mip: TSPInstance.ArcCosts: instance \"\" of 3 nodes has 3 X and 1 Y"},
+		{"EdgeCosts EXPLICIT without matrix", func() { explicit.EdgeCosts() }, "mip: TSPInstance.EdgeCosts: EXPLICIT instance"},
+		{"QUBO.Value short Linear", func() {
+			(&QUBO{N: 3, Linear: []float64{1, 1}}).Value([]float64{1, 1, 1})
+		}, "mip: QUBO.Value: 2 linear terms for 3 variables"},
+		{"QUBO.Value long Linear", func() {
+			(&QUBO{N: 2, Linear: []float64{1, 1, 1}}).Value([]float64{1, 1})
+		}, "mip: QUBO.Value: 3 linear terms for 2 variables"},
+		{"QUBO.Value coupling beyond N", func() {
+			(&QUBO{N: 2, Linear: []float64{0, 0}, Couplings: []Coupling{{0, 5, 1}}}).Value([]float64{1, 1})
+		}, "mip: QUBO.Value: coupling 0 joins 0 and 5 (want 0 ≤ I < J < 2)"},
+		{"QUBO.Value diagonal coupling", func() {
+			(&QUBO{N: 2, Linear: []float64{0, 0}, Couplings: []Coupling{{0, 1, 1}, {1, 1, 2}}}).Value([]float64{1, 1})
+		}, "mip: QUBO.Value: coupling 1 joins 1 and 1"},
+		{"Triangles self-loop", func() { Triangles([][2]int{{0, 0}, {0, 1}, {1, 2}, {2, 0}}) }, "mip: Triangles: edge 0 is a self-loop at node 0"},
+		{"Triangles repeated edge", func() { Triangles([][2]int{{0, 1}, {1, 2}, {2, 0}, {1, 0}}) }, "mip: Triangles: edges 0 and 3 both join nodes 1 and 0"},
+		{"Triangles repeated labels", func() { Triangles([][2]int{{-1, -2}, {-2, -3}, {-3, -1}, {-3, -1}}) }, "mip: Triangles: edges 2 and 3 both join nodes -3 and -1"},
+		{"Triangles repeated edge, 5001 nodes", func() { Triangles(path) }, "mip: Triangles: edges 3999 and 5000 both join nodes 4000 and 3999"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				r := recover()
+				if _, rt := r.(runtime.Error); rt || r == nil || !strings.Contains(r.(string), tc.want) {
+					t.Errorf("panic %v; want a panic with %q", r, tc.want)
+				}
+			}()
+			tc.f()
+		})
+	}
+	if _, err := shortY.TourLength([]int{0, 1, 2}); err == nil || !strings.Contains(err.Error(), "mip: TSPInstance.TourLength: instance \"\" of 3 nodes has 3 X and 1 Y") {
+		t.Errorf("TourLength on an inconsistent instance: %v", err)
+	}
+	// Consistent input is unchanged.
+	good := &TSPInstance{N: 3, WeightType: "EUC_2D", X: []float64{0, 3, 0}, Y: []float64{0, 0, 4}}
+	if l, err := good.TourLength([]int{0, 1, 2}); err != nil || l != 12 || good.Dist(1, 2) != 5 || len(good.ArcCosts()) != 6 || len(good.EdgeCosts()) != 3 {
+		t.Errorf("consistent instance: TourLength %d, %v", l, err)
+	}
+	q := &QUBO{N: 2, Linear: []float64{1, 2}, Couplings: []Coupling{{0, 1, -4}}}
+	if v := q.Value([]float64{1, 1}); v != -1 {
+		t.Errorf("QUBO.Value = %v, want -1", v)
+	}
+	if Triangles(path[:5000]) != 0 || Triangles([][2]int{{0, 1}, {1, 2}, {2, 0}}) != 1 {
+		t.Error("Triangles of simple graphs changed")
+	}
+}

@@ -36,16 +36,26 @@ type Coupling struct {
 }
 
 // Value returns the objective at x (len N); for 0/1 vectors it is the QUBO
-// objective.
+// objective. It panics if len(x) != N and on an inconsistent QUBO whose
+// terms it cannot all evaluate: len(Linear) != N or a coupling outside
+// 0 ≤ I < J < N. These checks cost O(1) per term; repeated pairs and
+// non-finite coefficients are left to BooleanQuadric and the other
+// validating functions (finding repeats takes a map).
 func (q *QUBO) Value(x []float64) float64 {
 	if len(x) != q.N {
 		panic(fmt.Sprintf("mip: QUBO.Value: %d values for %d variables", len(x), q.N))
+	}
+	if len(q.Linear) != q.N {
+		panic(fmt.Sprintf("mip: QUBO.Value: %d linear terms for %d variables", len(q.Linear), q.N))
 	}
 	s := 0.0
 	for i, c := range q.Linear {
 		s += c * x[i]
 	}
-	for _, c := range q.Couplings {
+	for k, c := range q.Couplings {
+		if c.I < 0 || c.I >= c.J || c.J >= q.N {
+			panic(fmt.Sprintf("mip: QUBO.Value: coupling %d joins %d and %d (want 0 ≤ I < J < %d)", k, c.I, c.J, q.N))
+		}
 		s += c.Q * x[c.I] * x[c.J]
 	}
 	return s

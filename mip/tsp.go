@@ -187,18 +187,23 @@ func tspBuilder(name string, n int) (*Builder, error) {
 }
 
 // ArcCosts returns the objective of the tour length over the coordinates of
-// TSP(t.N): entry TSPArcIndex(n, i, j) is Dist(i, j). It panics if t.N < 0
-// or its t.N(t.N−1) arcs exceed lazycg.MaxDim.
+// TSP(t.N): entry TSPArcIndex(n, i, j) is Dist(i, j). It panics if t.N < 0,
+// its t.N(t.N−1) arcs exceed lazycg.MaxDim, or t is inconsistent (see Dist;
+// checked once, before allocating).
 func (t *TSPInstance) ArcCosts() []float64 {
 	n := t.N
 	if n < 0 {
 		panic(fmt.Sprintf("mip: TSPInstance.ArcCosts: negative node count %d", n))
 	}
-	c := make([]float64, 0, pairCount("TSPInstance.ArcCosts", n, 1))
+	m := pairCount("TSPInstance.ArcCosts", n, 1)
+	if err := t.consistent(); err != nil {
+		panic("mip: TSPInstance.ArcCosts: " + err.Error())
+	}
+	c := make([]float64, 0, m)
 	for i := range n {
 		for j := range n {
 			if i != j {
-				c = append(c, float64(t.Dist(i, j)))
+				c = append(c, float64(t.dist(i, j)))
 			}
 		}
 	}
@@ -207,16 +212,21 @@ func (t *TSPInstance) ArcCosts() []float64 {
 
 // EdgeCosts returns the objective of the tour length over the coordinates of
 // TSPUndirected(t.N): one entry Dist(i, j) per edge in CompleteGraph order.
-// It panics if t.N < 0 or its t.N(t.N−1)/2 edges exceed lazycg.MaxDim.
+// It panics if t.N < 0, its t.N(t.N−1)/2 edges exceed lazycg.MaxDim, or t is
+// inconsistent (see Dist; checked once, before allocating).
 func (t *TSPInstance) EdgeCosts() []float64 {
 	n := t.N
 	if n < 0 {
 		panic(fmt.Sprintf("mip: TSPInstance.EdgeCosts: negative node count %d", n))
 	}
-	c := make([]float64, 0, pairCount("TSPInstance.EdgeCosts", n, 2))
+	m := pairCount("TSPInstance.EdgeCosts", n, 2)
+	if err := t.consistent(); err != nil {
+		panic("mip: TSPInstance.EdgeCosts: " + err.Error())
+	}
+	c := make([]float64, 0, m)
 	for i := range n {
 		for j := i + 1; j < n; j++ {
-			c = append(c, float64(t.Dist(i, j)))
+			c = append(c, float64(t.dist(i, j)))
 		}
 	}
 	return c

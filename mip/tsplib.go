@@ -43,11 +43,45 @@ const (
 
 // Dist returns the TSPLIB distance between nodes i and j (0-based), computed
 // with TSPLIB's rounding rules for the instance's edge weight type. Dist(i, i)
-// is 0.
+// is 0. It panics if i or j is outside 0..N−1, and if the instance is
+// inconsistent (built by hand with fewer than N X or Y coordinates, an
+// unknown weight type, or EXPLICIT without the matrix only the readers
+// fill); the check is O(1) per call.
 func (t *TSPInstance) Dist(i, j int) int {
 	if i < 0 || i >= t.N || j < 0 || j >= t.N {
 		panic(fmt.Sprintf("mip: TSPInstance.Dist(%d, %d) with %d nodes", i, j, t.N))
 	}
+	if err := t.consistent(); err != nil {
+		panic("mip: TSPInstance.Dist: " + err.Error())
+	}
+	return t.dist(i, j)
+}
+
+// consistent returns an error unless t's fields agree, in O(1): N ≥ 0, a
+// known weight type, and X and Y with N coordinates each or, for EXPLICIT,
+// the N×N matrix (which only the readers fill). The readers and RandomTSP
+// return consistent instances; one built by hand may not be.
+func (t *TSPInstance) consistent() error {
+	if t.N < 0 {
+		return fmt.Errorf("negative node count %d", t.N)
+	}
+	switch t.WeightType {
+	case "EXPLICIT":
+		if t.N > maxExplicitDim || len(t.weights) != t.N*t.N {
+			return fmt.Errorf("EXPLICIT instance %q of %d nodes has no weight matrix (only ReadTSPLIB fills it)", t.Name, t.N)
+		}
+	case "EUC_2D", "CEIL_2D", "ATT", "GEO":
+		if len(t.X) < t.N || len(t.Y) < t.N {
+			return fmt.Errorf("instance %q of %d nodes has %d X and %d Y coordinates", t.Name, t.N, len(t.X), len(t.Y))
+		}
+	default:
+		return fmt.Errorf("instance %q has unknown weight type %q", t.Name, t.WeightType)
+	}
+	return nil
+}
+
+// dist is Dist for a consistent instance and nodes in range.
+func (t *TSPInstance) dist(i, j int) int {
 	if i == j {
 		return 0
 	}
@@ -106,8 +140,12 @@ func geoDist(xi, yi, xj, yj float64) int {
 
 // TourLength returns the length of the closed tour visiting the nodes in the
 // given order. It returns an error unless tour is a permutation of 0..N−1,
-// and when the length does not fit an int.
+// when the length does not fit an int, and for an inconsistent instance
+// (see Dist).
 func (t *TSPInstance) TourLength(tour []int) (int, error) {
+	if err := t.consistent(); err != nil {
+		return 0, fmt.Errorf("mip: TSPInstance.TourLength: %w", err)
+	}
 	if len(tour) != t.N {
 		return 0, fmt.Errorf("mip: tour has %d nodes, instance %s has %d", len(tour), t.Name, t.N)
 	}
@@ -120,7 +158,7 @@ func (t *TSPInstance) TourLength(tour []int) (int, error) {
 	}
 	s := 0
 	for k, v := range tour {
-		d := t.Dist(v, tour[(k+1)%t.N])
+		d := t.dist(v, tour[(k+1)%t.N])
 		// Distances are below 2^52 in absolute value (coordinates and
 		// weights are bounded), but a sum of millions of them is not.
 		if d > 0 && s > math.MaxInt-d || d < 0 && s < math.MinInt-d {
