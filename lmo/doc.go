@@ -73,7 +73,20 @@ package lmo
 import (
 	"fmt"
 	"math"
+
+	"github.com/lazycg/lazycg"
 )
+
+// basicCheckDim validates the dimension n of an oracle: in [1,
+// lazycg.MaxDim]. Beyond MaxDim no cost vector fits (lazycg.CheckProblem
+// refuses it), so the constructors refuse it rather than the first
+// Minimize. name prefixes the error.
+func basicCheckDim(name string, n int) error {
+	if n < 1 || n > lazycg.MaxDim {
+		return fmt.Errorf("lmo: %s: dimension must be in [1, %d] (the dimension limit lazycg.MaxDim), got %d", name, lazycg.MaxDim, n)
+	}
+	return nil
+}
 
 // basicCheckCost validates the lengths of dst and c against the dimension
 // dim and checks that every entry of c is finite. name prefixes the error.
@@ -228,7 +241,25 @@ func basicValue(name string, c, v []float64) (float64, error) {
 	if s := answerValue(c, v); s-s == 0 {
 		return s, nil
 	}
-	return 0, fmt.Errorf("lmo: %s: the value c·v of the answer lies beyond the range of float64: rescale the costs or the set", name)
+	return 0, errBeyondFloat64(name)
+}
+
+// errBeyondFloat64 is the error of an oracle refusing an answer whose value
+// c·v lies beyond the range of float64.
+func errBeyondFloat64(name string) error {
+	return fmt.Errorf("lmo: %s: the value c·v of the answer lies beyond the range of float64: rescale the costs or the set", name)
+}
+
+// basicExact returns lazycg.Exact(v), or errBeyondFloat64 when v is not
+// finite. v must be c·dst computed from terms c_i·dst_i of one sign (all
+// ≤ 0 for the norm balls, the simplices and the hypercube), so that an
+// overflow to ±Inf means the value itself lies beyond float64 and is not
+// an artefact of the summation order (answerValue handles mixed signs).
+func basicExact(name string, v float64) (lazycg.LinearResult, error) {
+	if v-v != 0 {
+		return lazycg.LinearResult{}, errBeyondFloat64(name)
+	}
+	return lazycg.Exact(v), nil
 }
 
 // basicMaxAbs returns max|c|.

@@ -23,7 +23,8 @@ import (
 // (lazycg.Exact(c·dst)): the formula is the exact minimizer, and the
 // computed point differs from it only by floating-point rounding in its
 // entries (a relative error of a few units in the last place, the same
-// order as the rounding of c·dst itself). For ℓ1 and ℓ∞ balls, which are
+// order as the rounding of c·dst itself); a value c·dst beyond the range
+// of float64 is an error. For ℓ1 and ℓ∞ balls, which are
 // polytopes, use NewL1Ball and NewLInfBall.
 type LpBall struct {
 	n       int
@@ -32,11 +33,11 @@ type LpBall struct {
 
 var _ lazycg.LMO = (*LpBall)(nil)
 
-// NewLpBall returns the ℓp-ball of the given radius in R^n. n must be ≥ 1,
-// p finite and > 1 and radius finite and > 0.
+// NewLpBall returns the ℓp-ball of the given radius in R^n. n must be in
+// [1, lazycg.MaxDim], p finite and > 1 and radius finite and > 0.
 func NewLpBall(n int, p, radius float64) (*LpBall, error) {
-	if n < 1 {
-		return nil, fmt.Errorf("lmo: lp ball: dimension must be ≥ 1, got %d", n)
+	if err := basicCheckDim("lp ball", n); err != nil {
+		return nil, err
 	}
 	switch {
 	case p == 1:
@@ -65,10 +66,10 @@ func NewL2Ball(n int, radius float64) (*LpBall, error) { return NewLpBall(n, 2, 
 // in [1, lazycg.MaxDim] (the box stores its bounds: 2n floats) and radius
 // finite and > 0.
 func NewLInfBall(n int, radius float64) (*Box, error) {
-	if n < 1 || n > lazycg.MaxDim {
-		// Beyond MaxDim no cost vector fits, and make panicked
-		// (makeslice: len out of range) for n above 2^45.
-		return nil, fmt.Errorf("lmo: linf ball: dimension must be in [1, %d] (the dimension limit lazycg.MaxDim), got %d", lazycg.MaxDim, n)
+	// Beyond MaxDim no cost vector fits, and make panicked (makeslice: len
+	// out of range) for n above 2^45.
+	if err := basicCheckDim("linf ball", n); err != nil {
+		return nil, err
 	}
 	if err := basicCheckRadius("linf ball", "radius", radius); err != nil {
 		return nil, err
@@ -99,7 +100,8 @@ func (b *LpBall) Vertex(dst []float64) {
 }
 
 // Minimize writes the minimizer of c·x over the ball (see the type
-// documentation) into dst; for c = 0 it writes r·e_0.
+// documentation) into dst; for c = 0 it writes r·e_0. It returns an error
+// when the value −r‖c‖_q lies beyond the range of float64.
 func (b *LpBall) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	if err := basicCheckCost("lp ball", b.n, dst, c); err != nil {
 		return lazycg.LinearResult{}, err
@@ -110,7 +112,7 @@ func (b *LpBall) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearRes
 	}
 	if big == 0 {
 		b.Vertex(dst)
-		return lazycg.Exact(basicDot(c, dst)), nil
+		return lazycg.Exact(basicDot(c, dst)), nil // c = 0: the value 0
 	}
 	if b.q == 2 {
 		// t_i = c_i/2^e is exact for the power of two 2^e ≥ max|c_i|, and
@@ -127,7 +129,7 @@ func (b *LpBall) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearRes
 		for i, t := range dst {
 			dst[i] = -b.r * (t / nrm)
 		}
-		return lazycg.Exact(basicDot(c, dst)), nil
+		return basicExact("lp ball", basicDot(c, dst))
 	}
 	// With t_i = |c_i|/max|c| ∈ [0, 1]: w_i = t_i^(q−1) and s = Σ t_i^q ≥ 1,
 	// so x_i = −r·sign(c_i)·w_i / s^((q−1)/q) without overflow.
@@ -146,7 +148,7 @@ func (b *LpBall) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearRes
 	for i, w := range dst {
 		dst[i] = -b.r * (w / den)
 	}
-	return lazycg.Exact(basicDot(c, dst)), nil
+	return basicExact("lp ball", basicDot(c, dst))
 }
 
 // KNormBall is the ball {x ∈ R^n : ‖x‖_(K) ≤ τ} of the K-norm
@@ -170,11 +172,11 @@ type KNormBall struct {
 
 var _ lazycg.LMO = (*KNormBall)(nil)
 
-// NewKNormBall returns the K-norm ball of radius τ in R^n. n and K must be
-// ≥ 1 and τ finite and > 0.
+// NewKNormBall returns the K-norm ball of radius τ in R^n. n must be in
+// [1, lazycg.MaxDim], K ≥ 1 and τ finite and > 0.
 func NewKNormBall(n, k int, tau float64) (*KNormBall, error) {
-	if n < 1 {
-		return nil, fmt.Errorf("lmo: k-norm ball: dimension must be ≥ 1, got %d", n)
+	if err := basicCheckDim("k-norm ball", n); err != nil {
+		return nil, err
 	}
 	if k < 1 {
 		return nil, fmt.Errorf("lmo: k-norm ball: K must be ≥ 1, got %d", k)
@@ -202,7 +204,8 @@ func (b *KNormBall) Vertex(dst []float64) {
 
 // Minimize writes −τ·sign(c_i)·e_i for the first index i maximizing |c_i|
 // when ‖c‖∞ ≥ ‖c‖₁/K, and −(τ/K)·sign(c) (with +τ/K where c_i = 0)
-// otherwise; for c = 0 it writes τ·e_0.
+// otherwise; for c = 0 it writes τ·e_0. It returns an error when the
+// value −τ·max(‖c‖∞, ‖c‖₁/K) lies beyond the range of float64.
 func (b *KNormBall) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	if err := basicCheckCost("k-norm ball", b.n, dst, c); err != nil {
 		return lazycg.LinearResult{}, err
@@ -236,7 +239,7 @@ func (b *KNormBall) Minimize(_ context.Context, dst, c []float64) (lazycg.Linear
 				dst[i] = s
 			}
 		}
-		return lazycg.Exact(basicDot(c, dst)), nil
+		return basicExact("k-norm ball", basicDot(c, dst))
 	}
 	clear(dst)
 	if c[best] > 0 {
@@ -244,5 +247,5 @@ func (b *KNormBall) Minimize(_ context.Context, dst, c []float64) (lazycg.Linear
 	} else {
 		dst[best] = b.tau
 	}
-	return lazycg.Exact(c[best] * dst[best]), nil
+	return basicExact("k-norm ball", c[best]*dst[best])
 }

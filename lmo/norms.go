@@ -16,11 +16,11 @@ type L1Ball struct {
 
 var _ lazycg.LMO = (*L1Ball)(nil)
 
-// NewL1Ball returns the ℓ1-ball of the given radius in R^n. n must be ≥ 1
-// and radius finite and > 0.
+// NewL1Ball returns the ℓ1-ball of the given radius in R^n. n must be in
+// [1, lazycg.MaxDim] and radius finite and > 0.
 func NewL1Ball(n int, radius float64) (*L1Ball, error) {
-	if n < 1 {
-		return nil, fmt.Errorf("lmo: l1 ball: dimension must be ≥ 1, got %d", n)
+	if err := basicCheckDim("l1 ball", n); err != nil {
+		return nil, err
 	}
 	if err := basicCheckRadius("l1 ball", "radius", radius); err != nil {
 		return nil, err
@@ -41,7 +41,8 @@ func (b *L1Ball) Vertex(dst []float64) {
 }
 
 // Minimize writes −sign(c_i)·r·e_i for the first index i maximizing |c_i|
-// into dst (r·e_0 when c = 0).
+// into dst (r·e_0 when c = 0). It returns an error when the value
+// −|c_i|·r lies beyond the range of float64.
 func (b *L1Ball) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	if err := basicCheckCost("l1 ball", b.n, dst, c); err != nil {
 		return lazycg.LinearResult{}, err
@@ -58,7 +59,7 @@ func (b *L1Ball) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearRes
 	} else {
 		dst[best] = b.r
 	}
-	return lazycg.Exact(c[best] * dst[best]), nil
+	return basicExact("l1 ball", c[best]*dst[best])
 }
 
 // Box is the axis-parallel box {x ∈ R^n : lo ≤ x ≤ hi}.
@@ -95,7 +96,8 @@ func (b *Box) Dim() int { return len(b.lo) }
 func (b *Box) Vertex(dst []float64) { copy(dst, b.lo) }
 
 // Minimize writes the vertex with x_i = hi_i where c_i < 0 and x_i = lo_i
-// elsewhere into dst.
+// elsewhere into dst. It returns an error when the value c·dst lies beyond
+// the range of float64.
 func (b *Box) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	if err := basicCheckCost("box", len(b.lo), dst, c); err != nil {
 		return lazycg.LinearResult{}, err
@@ -113,7 +115,7 @@ func (b *Box) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearResult
 	// float64.
 	v := answerValue(c, dst)
 	if math.IsInf(v, 0) {
-		return lazycg.LinearResult{}, fmt.Errorf("lmo: box: the value c·v of the answer lies beyond the range of float64: rescale the costs or the set")
+		return lazycg.LinearResult{}, errBeyondFloat64("box")
 	}
 	return lazycg.Exact(v), nil
 }
@@ -130,10 +132,10 @@ var (
 	_ lazycg.Diameter1     = (*Hypercube)(nil)
 )
 
-// NewHypercube returns [0, 1]^n; n must be ≥ 1.
+// NewHypercube returns [0, 1]^n; n must be in [1, lazycg.MaxDim].
 func NewHypercube(n int) (*Hypercube, error) {
-	if n < 1 {
-		return nil, fmt.Errorf("lmo: hypercube: dimension must be ≥ 1, got %d", n)
+	if err := basicCheckDim("hypercube", n); err != nil {
+		return nil, err
 	}
 	return &Hypercube{n: n}, nil
 }
@@ -147,16 +149,19 @@ func (h *Hypercube) L1Diameter() int { return h.n }
 // Vertex writes the vertex 0 into dst.
 func (h *Hypercube) Vertex(dst []float64) { clear(dst[:h.n]) }
 
-// Minimize writes the indicator vector of {i : c_i < 0} into dst.
+// Minimize writes the indicator vector of {i : c_i < 0} into dst. It
+// returns an error when the value, the sum of the negative c_i, lies
+// beyond the range of float64.
 func (h *Hypercube) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	if err := basicCheckCost("hypercube", h.n, dst, c); err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	return h.minimize(dst, c, nil), nil
+	return h.minimize(dst, c, nil)
 }
 
 // MinimizeFace minimizes c over the face {x : x_i = 0 where zero[i]}: the
-// indicator vector of {i : c_i < 0, not zero[i]}. The face is never empty.
+// indicator vector of {i : c_i < 0, not zero[i]}. The face is never empty;
+// a value beyond the range of float64 is an error, as in Minimize.
 func (h *Hypercube) MinimizeFace(_ context.Context, dst, c []float64, zero []bool) (lazycg.LinearResult, error) {
 	if err := basicCheckCost("hypercube", h.n, dst, c); err != nil {
 		return lazycg.LinearResult{}, err
@@ -164,10 +169,10 @@ func (h *Hypercube) MinimizeFace(_ context.Context, dst, c []float64, zero []boo
 	if err := basicCheckZero("hypercube", h.n, zero); err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	return h.minimize(dst, c, zero), nil
+	return h.minimize(dst, c, zero)
 }
 
-func (h *Hypercube) minimize(dst, c []float64, zero []bool) lazycg.LinearResult {
+func (h *Hypercube) minimize(dst, c []float64, zero []bool) (lazycg.LinearResult, error) {
 	v := 0.0
 	for i, ci := range c {
 		if ci < 0 && (zero == nil || !zero[i]) {
@@ -177,7 +182,7 @@ func (h *Hypercube) minimize(dst, c []float64, zero []bool) lazycg.LinearResult 
 			dst[i] = 0
 		}
 	}
-	return lazycg.Exact(v)
+	return basicExact("hypercube", v)
 }
 
 // KSparse is the k-sparse polytope {x ∈ R^n : ‖x‖₁ ≤ τk, ‖x‖∞ ≤ τ}, the
@@ -229,7 +234,8 @@ func (s *KSparse) Vertex(dst []float64) {
 }
 
 // Minimize writes −τ·sign(c_i) (τ when c_i = 0) at the k indices of largest
-// |c_i| into dst and zeros elsewhere.
+// |c_i| into dst and zeros elsewhere. It returns an error when the value
+// −τ·Σ|c_i| over those indices lies beyond the range of float64.
 func (s *KSparse) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	if err := basicCheckCost("k-sparse", s.n, dst, c); err != nil {
 		return lazycg.LinearResult{}, err
@@ -243,7 +249,7 @@ func (s *KSparse) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearRe
 			dst[i] = s.tau
 		}
 	}
-	return lazycg.Exact(basicDot(c, dst)), nil
+	return basicExact("k-sparse", basicDot(c, dst))
 }
 
 // selectTop permutes s.idx so that its first k entries are indices of k

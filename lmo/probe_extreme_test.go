@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/lazycg/lazycg"
@@ -29,9 +30,23 @@ func probeCost(rng *rand.Rand, n, mode int) []float64 {
 	return c
 }
 
+// probeCheck checks an oracle's answer against the brute-force minimum
+// over verts. An error is accepted only when it says the value lies beyond
+// the range of float64 and the brute-force minimum is indeed ±Inf (the
+// simplices refuse such answers; the hypersimplex, the spanning tree, the
+// path polytope and the Birkhoff polytope report the value ±Inf).
 func probeCheck(t *testing.T, name string, res lazycg.LinearResult, err error, dst, c []float64, verts [][]float64) {
 	t.Helper()
 	if err != nil {
+		if strings.Contains(err.Error(), "beyond the range of float64") {
+			best := math.Inf(1)
+			for _, v := range verts {
+				best = min(best, probeDot(c, v))
+			}
+			if len(verts) > 0 && math.IsInf(best, 0) {
+				return
+			}
+		}
 		t.Errorf("%s: %v (c=%v)", name, err, c)
 		return
 	}

@@ -28,10 +28,10 @@ var (
 )
 
 // NewProbabilitySimplex returns the simplex {x ≥ 0, Σx = radius} in R^n.
-// n must be ≥ 1 and radius finite and > 0.
+// n must be in [1, lazycg.MaxDim] and radius finite and > 0.
 func NewProbabilitySimplex(n int, radius float64) (*ProbabilitySimplex, error) {
-	if n < 1 {
-		return nil, fmt.Errorf("lmo: probability simplex: dimension must be ≥ 1, got %d", n)
+	if err := basicCheckDim("probability simplex", n); err != nil {
+		return nil, err
 	}
 	if err := basicCheckRadius("probability simplex", "radius", radius); err != nil {
 		return nil, err
@@ -59,7 +59,8 @@ func (s *ProbabilitySimplex) Vertex(dst []float64) {
 	dst[0] = s.r
 }
 
-// Minimize writes r·e_i for the first index i minimizing c_i into dst.
+// Minimize writes r·e_i for the first index i minimizing c_i into dst. It
+// returns an error when the value c_i·r lies beyond the range of float64.
 func (s *ProbabilitySimplex) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	if err := basicCheckCost("probability simplex", s.n, dst, c); err != nil {
 		return lazycg.LinearResult{}, err
@@ -72,12 +73,13 @@ func (s *ProbabilitySimplex) Minimize(_ context.Context, dst, c []float64) (lazy
 	}
 	clear(dst)
 	dst[best] = s.r
-	return lazycg.Exact(c[best] * s.r), nil
+	return basicExact("probability simplex", c[best]*s.r)
 }
 
 // MinimizeFace minimizes c over the face {x : x_i = 0 where zero[i]}, that is
 // over the vertices r·e_i with zero[i] false. It returns an error when every
-// coordinate is excluded (the face is empty).
+// coordinate is excluded (the face is empty) and, as Minimize, when the
+// value lies beyond the range of float64.
 func (s *ProbabilitySimplex) MinimizeFace(_ context.Context, dst, c []float64, zero []bool) (lazycg.LinearResult, error) {
 	if err := basicCheckCost("probability simplex", s.n, dst, c); err != nil {
 		return lazycg.LinearResult{}, err
@@ -96,7 +98,7 @@ func (s *ProbabilitySimplex) MinimizeFace(_ context.Context, dst, c []float64, z
 	}
 	clear(dst)
 	dst[best] = s.r
-	return lazycg.Exact(c[best] * s.r), nil
+	return basicExact("probability simplex", c[best]*s.r)
 }
 
 // UnitSimplex is the scaled unit simplex {x ∈ R^n : x ≥ 0, Σ x_i ≤ r}, whose
@@ -116,10 +118,10 @@ var (
 )
 
 // NewUnitSimplex returns the simplex {x ≥ 0, Σx ≤ radius} in R^n. n must be
-// ≥ 1 and radius finite and > 0.
+// in [1, lazycg.MaxDim] and radius finite and > 0.
 func NewUnitSimplex(n int, radius float64) (*UnitSimplex, error) {
-	if n < 1 {
-		return nil, fmt.Errorf("lmo: unit simplex: dimension must be ≥ 1, got %d", n)
+	if err := basicCheckDim("unit simplex", n); err != nil {
+		return nil, err
 	}
 	if err := basicCheckRadius("unit simplex", "radius", radius); err != nil {
 		return nil, err
@@ -150,16 +152,18 @@ func (s *UnitSimplex) ZeroOne() bool { return s.r == 1 }
 func (s *UnitSimplex) Vertex(dst []float64) { clear(dst[:s.n]) }
 
 // Minimize writes r·e_i for the first index i minimizing c_i into dst when
-// c_i < 0, and the zero vertex otherwise.
+// c_i < 0, and the zero vertex otherwise. It returns an error when the
+// value c_i·r lies beyond the range of float64.
 func (s *UnitSimplex) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	if err := basicCheckCost("unit simplex", s.n, dst, c); err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	return s.minimize(dst, c, nil), nil
+	return s.minimize(dst, c, nil)
 }
 
 // MinimizeFace minimizes c over the face {x : x_i = 0 where zero[i]}; the
-// zero vertex always belongs to it, so the face is never empty.
+// zero vertex always belongs to it, so the face is never empty. It returns
+// an error, as Minimize, when the value lies beyond the range of float64.
 func (s *UnitSimplex) MinimizeFace(_ context.Context, dst, c []float64, zero []bool) (lazycg.LinearResult, error) {
 	if err := basicCheckCost("unit simplex", s.n, dst, c); err != nil {
 		return lazycg.LinearResult{}, err
@@ -167,11 +171,11 @@ func (s *UnitSimplex) MinimizeFace(_ context.Context, dst, c []float64, zero []b
 	if err := basicCheckZero("unit simplex", s.n, zero); err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	return s.minimize(dst, c, zero), nil
+	return s.minimize(dst, c, zero)
 }
 
 // minimize picks the cheapest allowed vertex; zero == nil allows all.
-func (s *UnitSimplex) minimize(dst, c []float64, zero []bool) lazycg.LinearResult {
+func (s *UnitSimplex) minimize(dst, c []float64, zero []bool) (lazycg.LinearResult, error) {
 	best := -1
 	for i := 0; i < s.n; i++ {
 		if (zero == nil || !zero[i]) && c[i] < 0 && (best < 0 || c[i] < c[best]) {
@@ -180,8 +184,8 @@ func (s *UnitSimplex) minimize(dst, c []float64, zero []bool) lazycg.LinearResul
 	}
 	clear(dst)
 	if best < 0 {
-		return lazycg.Exact(0)
+		return lazycg.Exact(0), nil
 	}
 	dst[best] = s.r
-	return lazycg.Exact(c[best] * s.r)
+	return basicExact("unit simplex", c[best]*s.r)
 }
