@@ -64,7 +64,7 @@ func (s *CachedSeparator) SeparateBlock(ctx context.Context, k int, dst, c, x []
 				if policy.MaxBytes > 0 {
 					policy.MaxBytes = max(1, policy.MaxBytes/int64(len(blocks)))
 				}
-				bs.Cache = newLMOCache(b.LMO, policy)
+				bs.Cache = newLMOCache(b.LMO, policy, 0)
 			}
 			s.st.blocks[i] = bs
 		}

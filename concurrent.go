@@ -249,7 +249,7 @@ func (o *Oracle) enableConcurrent(ctx context.Context, m Method, obj Objective, 
 		idle = hm.autoIdle(exact)
 	}
 	if ok && idle != IdleWait {
-		hull = newHullStepper(o.lmo.Dim())
+		hull = newHullStepper(o.dim())
 		if idle == IdleCorrected {
 			hull.correctWith(lm)
 			hull.costly = auto
@@ -281,7 +281,7 @@ func (o *Oracle) startConcurrency(ctx context.Context, pre string, policy StaleP
 		case interface{ Close() error }:
 			a.closers = append(a.closers, func() { _ = c.Close() })
 		}
-		if l2 == nil || l2.Dim() != o.lmo.Dim() {
+		if l2 == nil || l2.Dim() != o.dim() {
 			for _, c := range a.closers {
 				c()
 			}
@@ -289,7 +289,7 @@ func (o *Oracle) startConcurrency(ctx context.Context, pre string, policy StaleP
 		}
 		lmos = append(lmos, l2)
 	}
-	n := o.lmo.Dim()
+	n := o.dim()
 	for i, l := range lmos {
 		a.slots = append(a.slots, &inflight{lmo: l, done: make(chan inflightResult, 1),
 			c: make([]float64, n), x: make([]float64, n), v: make([]float64, n),

@@ -601,15 +601,17 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	if settings == nil {
 		settings = &Settings{}
 	}
-	// n is the dimension checked: an objective whose Dim changed after
-	// the check (to 1<<62, say) made the allocations below panic.
+	// n is the dimension checked: an objective or an LMO whose Dim
+	// changed after the check (to 1<<62, say) made the allocations below
+	// (and the default separator's cache, the hull stepper and the call
+	// slots of concurrent mode) panic.
 	n, monotone, err := checkRun(p, settings, method)
 	if err != nil {
 		return nil, err
 	}
 	run := StartRun(ctx, settings.TimeLimit)
 	defer run.Stop()
-	oracle := run.NewOracle(p.LMO, p.Separator, settings.separatorConfig())
+	oracle := run.newOracle(p.LMO, p.Separator, settings.separatorConfig(), n)
 	if settings.Concurrent {
 		if err := oracle.enableConcurrent(run.Context(), method, p.Objective, monotone, settings.Stale, settings.Idle); err != nil {
 			return nil, err

@@ -22,6 +22,20 @@ type Oracle struct {
 	bsep  BlockSeparator // nil when sep is not a BlockSeparator
 	stats *Stats
 	async *concurrency // concurrent weak separation (concurrent.go); nil when off
+	// n is the dimension the problem was checked at (Run.newOracle; 0:
+	// unknown, dim reads the LMO's).
+	n int
+}
+
+// dim returns the problem's dimension: the one checked (Minimize), or
+// else the LMO's. The vectors of concurrent weak separation are of this
+// dimension: an LMO whose Dim changes after the check cannot make their
+// allocation panic.
+func (o *Oracle) dim() int {
+	if o.n > 0 {
+		return o.n
+	}
+	return o.lmo.Dim()
 }
 
 // NewOracle returns an oracle counting into stats (for methods run outside

@@ -44,12 +44,29 @@ func (d *shiftingDistance) Dim() int {
 	return 1 << 62
 }
 
+// shiftingLMO is the simplex of testSimplex whose Dim answers the right
+// dimension for its first k calls and 1<<62 afterwards: an LMO that lies
+// about its dimension after the problem check.
+type shiftingLMO struct {
+	testSimplex
+	k, calls int
+}
+
+func (l *shiftingLMO) Dim() int {
+	l.calls++
+	if l.calls <= l.k {
+		return l.n
+	}
+	return 1 << 62
+}
+
 // TestProbeSizes checks that sizes out of range reach the user of the
 // root package as errors naming the limit, not as a makeslice panic: an
 // augmentation oracle's dimension (its working vectors are allocated by
 // the constructor), an AugmentingSeparator without a usable oracle given
-// to Minimize and Check (its Dim is its oracle's), an objective whose
-// Dim changes after the problem check, and the augmentation bound of a
+// to Minimize and Check (its Dim is its oracle's), an objective or an
+// LMO whose Dim changes after the problem check (in concurrent mode too:
+// its cache, hull stepper and call slots), and the augmentation bound of a
 // huge ℓ1-diameter (its error blamed K).
 func TestProbeSizes(t *testing.T) {
 	simplex := testSimplex{3}
@@ -95,6 +112,36 @@ func TestProbeSizes(t *testing.T) {
 				t.Errorf("objective whose Dim changes: len(X) = %d, want 3", len(res.X))
 			}
 			return err
+		}, ""},
+		{"Minimize concurrent, LMO whose Dim changes", func() error {
+			// k = 1: the check's read only; 2: the separator's cache
+			// too; 3: the hull stepper too (then the call slots).
+			for k := 1; k <= 3; k++ {
+				for _, m := range []Method{&LazyCG{}, &LazyAwayFW{}, &LazyBPCG{}} {
+					res, err := Minimize(context.Background(), Problem{Objective: testDistance{b}, LMO: &shiftingLMO{testSimplex: simplex, k: k}},
+						&Settings{MaxIterations: 20, SeparatorConfig: SeparatorConfig{Concurrent: true}}, m)
+					if err != nil {
+						return err
+					}
+					if len(res.X) != 3 {
+						t.Errorf("k=%d %T: len(X) = %d, want 3", k, m, len(res.X))
+					}
+				}
+			}
+			return nil
+		}, ""},
+		{"Minimize LMO whose Dim changes", func() error {
+			for _, m := range []Method{&LazyCG{}, &FrankWolfe{}, &LazyAwayFW{}} {
+				res, err := Minimize(context.Background(), Problem{Objective: testDistance{b}, LMO: &shiftingLMO{testSimplex: simplex, k: 1}},
+					&Settings{MaxIterations: 20}, m)
+				if err != nil {
+					return err
+				}
+				if len(res.X) != 3 {
+					t.Errorf("%T: len(X) = %d, want 3", m, len(res.X))
+				}
+			}
+			return nil
 		}, ""},
 		{"AugmentationBound huge diameter", func() error { _, err := AugmentationBound(2, 1<<40); return err }, "ℓ1-diameter k = 1099511627776"},
 	}

@@ -176,18 +176,24 @@ func (s *CachedSeparator) derive(lmo LMO) *CachedSeparator {
 // NewCachedSeparator returns a separator over lmo with a cache following
 // policy.
 func NewCachedSeparator(lmo LMO, policy CachePolicy) *CachedSeparator {
-	return &CachedSeparator{LMO: lmo, Cache: newLMOCache(lmo, policy)}
+	return &CachedSeparator{LMO: lmo, Cache: newLMOCache(lmo, policy, 0)}
 }
 
-// newLMOCache returns a cache for the vertices of lmo, storing them in
-// compact form when lmo is a VertexCompactor. For a nil lmo (or a typed
-// nil, see CheckNotNil) it returns nil: the constructors do not panic, and
-// CheckProblem refuses the separator with its own error.
-func newLMOCache(lmo LMO, policy CachePolicy) *Cache {
+// newLMOCache returns a cache for the vertices of lmo, of dimension n (0:
+// lmo's Dim; Minimize passes the dimension it checked, so that an LMO
+// whose Dim changes after the check cannot give the cache another one),
+// storing them in compact form when lmo is a VertexCompactor. For a nil
+// lmo (or a typed nil, see CheckNotNil) it returns nil: the constructors
+// do not panic, and CheckProblem refuses the separator with its own
+// error.
+func newLMOCache(lmo LMO, policy CachePolicy, n int) *Cache {
 	if lmo == nil || CheckNotNil("the LMO", lmo) != nil {
 		return nil
 	}
-	c := NewCache(lmo.Dim(), policy)
+	if n == 0 {
+		n = lmo.Dim()
+	}
+	c := NewCache(n, policy)
 	if vc, ok := lmo.(VertexCompactor); ok {
 		c.SetCompactor(vc)
 	}
@@ -470,6 +476,12 @@ const DefaultCacheBytes = 1 << 30
 // holds at most DefaultCacheBytes unless cfg.Cache.MaxBytes says
 // otherwise (negative: unbounded).
 func NewSeparator(lmo LMO, cfg SeparatorConfig) *CachedSeparator {
+	return newSeparator(lmo, cfg, 0)
+}
+
+// newSeparator is NewSeparator with a cache of dimension n (0: lmo's Dim;
+// see newLMOCache).
+func newSeparator(lmo LMO, cfg SeparatorConfig, n int) *CachedSeparator {
 	cs := &CachedSeparator{LMO: lmo, NoEarlyStop: cfg.NoEarlyStop, NoDive: cfg.NoDive, AdaptiveDive: cfg.AdaptiveDive, CallBudget: cfg.CallBudget, RelGap: cfg.RelGap, MaxInexact: cfg.MaxInexact}
 	if !cfg.NoCache {
 		policy := cfg.Cache
@@ -479,7 +491,7 @@ func NewSeparator(lmo LMO, cfg SeparatorConfig) *CachedSeparator {
 		case policy.MaxBytes < 0:
 			policy.MaxBytes = 0
 		}
-		cs.Cache = newLMOCache(lmo, policy)
+		cs.Cache = newLMOCache(lmo, policy, n)
 	}
 	return cs
 }
