@@ -138,7 +138,8 @@ type Params struct {
 	// for other polytopes, see D; unless D is set) and the strongly convex steps. For C it uses the
 	// curvature 4L·D²/√k = 4L√k of f̃ (the paper states L√k, too small by a
 	// factor 4 for f̃ as defined); TheoremBound uses the Lipschitz constant
-	// L + 4L·D/√k = 5L of f̃ on P (the paper states 3L).
+	// L + 4L·D/√k = 5L of f̃ on P (the paper states 3L). Check refuses an
+	// L or a D so large that these constants overflow, naming L or D.
 	Smoothing bool
 	// L1Diameter is k, the ℓ1-diameter of P (0: from Diameter1).
 	L1Diameter int
@@ -297,6 +298,11 @@ func (p Params) resolve(lmo lazycg.LMO, who string) (resolved, error) {
 		r.smoothCoef = 2 * p.L / sk
 		r.lipschitzSurrogate = p.L + 4*p.L*r.d/sk
 		r.strong = true
+		// A huge L or D overflows these constants; the check of C below
+		// would report C=+Inf, a constant the caller did not give.
+		if err := smoothingOverflow(who, p.L, r.d, k, r); err != nil {
+			return r, err
+		}
 	}
 	if !finiteNonNeg(r.c) || !finiteNonNeg(r.s) || !(r.b >= 0 && r.b < 1) || !(r.sExp >= 0 && r.sExp < 1) {
 		return r, fmt.Errorf("online: %s: need C ≥ 0, S ≥ 0 finite and b, s in [0, 1), got C=%g b=%g S=%g s=%g",
@@ -343,6 +349,23 @@ func (p Params) resolve(lmo lazycg.LMO, who string) (resolved, error) {
 		return r, fmt.Errorf("online: %s: the stochastic steps need the diameter D of P", who)
 	}
 	return r, nil
+}
+
+// smoothingOverflow says which of the inputs of smoothing, the Lipschitz
+// constant l (finite) and the diameter d of the surrogate's constants
+// (given as D, or derived from the ℓ1-diameter k), overflowed the
+// constants r derived from them (nil: they are finite): l when they
+// overflow at a diameter of at most 1 too, else d.
+func smoothingOverflow(who string, l, d, k float64, r resolved) error {
+	finite := func(v float64) bool { return !math.IsInf(v, 0) && !math.IsNaN(v) }
+	if finite(r.c) && finite(r.s) && finite(r.smoothCoef) && finite(r.lipschitzSurrogate) {
+		return nil
+	}
+	sk, d1 := math.Sqrt(k), min(d, 1)
+	if !finite(4*l*d1*d1/sk) || !finite(2*l/sk) || !finite(l+4*l*d1/sk) {
+		return fmt.Errorf("online: %s: smoothing's Lipschitz constant L=%g is too large: its constants C = 4L·D²/√k, 2L/√k and L + 4L·D/√k (k=%g the ℓ1-diameter) overflow", who, l, k)
+	}
+	return fmt.Errorf("online: %s: smoothing's diameter D=%g is too large for L=%g: C = 4L·D²/√k or L + 4L·D/√k (k=%g the ℓ1-diameter) overflows", who, d, l, k)
 }
 
 // diameterFromL1 returns the diameter of P in norm nm derived from k, a

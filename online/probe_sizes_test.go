@@ -61,3 +61,39 @@ func TestProbeParamsLMODimension(t *testing.T) {
 		t.Errorf("nil LMO with D set: %v", err)
 	}
 }
+
+// TestProbeSmoothingOverflow checks that smoothing's constants overflowed
+// by a huge Lipschitz constant L or diameter D are refused with an error
+// naming that input: it said "C=+Inf", a constant the caller never gave.
+func TestProbeSmoothingOverflow(t *testing.T) {
+	tests := []struct {
+		name string
+		p    Params
+		lmo  lazycg.LMO
+		want string // in the error; "" for none
+	}{
+		{"L 1e308", Params{Smoothing: true, L: 1e308, D: 1, L1Diameter: 2}, nil, "Lipschitz constant L=1e+308 is too large"},
+		{"L MaxFloat64, default D", Params{Smoothing: true, L: math.MaxFloat64}, sizedZeroOne{3}, "Lipschitz constant L=1.7976931348623157e+308 is too large"},
+		{"L 1e308, tiny D", Params{Smoothing: true, L: 1e308, D: 1e-200, L1Diameter: 2}, nil, "L=1e+308 is too large"},
+		{"D 1e200", Params{Smoothing: true, L: 1, D: 1e200, L1Diameter: 2}, nil, "diameter D=1e+200 is too large for L=1"},
+		{"D +Inf", Params{Smoothing: true, L: 1, D: math.Inf(1), L1Diameter: 2}, nil, "diameter D=+Inf is too large"},
+		{"L 4.4e307, only L + 4L·D/√k overflows", Params{Smoothing: true, L: 4.4e307, D: 1, L1Diameter: 1}, nil, "L=4.4e+307 is too large"},
+		{"D 1e160, only C overflows", Params{Smoothing: true, L: 1, D: 1e160, L1Diameter: 1}, nil, "D=1e+160 is too large"},
+		{"L and D moderate", Params{Smoothing: true, L: 1e100, D: 1e100, L1Diameter: 2}, nil, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.p.Check(tc.lmo)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("error %v, want none", err)
+			case tc.want != "" && err == nil:
+				t.Fatalf("no error, want one containing %q", tc.want)
+			case tc.want != "" && !strings.Contains(err.Error(), tc.want):
+				t.Fatalf("error %q, want one containing %q", err, tc.want)
+			case err != nil && strings.Contains(err.Error(), "C=+Inf"):
+				t.Fatalf("error %q blames C, which the caller did not give", err)
+			}
+		})
+	}
+}
