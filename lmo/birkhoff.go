@@ -67,6 +67,8 @@ func (b *Birkhoff) Vertex(dst []float64) {
 }
 
 // Minimize writes a permutation matrix P minimizing Σ c_ij P_ij into dst.
+// It returns an error when the value Σ c_ij P_ij lies beyond the range of
+// float64.
 func (b *Birkhoff) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	cmax, err := basicCheckCostMax("birkhoff", b.n*b.n, dst, c)
 	if err != nil {
@@ -75,12 +77,13 @@ func (b *Birkhoff) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearR
 	if err := b.assign(b.scaled(c, cmax), nil); err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	return b.write(dst, c), nil
+	return b.write(dst, c)
 }
 
 // MinimizeFace minimizes over the permutation matrices P with P_ij = 0
 // wherever zero[i·n+j] is set. It returns an error (after at most O(n³)
-// work) when no such permutation exists.
+// work) when no such permutation exists and, as Minimize, when the value
+// lies beyond the range of float64.
 func (b *Birkhoff) MinimizeFace(_ context.Context, dst, c []float64, zero []bool) (lazycg.LinearResult, error) {
 	cmax, err := basicCheckCostMax("birkhoff", b.n*b.n, dst, c)
 	if err != nil {
@@ -92,7 +95,7 @@ func (b *Birkhoff) MinimizeFace(_ context.Context, dst, c []float64, zero []bool
 	if err := b.assign(b.scaled(c, cmax), zero); err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	return b.write(dst, c), nil
+	return b.write(dst, c)
 }
 
 // scaled returns the costs c (with max|c| = cmax) that assign uses: c
@@ -105,14 +108,16 @@ func (b *Birkhoff) scaled(c []float64, cmax float64) []float64 {
 }
 
 // write stores the permutation matrix of the current matching in dst and
-// returns its exact result (Value c·dst, see answerValue).
-func (b *Birkhoff) write(dst, c []float64) lazycg.LinearResult {
+// returns its exact result (Value c·dst, see basicAnswer: the terms have
+// mixed signs, so an overflowed partial sum alone is no refusal), or
+// errBeyondFloat64 when c·dst lies beyond the range of float64.
+func (b *Birkhoff) write(dst, c []float64) (lazycg.LinearResult, error) {
 	n := b.n
 	clear(dst)
 	for j := 1; j <= n; j++ {
 		dst[(b.colRow[j]-1)*n+j-1] = 1
 	}
-	return lazycg.Exact(answerValue(c, dst))
+	return basicAnswer("birkhoff", c, dst)
 }
 
 // assign solves the assignment problem with costs c (row-major) where the

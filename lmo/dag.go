@@ -350,7 +350,8 @@ func (d *PathPolytope) Vertex(dst []float64) {
 
 // Minimize writes the indicator vector of a shortest source–sink path for
 // the arc costs c into dst. Ties are broken toward the lowest in-arc index
-// at each node.
+// at each node. It returns an error when the path's cost c·dst lies beyond
+// the range of float64.
 func (d *PathPolytope) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	cmax, err := basicCheckCostMax("path", len(d.from), dst, c)
 	if err != nil {
@@ -358,11 +359,12 @@ func (d *PathPolytope) Minimize(_ context.Context, dst, c []float64) (lazycg.Lin
 	}
 	d.shortest(d.scaled(c, cmax), nil)
 	d.writePath(dst)
-	return lazycg.Exact(answerValue(c, dst)), nil
+	return basicAnswer("path", c, dst)
 }
 
 // MinimizeFace writes a shortest source–sink path avoiding every arc i with
-// zero[i] into dst. It returns an error when no such path exists.
+// zero[i] into dst. It returns an error when no such path exists and, as
+// Minimize, when the value lies beyond the range of float64.
 func (d *PathPolytope) MinimizeFace(_ context.Context, dst, c []float64, zero []bool) (lazycg.LinearResult, error) {
 	cmax, err := basicCheckCostMax("path", len(d.from), dst, c)
 	if err != nil {
@@ -376,7 +378,7 @@ func (d *PathPolytope) MinimizeFace(_ context.Context, dst, c []float64, zero []
 		return lazycg.LinearResult{}, fmt.Errorf("lmo: path: face is empty: every source–sink path uses an excluded arc")
 	}
 	d.writePath(dst)
-	return lazycg.Exact(answerValue(c, dst)), nil
+	return basicAnswer("path", c, dst)
 }
 
 // scaled returns the costs c (with max|c| = cmax) that the path searches

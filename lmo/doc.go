@@ -262,6 +262,18 @@ func basicExact(name string, v float64) (lazycg.LinearResult, error) {
 	return lazycg.Exact(v), nil
 }
 
+// basicAnswer returns lazycg.Exact(c·v) for an oracle's optimal answer v,
+// with c·v from basicValue (safe where terms of mixed signs or partial sums
+// overflow although c·v does not), or errBeyondFloat64 when c·v lies
+// beyond the range of float64.
+func basicAnswer(name string, c, v []float64) (lazycg.LinearResult, error) {
+	s, err := basicValue(name, c, v)
+	if err != nil {
+		return lazycg.LinearResult{}, err
+	}
+	return lazycg.Exact(s), nil
+}
+
 // basicMaxAbs returns max|c|.
 func basicMaxAbs(c []float64) float64 {
 	cmax := 0.0

@@ -128,7 +128,8 @@ func (h *Hypersimplex) Vertex(dst []float64) {
 }
 
 // Minimize writes into dst r on k smallest c_i (the unit hypersimplex: on
-// the negative ones among them) and 0 elsewhere.
+// the negative ones among them) and 0 elsewhere. It returns an error when
+// the value c·dst lies beyond the range of float64.
 func (h *Hypersimplex) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	if err := basicCheckCost(h.name(), h.n, dst, c); err != nil {
 		return lazycg.LinearResult{}, err
@@ -141,8 +142,9 @@ func (h *Hypersimplex) Minimize(_ context.Context, dst, c []float64) (lazycg.Lin
 
 // place sets dst to r on the first k entries of the selection of the k
 // largest keys (for the unit hypersimplex only where c < 0), 0 elsewhere,
-// and returns the exact result with Value c·dst (see answerValue: the
-// terms c_i·r can overflow although c·dst does not).
+// and returns the exact result with Value c·dst (see basicAnswer: the
+// terms c_i·r can overflow although c·dst does not), or errBeyondFloat64
+// when c·dst lies beyond the range of float64.
 func (h *Hypersimplex) place(dst, c []float64, k int) (lazycg.LinearResult, error) {
 	selectLargest(h.idx, h.key, k)
 	clear(dst)
@@ -151,13 +153,14 @@ func (h *Hypersimplex) place(dst, c []float64, k int) (lazycg.LinearResult, erro
 			dst[i] = h.r
 		}
 	}
-	return lazycg.Exact(answerValue(c, dst)), nil
+	return basicAnswer(h.name(), c, dst)
 }
 
 // MinimizeFace minimizes c over the face {x ∈ P : x_i = 0 where zero[i]}:
 // the k smallest costs among the free coordinates. The face of the
 // hypersimplex is empty when fewer than k coordinates are free (an error);
-// the unit hypersimplex's faces all contain 0.
+// the unit hypersimplex's faces all contain 0. As Minimize, it returns an
+// error when the value lies beyond the range of float64.
 func (h *Hypersimplex) MinimizeFace(_ context.Context, dst, c []float64, zero []bool) (lazycg.LinearResult, error) {
 	if err := basicCheckCost(h.name(), h.n, dst, c); err != nil {
 		return lazycg.LinearResult{}, err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lazycg/lazycg"
@@ -16,7 +17,10 @@ import (
 // (OWL, K-norm), an infinite label hid every path or assignment through it
 // (path: a wrong path, an index −1 panic or a spurious empty face;
 // Birkhoff: a spurious empty face), and Inf − Inf = NaN hid cuts from the
-// enumeration table (cut).
+// enumeration table (cut). The rows marked beyond have an optimum beyond
+// the range of float64 (2e308): the oracle must refuse it with the error
+// saying so (it returned Value +Inf before 2026-12-03), not panic or call
+// the face empty.
 func TestHugeCostsNoOverflow(t *testing.T) {
 	must := func(l lazycg.LMO, err error) lazycg.LMO {
 		t.Helper()
@@ -34,21 +38,22 @@ func TestHugeCostsNoOverflow(t *testing.T) {
 	cut := must(CompleteGraphCut(4)) // edges 01 02 03 12 13 23
 	const big = 1e308
 	tests := []struct {
-		name string
-		lmo  lazycg.LMO
-		zero []bool // MinimizeFace when not nil
-		c    []float64
-		want []float64
+		name   string
+		lmo    lazycg.LMO
+		zero   []bool // MinimizeFace when not nil
+		c      []float64
+		want   []float64
+		beyond bool // c·want lies beyond float64: want errBeyondFloat64
 	}{
-		{"owl/sum-overflows", owl, nil, []float64{1.7e308, 0.1e308, 0}, []float64{-1, 0, 0}},
-		{"knorm/l1-norm-overflows", knorm, nil, []float64{big, big, big, big}, []float64{-5e-11, -5e-11, -5e-11, -5e-11}},
-		{"path/label-overflows", path2, nil, []float64{big, big}, []float64{1, 1}},
-		{"path/face-label-overflows", path2, []bool{false, false}, []float64{big, big}, []float64{1, 1}},
-		{"path/overflow-hides-best", path5, nil, []float64{big, -big, big, -big, 1}, []float64{1, 1, 1, 1, 0}},
-		{"path/face-overflow-hides-best", path5, make([]bool, 5), []float64{big, -big, big, -big, 1}, []float64{1, 1, 1, 1, 0}},
-		{"birkhoff/potentials-overflow", birk, nil, []float64{-1.7e308, 1.359e308, -1.7e308, 1.7e308}, []float64{0, 1, 1, 0}},
-		{"birkhoff/face-potentials-overflow", birk, make([]bool, 4), []float64{-1.7e308, 1.359e308, -1.7e308, 1.7e308}, []float64{0, 1, 1, 0}},
-		{"cut/table-sum-overflows", cut, nil, []float64{-1, -1, -1, 0, big, big}, []float64{1, 1, 1, 0, 0, 0}},
+		{"owl/sum-overflows", owl, nil, []float64{1.7e308, 0.1e308, 0}, []float64{-1, 0, 0}, false},
+		{"knorm/l1-norm-overflows", knorm, nil, []float64{big, big, big, big}, []float64{-5e-11, -5e-11, -5e-11, -5e-11}, false},
+		{"path/label-overflows", path2, nil, []float64{big, big}, []float64{1, 1}, true},
+		{"path/face-label-overflows", path2, []bool{false, false}, []float64{big, big}, []float64{1, 1}, true},
+		{"path/overflow-hides-best", path5, nil, []float64{big, -big, big, -big, 1}, []float64{1, 1, 1, 1, 0}, false},
+		{"path/face-overflow-hides-best", path5, make([]bool, 5), []float64{big, -big, big, -big, 1}, []float64{1, 1, 1, 1, 0}, false},
+		{"birkhoff/potentials-overflow", birk, nil, []float64{-1.7e308, 1.359e308, -1.7e308, 1.7e308}, []float64{0, 1, 1, 0}, false},
+		{"birkhoff/face-potentials-overflow", birk, make([]bool, 4), []float64{-1.7e308, 1.359e308, -1.7e308, 1.7e308}, []float64{0, 1, 1, 0}, false},
+		{"cut/table-sum-overflows", cut, nil, []float64{-1, -1, -1, 0, big, big}, []float64{1, 1, 1, 0, 0, 0}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -69,6 +74,12 @@ func TestHugeCostsNoOverflow(t *testing.T) {
 					res, err = tc.lmo.Minimize(context.Background(), dst, tc.c)
 				}
 			}()
+			if tc.beyond {
+				if err == nil || !strings.Contains(err.Error(), "beyond the range of float64") {
+					t.Fatalf("c = %v: result %+v (%v), want the error that c·v lies beyond the range of float64", tc.c, res, err)
+				}
+				return
+			}
 			if err != nil {
 				t.Fatalf("c = %v: %v", tc.c, err)
 			}

@@ -33,8 +33,9 @@ func probeCost(rng *rand.Rand, n, mode int) []float64 {
 // probeCheck checks an oracle's answer against the brute-force minimum
 // over verts. An error is accepted only when it says the value lies beyond
 // the range of float64 and the brute-force minimum is indeed ±Inf (the
-// simplices refuse such answers; the hypersimplex, the spanning tree, the
-// path polytope and the Birkhoff polytope report the value ±Inf).
+// simplices, the hypersimplex, the spanning tree, the path polytope and the
+// Birkhoff polytope refuse such answers; before 2026-12-03 the last four
+// reported the value ±Inf).
 func probeCheck(t *testing.T, name string, res lazycg.LinearResult, err error, dst, c []float64, verts [][]float64) {
 	t.Helper()
 	if err != nil {

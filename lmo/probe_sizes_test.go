@@ -128,12 +128,15 @@ func TestProbeSizesRefusedBeforeAllocation(t *testing.T) {
 // TestProbeSizesValueBeyondFloat64 checks the oracles whose exact answer
 // has a value c·dst beyond the range of float64 (a radius near
 // MaxFloat64, or costs near it): the simplices, the ℓ1, ℓp, ℓ2 and K-norm
-// balls, KSparse and the hypercube returned lazycg.Exact(−Inf), while the
-// box, the nuclear ball, the Fantope and the convex hull refuse the same
-// situation with an error. Each must now return an error saying the value
-// lies beyond the range of float64, never a result with an infinite value;
-// the "finite" rows, whose values are within range (down to −MaxFloat64),
-// must still be exact.
+// balls, KSparse and the hypercube returned lazycg.Exact(−Inf), and so
+// did (with ±Inf) the hypersimplices, the Birkhoff polytope, the spanning
+// tree, the path polytope and the product (the latter also where every
+// factor's value is finite but their sum is not), while the box, the
+// nuclear ball, the Fantope and the convex hull refuse the same situation
+// with an error. Each must now return an error saying the value lies
+// beyond the range of float64, never a result with an infinite value; the
+// "finite" rows, whose values are within range (down to −MaxFloat64, some
+// with terms or partial sums that overflow), must still be exact.
 func TestProbeSizesValueBeyondFloat64(t *testing.T) {
 	const huge = math.MaxFloat64
 	must := func(o lazycg.LMO, err error) lazycg.LMO {
@@ -158,6 +161,15 @@ func TestProbeSizesValueBeyondFloat64(t *testing.T) {
 	l2 := must(NewL2Ball(3, huge))
 	knorm := must(NewKNormBall(3, 2, huge))
 	cube := must(NewHypercube(3))
+	hyper := must(NewHypersimplex(3, 2, 1))
+	uhyper := must(NewUnitHypersimplex(3, 2, 1))
+	birk := must(NewBirkhoff(2))
+	tree := must(NewSpanningTree(3, [][2]int{{0, 1}, {1, 2}}))
+	path := must(NewDAG(3, [][2]int{{0, 1}, {1, 2}}, 0, 2))
+	point := must(NewProbabilitySimplex(1, 1))
+	prod := must(NewProduct(point, point)) // values −1e308 each, sum −2e308
+	prod3 := must(NewProduct(point, point, point))
+	prodHyper := must(NewProduct(point, hyper)) // the factor hyper refuses
 	tests := []struct {
 		name   string
 		o      lazycg.LMO
@@ -187,6 +199,26 @@ func TestProbeSizesValueBeyondFloat64(t *testing.T) {
 		{"hypercube", cube, false, []float64{-1e308, -1e308, 1}, false},
 		{"hypercube/face", cube, true, []float64{-1e308, -1e308, 1}, false},
 		{"hypercube/finite", cube, false, []float64{-1e308, 1e308, -7e307}, true},
+		{"hypersimplex", hyper, false, ones(3, 1e308), false},
+		{"hypersimplex/face", hyper, true, []float64{-1e308, -1e308, 0}, false},
+		{"hypersimplex/finite", hyper, false, []float64{1.7e308, -1.7e308, 1.7e308}, true},
+		{"unit-hypersimplex", uhyper, false, ones(3, -1e308), false},
+		{"unit-hypersimplex/face", uhyper, true, ones(3, -1e308), false},
+		{"unit-hypersimplex/finite", uhyper, false, ones(3, -8e307), true},
+		{"birkhoff", birk, false, ones(4, 1e308), false},
+		{"birkhoff/face", birk, true, []float64{-1e308, 0, 0, -1e308}, false},
+		{"birkhoff/finite", birk, false, []float64{-8e307, 0, 0, -8e307}, true},
+		{"spanning-tree", tree, false, []float64{-1e308, -1e308}, false},
+		{"spanning-tree/face", tree, true, []float64{1e308, 1e308}, false},
+		{"spanning-tree/finite", tree, false, []float64{-8e307, -8e307}, true},
+		{"path", path, false, []float64{1e308, 1e308}, false},
+		{"path/face", path, true, []float64{-1e308, -1e308}, false},
+		{"path/finite", path, false, []float64{-8e307, -8e307}, true},
+		{"product/sum-of-finite", prod, false, []float64{-1e308, -1e308}, false},
+		{"product/face/sum-of-finite", prod, true, []float64{1e308, 1e308}, false},
+		{"product/factor-refuses", prodHyper, false, []float64{0, 1e308, 1e308, 1e308}, false},
+		{"product/finite", prod, false, []float64{-8e307, -8e307}, true},
+		{"product/finite-partial-sums-overflow", prod3, false, []float64{1.7e308, 1.7e308, -1.7e308}, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -214,6 +246,56 @@ func TestProbeSizesValueBeyondFloat64(t *testing.T) {
 			}
 			if math.IsInf(res.Value, 0) || math.IsInf(res.Bound, 0) {
 				t.Errorf("result %+v with an error: want the zero result", res)
+			}
+		})
+	}
+}
+
+// probeBoundLMO is the one-point set {1} in R^1 answering inexactly: Value
+// c_0 and the Bound bound (≤ c_0 for the costs used), reason StopGap.
+type probeBoundLMO struct{ bound float64 }
+
+func (probeBoundLMO) Dim() int { return 1 }
+
+func (o probeBoundLMO) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearResult, error) {
+	dst[0] = 1
+	return lazycg.LinearResult{Found: true, Value: c[0], Bound: o.bound, Reason: lazycg.StopGap}, nil
+}
+
+// TestProbeSizesProductBoundSum checks the bound of a product with an
+// inexact block where the blocks' bounds, summed in order, overflow: with
+// bounds 1.7e308, 1.7e308, −1.7e308, −Inf the sum Inf + −Inf gave Bound
+// NaN (and min(NaN, Value) kept it), and with −2^1023, −2^1023, 2^1023,
+// −2^1022 it gave −Inf, discarding the finite bound −1.5·2^1023.
+func TestProbeSizesProductBoundSum(t *testing.T) {
+	const big = 1.7e308
+	point, err := NewProbabilitySimplex(1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name      string
+		bound     float64 // of the inexact block, whose value is 0
+		c         []float64
+		wantValue float64
+		wantBound float64
+	}{
+		{"nan", math.Inf(-1), []float64{big, big, -big, 0}, big, math.Inf(-1)},
+		{"artefact", -0x1p1022, []float64{-0x1p1023, -0x1p1023, 0x1p1023, 0}, -0x1p1023, -0x1.8p1023},
+		{"plain", -1, []float64{1, 2, 3, 0}, 6, 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := NewProduct(point, point, point, probeBoundLMO{tc.bound})
+			if err != nil {
+				t.Fatal(err)
+			}
+			dst := make([]float64, 4)
+			res, err := p.Minimize(context.Background(), dst, tc.c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Value != tc.wantValue || res.Bound != tc.wantBound || res.Optimal() || res.Reason != lazycg.StopGap {
+				t.Fatalf("result %+v, want Value %v and Bound %v (StopGap)", res, tc.wantValue, tc.wantBound)
 			}
 		})
 	}

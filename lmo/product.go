@@ -113,7 +113,11 @@ var (
 // oracles, a polytope (or convex body) in R^{n_1+…+n_K} whose coordinates
 // are the blocks' coordinates in order. Minimize solves every block and is
 // exact when every block is; Bound is the sum of the blocks' bounds (−Inf
-// when one is −Inf), and Value is c·dst in index order.
+// when one is −Inf or when the sum lies below −MaxFloat64, capped at
+// Value), and Value is c·dst (see answerValue: finite where only partial
+// sums overflow). An error of a block is returned wrapped, and Minimize
+// returns an error when c·dst lies beyond the range of float64, even
+// where every block's value lies within it.
 //
 // Optional capabilities are forwarded only when every block has them and
 // the product inherits them soundly:
@@ -229,7 +233,7 @@ func (p *product) Minimize(ctx context.Context, dst, c []float64) (lazycg.Linear
 			return lazycg.LinearResult{}, err
 		}
 	}
-	return acc.result(c, dst), nil
+	return acc.result(c, dst)
 }
 
 // MinimizeBlock implements BlockLMO.
@@ -250,11 +254,19 @@ func (p *product) MinimizeBlock(ctx context.Context, k int, dst, c []float64) (l
 
 // productResult accumulates the results of the blocks.
 type productResult struct {
-	bound  float64
+	bound  float64 // sum of the finite bounds, in order (may overflow)
+	small  float64 // sum of the finite bounds times 2^−productBoundShift
+	nobnd  bool    // a block's bound was −Inf
 	nodes  int64
 	reason lazycg.StopReason
 	exact  bool // every block so far was optimal; start with true
 }
+
+// productBoundShift scales the blocks' bounds in productResult.small so
+// that their sum cannot overflow (fewer than 2^63 blocks of |bound| <
+// 2^1024); only bounds below 2^(productBoundShift−1022), negligible where
+// the plain sum overflowed, lose bits.
+const productBoundShift = 64
 
 // add folds in the result of block k, or wraps its error.
 func (a *productResult) add(k int, res lazycg.LinearResult, err error) error {
@@ -264,7 +276,12 @@ func (a *productResult) add(k int, res lazycg.LinearResult, err error) error {
 	if !res.Found {
 		return fmt.Errorf("lmo: product: block %d returned no vertex (%v)", k, res.Reason)
 	}
-	a.bound += res.Bound // −Inf stays −Inf: bounds are never +Inf
+	if math.IsInf(res.Bound, -1) {
+		a.nobnd = true // bounds are never +Inf
+	} else {
+		a.bound += res.Bound
+		a.small += math.Ldexp(res.Bound, -productBoundShift)
+	}
 	a.nodes += res.Nodes
 	if a.exact && !res.Optimal() {
 		a.exact, a.reason = false, res.Reason
@@ -272,15 +289,30 @@ func (a *productResult) add(k int, res lazycg.LinearResult, err error) error {
 	return nil
 }
 
-// result returns the product's result for the vertex dst.
-func (a *productResult) result(c, dst []float64) lazycg.LinearResult {
-	v := answerValue(c, dst)
+// result returns the product's result for the vertex dst, or
+// errBeyondFloat64 when c·dst lies beyond the range of float64 (the sum of
+// the blocks' finite values can overflow). The bound is −Inf when a
+// block's is, and otherwise the sum of the blocks' bounds, summed scaled
+// where the plain sum overflowed (+Inf + −Inf gave NaN): −Inf when it lies
+// below −MaxFloat64, and never above Value.
+func (a *productResult) result(c, dst []float64) (lazycg.LinearResult, error) {
+	v, err := basicValue("product", c, dst)
+	if err != nil {
+		return lazycg.LinearResult{}, err
+	}
 	if a.exact {
 		r := lazycg.Exact(v)
 		r.Nodes = a.nodes
-		return r
+		return r, nil
 	}
-	return lazycg.LinearResult{Found: true, Value: v, Bound: min(a.bound, v), Reason: a.reason, Nodes: a.nodes}
+	bound := a.bound
+	switch {
+	case a.nobnd:
+		bound = math.Inf(-1)
+	case bound-bound != 0:
+		bound = math.Ldexp(a.small, productBoundShift)
+	}
+	return lazycg.LinearResult{Found: true, Value: v, Bound: min(bound, v), Reason: a.reason, Nodes: a.nodes}, nil
 }
 
 // MinimizeFace minimizes over the product of the blocks' faces.
@@ -300,7 +332,7 @@ func (f productFace) MinimizeFace(ctx context.Context, dst, c []float64, zero []
 			return lazycg.LinearResult{}, err
 		}
 	}
-	return acc.result(c, dst), nil
+	return acc.result(c, dst)
 }
 
 // L1Diameter returns the sum of the blocks' ℓ1-diameters (saturating at

@@ -154,7 +154,8 @@ func (t *SpanningTree) Vertex(dst []float64) {
 }
 
 // Minimize writes the indicator vector of a minimum-cost spanning tree into
-// dst. Ties are broken by edge index.
+// dst. Ties are broken by edge index. It returns an error when the tree's
+// cost c·dst lies beyond the range of float64.
 func (t *SpanningTree) Minimize(_ context.Context, dst, c []float64) (lazycg.LinearResult, error) {
 	if err := basicCheckCost("spanning tree", len(t.eu), dst, c); err != nil {
 		return lazycg.LinearResult{}, err
@@ -162,12 +163,13 @@ func (t *SpanningTree) Minimize(_ context.Context, dst, c []float64) (lazycg.Lin
 	if err := t.kruskal(dst, c, nil); err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	return lazycg.Exact(answerValue(c, dst)), nil
+	return basicAnswer("spanning tree", c, dst)
 }
 
 // MinimizeFace minimizes over the spanning trees that avoid every edge e
 // with zero[e]. It returns an error when the remaining edges do not connect
-// the graph.
+// the graph and, as Minimize, when the value lies beyond the range of
+// float64.
 func (t *SpanningTree) MinimizeFace(_ context.Context, dst, c []float64, zero []bool) (lazycg.LinearResult, error) {
 	if err := basicCheckCost("spanning tree", len(t.eu), dst, c); err != nil {
 		return lazycg.LinearResult{}, err
@@ -178,7 +180,7 @@ func (t *SpanningTree) MinimizeFace(_ context.Context, dst, c []float64, zero []
 	if err := t.kruskal(dst, c, zero); err != nil {
 		return lazycg.LinearResult{}, err
 	}
-	return lazycg.Exact(answerValue(c, dst)), nil
+	return basicAnswer("spanning tree", c, dst)
 }
 
 // kruskal writes a minimum spanning tree of the edges not excluded by zero
