@@ -59,15 +59,7 @@ func TestProbeSizesPanics(t *testing.T) {
 		{"AddRow [+Inf, +Inf]", row(inf, inf), `mip: builder: row "r" has bounds [+Inf, +Inf]`},
 		{"AddRow [-Inf, -Inf]", row(-inf, -inf), `mip: builder: row "r" has bounds [-Inf, -Inf]`},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			defer func() {
-				r := recover()
-				if _, rt := r.(runtime.Error); rt || r == nil || !strings.Contains(r.(string), tc.want) {
-					t.Errorf("panic %v; want a panic with %q", r, tc.want)
-				}
-			}()
-			tc.f()
-		})
+		expectPanic(t, tc.name, tc.f, tc.want)
 	}
 	// Legal sizes are unchanged.
 	if len(CompleteGraph(5)) != 10 || len(TSPArcs(4)) != 12 || TSPArcIndex(4, 3, 2) != 11 || RandomTSP(3, 1).N != 3 {
@@ -202,15 +194,7 @@ func TestProbeSizesInconsistent(t *testing.T) {
 		{"Triangles repeated labels", func() { Triangles([][2]int{{-1, -2}, {-2, -3}, {-3, -1}, {-3, -1}}) }, "mip: Triangles: edges 2 and 3 both join nodes -3 and -1"},
 		{"Triangles repeated edge, 5001 nodes", func() { Triangles(path) }, "mip: Triangles: edges 3999 and 5000 both join nodes 4000 and 3999"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			defer func() {
-				r := recover()
-				if _, rt := r.(runtime.Error); rt || r == nil || !strings.Contains(r.(string), tc.want) {
-					t.Errorf("panic %v; want a panic with %q", r, tc.want)
-				}
-			}()
-			tc.f()
-		})
+		expectPanic(t, tc.name, tc.f, tc.want)
 	}
 	if _, err := shortY.TourLength([]int{0, 1, 2}); err == nil || !strings.Contains(err.Error(), "mip: TSPInstance.TourLength: instance \"\" of 3 nodes has 3 X and 1 Y") {
 		t.Errorf("TourLength on an inconsistent instance: %v", err)
@@ -227,4 +211,20 @@ func TestProbeSizesInconsistent(t *testing.T) {
 	if Triangles(path[:5000]) != 0 || Triangles([][2]int{{0, 1}, {1, 2}, {2, 0}}) != 1 {
 		t.Error("Triangles of simple graphs changed")
 	}
+}
+
+// expectPanic runs f as subtest name and fails unless f panics with a
+// message (not a runtime error) containing want.
+func expectPanic(t *testing.T, name string, f func(), want string) {
+	t.Helper()
+	t.Run(name, func(t *testing.T) {
+		defer func() {
+			r := recover()
+			msg, _ := r.(string)
+			if _, rt := r.(runtime.Error); rt || r == nil || !strings.Contains(msg, want) {
+				t.Errorf("panic %v; want a panic with %q", r, want)
+			}
+		}()
+		f()
+	})
 }

@@ -192,14 +192,7 @@ func tspBuilder(name string, n int) (*Builder, error) {
 // checked once, before allocating).
 func (t *TSPInstance) ArcCosts() []float64 {
 	n := t.N
-	if n < 0 {
-		panic(fmt.Sprintf("mip: TSPInstance.ArcCosts: negative node count %d", n))
-	}
-	m := pairCount("TSPInstance.ArcCosts", n, 1)
-	if err := t.consistent(); err != nil {
-		panic("mip: TSPInstance.ArcCosts: " + err.Error())
-	}
-	c := make([]float64, 0, m)
+	c := make([]float64, 0, t.costCount("TSPInstance.ArcCosts", 1))
 	for i := range n {
 		for j := range n {
 			if i != j {
@@ -210,20 +203,28 @@ func (t *TSPInstance) ArcCosts() []float64 {
 	return c
 }
 
+// costCount returns the number of arcs (div = 1) or edges (div = 2) of t's
+// complete graph, for the cost vectors of what. It panics, naming what, if
+// t.N < 0, the count exceeds lazycg.MaxDim, or t is inconsistent (see
+// Dist): checked once, before allocating.
+func (t *TSPInstance) costCount(what string, div int) int {
+	if t.N < 0 {
+		panic(fmt.Sprintf("mip: %s: negative node count %d", what, t.N))
+	}
+	m := pairCount(what, t.N, div)
+	if err := t.consistent(); err != nil {
+		panic("mip: " + what + ": " + err.Error())
+	}
+	return m
+}
+
 // EdgeCosts returns the objective of the tour length over the coordinates of
 // TSPUndirected(t.N): one entry Dist(i, j) per edge in CompleteGraph order.
 // It panics if t.N < 0, its t.N(t.N−1)/2 edges exceed lazycg.MaxDim, or t is
 // inconsistent (see Dist; checked once, before allocating).
 func (t *TSPInstance) EdgeCosts() []float64 {
 	n := t.N
-	if n < 0 {
-		panic(fmt.Sprintf("mip: TSPInstance.EdgeCosts: negative node count %d", n))
-	}
-	m := pairCount("TSPInstance.EdgeCosts", n, 2)
-	if err := t.consistent(); err != nil {
-		panic("mip: TSPInstance.EdgeCosts: " + err.Error())
-	}
-	c := make([]float64, 0, m)
+	c := make([]float64, 0, t.costCount("TSPInstance.EdgeCosts", 2))
 	for i := range n {
 		for j := i + 1; j < n; j++ {
 			c = append(c, float64(t.dist(i, j)))
