@@ -188,8 +188,9 @@ func tspBuilder(name string, n int) (*Builder, error) {
 
 // ArcCosts returns the objective of the tour length over the coordinates of
 // TSP(t.N): entry TSPArcIndex(n, i, j) is Dist(i, j). It panics if t.N < 0,
-// its t.N(t.N−1) arcs exceed lazycg.MaxDim, or t is inconsistent (see Dist;
-// checked once, before allocating).
+// its t.N(t.N−1) arcs exceed lazycg.MaxDim, or t is inconsistent or has a
+// NaN, infinite or too large coordinate (see Dist; checked once, before
+// allocating).
 func (t *TSPInstance) ArcCosts() []float64 {
 	n := t.N
 	c := make([]float64, 0, t.costCount("TSPInstance.ArcCosts", 1))
@@ -205,14 +206,15 @@ func (t *TSPInstance) ArcCosts() []float64 {
 
 // costCount returns the number of arcs (div = 1) or edges (div = 2) of t's
 // complete graph, for the cost vectors of what. It panics, naming what, if
-// t.N < 0, the count exceeds lazycg.MaxDim, or t is inconsistent (see
-// Dist): checked once, before allocating.
+// t.N < 0, the count exceeds lazycg.MaxDim, t is inconsistent or a
+// coordinate is NaN, infinite or too large (see Dist): checked once, before
+// allocating.
 func (t *TSPInstance) costCount(what string, div int) int {
 	if t.N < 0 {
 		panic(fmt.Sprintf("mip: %s: negative node count %d", what, t.N))
 	}
 	m := pairCount(what, t.N, div)
-	if err := t.consistent(); err != nil {
+	if err := t.check(); err != nil {
 		panic("mip: " + what + ": " + err.Error())
 	}
 	return m
@@ -221,7 +223,8 @@ func (t *TSPInstance) costCount(what string, div int) int {
 // EdgeCosts returns the objective of the tour length over the coordinates of
 // TSPUndirected(t.N): one entry Dist(i, j) per edge in CompleteGraph order.
 // It panics if t.N < 0, its t.N(t.N−1)/2 edges exceed lazycg.MaxDim, or t is
-// inconsistent (see Dist; checked once, before allocating).
+// inconsistent or has a NaN, infinite or too large coordinate (see Dist;
+// checked once, before allocating).
 func (t *TSPInstance) EdgeCosts() []float64 {
 	n := t.N
 	c := make([]float64, 0, t.costCount("TSPInstance.EdgeCosts", 2))

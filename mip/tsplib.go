@@ -46,7 +46,8 @@ const (
 // is 0. It panics if i or j is outside 0..N−1, and if the instance is
 // inconsistent (built by hand with fewer than N X or Y coordinates, an
 // unknown weight type, or EXPLICIT without the matrix only the readers
-// fill); the check is O(1) per call.
+// fill) or a coordinate of i or j is NaN, infinite or beyond 1e15 in
+// absolute value (the readers' limit); the check is O(1) per call.
 func (t *TSPInstance) Dist(i, j int) int {
 	if i < 0 || i >= t.N || j < 0 || j >= t.N {
 		panic(fmt.Sprintf("mip: TSPInstance.Dist(%d, %d) with %d nodes", i, j, t.N))
@@ -54,7 +55,55 @@ func (t *TSPInstance) Dist(i, j int) int {
 	if err := t.consistent(); err != nil {
 		panic("mip: TSPInstance.Dist: " + err.Error())
 	}
+	if t.WeightType != "EXPLICIT" {
+		for _, k := range [2]int{i, j} {
+			if err := t.coordOK(k); err != nil {
+				panic("mip: TSPInstance.Dist: " + err.Error())
+			}
+		}
+	}
 	return t.dist(i, j)
+}
+
+// check returns an error unless t is consistent (see consistent) and,
+// for the coordinate weight types, every node's coordinates are finite
+// and at most maxTSPCoord in absolute value, as the readers ensure: a NaN
+// or infinite coordinate (of an instance built by hand) made every
+// distance to its node math.MinInt, as did one so large that the
+// distances overflow. It is O(N).
+func (t *TSPInstance) check() error {
+	if err := t.consistent(); err != nil {
+		return err
+	}
+	if t.WeightType == "EXPLICIT" {
+		// The matrix, filled only by the readers, holds integers of at
+		// most maxTSPWeight in absolute value.
+		return nil
+	}
+	for i := range t.N {
+		if err := t.coordOK(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// coordOK returns an error unless node i's coordinates (of a consistent
+// instance of a coordinate weight type) are finite and at most
+// maxTSPCoord in absolute value.
+func (t *TSPInstance) coordOK(i int) error {
+	for _, c := range [2]struct {
+		name string
+		v    float64
+	}{{"X", t.X[i]}, {"Y", t.Y[i]}} {
+		switch {
+		case math.IsNaN(c.v) || math.IsInf(c.v, 0):
+			return fmt.Errorf("TSP instance %q: coordinate %s of node %d is %g", t.Name, c.name, i, c.v)
+		case math.Abs(c.v) > maxTSPCoord:
+			return fmt.Errorf("TSP instance %q: coordinate %s of node %d is %g, beyond %g in absolute value (the readers' limit)", t.Name, c.name, i, c.v, float64(maxTSPCoord))
+		}
+	}
+	return nil
 }
 
 // consistent returns an error unless t's fields agree, in O(1): N ≥ 0, a
@@ -140,10 +189,10 @@ func geoDist(xi, yi, xj, yj float64) int {
 
 // TourLength returns the length of the closed tour visiting the nodes in the
 // given order. It returns an error unless tour is a permutation of 0..N−1,
-// when the length does not fit an int, and for an inconsistent instance
-// (see Dist).
+// when the length does not fit an int, and for an inconsistent instance or
+// one with a NaN, infinite or too large coordinate (see Dist).
 func (t *TSPInstance) TourLength(tour []int) (int, error) {
-	if err := t.consistent(); err != nil {
+	if err := t.check(); err != nil {
 		return 0, fmt.Errorf("mip: TSPInstance.TourLength: %w", err)
 	}
 	if len(tour) != t.N {

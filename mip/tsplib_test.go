@@ -270,6 +270,11 @@ func FuzzReadTSPLIB(f *testing.F) {
 	f.Add("DIMENSION: 3\nEDGE_WEIGHT_TYPE: ATT\nNODE_COORD_SECTION\n1 0 0\n2 10 0\n3 0 30\n")
 	f.Add("DIMENSION: 3\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: FULL_MATRIX\nEDGE_WEIGHT_SECTION\n0 1 2 1 0 3 2 3 0\n")
 	f.Add("DIMENSION: 2\nEDGE_WEIGHT_TYPE: CEIL_2D\nNODE_COORD_SECTION\n2 0 0 1 3 4\nFIXED_EDGES_SECTION\n1 2 -1\nEOF")
+	// Numbers strconv parses as NaN or ±Inf, and explicit weights that
+	// are none.
+	f.Add("DIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 nan 1\n3 2 2\n")
+	f.Add("DIMENSION: 3\nEDGE_WEIGHT_TYPE: GEO\nNODE_COORD_SECTION\n1 0 0\n2 1 -Infinity\n3 2 1e400\n")
+	f.Add("DIMENSION: 3\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: UPPER_ROW\nEDGE_WEIGHT_SECTION\n1 inf 3\nDISPLAY_DATA_SECTION\n1 0 NaN\n2 0 0\n3 0 0\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		inst, err := ReadTSPLIB(strings.NewReader(src))
 		if err != nil {
@@ -280,6 +285,11 @@ func FuzzReadTSPLIB(f *testing.F) {
 		}
 		if inst.N < 1 {
 			t.Fatalf("N = %d", inst.N)
+		}
+		// What the reader accepts has finite coordinates within the
+		// limit, so that no method refuses it later.
+		if err := inst.check(); err != nil {
+			t.Fatalf("accepted an instance its methods refuse: %v", err)
 		}
 		n := min(inst.N, 30)
 		for i := range n {
