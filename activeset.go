@@ -1,6 +1,7 @@
 package lazycg
 
 import (
+	"fmt"
 	"math"
 	"slices"
 )
@@ -59,7 +60,11 @@ func (a *ActiveSet) SetCompactor(vc VertexCompactor) {
 }
 
 // NewActiveSet returns an empty active set for vertices of dimension n.
+// It panics when n is negative: no vertex has that dimension.
 func NewActiveSet(n int) *ActiveSet {
+	if n < 0 {
+		panic(fmt.Sprintf("lazycg: NewActiveSet: negative dimension %d", n))
+	}
 	return &ActiveSet{n: n}
 }
 

@@ -90,7 +90,11 @@ type AugmentingSeparator struct {
 	// Tol is the tolerance of the 0/1 test of points (default 1e-9).
 	Tol float64
 
-	counts  AugmentCounts
+	counts AugmentCounts
+	// capped: the augmentation calls of the next calls are bounded by
+	// left (the run's limit, Settings.MaxLMOCalls; see callLimiter).
+	capped  bool
+	left    int
 	hist    *Cache
 	cur     []float64 // x_{i−1}
 	next    []float64 // x_i
@@ -304,6 +308,10 @@ func (s *AugmentingSeparator) Separate(ctx context.Context, dst, c, x []float64,
 	return sep, err
 }
 
+// limitCalls implements callLimiter: augmentation calls count as LMO
+// calls.
+func (s *AugmentingSeparator) limitCalls(n int) { s.capped, s.left = n >= 0, n }
+
 // augment runs the augmentation loop of Algorithm 9 from s.cur.
 func (s *AugmentingSeparator) augment(ctx context.Context, dst, c []float64, cx, phi, target float64, nAug int, kf float64) (Separation, error) {
 	sep := Separation{GapBound: math.Inf(1)}
@@ -312,7 +320,10 @@ func (s *AugmentingSeparator) augment(ctx context.Context, dst, c []float64, cx,
 	limit := 2*nAug + 8
 	for {
 		gain := cx - dot(c, s.cur)
-		if gain >= phi || ((sep.LMOCalls >= nAug || s.StopEarly) && gain > target) {
+		// Out of calls under the run's limit, a vertex beyond Φ/K is
+		// still an answer.
+		out := s.capped && sep.LMOCalls >= s.left
+		if gain >= phi || ((sep.LMOCalls >= nAug || s.StopEarly || out) && gain > target) {
 			copy(dst, s.cur)
 			sep.Positive, sep.Improvement = true, gain
 			s.counts.Positive++
@@ -323,6 +334,9 @@ func (s *AugmentingSeparator) augment(ctx context.Context, dst, c []float64, cx,
 		if sep.LMOCalls >= limit {
 			return sep, fmt.Errorf("%w: augmentation reached %d calls with improvement %g, need > %g",
 				ErrInconclusive, sep.LMOCalls, gain, target)
+		}
+		if out {
+			return sep, ErrLMOCallLimit
 		}
 		pen := (phi - gain) / kf
 		for i, v := range s.cur {

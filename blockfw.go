@@ -73,7 +73,11 @@ func (s *CachedSeparator) SeparateBlock(ctx context.Context, k int, dst, c, x []
 		return Separation{}, fmt.Errorf("lazycg: separate block: block %d outside [0, %d)", k, len(blocks))
 	}
 	lo, hi := blocks[k].Offset, blocks[k].Offset+blocks[k].Dim
-	return s.st.blocks[k].Separate(ctx, dst[lo:hi], c[lo:hi], x[lo:hi], phi, K)
+	bs := s.st.blocks[k]
+	bs.st.capped, bs.st.left = s.st.capped, s.st.left // the run's limit (callLimiter)
+	sep, err := bs.Separate(ctx, dst[lo:hi], c[lo:hi], x[lo:hi], phi, K)
+	bs.st.capped = false
+	return sep, err
 }
 
 // BlockOrder selects the blocks a block-coordinate pass updates.

@@ -164,8 +164,12 @@ type BatchDotter interface {
 const BatchDotSize = 4
 
 // NewCache returns an empty cache for vertices of dimension n (negative
-// counts of the policy are taken as 0; see CachePolicy.Check).
+// counts of the policy are taken as 0; see CachePolicy.Check). It panics
+// when n is negative: no vertex has that dimension.
 func NewCache(n int, policy CachePolicy) *Cache {
+	if n < 0 {
+		panic(fmt.Sprintf("lazycg: NewCache: negative dimension %d", n))
+	}
 	policy.MaxSize = max(0, policy.MaxSize)
 	policy.PruneEvery = max(0, policy.PruneEvery)
 	policy.PruneKeep = max(0, policy.PruneKeep)

@@ -396,6 +396,11 @@ func (o *Oracle) separateOrStart(ctx context.Context, dst, c, x []float64, f, ph
 	if err != nil || ok {
 		return sep, false, err
 	}
+	if o.refuses() {
+		// The call would exceed the run's limit (Settings.MaxLMOCalls,
+		// the calls in flight counted).
+		return Separation{GapBound: math.Inf(1)}, false, ErrLMOCallLimit
+	}
 	copy(sl.c, c)
 	copy(sl.x, x)
 	sl.f, sl.phi, sl.k = f, phi, k
@@ -673,7 +678,9 @@ func (o *Oracle) await(ctx context.Context, f float64) (sep Separation, again bo
 		switch {
 		case !stale:
 			if a.live() == 1 && fresh.twin == nil {
-				if to := a.free(); to != nil {
+				// A race or a question ahead is a call of its own: not
+				// beyond the run's limit.
+				if to := a.free(); to != nil && !o.refuses() {
 					switch {
 					case a.policy.races():
 						o.race(ctx, fresh, to)

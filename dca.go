@@ -40,7 +40,14 @@ type DCSettings struct {
 	// MaxIterations bounds the DCA iterations, i.e. the subproblems solved
 	// (0: none; see DCSettings for the cap of runs without any stop rule).
 	MaxIterations int
-	// MaxLMOCalls bounds the LMO calls of all subproblems together (0: none).
+	// MaxLMOCalls bounds the LMO calls of the whole run (0: none), the
+	// start vertex's and those of all subproblems together, exactly:
+	// each subproblem runs with the calls left as its
+	// Settings.MaxLMOCalls (or its own Inner.MaxLMOCalls when lower),
+	// which it never exceeds, so Stats.LMOCalls never exceeds
+	// MaxLMOCalls. The run ends with status LMOCallLimit when no call is
+	// left, or when a subproblem stopped at that limit; it keeps the
+	// iterate that subproblem reached and every certificate proven.
 	MaxLMOCalls int
 	// TimeLimit bounds the wall-clock time of the whole run (0: none).
 	TimeLimit time.Duration
@@ -464,11 +471,6 @@ func MinimizeDC(ctx context.Context, p DCProblem, settings *DCSettings, method M
 				inner.TimeLimit = left
 			}
 		}
-		if settings.MaxLMOCalls > 0 {
-			if left := settings.MaxLMOCalls - stats.LMOCalls; inner.MaxLMOCalls == 0 || left < inner.MaxLMOCalls {
-				inner.MaxLMOCalls = left
-			}
-		}
 		var phiT, scaleT float64 // φ(x_t) and its scale, fixed once the start is known
 		userCB := settings.Inner.Callback
 		inner.Callback = func(pr Progress) bool {
@@ -504,6 +506,20 @@ func MinimizeDC(ctx context.Context, p DCProblem, settings *DCSettings, method M
 			}
 			res.X, res.F = x, phi
 			record()
+		}
+		// The subproblem's LMO calls are cut to what the whole run has
+		// left after the start vertex's call (cut: the whole run's limit
+		// binds it); none left ends the run (an inner limit of 0 would
+		// be none at all).
+		cut := false
+		if settings.MaxLMOCalls > 0 {
+			left := settings.MaxLMOCalls - stats.LMOCalls
+			if left <= 0 {
+				return finish(LMOCallLimit, nil)
+			}
+			if inner.MaxLMOCalls == 0 || left <= inner.MaxLMOCalls {
+				inner.MaxLMOCalls, cut = left, true
+			}
 		}
 		phiT, scaleT = phi, modelScale
 		r, err := Minimize(run.Context(), Problem{Objective: model, LMO: p.LMO, Separator: sep, X0: x}, &inner, method)
@@ -560,6 +576,12 @@ func MinimizeDC(ctx context.Context, p DCProblem, settings *DCSettings, method M
 		case TimeLimit, Canceled:
 			if st, ok := run.Interrupted(); ok {
 				return finish(st, nil)
+			}
+		case LMOCallLimit:
+			if cut {
+				// The whole run's calls are spent, or what is left
+				// cannot serve a step of the subproblem's method.
+				return finish(LMOCallLimit, nil)
 			}
 		}
 		if !moved {

@@ -35,12 +35,24 @@ type Settings struct {
 	// MaxIterations bounds the number of iterations (0: none; see
 	// Settings for the cap of runs without any stop rule).
 	MaxIterations int
-	// MaxLMOCalls bounds the number of LMO calls (0: none). It is checked
-	// after the method's initialization and after each iteration: the run
-	// ends at the first check that finds the count at or above it, so the
-	// count can exceed it by the calls of that initialization (a binary
-	// search for Φ0 makes several) or of one iteration (pairwise and
-	// local methods make two).
+	// MaxLMOCalls bounds the number of LMO calls (0: none), as counted
+	// in Stats.LMOCalls, exactly: a run never makes more. A call that
+	// would exceed it is not made (the Oracle refuses it with
+	// ErrLMOCallLimit; in concurrent mode the calls in flight count as
+	// made, and no race or question ahead starts beyond it), and the run
+	// ends with status LMOCallLimit — also when the count reaches the
+	// limit between two iterations, or when the initialization (a binary
+	// search for Φ0 makes several calls) or an iteration (pairwise and
+	// local methods make two) needs a call beyond it. A run cut off in
+	// its initialization or in the middle of an iteration returns the
+	// iterate before it, with its value, and every dual bound proven so
+	// far (the calls made count). A weak separation oracle of this
+	// package (CachedSeparator, AugmentingSeparator) still answers from
+	// its cache when no call is left and stops its own calls at the
+	// limit; one of another type (Problem.Separator) is called only
+	// while at least one call is left, so the bound holds for it when
+	// each of its Separate calls makes at most one LMO call (else its
+	// last Separate call may exceed it).
 	MaxLMOCalls int
 	// TimeLimit bounds the wall-clock time (0: none). Oracle calls receive a
 	// context with the corresponding deadline.
@@ -153,7 +165,8 @@ const (
 	GapConverged
 	// IterationLimit: the iteration limit was reached.
 	IterationLimit
-	// LMOCallLimit: the LMO call limit was reached.
+	// LMOCallLimit: the LMO call limit was reached, or the next LMO call
+	// would have exceeded it (Settings.MaxLMOCalls).
 	LMOCallLimit
 	// TimeLimit: the wall-clock limit was reached.
 	TimeLimit
@@ -611,7 +624,8 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 	}
 	run := StartRun(ctx, settings.TimeLimit)
 	defer run.Stop()
-	oracle := run.newOracle(p.LMO, p.Separator, settings.separatorConfig(), n)
+	oracle := run.NewCheckedOracle(p.LMO, p.Separator, settings.separatorConfig(), n)
+	oracle.limit = settings.MaxLMOCalls
 	if settings.Concurrent {
 		if err := oracle.enableConcurrent(run.Context(), method, p.Objective, monotone, settings.Stale, settings.Idle); err != nil {
 			return nil, err
@@ -691,6 +705,11 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 		// from a trial point, or from a point Init moved to.
 		return finish(Failure, ferr)
 	}
+	if errors.Is(err, ErrLMOCallLimit) {
+		// Init needed an LMO call beyond the limit: the run ends at the
+		// start point (Init does not move it), with what Init proved.
+		return finish(LMOCallLimit, nil)
+	}
 	if err != nil {
 		saveBest()
 		if st, ok := run.Interrupted(); ok {
@@ -713,6 +732,13 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, method Method)
 			// oracle's error on a NaN cost), the objective failed first;
 			// res.X is the iterate before the step.
 			return finish(Failure, ferr)
+		}
+		if errors.Is(err, ErrLMOCallLimit) {
+			// The step needed an LMO call beyond the limit: the run
+			// ends at the iterate before the step (res.X, res.F; a
+			// step cut off after its first call may have moved s.X),
+			// with every bound proven so far.
+			return finish(LMOCallLimit, nil)
 		}
 		if err != nil {
 			if st, ok := run.Interrupted(); ok {

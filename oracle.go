@@ -2,6 +2,7 @@ package lazycg
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -22,6 +23,10 @@ type Oracle struct {
 	bsep  BlockSeparator // nil when sep is not a BlockSeparator
 	stats *Stats
 	async *concurrency // concurrent weak separation (concurrent.go); nil when off
+	// limit bounds the run's LMO calls (Settings.MaxLMOCalls; 0: none):
+	// a call beyond it is refused with ErrLMOCallLimit (see callsLeft).
+	limit int
+	lim   callLimiter // sep as a callLimiter; nil when it is not
 	// n is the dimension the problem was checked at (Run.newOracle; 0:
 	// unknown, dim reads the LMO's).
 	n int
@@ -45,7 +50,75 @@ func NewOracle(lmo LMO, sep WeakSeparator, stats *Stats) *Oracle {
 	o.store, _ = sep.(VertexStore)
 	o.rec, _ = lmo.(MoveRecorder)
 	o.bsep, _ = sep.(BlockSeparator)
+	o.lim, _ = sep.(callLimiter)
 	return o
+}
+
+// ErrLMOCallLimit is returned (wrapped) by the calls of an Oracle whose
+// run has a limit on its LMO calls (Settings.MaxLMOCalls) when the call
+// would exceed it: the LMO is not called. Minimize ends a run whose
+// method or initialization returns it with status LMOCallLimit and no
+// error, as a run that reaches the limit between two iterations.
+var ErrLMOCallLimit = errors.New("lazycg: the LMO call limit is reached")
+
+// callLimiter is implemented by the weak separation oracles of this
+// package, which call the LMO a number of times the Oracle cannot know
+// before the call (none on a cache hit, two under a CallBudget, up to N
+// augmentations): limitCalls(n) bounds the LMO calls of their next calls
+// to n (n < 0: no bound), beyond which a call returns ErrLMOCallLimit
+// instead of calling the LMO. The Oracle sets the bound before each
+// separation call and lifts it afterwards.
+type callLimiter interface {
+	limitCalls(n int)
+}
+
+// callsLeft returns the LMO calls the run may still make under its limit,
+// the calls in flight (concurrent weak separation) counted as made, and
+// whether there is a limit.
+func (o *Oracle) callsLeft() (int, bool) {
+	if o.limit <= 0 {
+		return 0, false
+	}
+	n := o.limit - o.stats.LMOCalls
+	if o.async != nil {
+		n -= o.async.busy()
+	}
+	return n, true
+}
+
+// refuses reports whether one more LMO call would exceed the run's limit.
+func (o *Oracle) refuses() bool {
+	n, ok := o.callsLeft()
+	return ok && n < 1
+}
+
+// refusedCall is the result of a call refused under the limit: no vertex, no
+// bound.
+var refusedCall = LinearResult{Value: math.Inf(1), Bound: math.Inf(-1)}
+
+// limitSeparation prepares a separation call under the run's limit and
+// reports whether it may be made: a separator of this package
+// (callLimiter) gets the calls left as its bound, so that it still
+// answers from its cache and refuses an LMO call beyond the limit itself;
+// a separator of another type is called only while at least one LMO call
+// is left. unlimitSeparation lifts the bound after the call.
+func (o *Oracle) limitSeparation() bool {
+	n, ok := o.callsLeft()
+	switch {
+	case !ok:
+		return true
+	case o.lim != nil:
+		o.lim.limitCalls(max(n, 0))
+		return true
+	}
+	return n >= 1
+}
+
+// unlimitSeparation lifts the bound limitSeparation set.
+func (o *Oracle) unlimitSeparation() {
+	if o.limit > 0 && o.lim != nil {
+		o.lim.limitCalls(-1)
+	}
 }
 
 // Moved reports that the method moved its iterate x to alpha·x + beta·v
@@ -71,6 +144,9 @@ func (o *Oracle) lmoCall(start time.Time) {
 
 // Minimize calls the LMO, counting the call and its time.
 func (o *Oracle) Minimize(ctx context.Context, dst, c []float64) (LinearResult, error) {
+	if o.refuses() {
+		return refusedCall, ErrLMOCallLimit
+	}
 	lmo := o.now()
 	start := time.Now()
 	res, err := lmo.Minimize(ctx, dst, c)
@@ -131,6 +207,9 @@ func (o *Oracle) LowerBound(ctx context.Context, dst, c []float64, relax bool) (
 	if _, ok := o.lmo.(RelaxationBounder); !relax || !ok {
 		return o.Minimize(ctx, dst, c)
 	}
+	if o.refuses() {
+		return refusedCall, ErrLMOCallLimit
+	}
 	rb := o.now().(RelaxationBounder)
 	start := time.Now()
 	b, err := rb.RelaxationBound(ctx, c)
@@ -153,6 +232,9 @@ func (o *Oracle) StartVertex(ctx context.Context, dst, c []float64) error {
 		_, err := o.Minimize(ctx, dst, c)
 		return err
 	}
+	if o.refuses() {
+		return ErrLMOCallLimit
+	}
 	es := o.now().(EarlyStopper)
 	start := time.Now()
 	res, err := es.MinimizeUntil(ctx, dst, c, StopRule{Improve: math.Inf(1), Certify: math.Inf(1)})
@@ -171,6 +253,9 @@ func (o *Oracle) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool
 	if _, ok := o.lmo.(FaceMinimizer); !ok {
 		return LinearResult{}, fmt.Errorf("lazycg: the LMO (%T) cannot minimize over faces", o.lmo)
 	}
+	if o.refuses() {
+		return refusedCall, ErrLMOCallLimit
+	}
 	fm := o.now().(FaceMinimizer)
 	start := time.Now()
 	res, err := fm.MinimizeFace(ctx, dst, c, zero)
@@ -186,6 +271,9 @@ func (o *Oracle) MinimizeFace(ctx context.Context, dst, c []float64, zero []bool
 func (o *Oracle) MinimizeBlock(ctx context.Context, k int, dst, c []float64) (LinearResult, error) {
 	if _, ok := o.lmo.(BlockLMO); !ok {
 		return LinearResult{}, fmt.Errorf("lazycg: the LMO (%T) is not a product of blocks (BlockLMO)", o.lmo)
+	}
+	if o.refuses() {
+		return refusedCall, ErrLMOCallLimit
 	}
 	bl := o.now().(BlockLMO)
 	start := time.Now()
@@ -214,7 +302,11 @@ func (o *Oracle) SeparateBlock(ctx context.Context, k int, dst, c, x []float64, 
 	}
 	o.idle()
 	start := time.Now()
+	if !o.limitSeparation() {
+		return Separation{GapBound: math.Inf(1)}, ErrLMOCallLimit
+	}
 	sep, err := bs.SeparateBlock(ctx, k, dst, c, x, phi, K)
+	o.unlimitSeparation()
 	o.count(sep, start)
 	if err == nil {
 		o.CountAnswer(sep.Positive, sep.CacheHit)
@@ -243,11 +335,15 @@ func (o *Oracle) SeparateComponent(ctx context.Context, dst, c, x []float64, phi
 	start := time.Now()
 	var sep Separation
 	var err error
+	if !o.limitSeparation() {
+		return Separation{GapBound: math.Inf(1)}, ErrLMOCallLimit
+	}
 	if o.async != nil {
 		sep, err = o.async.sep.separateWith(ctx, lmo, dst, c, x, phi, k)
 	} else {
 		sep, err = o.sep.Separate(ctx, dst, c, x, phi, k)
 	}
+	o.unlimitSeparation()
 	o.count(sep, start)
 	return sep, err
 }

@@ -143,14 +143,15 @@ func funcGrad(stats *Stats, fg *resolved[FuncGrader], f Objective, grad, x []flo
 // is nil the default separator NewSeparator(lmo, cfg) is used. Check the
 // problem first (CheckProblem).
 func (r *Run) NewOracle(lmo LMO, sep WeakSeparator, cfg SeparatorConfig) *Oracle {
-	return r.newOracle(lmo, sep, cfg, 0)
+	return r.NewCheckedOracle(lmo, sep, cfg, 0)
 }
 
-// newOracle is NewOracle for a problem checked at dimension n (0: the
-// LMO's Dim, read when needed): the default separator's cache and the
-// vectors of concurrent weak separation are of dimension n, whatever the
-// LMO's Dim says after the check (Minimize).
-func (r *Run) newOracle(lmo LMO, sep WeakSeparator, cfg SeparatorConfig, n int) *Oracle {
+// NewCheckedOracle is NewOracle for a problem checked at dimension n (0:
+// the LMO's Dim, read when needed): the default separator's cache and the
+// vectors of concurrent and background weak separation are of dimension
+// n, whatever the LMO's Dim says after the check (Minimize and the online
+// driver read it once).
+func (r *Run) NewCheckedOracle(lmo LMO, sep WeakSeparator, cfg SeparatorConfig, n int) *Oracle {
 	if sep == nil {
 		sep = newSeparator(lmo, cfg, n)
 	}

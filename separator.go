@@ -157,6 +157,11 @@ type separatorState struct {
 
 	blocks []*CachedSeparator // per-factor separators of a BlockLMO (SeparateBlock)
 
+	// capped: the LMO calls of the next calls are bounded by left (set by
+	// the Oracle under Settings.MaxLMOCalls; see callLimiter).
+	capped bool
+	left   int
+
 	// The LMO of separateWith as an EarlyStopper (solve), and LMO as a
 	// BlockLMO (SeparateBlock), kept between calls.
 	es      resolved[EarlyStopper]
@@ -535,6 +540,9 @@ func cacheProbe(c *Cache, dst, cost []float64, target float64) (float64, bool) {
 	return c.Search(dst, cost, target)
 }
 
+// limitCalls implements callLimiter.
+func (s *CachedSeparator) limitCalls(n int) { s.st.capped, s.st.left = n >= 0, n }
+
 // Separate implements WeakSeparator.
 func (s *CachedSeparator) Separate(ctx context.Context, dst, c, x []float64, phi, k float64) (Separation, error) {
 	return s.separateWith(ctx, s.LMO, dst, c, x, phi, k)
@@ -545,6 +553,9 @@ func (s *CachedSeparator) Separate(ctx context.Context, dst, c, x []float64, phi
 func (s *CachedSeparator) separateWith(ctx context.Context, lmo LMO, dst, c, x []float64, phi, k float64) (Separation, error) {
 	if sep, ok, err := s.fromCache(dst, c, x, phi, k); err != nil || ok {
 		return sep, err
+	}
+	if s.st.capped && s.st.left < 1 {
+		return Separation{GapBound: math.Inf(1)}, ErrLMOCallLimit
 	}
 	es, _ := s.st.es.get(lmo)
 	sep, found, err := s.solve(ctx, lmo, es, dst, c, x, phi, k, s.relGap(), s.dive(false))
@@ -649,7 +660,13 @@ func (s *CachedSeparator) solve(ctx context.Context, lmo LMO, es EarlyStopper, d
 				sep.LMOTime = time.Since(start)
 				return sep, true, nil
 			}
-			// Nothing to step to: ask again without a budget.
+			// Nothing to step to: ask again without a budget, if the
+			// run's limit leaves a call for it (the bound is read here
+			// only: a budget excludes concurrent calls).
+			if s.st.capped && s.st.left < 2 {
+				sep.LMOTime = time.Since(start)
+				return sep, false, ErrLMOCallLimit
+			}
 			sep.LMOCalls++
 			res, err = es.MinimizeUntil(ctx, dst, c, rule)
 		}
