@@ -466,9 +466,10 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, m Method) (*Re
 		return nil, lazycg.SettingsError(errors.New("online: the loss stream runs until a limit: set a time limit or MaxRounds"))
 	}
 	// The method's parameters, before the start vertex's LMO call (Init
-	// resolves them the same way).
+	// resolves them the same way), at the dimension n checked by Validate:
+	// the LMO's Dim is not read again.
 	if pm, ok := m.(paramsMethod); ok {
-		if err := pm.params().Check(p.LMO); err != nil {
+		if err := pm.params().checkDim(p.LMO, n); err != nil {
 			return nil, lazycg.SettingsError(err)
 		}
 	}
@@ -476,8 +477,8 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, m Method) (*Re
 	if err != nil {
 		return nil, err
 	}
-	if cum.Dim() != n && cum.Dim() != 0 {
-		return nil, fmt.Errorf("online: accumulator dimension %d differs from loss dimension %d", cum.Dim(), n)
+	if d := cum.Dim(); d != n && d != 0 {
+		return nil, fmt.Errorf("online: accumulator dimension %d differs from loss dimension %d", d, n)
 	}
 	if err := settings.SeparatorConfig.Check(); err != nil {
 		return nil, err
@@ -488,7 +489,7 @@ func Minimize(ctx context.Context, p Problem, settings *Settings, m Method) (*Re
 	s := &State{
 		X:      make([]float64, n),
 		Grad:   make([]float64, n),
-		Oracle: run.NewOracle(p.LMO, p.Separator, settings.SeparatorConfig),
+		Oracle: run.NewCheckedOracle(p.LMO, p.Separator, settings.SeparatorConfig, n),
 		cum:    cum,
 		stats:  stats,
 	}

@@ -23,7 +23,9 @@ type core struct {
 }
 
 func (c *core) init(s *State, params Params, who string) error {
-	p, err := params.resolve(s.Oracle.LMO(), who)
+	// s.X is of the problem's checked dimension: the LMO's Dim is not
+	// read again (see resolveDim).
+	p, err := params.resolveDim(s.Oracle.LMO(), len(s.X), who)
 	if err != nil {
 		return err
 	}

@@ -231,8 +231,19 @@ func (p Params) phiGrowth() float64 {
 	return p.PhiGrowth
 }
 
-// resolve validates the parameters and fills in defaults from lmo.
+// resolve validates the parameters and fills in defaults from lmo, whose
+// dimension it reads once (Check, TheoremBound).
 func (p Params) resolve(lmo lazycg.LMO, who string) (resolved, error) {
+	return p.resolveDim(lmo, 0, who)
+}
+
+// resolveDim is resolve for an LMO whose dimension n was checked already
+// (Minimize: the problem's; Init: len(s.X)). With n = 0 it reads the
+// LMO's Dim once and checks it. Either way everything after the check
+// uses that n and never asks the LMO again: an LMO whose Dim changes
+// between calls (a bug, or a concurrent mutation) made zeroOnePolytope
+// allocate a vector of 1<<62 entries, or of −1, and panic.
+func (p Params) resolveDim(lmo lazycg.LMO, n int, who string) (resolved, error) {
 	r := resolved{k: p.K, c: p.C, b: p.B, s: p.S, sExp: p.SExp, l: p.L, d: p.D, norm: p.Norm, smoothing: p.Smoothing, lineSearch: p.LineSearch}
 	if err := lazycg.CheckNotNil("the LMO", lmo); err != nil {
 		// Its Diameter1 method would dereference the nil pointer.
@@ -242,7 +253,10 @@ func (p Params) resolve(lmo lazycg.LMO, who string) (resolved, error) {
 		// The default diameter reads the polytope's vertex into a vector
 		// of its dimension (zeroOnePolytope): a dimension of −1 or 1<<62
 		// panicked in make.
-		if n := lmo.Dim(); n < 1 || n > lazycg.MaxDim {
+		if n == 0 {
+			n = lmo.Dim()
+		}
+		if n < 1 || n > lazycg.MaxDim {
 			return r, fmt.Errorf("online: %s: the LMO's dimension %d is not in [1, %d] (lazycg.MaxDim)", who, n, lazycg.MaxDim)
 		}
 	}
@@ -288,7 +302,7 @@ func (p Params) resolve(lmo lazycg.LMO, who string) (resolved, error) {
 		}
 		sk := math.Sqrt(k)
 		if r.d == 0 {
-			r.d = diameterFromL1(lmo, k, NormL2)
+			r.d = diameterFromL1(lmo, n, k, NormL2)
 		}
 		// f̃_t is α_t-smooth quadratic plus linear, α_t = (4L/√k)·t^{−1/4}:
 		// curvature α_t·D² and ‖∇f̃_t‖ ≤ L + α_t·D on P.
@@ -312,7 +326,7 @@ func (p Params) resolve(lmo lazycg.LMO, who string) (resolved, error) {
 		return r, fmt.Errorf("online: %s: L must be finite and ≥ 0, got %g", who, r.l)
 	}
 	if r.d == 0 && k > 0 {
-		r.d = diameterFromL1(lmo, k, r.norm)
+		r.d = diameterFromL1(lmo, n, k, r.norm)
 	}
 	if math.IsNaN(r.d) || r.d < 0 {
 		return r, fmt.Errorf("online: %s: the diameter D must be ≥ 0, got %g", who, r.d)
@@ -372,9 +386,10 @@ func smoothingOverflow(who string, l, d, k float64, r resolved) error {
 // bound on its ℓ1-diameter: k in ℓ1; √k in ℓ2 and 1 in ℓ∞ when P is a 0/1
 // polytope (‖y − z‖₂² ≤ ‖y − z‖₁·‖y − z‖∞ and ‖y − z‖∞ ≤ 1), else k, since
 // ‖·‖∞ ≤ ‖·‖₂ ≤ ‖·‖₁ for every polytope (a simplex of radius 10 has
-// ℓ1-diameter 20 and ℓ2-diameter 10√2 > √20).
-func diameterFromL1(lmo lazycg.LMO, k float64, nm Norm) float64 {
-	if nm == NormL1 || !zeroOnePolytope(lmo) {
+// ℓ1-diameter 20 and ℓ2-diameter 10√2 > √20). n is lmo's checked
+// dimension.
+func diameterFromL1(lmo lazycg.LMO, n int, k float64, nm Norm) float64 {
+	if nm == NormL1 || !zeroOnePolytope(lmo, n) {
 		return k
 	}
 	if nm == NormL2 {
@@ -388,13 +403,15 @@ func diameterFromL1(lmo lazycg.LMO, k float64, nm Norm) float64 {
 // simplices and hypersimplices of radius ≠ 1, flow polytopes with
 // capacities above 1, MIPs with general integers), and, as a second
 // check on polytopes from elsewhere, the vertex it knows
-// (lazycg.Vertexer) is a 0/1 vector.
-func zeroOnePolytope(lmo lazycg.LMO) bool {
+// (lazycg.Vertexer) is a 0/1 vector. n is lmo's checked dimension (in [1,
+// lazycg.MaxDim]): the vertex is read into a vector of n entries, not of
+// what Dim says now.
+func zeroOnePolytope(lmo lazycg.LMO, n int) bool {
 	if !lazycg.IsZeroOne(lmo) {
 		return false
 	}
 	if v, ok := lmo.(lazycg.Vertexer); ok {
-		x := make([]float64, lmo.Dim())
+		x := make([]float64, n)
 		v.Vertex(x)
 		for _, xi := range x {
 			if xi != 0 && xi != 1 {
@@ -411,6 +428,12 @@ func zeroOnePolytope(lmo lazycg.LMO) bool {
 // it.
 func (p Params) Check(lmo lazycg.LMO) error {
 	_, err := p.resolve(lmo, "online parameters")
+	return err
+}
+
+// checkDim is Check for an LMO of the checked dimension n (Minimize).
+func (p Params) checkDim(lmo lazycg.LMO, n int) error {
+	_, err := p.resolveDim(lmo, n, "online parameters")
 	return err
 }
 
