@@ -12,23 +12,31 @@ import (
 	"github.com/lazycg/lazycg/online"
 )
 
-// dimChangingLMO is a probability simplex (a 0/1 polytope with a Vertex
-// method and an ℓ1-diameter bound, so that the default diameter reads its
-// vertex) whose Dim answers the true dimension on its first good calls and
-// later on the bad value: a buggy LMO, or one mutated concurrently.
-type dimChangingLMO struct {
-	*lmo.ProbabilitySimplex
+// flipDim answers a dimension d on its first good calls and the bad
+// value afterwards: a buggy LMO or loss stream, or one mutated
+// concurrently.
+type flipDim struct {
 	calls *atomic.Int64
 	good  int64
 	bad   int
 }
 
-func (l dimChangingLMO) Dim() int {
-	if l.calls.Add(1) <= l.good {
-		return l.ProbabilitySimplex.Dim()
+func (f flipDim) answer(d int) int {
+	if f.calls.Add(1) <= f.good {
+		return d
 	}
-	return l.bad
+	return f.bad
 }
+
+// dimChangingLMO is a probability simplex (a 0/1 polytope with a Vertex
+// method and an ℓ1-diameter bound, so that the default diameter reads its
+// vertex) whose Dim flips to a bad value.
+type dimChangingLMO struct {
+	*lmo.ProbabilitySimplex
+	flipDim
+}
+
+func (l dimChangingLMO) Dim() int { return l.answer(l.ProbabilitySimplex.Dim()) }
 
 func newDimChangingLMO(t *testing.T, n int, good int64, bad int) dimChangingLMO {
 	t.Helper()
@@ -36,24 +44,16 @@ func newDimChangingLMO(t *testing.T, n int, good int64, bad int) dimChangingLMO 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dimChangingLMO{s, new(atomic.Int64), good, bad}
+	return dimChangingLMO{s, flipDim{new(atomic.Int64), good, bad}}
 }
 
-// dimChangingStream is a loss stream whose Dim answers the true dimension
-// on its first good calls and later the bad value.
+// dimChangingStream is a loss stream whose Dim flips to a bad value.
 type dimChangingStream struct {
 	*objective.LinearStream
-	calls *atomic.Int64
-	good  int64
-	bad   int
+	flipDim
 }
 
-func (s dimChangingStream) Dim() int {
-	if s.calls.Add(1) <= s.good {
-		return s.LinearStream.Dim()
-	}
-	return s.bad
-}
+func (s dimChangingStream) Dim() int { return s.answer(s.LinearStream.Dim()) }
 
 // noPanic runs f and fails the test, naming what, if it panics.
 func noPanic(t *testing.T, what string, f func()) {
@@ -120,7 +120,7 @@ func TestMinimizeStreamDimChanges(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			stream := dimChangingStream{losses, new(atomic.Int64), good, bad}
+			stream := dimChangingStream{losses, flipDim{new(atomic.Int64), good, bad}}
 			simplex, err := lmo.NewProbabilitySimplex(n, 1)
 			if err != nil {
 				t.Fatal(err)
