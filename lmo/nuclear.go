@@ -23,7 +23,12 @@ import (
 // steps. The start vector is a fixed pseudo-random vector, so results are
 // deterministic. After each restart cycle the Ritz pair (u, v), with
 // u = Cv/σ and σ = ‖Cv‖, is checked by its explicit residual
-// ‖Cᵀu − σ·v‖ ≤ Tol·σ.
+// ‖Cᵀu − σ·v‖ ≤ Tol·σ. A residual that cannot pass it stops the
+// iteration too, at the solver's precision: after a restart, when the
+// residual is at most 16·2⁻⁵³·‖C‖_F (its rounding level), or at most
+// 1024·2⁻⁵³·‖C‖_F and not decreased over the cycle (a Lanczos breakdown
+// on an invariant subspace, rounding noise), so that Tol = 0 with MaxIter = math.MaxInt ends (it
+// restarted until ctx ended).
 //
 // Result semantics. Value is always c·dst computed from the returned
 // rank-one matrix, and −Value/R = uᵀCv ≤ σ₁(C) for the unit vectors u, v
@@ -37,7 +42,9 @@ import (
 // Algorithms, Thm. 10.3) proves σ₁(C)² ≤ t plus those errors. So Bound is
 // below Value by about Tol·σ₁ plus s²·2⁻⁵³·‖C‖_F²/σ₁, and a result is never
 // reported as exact (unless C = 0): Reason is lazycg.StopGap when the
-// residual test passed, lazycg.StopTimeLimit when MaxIter ended the
+// residual test passed or the precision was reached (then Bound is below
+// Value by about the residual reached instead of Tol·σ₁; the certificate
+// is the same), lazycg.StopTimeLimit when MaxIter ended the
 // iteration or ctx's deadline passed (no error: a deadline seen after a
 // restart cycle returns the cycle's pair; one already passed when the
 // first cycle would start returns the vertex −R·sign(c_ij)·e_i·e_jᵀ of an
@@ -55,7 +62,9 @@ import (
 //
 // Above CertifyMaxSide (or when it is negative), a call whose residual test
 // passes is reported as lazycg.Exact(Value), i.e. Bound = Value, without a
-// proof: the residual test proves that σ is within Tol·σ of some singular
+// proof (one that reached its precision instead, with residual res, gets
+// Bound −R·(σ + res), rounded down, and lazycg.StopGap, by the same
+// argument): the residual test proves that σ is within Tol·σ of some singular
 // value of C (Wedin's theorem); that this is the largest one rests on the
 // start vector having a component along v₁ that Lanczos amplifies, which a
 // pseudo-random start has except in degenerate cases (and, for a uniformly
@@ -108,6 +117,19 @@ type NuclearBall struct {
 
 // nuclearMaxBasis is the Lanczos basis size before a restart.
 const nuclearMaxBasis = 32
+
+// nuclearStallFloor is the multiple of 2⁻⁵³·‖C‖_F (of 2⁻⁵³·‖S‖ for
+// Spectraplex) at or below which a residual that failed the Tol test is
+// taken as the rounding level of the iteration: the solve stops there
+// with its precision reached (see NuclearBall).
+const nuclearStallFloor = 16
+
+// nuclearStallCeil·nuclearStallFloor·2⁻⁵³·‖C‖_F is the largest residual at
+// which a restart cycle that did not decrease it stops the solve: only
+// near the rounding level, so that a Tol > 0 solve whose residual
+// fluctuates on its way down (far above it: Tol·σ₁ ≥ Tol·‖C‖_F/√min(m, n))
+// is never cut short.
+const nuclearStallCeil = 64
 
 var (
 	_ lazycg.LMO          = (*NuclearBall)(nil)
@@ -554,6 +576,11 @@ type svdSolution struct {
 	converged bool    // the residual test passed
 	early     bool    // stopped because sigma > the improvement target
 	checked   bool    // a Cholesky certificate was tried (certify)
+	// stalled: the residual test failed, but further restarts cannot
+	// lower the residual (it is at the rounding level of C, or a restart
+	// cycle did not decrease it): the solver's precision is reached, and
+	// the pair is returned as converged to res, not to Tol.
+	stalled bool
 	// fallback: the deadline passed before the first cycle, and the pair
 	// is that of C's largest entry (largestEntry), with no Lanczos run
 	// behind it: certify skips it, and Bound is the norm bound.
@@ -571,15 +598,31 @@ func (s svdSolution) result(val, r float64) lazycg.LinearResult {
 		// certified only (see NuclearBall).
 		return lazycg.Exact(val)
 	}
-	bound := math.Nextafter(-r*s.upper, math.Inf(-1))
+	upper := s.upper
+	if s.stalled && s.sigma > 0 && !s.checked && !s.fallback {
+		// No certificate, and the residual test failed at Tol: the
+		// residual actually reached places a singular value within res of
+		// σ (numerically certified, as a passed test; see NuclearBall).
+		upper = min(upper, nuclearResidualUpper(s.sigma, s.res))
+	}
+	bound := math.Nextafter(-r*upper, math.Inf(-1))
 	res := lazycg.LinearResult{Found: true, Value: val, Bound: min(val, bound), Reason: lazycg.StopTimeLimit}
 	switch {
 	case s.early:
 		res.Reason = lazycg.StopImproving
-	case s.converged:
+	case s.converged || s.stalled:
 		res.Reason = lazycg.StopGap
 	}
 	return res
+}
+
+// nuclearResidualUpper returns σ + res rounded up, with slack for the
+// rounding of σ = ‖Cv‖ and of the residual res = ‖Cᵀu − σv‖ of a pair
+// that stalled: the bound on the singular value near σ that the residual
+// gives (Wedin's theorem), numerically certified only.
+func nuclearResidualUpper(sigma, res float64) float64 {
+	up := (sigma + res) * (1 + 8*unitRoundoff)
+	return math.Nextafter(up, math.Inf(1))
 }
 
 // certify tries the Cholesky certificate (nuclearCert) for the solution
@@ -680,6 +723,14 @@ func (e *lanczosSVD) solve(ctx context.Context, name string, a *nuclearCost, tol
 	}
 	basicPseudoRandomUnit(e.basisV[:e.n], 0x2545f4914f6cdd1d)
 	breakTol := 1e-13 * fro
+	// floor is the rounding level of the residual: the computed Cᵀu has
+	// an error of order u·‖C‖_F, so a residual below a small multiple of
+	// it cannot be lowered much further (Tol = 0 could never pass, and
+	// MaxIter = MaxInt restarted until ctx ended). bestRes is the smallest
+	// residual of the cycles so far (+Inf in the first: the stop below
+	// needs one restart, which can still lower a first cycle's residual).
+	floor := nuclearStallFloor * unitRoundoff * fro
+	bestRes := math.Inf(1)
 	used := 0
 	for {
 		if err := ctx.Err(); err != nil {
@@ -723,6 +774,20 @@ func (e *lanczosSVD) solve(ctx context.Context, name string, a *nuclearCost, tol
 			sol.early = true
 			return unscale(sol), nil
 		}
+		if !math.IsInf(bestRes, 1) && (sol.res <= floor || sol.res >= bestRes && sol.res <= nuclearStallCeil*floor) {
+			// The precision of the iteration is reached: after a
+			// restart, the residual is at rounding level, or this cycle
+			// did not decrease it (an exhausted Krylov space, a Lanczos
+			// breakdown on an invariant subspace, rounding noise); more
+			// restarts would only repeat it. The pair of this cycle is
+			// returned (its σ is at least the previous cycle's up to
+			// rounding: the restart vector is the previous Ritz vector
+			// after a power step), certified as any other (certify), or
+			// with the residual it reached (result).
+			sol.stalled = true
+			return unscale(sol), nil
+		}
+		bestRes = sol.res
 		if used >= maxIter {
 			return unscale(sol), nil
 		}

@@ -22,7 +22,11 @@ import (
 // (results are deterministic); the Ritz pairs of the tridiagonal matrix
 // come from bisection and inverse iteration. It stops when the Ritz pair (θ, v) has
 // residual ‖Sv − θv‖ ≤ Tol·‖S‖, with ‖S‖ the smaller of the Frobenius norm
-// and the largest absolute row sum, or after MaxIter products with S.
+// and the largest absolute row sum, after MaxIter products with S, or
+// when its precision is reached: after a restart, when the residual is at
+// most 16·2⁻⁵³·‖S‖ (its rounding level), or at most 1024·2⁻⁵³·‖S‖ and
+// not decreased over the cycle, so that Tol = 0 with MaxIter = math.MaxInt ends (it restarted
+// until ctx ended).
 //
 // Result semantics. Value is c·dst for the returned matrix v·vᵀ, an upper
 // bound on the minimum (up to the rounding of the entries of v·vᵀ). Bound
@@ -44,7 +48,8 @@ import (
 // So Bound is proven but slightly below Value even when the eigenvector is
 // accurate (by about Tol·‖S‖ plus n²·2⁻⁵³·‖S‖), and the result is never
 // reported as exact: Reason is lazycg.StopGap when the residual test
-// passed and lazycg.StopTimeLimit (an iteration or time limit) when
+// passed or the precision was reached (the Bound never depends on Tol),
+// and lazycg.StopTimeLimit (an iteration or time limit) when
 // MaxIter ended the iteration or ctx's deadline passed: a deadline seen
 // after a restart cycle returns that cycle's vector; one already passed
 // when the first cycle would start returns e_i·e_iᵀ for a smallest
@@ -284,8 +289,9 @@ const unitRoundoff = 0x1p-53
 // eigen runs the restarted Lanczos iteration for the smallest eigenvalue of
 // S, leaves the unit Ritz vector in sp.v and returns the Ritz value θ (the
 // Rayleigh quotient of v), the residual ‖Sv − θv‖ and whether the residual
-// test passed. A deadline of ctx that had passed before the first cycle
-// leaves e_i·e_iᵀ's vector in sp.v (see eigenOrFallback), with θ = S_ii.
+// test passed or the precision was reached (see Spectraplex). A deadline
+// of ctx that had passed before the first cycle leaves e_i·e_iᵀ's vector
+// in sp.v (see eigenOrFallback), with θ = S_ii.
 func (sp *Spectraplex) eigen(ctx context.Context, anorm float64) (theta, res float64, converged bool, err error) {
 	theta, res, converged, _, err = sp.eigenOrFallback(ctx, anorm)
 	return theta, res, converged, err
@@ -298,6 +304,15 @@ func (sp *Spectraplex) eigenOrFallback(ctx context.Context, anorm float64) (thet
 	n := sp.n
 	sp.startVector()
 	breakTol := 1e-13 * anorm
+	// floor is the rounding level of the residual (the computed S·v has an
+	// error of order u·‖S‖): below it, or when a restart cycle does not
+	// decrease the smallest residual bestRes so far, further restarts
+	// cannot make progress (Tol = 0 could never pass, and MaxIter =
+	// MaxInt restarted until ctx ended). bestRes is +Inf in the first
+	// cycle: the stop needs one restart, which can still lower a first
+	// cycle's residual.
+	floor := nuclearStallFloor * unitRoundoff * anorm
+	bestRes := math.Inf(1)
 	used := 0
 	for {
 		if err := ctx.Err(); err != nil {
@@ -332,6 +347,16 @@ func (sp *Spectraplex) eigenOrFallback(ctx context.Context, anorm float64) (thet
 		if res <= sp.Tol*anorm {
 			return theta, res, true, false, nil
 		}
+		if !math.IsInf(bestRes, 1) && (res <= floor || res >= bestRes && res <= nuclearStallCeil*floor) {
+			// The precision of the iteration is reached (rounding level,
+			// an exhausted Krylov space, rounding noise): the pair of this
+			// cycle, whose θ is at most the previous cycle's up to
+			// rounding (the restart vector is in its Krylov space), is
+			// returned as converged to res; the Bound does not depend on
+			// Tol.
+			return theta, res, true, false, nil
+		}
+		bestRes = res
 		if used >= sp.MaxIter {
 			return theta, res, false, false, nil
 		}
