@@ -50,6 +50,31 @@ import (
 // costs the nonzeros of the touched columns, not a full product.
 // Directions with more than n/16 nonzeros in all three forms (n/64 for a
 // *Dense A, whose columns are read at a stride) get a full product.
+//
+// # Reuse of the gradient (CSR matrices)
+//
+// For a *CSR matrix the gradient g = 2Aᵀ(Ax_c − b) of the remembered point
+// is kept too, once a gradient has been computed there, and moved with
+// the point when the next evaluation is at the point a line search (or
+// StepToward) predicted along a direction whose A·d came from a sparse
+// vector w: since ∇f is affine,
+//
+//   - d = w − x (Frank–Wolfe, StepToward): g' = (1−γ)g + γ∇f(w),
+//   - d = x − w (away steps): g' = (1+γ)g − γ∇f(w),
+//   - d = w sparse (pairwise steps): g' = g + 2γAᵀ(A·d),
+//
+// with ∇f(w) = 2Aᵀ(A·w) − 2Aᵀb, Aᵀb computed once, and Aᵀ(A·w) read from
+// the rows of A in the support of A·w only (the rows of w's columns):
+// O(n) plus the nonzeros of those rows instead of a full product Aᵀr.
+// The update is taken when those rows hold at most a quarter of the
+// nonzeros of A. The gradient is recomputed by a full product at a point
+// other than the predicted one, with A·x after 100 consecutive updates,
+// when away steps have amplified the rounding error of g by more than
+// gradGrowthMax, or when the estimated rounding error of the updates
+// exceeds gradErrTol·‖g‖∞ (terms that cancel, as near a minimizer). The
+// update costs no allocation; the first gradient allocates its buffers
+// (two vectors of n, two of m) and computes Aᵀb. Func and the value of
+// FuncGrad still come from A·x.
 type LeastSquares struct {
 	a          Matrix
 	b          []float64
@@ -89,7 +114,45 @@ type lsCache struct {
 	u       []float64
 	touched []int
 	atb     []float64
+
+	// Tracking of the gradient (CSR matrices; see LeastSquares). csr and
+	// csc are A and its CSC copy (nil for other matrices); g =
+	// 2Aᵀ(A·xc − b) when gValid, after gUpdates consecutive O(n + rows)
+	// updates that multiplied its rounding error by at most gGrowth.
+	csr      *CSR
+	csc      *CSC
+	g        []float64
+	gValid   bool
+	gUpdates int
+	gGrowth  float64
+	// gNorm = ‖g‖∞, atbNorm = ‖Aᵀb‖∞, and gErr estimates the rounding
+	// error the updates of g have added (in ‖·‖∞).
+	gNorm, atbNorm, gErr float64
+	// The sparse vector behind the A·d of the pending step: w = x +
+	// stepSign·d (stepSign ±1) or d (stepSign 0) with the stepNZ nonzeros
+	// idx[:stepNZ], val[:stepNZ]; stepNZ < 0 when A·d came otherwise.
+	stepSign float64
+	stepNZ   int
+	// transProducts counts the full products Aᵀr of gradients (tests).
+	transProducts int
+	// noGradTrack disables the tracking of the gradient only (tests and
+	// benchmarks; noReuse disables it too).
+	noGradTrack bool
 }
+
+// gradGrowthMax bounds the factor by which the consecutive updates of the
+// remembered gradient may have multiplied its rounding error: an away
+// step of length γ multiplies it by 1 + γ (a Frank–Wolfe step by 1 − γ,
+// a pairwise step by 1).
+const gradGrowthMax = 64
+
+// gradErrTol is the largest estimated rounding error of the updates of
+// the remembered gradient, relative to its ‖·‖∞, beyond which it is
+// recomputed: an update whose terms cancel (a gradient much smaller than
+// those it was combined from, as near a minimizer) triggers a full
+// product, which computes a gradient that vanishes exactly when the
+// residual does.
+const gradErrTol = 1e-12
 
 // setSparseMax sets the largest support of a direction for the sparse
 // route and sizes the support buffers.
@@ -161,12 +224,14 @@ func (f *LeastSquares) setup() {
 	k.xn = make([]float64, cols)
 	k.setSparseMax(cols / 16)
 	k.tr = f.a
+	k.stepNZ = -1
 	switch a := f.a.(type) {
 	case *CSR:
 		// Aᵀ·r as one gather per column beats the CSR's scatter (see
 		// BenchmarkSparseKernels), and the columns serve sparse directions.
 		c := a.CSC()
 		k.cols, k.tr = c, c
+		k.csr, k.csc = a, c
 	case *Dense:
 		// Columns of a row-major matrix are read at a stride: 187 of 3000
 		// columns cost 0.75 of a full product (BenchmarkDenseKernels).
@@ -203,6 +268,7 @@ func (f *LeastSquares) sync(x []float64) {
 			k.pending = false
 			k.updates++
 			axpy(k.ax, k.gamma, f.ad)
+			f.moveGrad()
 			return
 		}
 		if k.valid && sameVec(x, k.xc) {
@@ -212,6 +278,146 @@ func (f *LeastSquares) sync(x []float64) {
 	f.a.MulVec(k.ax, x)
 	copy(k.xc, x)
 	k.valid, k.pending, k.updates = true, false, 0
+	k.gValid = false
+}
+
+// moveGrad moves the remembered gradient along the step sync just took
+// (xc = old xc + γd): by the update of LeastSquares when the step's A·d
+// came from a sparse vector and the update is cheap and accurate enough,
+// else it forgets the gradient.
+func (f *LeastSquares) moveGrad() {
+	k := &f.k
+	if !k.gValid {
+		return
+	}
+	k.gValid = false
+	// (gUpdates ≤ updates: A·x is refreshed first, and g with it.)
+	if k.stepNZ < 0 || k.noGradTrack || k.gUpdates >= refreshEvery {
+		return
+	}
+	s, gamma := k.stepSign, k.gamma
+	growth := k.gGrowth
+	if s != 0 {
+		growth *= max(1, math.Abs(1-s*gamma))
+	}
+	if !(growth <= gradGrowthMax) {
+		return
+	}
+	if !f.gatherSparse(k.idx[:k.stepNZ], k.val[:k.stepNZ], len(k.csr.Val)/4) {
+		return
+	}
+	w, c, scale := 2*gamma, 1.0, k.gNorm
+	if s != 0 {
+		// g' = (1 − sγ)g + sγ(2Aᵀ(A·w) − 2Aᵀb).
+		c = 1 - s*gamma
+		scal(c, k.g)
+		axpy(k.g, -2*s*gamma, k.atb)
+		w *= s
+		scale = math.Abs(c)*k.gNorm + 2*gamma*k.atbNorm
+	}
+	f.scatterTouched(k.g, w)
+	// The error of g' is that of cg plus a few roundings of the terms,
+	// which are bounded by ‖cg‖, ‖2γAᵀb‖ and (their sum with) ‖g'‖.
+	norm := maxAbs(k.g)
+	errEst := math.Abs(c)*k.gErr + 4*0x1p-53*(scale+norm)
+	if !(norm <= math.MaxFloat64) || !(errEst <= gradErrTol*norm) {
+		return
+	}
+	k.gValid, k.gUpdates, k.gGrowth = true, k.gUpdates+1, growth
+	k.gNorm, k.gErr = norm, errEst
+}
+
+// maxAbs returns ‖x‖∞ (NaN when an entry is NaN). It compares the bits
+// of the magnitudes as integers, in the order of the magnitudes (NaNs
+// above +Inf), in four lanes: several times faster than a loop of the
+// builtin max on floats.
+func maxAbs(x []float64) float64 {
+	const mag = 1<<63 - 1
+	var m0, m1, m2, m3 uint64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		m0 = max(m0, math.Float64bits(x[i])&mag)
+		m1 = max(m1, math.Float64bits(x[i+1])&mag)
+		m2 = max(m2, math.Float64bits(x[i+2])&mag)
+		m3 = max(m3, math.Float64bits(x[i+3])&mag)
+	}
+	for ; i < len(x); i++ {
+		m0 = max(m0, math.Float64bits(x[i])&mag)
+	}
+	return math.Float64frombits(max(m0, m1, m2, m3))
+}
+
+// trackGrad reports whether the gradient at the synced point is to be
+// remembered, and allocates the buffers and Aᵀb the first time.
+func (f *LeastSquares) trackGrad() bool {
+	k := &f.k
+	if k.csr == nil || k.noReuse || k.noGradTrack || !k.valid {
+		return false
+	}
+	if k.g == nil {
+		rows, cols := k.csr.Dims()
+		k.g = make([]float64, cols)
+		if len(k.u) != rows {
+			k.u = make([]float64, rows)
+		}
+		if cap(k.touched) < rows {
+			k.touched = make([]int, 0, rows)
+		}
+		f.transB()
+		k.atbNorm = maxAbs(k.atb)
+	}
+	return true
+}
+
+// gatherSparse stores A·v in k.u for the vector v with the nonzeros val
+// at idx (from the columns of the CSC copy) and the rows it touches in
+// k.touched, and reports true, unless those rows hold more than limit
+// nonzeros of A: then it leaves k.u zero and reports false.
+func (f *LeastSquares) gatherSparse(idx []int, val []float64, limit int) bool {
+	k := &f.k
+	a, c := k.csr, k.csc
+	u := k.u
+	k.touched = k.touched[:0]
+	work := 0
+	for j, col := range idx {
+		vj := val[j]
+		for p := c.ColPtr[col]; p < c.ColPtr[col+1]; p++ {
+			r := c.RowIdx[p]
+			if u[r] == 0 {
+				k.touched = append(k.touched, r)
+				work += a.RowPtr[r+1] - a.RowPtr[r]
+			}
+			u[r] += c.Val[p] * vj
+		}
+		if work > limit {
+			for _, r := range k.touched {
+				u[r] = 0
+			}
+			return false
+		}
+	}
+	return true
+}
+
+// scatterTouched adds w·Aᵀu to acc for the u = k.u of gatherSparse, from
+// the rows of A in k.touched, and leaves k.u zero.
+func (f *LeastSquares) scatterTouched(acc []float64, w float64) {
+	k := &f.k
+	a, u := k.csr, k.u
+	for _, r := range k.touched {
+		ur := u[r]
+		if ur == 0 {
+			continue // a duplicate: the row was done
+		}
+		u[r] = 0
+		wu := w * ur
+		lo, hi := a.RowPtr[r], a.RowPtr[r+1]
+		cols, vals := a.ColIdx[lo:hi], a.Val[lo:hi]
+		vals = vals[:len(cols)]
+		for p, j := range cols {
+			acc[j] += wu * vals[p]
+		}
+	}
 }
 
 // sameVec reports whether a and b hold the same bits (so −0 differs from
@@ -241,7 +447,9 @@ func (f *LeastSquares) Func(x []float64) float64 {
 	return s
 }
 
-// grad stores 2Aᵀ(Ax − b) in dst for the synced x and returns f(x). The
+// grad stores 2Aᵀ(Ax − b) in dst for the synced x and returns f(x): the
+// remembered gradient when it is that of x (see moveGrad), else a full
+// product Aᵀr, which is remembered for a *CSR matrix. The
 // residual is stored doubled: scaling by 2 is exact, so f = ‖2r‖²/4 equals
 // ‖r‖² (up to the rounding of subnormal squares) unless ‖2r‖² overflows,
 // when ‖r‖² is summed instead.
@@ -251,7 +459,17 @@ func (f *LeastSquares) grad(dst []float64) float64 {
 	copy(r, f.b)
 	scal(-2, r)
 	axpy(r, 2, f.k.ax)
-	f.k.tr.MulTransVec(dst, r)
+	if k := &f.k; k.gValid {
+		copy(dst, k.g)
+	} else {
+		k.transProducts++
+		k.tr.MulTransVec(dst, r)
+		if f.trackGrad() {
+			copy(k.g, dst)
+			k.gValid, k.gUpdates, k.gGrowth = true, 0, 1
+			k.gNorm, k.gErr = maxAbs(dst), 0
+		}
+	}
 	v := dot(r, r) / 4
 	if math.IsInf(v, 1) {
 		// ‖2r‖² overflows for f(x) > MaxFloat64/4, where ‖r‖² may not:
@@ -289,12 +507,14 @@ func (f *LeastSquares) mulDir(x, d []float64) float64 {
 	// f.ad is overwritten: an announced point (LineMinimize, StepToward)
 	// whose update needs the A·d of its own direction is forgotten.
 	k.pending = false
+	k.stepNZ = -1
 	if !k.noReuse && k.sparseMax > 0 && k.cols != nil {
 		for _, sign := range [...]float64{1, -1, 0} {
 			nz := support(k.idx, k.val, x, d, sign)
 			if nz < 0 {
 				continue
 			}
+			k.stepSign, k.stepNZ = sign, nz
 			k.sparseProducts++
 			k.cols.MulSparseVec(f.ad, k.idx[:nz], k.val[:nz])
 			if sign != 0 {
@@ -476,6 +696,7 @@ func (f *LeastSquares) StepToward(x, v []float64, gamma float64) {
 		return
 	}
 	k := &f.k
+	k.stepNZ = -1 // idx and val are overwritten
 	nz := support(k.idx, k.val, nil, v, 0)
 	if nz < 0 {
 		return
@@ -498,6 +719,14 @@ func (f *LeastSquares) stepToward(x, v []float64, gamma float64, idx []int, val 
 	k.sparseProducts++
 	k.cols.MulSparseVec(f.ad, idx, val)
 	axpy(f.ad, -1, k.ax) // A·(v − x)
+	k.stepNZ = -1
+	if len(idx) <= len(k.idx) {
+		// The nonzeros of v for the update of the gradient (a Sum passes
+		// its own buffers).
+		copy(k.idx, idx)
+		copy(k.val, val)
+		k.stepSign, k.stepNZ = 1, len(idx)
+	}
 	copy(k.xn, x)
 	MoveToward(k.xn, gamma, v)
 	k.gamma, k.pending = gamma, true

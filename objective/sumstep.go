@@ -920,34 +920,11 @@ func gramAxpy(dst, h []float64, n, j int, a float64) {
 func (f *LeastSquares) addGramSparse(acc []float64, w float64, idx []int, val []float64) {
 	f.setup()
 	k := &f.k
-	a := f.a.(*CSR)
-	c := k.cols.(*CSC) // setup's CSC copy of a
-	if len(k.u) != a.Rows {
-		k.u = make([]float64, a.Rows)
+	if len(k.u) != k.csr.Rows {
+		k.u = make([]float64, k.csr.Rows)
 	}
-	u := k.u
-	k.touched = k.touched[:0]
-	for j, col := range idx {
-		vj := val[j]
-		for p := c.ColPtr[col]; p < c.ColPtr[col+1]; p++ {
-			r := c.RowIdx[p]
-			if u[r] == 0 {
-				k.touched = append(k.touched, r)
-			}
-			u[r] += c.Val[p] * vj
-		}
-	}
-	for _, r := range k.touched {
-		ur := u[r]
-		if ur == 0 {
-			continue // a duplicate: the row was done
-		}
-		u[r] = 0
-		wu := w * ur
-		for p := a.RowPtr[r]; p < a.RowPtr[r+1]; p++ {
-			acc[a.ColIdx[p]] += wu * a.Val[p]
-		}
-	}
+	f.gatherSparse(idx, val, math.MaxInt)
+	f.scatterTouched(acc, w)
 }
 
 // FuncEstimate returns F(x) for scale decisions (such as whether a Φ is
