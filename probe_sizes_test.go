@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/lazycg/lazycg/internal/testutil"
 )
 
 // sizedAug is a 0/1 augmentation oracle that claims dimension n (it is
@@ -156,14 +158,10 @@ func TestProbeSizes(t *testing.T) {
 				}()
 				err = tc.run()
 			}()
-			switch {
-			case tc.want == "" && err != nil:
-				t.Fatalf("error %v, want none", err)
-			case tc.want != "" && err == nil:
-				t.Fatalf("no error, want one containing %q", tc.want)
-			case tc.want != "" && !strings.Contains(err.Error(), tc.want):
-				t.Fatalf("error %q, want one containing %q", err, tc.want)
-			case err != nil && !strings.HasPrefix(err.Error(), "lazycg: "):
+			if msg := testutil.ErrMismatch(err, tc.want); msg != "" {
+				t.Fatal(msg)
+			}
+			if err != nil && !strings.HasPrefix(err.Error(), "lazycg: ") {
 				t.Fatalf("error %q lacks the prefix lazycg: ", err)
 			}
 		})

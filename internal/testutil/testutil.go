@@ -3,18 +3,36 @@
 // lazycg, so nothing here does): exact oracles over the simplex and the
 // k-subset polytope, the Euclidean projection onto the simplex and seeded
 // random vectors, every permutation of 0..n−1, a CSV reader for the tests
-// of written files, and an exact allocation counter.
+// of written files, an exact allocation counter, and the check of an
+// error against the text a table test expects (ErrMismatch).
 package testutil
 
 import (
 	"encoding/csv"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
+
+// ErrMismatch returns why err does not match the expectation want of a
+// table test — no error when want is "", else an error containing want —
+// or "" when it matches.
+func ErrMismatch(err error, want string) string {
+	switch {
+	case want == "" && err != nil:
+		return fmt.Sprintf("error %v, want none", err)
+	case want != "" && err == nil:
+		return fmt.Sprintf("no error, want one containing %q", want)
+	case want != "" && !strings.Contains(err.Error(), want):
+		return fmt.Sprintf("error %q, want one containing %q", err, want)
+	}
+	return ""
+}
 
 // ArgMin returns the first index minimizing c_i: the vertex e_i of the
 // probability simplex minimizing c.
